@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "UMFA",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "UMFACBOR", targets: ["UMFACBOR"]),
+        .library(name: "UMFAWebAuthn", targets: ["UMFAWebAuthn"]),
+        .library(name: "UMFAAuthenticator", targets: ["UMFAAuthenticator"]),
+        .executable(name: "umfa", targets: ["UMFACLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(name: "UMFACBOR"),
+        .target(
+            name: "UMFAWebAuthn",
+            dependencies: [
+                "UMFACBOR",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .target(
+            name: "UMFAAuthenticator",
+            dependencies: [
+                "UMFACBOR",
+                "UMFAWebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "UMFACLI",
+            dependencies: [
+                "UMFAWebAuthn",
+                "UMFAAuthenticator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "UMFACBORTests", dependencies: ["UMFACBOR"]),
+        .testTarget(
+            name: "UMFAWebAuthnTests",
+            dependencies: [
+                "UMFAWebAuthn",
+                "UMFAAuthenticator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "UMFAAuthenticatorTests",
+            dependencies: ["UMFAAuthenticator", "UMFAWebAuthn"]
+        ),
+        .testTarget(name: "UMFACLITests", dependencies: ["UMFACLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
