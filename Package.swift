@@ -44,7 +44,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "UMFACBORTests", dependencies: ["UMFACBOR"]),
+        .testTarget(name: "UMFACBORTests", dependencies: ["UMFACBOR"], resources: [.copy("Resources")]),
         .testTarget(
             name: "UMFAWebAuthnTests",
             dependencies: [
@@ -60,7 +60,6 @@ let package = Package(
             name: "UMFAAuthenticatorTests",
             dependencies: ["UMFAAuthenticator", "UMFAWebAuthn"]
         ),
-        .testTarget(name: "UMFACLITests", dependencies: ["UMFACLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

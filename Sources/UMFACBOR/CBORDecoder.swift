@@ -202,29 +202,3 @@ extension CBORDecoder {
         }
     }
 }
-
-/// IEEE 754 half precision, decoded by hand so that it works on every platform.
-struct Float16Bits {
-    let bits: UInt16
-
-    init(_ bits: UInt16) { self.bits = bits }
-
-    var value: Float {
-        let sign: Float = bits & 0x8000 != 0 ? -1 : 1
-        let exponent = Int((bits >> 10) & 0x1f)
-        let mantissa = Float(bits & 0x3ff)
-        switch exponent {
-        case 0: return sign * mantissa * Float(sign: .plus, exponent: -24, significand: 1)
-        case 31: return mantissa == 0 ? sign * .infinity : .nan
-        default: return sign * (1 + mantissa / 1024) * Float(sign: .plus, exponent: exponent - 15, significand: 1)
-        }
-    }
-}
-
-extension CBORMap {
-    /// Creates a map from entries already known to have unique keys.
-    init(uniqueEntries: [CBORMapEntry]) {
-        self.init()
-        self.entries = uniqueEntries
-    }
-}

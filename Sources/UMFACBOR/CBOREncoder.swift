@@ -1,6 +1,11 @@
-/// Encodes ``CBORValue`` items in the CTAP2 canonical form: shortest-form integers and
-/// lengths, definite lengths, and map keys sorted by their encoded bytes (length first, then
-/// bytewise), as CTAP2 §8 and RFC 8949 §4.2.3 describe.
+/// Encodes ``CBORValue`` items in the CTAP2 canonical form (CTAP 2.1 §8, "CTAP2 canonical CBOR
+/// encoding form"): shortest-form integers and lengths, definite lengths, and map keys sorted by
+/// major type, then by the length of their encoding, then bytewise. For integer, string and
+/// simple-value keys this equals the bytewise order of RFC 8949 §4.2.1.
+///
+/// A ``CBORValue`` does not remember how a float was encoded, so floats are written in the
+/// shortest of half, single and double precision that holds the value exactly (RFC 8949 §4.2.2
+/// preferred serialization), and every NaN as `f9 7e00`.
 public enum CBOREncoder {
     /// Returns the canonical encoding of `value`.
     public static func encode(_ value: CBORValue) -> [UInt8] {
@@ -42,9 +47,7 @@ public enum CBOREncoder {
             } else {
                 output += [0xf8, simple]
             }
-        case .float(let double):
-            output.append(0xfb)
-            appendBigEndian(double.bitPattern, byteCount: 8, to: &output)
+        case .float(let double): appendFloat(double, to: &output)
         }
     }
 
@@ -71,8 +74,33 @@ public enum CBOREncoder {
         }
     }
 
-    /// CTAP2 canonical key order: shorter encodings first, then bytewise lexicographic.
+    /// Writes a float in the shortest precision that holds it exactly.
+    static func appendFloat(_ double: Double, to output: inout [UInt8]) {
+        if double.isNaN {
+            output += [0xf9, 0x7e, 0x00]
+            return
+        }
+        let single = Float(double)
+        guard Double(single).bitPattern == double.bitPattern else {
+            output.append(0xfb)
+            appendBigEndian(double.bitPattern, byteCount: 8, to: &output)
+            return
+        }
+        if let half = Float16Bits(exactly: single) {
+            output.append(0xf9)
+            appendBigEndian(UInt64(half.bits), byteCount: 2, to: &output)
+        } else {
+            output.append(0xfa)
+            appendBigEndian(UInt64(single.bitPattern), byteCount: 4, to: &output)
+        }
+    }
+
+    /// CTAP2 canonical key order of two encoded keys: lower major type first, then shorter
+    /// encodings, then bytewise lexicographic.
     static func canonicalOrder(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        let lhsMajor = lhs.first.map { $0 >> 5 } ?? 0
+        let rhsMajor = rhs.first.map { $0 >> 5 } ?? 0
+        if lhsMajor != rhsMajor { return lhsMajor < rhsMajor }
         if lhs.count != rhs.count { return lhs.count < rhs.count }
         return lhs.lexicographicallyPrecedes(rhs)
     }

@@ -2,6 +2,10 @@
 ///
 /// Maps keep their entries in the order they were received so that a value can be
 /// inspected exactly as sent; use ``CBORMap`` subscripts to look keys up.
+///
+/// Equality follows the CBOR data model rather than `Double`: floats compare by bit pattern, so
+/// `0.0` and `-0.0` differ, and every NaN equals every other NaN (which keeps `==` reflexive, as
+/// `Hashable` requires). Maps compare regardless of entry order.
 public indirect enum CBORValue: Sendable, Hashable {
     /// Major type 0: an unsigned integer.
     case unsigned(UInt64)
@@ -23,7 +27,11 @@ public indirect enum CBORValue: Sendable, Hashable {
     case null
     /// Major type 7: `undefined`.
     case undefined
-    /// Major type 7: an unassigned simple value.
+    /// Major type 7: an unassigned simple value, 0–19 or 32–255.
+    ///
+    /// Values 20–23 have their own cases (``boolean(_:)``, ``null``, ``undefined``) and 24–31 are
+    /// reserved; the decoder never produces them and the encoder's output for them does not decode
+    /// back to `.simple`.
     case simple(UInt8)
     /// Major type 7: a half, single or double precision float, widened to `Double`.
     case float(Double)
@@ -87,51 +95,66 @@ extension CBORValue: ExpressibleByStringLiteral {
     public init(stringLiteral value: String) { self = .textString(value) }
 }
 
-/// One key/value pair of a ``CBORMap``.
-public struct CBORMapEntry: Sendable, Hashable {
-    /// The entry's key.
-    public var key: CBORValue
-    /// The entry's value.
-    public var value: CBORValue
-
-    /// Creates an entry.
-    public init(key: CBORValue, value: CBORValue) {
-        self.key = key
-        self.value = value
-    }
-}
-
-/// A CBOR map that keeps its entries in received order.
-public struct CBORMap: Sendable, Hashable {
-    /// The entries in the order they were decoded or added.
-    public internal(set) var entries: [CBORMapEntry]
-
-    /// Creates a map from entries; later duplicates replace earlier ones.
-    public init(_ entries: [CBORMapEntry] = []) {
-        self.entries = []
-        for entry in entries { self[entry.key] = entry.value }
-    }
-
-    /// Creates a map from key/value pairs; later duplicates replace earlier ones.
-    public init(_ pairs: KeyValuePairs<CBORValue, CBORValue>) {
-        self.init(pairs.map { CBORMapEntry(key: $0.key, value: $0.value) })
-    }
-
-    /// The number of entries.
-    public var count: Int { entries.count }
-
-    /// Looks a key up, or sets or removes its value.
-    public subscript(key: CBORValue) -> CBORValue? {
-        get { entries.first { $0.key == key }?.value }
-        set {
-            let index = entries.firstIndex { $0.key == key }
-            switch (index, newValue) {
-            case (let index?, let value?): entries[index].value = value
-            case (let index?, nil): entries.remove(at: index)
-            case (nil, let value?): entries.append(CBORMapEntry(key: key, value: value))
-            case (nil, nil): break
-            }
+extension CBORValue {
+    /// Whether two items are the same CBOR data item; see the type's discussion for floats and maps.
+    public static func == (lhs: CBORValue, rhs: CBORValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.unsigned(let left), .unsigned(let right)): return left == right
+        case (.negative(let left), .negative(let right)): return left == right
+        case (.byteString(let left), .byteString(let right)): return left == right
+        case (.textString(let left), .textString(let right)): return left == right
+        case (.array(let left), .array(let right)): return left == right
+        case (.map(let left), .map(let right)): return left == right
+        case (.tagged(let leftTag, let left), .tagged(let rightTag, let right)):
+            return leftTag == rightTag && left == right
+        case (.boolean(let left), .boolean(let right)): return left == right
+        case (.null, .null), (.undefined, .undefined): return true
+        case (.simple(let left), .simple(let right)): return left == right
+        case (.float(let left), .float(let right)): return floatKey(left) == floatKey(right)
+        default: return false
         }
     }
 
+    /// Hashes the item consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .unsigned(let value): hasher.combine(value)
+        case .negative(let value): hasher.combine(value)
+        case .byteString(let bytes): hasher.combine(bytes)
+        case .textString(let text): hasher.combine(text)
+        case .array(let elements): hasher.combine(elements)
+        case .map(let map): hasher.combine(map)
+        case .tagged(let tag, let inner):
+            hasher.combine(tag)
+            hasher.combine(inner)
+        case .boolean(let flag): hasher.combine(flag)
+        case .null, .undefined: break
+        case .simple(let value): hasher.combine(value)
+        case .float(let value): hasher.combine(Self.floatKey(value))
+        }
+        hasher.combine(kind)
+    }
+
+    /// Distinguishes the cases when hashing.
+    private var kind: UInt8 {
+        switch self {
+        case .unsigned: return 0
+        case .negative: return 1
+        case .byteString: return 2
+        case .textString: return 3
+        case .array: return 4
+        case .map: return 5
+        case .tagged: return 6
+        case .boolean: return 7
+        case .null: return 8
+        case .undefined: return 9
+        case .simple: return 10
+        case .float: return 11
+        }
+    }
+
+    /// The bit pattern that identifies a float, with every NaN folded into one.
+    private static func floatKey(_ value: Double) -> UInt64 {
+        value.isNaN ? Double.nan.bitPattern : value.bitPattern
+    }
 }

@@ -1,0 +1,13 @@
+import ArgumentParser
+import UMFAWebAuthn
+
+/// The `umfa` command-line tool.
+@main
+struct UMFACommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "umfa",
+        abstract: "UMFA: open passkey / FIDO2 multi-factor authentication.",
+        version: UMFAVersion.string,
+        subcommands: [VerifyCommand.self, AuthenticatorCommand.self]
+    )
+}

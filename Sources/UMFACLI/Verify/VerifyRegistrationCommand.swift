@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import UMFAWebAuthn
+import X509
+
+/// `umfa verify registration`: §7.1 over a `RegistrationResponseJSON` file.
+struct VerifyRegistrationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "registration",
+        abstract: "Verify a RegistrationResponseJSON (WebAuthn L3 §7.1) and print what it proves."
+    )
+
+    @Option(help: "A file holding the RegistrationResponseJSON.")
+    var response: String
+
+    @OptionGroup var relyingParty: RelyingPartyOptions
+
+    @Option(help: "The time certificates must be valid at (RFC 3339); now by default.")
+    var at: String?
+
+    @Option(name: .customLong("root"), help: "A trusted attestation root certificate (PEM or DER file); repeatable.")
+    var roots: [String] = []
+
+    @Flag(name: .customLong("require-trusted"), help: "Fail unless the attestation chains to a --root.")
+    var requireTrusted = false
+
+    func run() async throws {
+        let credential = try CommandIO.decode(RegistrationResponseJSON.self, from: response, what: "RegistrationResponseJSON")
+        let challenge = try CommandIO.base64URL(relyingParty.challenge, option: "--challenge")
+        let time = try at.map(RFC3339.parse) ?? Date()
+        var policy = RelyingPartyPolicy(
+            rpID: relyingParty.rpID,
+            origins: OriginPolicy(
+                allowed: Set(relyingParty.origin), allowCrossOrigin: relyingParty.allowCrossOrigin || !relyingParty.topOrigin.isEmpty,
+                allowedTopOrigins: Set(relyingParty.topOrigin)),
+            userVerification: relyingParty.requireUV ? .required : .preferred,
+            trustAnchors: AttestationTrustAnchors(roots: try roots.map(CertificateFile.load)))
+        if requireTrusted { policy.attestation = .trustedOnly }
+        do {
+            let result = try await RegistrationVerifier(policy: policy).verify(credential, expectedChallenge: challenge, at: time)
+            try CommandIO.printJSON(RegistrationOutput(result))
+        } catch let error as WebAuthnError {
+            try CommandIO.printJSON(FailureOutput(error))
+            CommandIO.printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// What a valid registration prints.
+struct RegistrationOutput: Encodable {
+    let valid = true
+    let fmt: String
+    let attestation_type: String
+    let trust: String
+    let trust_detail: String?
+    let aaguid: String
+    let credential_id: String
+    let public_key: String
+    let algorithm: Int
+    let sign_count: UInt32
+    let flags: FlagsOutput
+    let certificates: [String]
+
+    init(_ result: VerifiedRegistration) {
+        fmt = result.format
+        attestation_type = result.attestation.type.rawValue
+        trust = result.attestation.trust.label
+        switch result.attestation.trust {
+        case .trusted(let anchor): trust_detail = "anchor: \(anchor)"
+        case .untrusted(let reason): trust_detail = reason
+        default: trust_detail = nil
+        }
+        aaguid = AAGUID.string(result.record.aaguid)
+        credential_id = Base64URL.encode(result.record.id)
+        public_key = Base64URL.encode(result.record.publicKey.encoded)
+        algorithm = result.record.publicKey.algorithm.rawValue
+        sign_count = result.record.signCount
+        flags = FlagsOutput(result.authenticatorData.flags)
+        certificates = result.attestation.trustPath.map { String(describing: $0.subject) }
+    }
+}
+
+/// RFC 3339 timestamps for `--at`.
+enum RFC3339 {
+    static func parse(_ text: String) throws -> Date {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        throw ValidationError("--at must be an RFC 3339 time such as 2021-09-01T00:00:00Z")
+    }
+}
+
+/// Certificates given on the command line.
+enum CertificateFile {
+    static func load(_ path: String) throws -> Certificate {
+        let data = try CommandIO.readFile(path)
+        let text = String(decoding: data, as: UTF8.self)
+        do {
+            if text.contains("-----BEGIN CERTIFICATE-----") {
+                return try Certificate(pemEncoded: text)
+            }
+            return try Certificate(derEncoded: [UInt8](data))
+        } catch {
+            throw ValidationError("\(path) is not a PEM or DER certificate")
+        }
+    }
+}
