@@ -24,13 +24,15 @@ struct VerifyAuthenticationCommand: AsyncParsableCommand {
     @Option(name: .customLong("sign-count"), help: "The stored sign count.")
     var signCount: UInt32 = 0
 
-    @Option(name: .customLong("user-handle"), help: "The owner's user handle (base64url), checked against the response.")
+    @Option(
+        name: .customLong("user-handle"), help: "The owner's user handle (base64url), checked against the response.")
     var userHandle: String?
 
     @Option(name: .customLong("backup-eligible"), help: "The BE flag stored at registration (true or false).")
     var backupEligible: Bool?
 
-    @Option(name: .customLong("allow-credential"), help: "A credential id (base64url) from allowCredentials; repeatable.")
+    @Option(
+        name: .customLong("allow-credential"), help: "A credential id (base64url) from allowCredentials; repeatable.")
     var allowCredential: [String] = []
 
     func run() async throws {

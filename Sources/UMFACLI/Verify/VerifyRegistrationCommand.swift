@@ -25,19 +25,22 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
     var requireTrusted = false
 
     func run() async throws {
-        let credential = try CommandIO.decode(RegistrationResponseJSON.self, from: response, what: "RegistrationResponseJSON")
+        let credential = try CommandIO.decode(
+            RegistrationResponseJSON.self, from: response, what: "RegistrationResponseJSON")
         let challenge = try CommandIO.base64URL(relyingParty.challenge, option: "--challenge")
         let time = try at.map(RFC3339.parse) ?? Date()
         var policy = RelyingPartyPolicy(
             rpID: relyingParty.rpID,
             origins: OriginPolicy(
-                allowed: Set(relyingParty.origin), allowCrossOrigin: relyingParty.allowCrossOrigin || !relyingParty.topOrigin.isEmpty,
+                allowed: Set(relyingParty.origin),
+                allowCrossOrigin: relyingParty.allowCrossOrigin || !relyingParty.topOrigin.isEmpty,
                 allowedTopOrigins: Set(relyingParty.topOrigin)),
             userVerification: relyingParty.requireUV ? .required : .preferred,
             trustAnchors: AttestationTrustAnchors(roots: try roots.map(CertificateFile.load)))
         if requireTrusted { policy.attestation = .trustedOnly }
         do {
-            let result = try await RegistrationVerifier(policy: policy).verify(credential, expectedChallenge: challenge, at: time)
+            let result = try await RegistrationVerifier(policy: policy).verify(
+                credential, expectedChallenge: challenge, at: time)
             try CommandIO.printJSON(RegistrationOutput(result))
         } catch let error as WebAuthnError {
             try CommandIO.printJSON(FailureOutput(error))
