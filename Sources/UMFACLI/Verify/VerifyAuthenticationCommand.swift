@@ -72,19 +72,29 @@ struct VerifyAuthenticationCommand: AsyncParsableCommand {
 /// What a valid assertion prints.
 struct AuthenticationOutput: Encodable {
     let valid = true
-    let credential_id: String
-    let sign_count: UInt32
-    let user_verified: Bool
-    let clone_warning: Bool
-    let user_handle: String?
+    let credentialId: String
+    let signCount: UInt32
+    let userVerified: Bool
+    let cloneWarning: Bool
+    let userHandle: String?
     let flags: FlagsOutput
 
+    enum CodingKeys: String, CodingKey {
+        case valid
+        case credentialId = "credential_id"
+        case signCount = "sign_count"
+        case userVerified = "user_verified"
+        case cloneWarning = "clone_warning"
+        case userHandle = "user_handle"
+        case flags
+    }
+
     init(_ result: VerifiedAuthentication) {
-        credential_id = Base64URL.encode(result.record.id)
-        sign_count = result.authenticatorData.signCount
-        user_verified = result.userVerified
-        clone_warning = result.cloneWarning
-        user_handle = result.record.userHandle.isEmpty ? nil : Base64URL.encode(result.record.userHandle)
+        credentialId = Base64URL.encode(result.record.id)
+        signCount = result.authenticatorData.signCount
+        userVerified = result.userVerified
+        cloneWarning = result.cloneWarning
+        userHandle = result.record.userHandle.isEmpty ? nil : Base64URL.encode(result.record.userHandle)
         flags = FlagsOutput(result.authenticatorData.flags)
     }
 }

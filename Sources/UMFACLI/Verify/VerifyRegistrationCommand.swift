@@ -54,31 +54,44 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
 struct RegistrationOutput: Encodable {
     let valid = true
     let fmt: String
-    let attestation_type: String
+    let attestationType: String
     let trust: String
-    let trust_detail: String?
+    let trustDetail: String?
     let aaguid: String
-    let credential_id: String
-    let public_key: String
+    let credentialId: String
+    let publicKey: String
     let algorithm: Int
-    let sign_count: UInt32
+    let signCount: UInt32
     let flags: FlagsOutput
     let certificates: [String]
 
+    enum CodingKeys: String, CodingKey {
+        case valid, fmt
+        case attestationType = "attestation_type"
+        case trust
+        case trustDetail = "trust_detail"
+        case aaguid
+        case credentialId = "credential_id"
+        case publicKey = "public_key"
+        case algorithm
+        case signCount = "sign_count"
+        case flags, certificates
+    }
+
     init(_ result: VerifiedRegistration) {
         fmt = result.format
-        attestation_type = result.attestation.type.rawValue
+        attestationType = result.attestation.type.rawValue
         trust = result.attestation.trust.label
         switch result.attestation.trust {
-        case .trusted(let anchor): trust_detail = "anchor: \(anchor)"
-        case .untrusted(let reason): trust_detail = reason
-        default: trust_detail = nil
+        case .trusted(let anchor): trustDetail = "anchor: \(anchor)"
+        case .untrusted(let reason): trustDetail = reason
+        default: trustDetail = nil
         }
         aaguid = AAGUID.string(result.record.aaguid)
-        credential_id = Base64URL.encode(result.record.id)
-        public_key = Base64URL.encode(result.record.publicKey.encoded)
+        credentialId = Base64URL.encode(result.record.id)
+        publicKey = Base64URL.encode(result.record.publicKey.encoded)
         algorithm = result.record.publicKey.algorithm.rawValue
-        sign_count = result.record.signCount
+        signCount = result.record.signCount
         flags = FlagsOutput(result.authenticatorData.flags)
         certificates = result.attestation.trustPath.map { String(describing: $0.subject) }
     }
