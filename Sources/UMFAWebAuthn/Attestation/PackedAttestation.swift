@@ -38,7 +38,12 @@ public struct PackedAttestation: AttestationFormatVerifier {
         }
 
         let leaf = certificates[0]
-        let key = try SignatureVerifyingKey.make(algorithm: alg, certificateKey: leaf.publicKey)
+        let key: SignatureVerifyingKey
+        do {
+            key = try SignatureVerifyingKey.make(algorithm: alg, certificateKey: leaf.publicKey)
+        } catch {
+            throw error.inStep(step)
+        }
         guard key.isValidSignature(signature, for: signedData) else {
             throw WebAuthnError(.invalidAttestation, "packed attestation signature does not verify", step: step)
         }

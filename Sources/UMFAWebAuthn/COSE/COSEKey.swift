@@ -43,9 +43,11 @@ public struct COSEKey: Sendable, Hashable {
         guard let map = cbor.mapValue else {
             throw WebAuthnError(.invalidPublicKey, "COSE key is not a CBOR map")
         }
-        guard let ktyValue = map[1]?.int64Value, let kty = KeyType(rawValue: ktyValue) else {
-            throw WebAuthnError(
-                .unsupportedAlgorithm, "COSE key type \(map[1].map { "\($0)" } ?? "missing") is not supported")
+        guard let ktyValue = map[1]?.int64Value else {
+            throw WebAuthnError(.invalidPublicKey, "COSE key has no integer key type (label 1)")
+        }
+        guard let kty = KeyType(rawValue: ktyValue) else {
+            throw WebAuthnError(.unsupportedAlgorithm, "COSE key type \(ktyValue) is not supported")
         }
         guard let algValue = map[3]?.int64Value, let alg = Int(exactly: algValue) else {
             throw WebAuthnError(.invalidPublicKey, "COSE key has no algorithm (label 3)")

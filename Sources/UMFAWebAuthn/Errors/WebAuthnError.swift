@@ -78,6 +78,11 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
         return message
     }
 
+    /// The same error attributed to `step` when it names no step of its own yet.
+    func inStep(_ step: String) -> WebAuthnError {
+        self.step == nil ? WebAuthnError(code, message, step: step) : self
+    }
+
     /// Compares by code only.
     public static func == (lhs: WebAuthnError, rhs: WebAuthnError) -> Bool { lhs.code == rhs.code }
     /// Hashes the code only.

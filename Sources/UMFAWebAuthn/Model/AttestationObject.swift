@@ -32,7 +32,11 @@ public struct AttestationObject: Sendable, Hashable {
         }
         self.format = format
         self.statement = statement
-        self.authenticatorData = try AuthenticatorData(bytes: authData)
+        do {
+            self.authenticatorData = try AuthenticatorData(bytes: authData)
+        } catch {
+            throw error.inStep("7.1 step 13")
+        }
     }
 
     /// Creates an attestation object from its parts, as an authenticator does.

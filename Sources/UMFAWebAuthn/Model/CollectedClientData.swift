@@ -22,14 +22,32 @@ public struct CollectedClientData: Sendable, Hashable {
     /// The `type` of an authentication ceremony.
     public static let getType = "webauthn.get"
 
-    /// Decodes and parses client data JSON (`7.1` steps 5–6, `7.2` steps 8–9).
+    /// The values `TokenBindingStatus` may take (WebAuthn L3 §5.8.1).
+    public static let tokenBindingStatuses: Set<String> = ["present", "supported"]
+
+    /// Decodes and parses client data JSON, reporting both failures under `step`.
     ///
     /// A leading UTF-8 byte order mark is stripped, as UTF-8 decode does.
     public init(bytes: [UInt8], step: String? = nil) throws(WebAuthnError) {
+        try self.init(bytes: bytes, decodeStep: step, parseStep: step)
+    }
+
+    /// Decodes and parses client data JSON: `decodeStep` is the UTF-8 decode (`7.1` step 5,
+    /// `7.2` step 8), `parseStep` the JSON parse (`7.1` step 6, `7.2` step 9).
+    ///
+    /// A leading UTF-8 byte order mark is stripped, as UTF-8 decode does. A `tokenBinding`
+    /// member, reserved since Level 3, is ignored unless it is an object whose `status` is not a
+    /// `TokenBindingStatus` value, which is malformed.
+    public init(bytes: [UInt8], decodeStep: String?, parseStep: String?) throws(WebAuthnError) {
         var body = bytes[...]
         if body.starts(with: [0xef, 0xbb, 0xbf]) { body = body.dropFirst(3) }
         guard String(validating: body, as: UTF8.self) != nil else {
-            throw WebAuthnError(.malformedResponse, "clientDataJSON is not UTF-8", step: step)
+            throw WebAuthnError(.malformedResponse, "clientDataJSON is not UTF-8", step: decodeStep)
+        }
+        // A NUL is never valid in JSON text; refusing it also keeps Foundation from taking
+        // UTF-16 or UTF-32 bytes (which are valid UTF-8 with NULs) for JSON in another encoding.
+        guard !body.contains(0) else {
+            throw WebAuthnError(.malformedResponse, "clientDataJSON contains a NUL byte", step: parseStep)
         }
         let fields: Fields
         do {
@@ -37,7 +55,16 @@ public struct CollectedClientData: Sendable, Hashable {
         } catch {
             throw WebAuthnError(
                 .malformedResponse,
-                "clientDataJSON is not a JSON object with string type, challenge and origin", step: step)
+                "clientDataJSON is not a JSON object with string type, challenge and origin", step: parseStep)
+        }
+        var tokenBindingStatus: String?
+        if let tokenBinding = fields.tokenBinding?.objectValue {
+            guard let status = tokenBinding["status"]?.stringValue, Self.tokenBindingStatuses.contains(status) else {
+                throw WebAuthnError(
+                    .malformedResponse, "clientDataJSON tokenBinding.status is not \"present\" or \"supported\"",
+                    step: parseStep)
+            }
+            tokenBindingStatus = status
         }
         self.rawBytes = bytes
         self.type = fields.type
@@ -45,16 +72,15 @@ public struct CollectedClientData: Sendable, Hashable {
         self.origin = fields.origin
         self.crossOrigin = fields.crossOrigin
         self.topOrigin = fields.topOrigin
-        self.tokenBindingStatus = fields.tokenBinding?.status
+        self.tokenBindingStatus = tokenBindingStatus
     }
 
     private struct Fields: Decodable {
-        struct TokenBinding: Decodable { var status: String? }
         var type: String
         var challenge: String
         var origin: String
         var crossOrigin: Bool?
         var topOrigin: String?
-        var tokenBinding: TokenBinding?
+        var tokenBinding: JSONValue?
     }
 }

@@ -44,7 +44,8 @@ public struct AuthenticationVerifier: Sendable {
             identifiedUserHandle: identifiedUserHandle)
 
         // Steps 8–9: decode and parse the client data.
-        let clientData = try CollectedClientData(bytes: response.response.clientDataJSON.bytes, step: "7.2 step 9")
+        let clientData = try CollectedClientData(
+            bytes: response.response.clientDataJSON.bytes, decodeStep: "7.2 step 8", parseStep: "7.2 step 9")
         // Steps 10–14: type, challenge, origin, crossOrigin, topOrigin.
         try ClientDataVerification(
             expectedType: CollectedClientData.getType, expectedChallenge: expectedChallenge,
@@ -56,8 +57,9 @@ public struct AuthenticationVerifier: Sendable {
         guard constantTimeEqual(authData.rpIDHash, policy.rpIDHash) else {
             throw WebAuthnError(.rpIDMismatch, "rpIdHash is not SHA-256 of \"\(policy.rpID)\"", step: "7.2 step 15")
         }
-        // Step 16: the user was present.
-        if policy.requireUserPresence, !authData.flags.isUserPresent {
+        // Step 16: the user was present. Unlike registration (conditional create), an
+        // assertion always needs UP, whatever `requireUserPresence` says.
+        if !authData.flags.isUserPresent {
             throw WebAuthnError(.userNotPresent, "the UP flag is not set", step: "7.2 step 16")
         }
         // Step 17: the user was verified when that is required.

@@ -38,7 +38,8 @@ public struct RegistrationVerifier: Sendable {
         try CredentialResponseChecks.check(id: response.id, rawId: response.rawId, type: response.type)
 
         // Steps 5–6: decode clientDataJSON as UTF-8 (stripping a BOM) and parse it.
-        let clientData = try CollectedClientData(bytes: response.response.clientDataJSON.bytes, step: "7.1 step 6")
+        let clientData = try CollectedClientData(
+            bytes: response.response.clientDataJSON.bytes, decodeStep: "7.1 step 5", parseStep: "7.1 step 6")
 
         // Steps 7–11: type, challenge, origin, crossOrigin, topOrigin.
         try ClientDataVerification(

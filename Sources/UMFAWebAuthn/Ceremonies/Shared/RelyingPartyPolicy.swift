@@ -7,7 +7,8 @@ public struct RelyingPartyPolicy: Sendable {
     public var origins: OriginPolicy
     /// Whether user verification is required; only `.required` fails a ceremony without UV.
     public var userVerification: UserVerificationRequirement
-    /// Whether the UP flag must be set (false only for conditional-create registrations).
+    /// Whether the UP flag must be set at registration (false only for conditional-create
+    /// registrations, §7.1 step 15); an assertion always needs it (§7.2 step 16).
     public var requireUserPresence: Bool
     /// The algorithms offered in `pubKeyCredParams` and accepted at registration (§7.1 step 20).
     public var algorithms: [COSEAlgorithm]
