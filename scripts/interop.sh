@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Cross-checks UMFA against py_webauthn, an independent WebAuthn implementation.
+# Cross-checks UMFA against py_webauthn, an independent WebAuthn implementation
+# (Tests/Interop). Extra arguments go to pytest, e.g. `scripts/interop.sh -k tampering`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/interop-venv
@@ -7,4 +8,9 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check webauthn==3.0.1 pytest
-UMFA_BIN="$(swift build --show-bin-path)/umfa" "$venv/bin/python" -m pytest -q Tests/Interop
+# Test the binary built from the current sources, never a stale one.
+if ! build_log=$(swift build --product umfa 2>&1); then
+    printf '%s\n' "$build_log" >&2
+    exit 1
+fi
+UMFA_BIN="$(swift build --show-bin-path)/umfa" "$venv/bin/python" -m pytest -q -p no:cacheprovider Tests/Interop "$@"

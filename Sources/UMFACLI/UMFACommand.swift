@@ -8,6 +8,6 @@ struct UMFACommand: AsyncParsableCommand {
         commandName: "umfa",
         abstract: "UMFA: open passkey / FIDO2 multi-factor authentication.",
         version: UMFAVersion.string,
-        subcommands: [VerifyCommand.self, AuthenticatorCommand.self]
+        subcommands: [ServeCommand.self, VerifyCommand.self, AuthenticatorCommand.self]
     )
 }

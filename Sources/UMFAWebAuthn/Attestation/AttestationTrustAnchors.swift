@@ -1,5 +1,5 @@
 import Foundation
-import X509
+@_spi(FixedExpiryValidationTime) import X509
 
 /// The certificates a relying party trusts as attestation roots (§7.1 step 23), for every
 /// format or for one format only.
@@ -39,10 +39,10 @@ public struct AttestationTrustAnchors: Sendable {
             return .untrusted(reason: "no trust anchor is configured for \(format)")
         }
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
-            RFC5280Policy(validationTime: time)
+            RFC5280Policy(fixedExpiryValidationTime: time)
         }
         let result = await verifier.validate(
-            leafCertificate: leaf, intermediates: CertificateStore(statement.trustPath.dropFirst()))
+            leaf: leaf, intermediates: CertificateStore(statement.trustPath.dropFirst()))
         switch result {
         case .validCertificate(let chain):
             return .trusted(anchor: chain.last.map { String(describing: $0.subject) } ?? "")

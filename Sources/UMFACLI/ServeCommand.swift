@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import UMFAServer
+
+/// `umfa serve`: runs the authenticator server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the UMFA authenticator server.",
+        discussion: """
+            Environment: UMFA_HOST, UMFA_PORT, UMFA_DATABASE_URL, UMFA_DATA_DIR, UMFA_ADMIN_TOKEN \
+            (used as given; generated and printed once when unset), UMFA_MASTER_KEY (32 random bytes \
+            in base64; a generated key file of mode 0600 in the data dir when unset).
+            """
+    )
+
+    @Option(help: "The address to listen on (env UMFA_HOST).")
+    var host: String?
+
+    @Option(help: "The port to listen on (env UMFA_PORT).")
+    var port: Int?
+
+    @Option(help: "sqlite:///path/file.sqlite or postgres://user:pass@host:port/db (env UMFA_DATABASE_URL).")
+    var database: String?
+
+    @Option(name: .customLong("data-dir"), help: "The data directory (env UMFA_DATA_DIR); ./.umfa by default.")
+    var dataDir: String?
+
+    @Flag(name: .customLong("no-default-app"), help: "Do not create the development application on a fresh database.")
+    var noDefaultApp = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = ServerConfiguration()
+        configuration.host = host ?? environment["UMFA_HOST"] ?? configuration.host
+        if let port = port ?? environment["UMFA_PORT"].flatMap(Int.init) { configuration.port = port }
+        configuration.dataDirectory = URL(fileURLWithPath: dataDir ?? environment["UMFA_DATA_DIR"] ?? ".umfa")
+        if let url = database ?? environment["UMFA_DATABASE_URL"] {
+            configuration.database = try ServerConfiguration.Database.parse(url)
+        }
+        configuration.adminToken = environment["UMFA_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.masterKey = environment["UMFA_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.createDefaultApplication = !noDefaultApp
+        let displayHost =
+            configuration.host == "0.0.0.0" || configuration.host == "127.0.0.1" ? "localhost" : configuration.host
+        configuration.publicOrigin = "http://\(displayHost):\(configuration.port)"
+
+        var logger = Logger(label: "umfa")
+        logger.logLevel = environment["UMFA_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
+        StartupPrinter.print(report, configuration: configuration, logger: logger)
+        try await app.runService()
+    }
+}
+
+/// What `umfa serve` prints once on start. Secrets go to standard output only, never to the log.
+enum StartupPrinter {
+    static func print(_ report: StartupReport, configuration: ServerConfiguration, logger: Logger) {
+        var lines: [String] = []
+        if let token = report.generatedAdminToken {
+            lines.append("Admin token (shown once, stored hashed): \(token)")
+        }
+        if let id = report.defaultApplicationID, let key = report.defaultApplicationAPIKey {
+            lines.append(
+                "Development application (policy open, rp_id localhost, origin \(configuration.publicOrigin ?? "")):")
+            lines.append("  application_id: \(id.uuidString.lowercased())")
+            lines.append("  api_key (shown once, stored hashed): \(key)")
+        }
+        if !lines.isEmpty {
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+        for application in report.openApplications {
+            logger.warning(
+                "application uses the open enrollment policy: whoever first names a user_id can enroll it; use grant in production",
+                metadata: ["application": .string(application)])
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+import UMFAStorage
+import UMFATokens
+
+/// What the first start created and must be shown once: the generated admin token and the
+/// development application's API key. Nothing here is ever logged.
+public struct StartupReport: Sendable {
+    /// The admin token generated on first start, or `nil` when it existed or was given.
+    public var generatedAdminToken: String?
+    /// The development application created on a fresh database.
+    public var defaultApplicationID: UUID?
+    /// Its API key.
+    public var defaultApplicationAPIKey: String?
+    /// Applications with the `open` enrollment policy, to warn about.
+    public var openApplications: [String]
+}
+
+/// Builds the UMFA server: storage, keys, bootstrap and routes. Tests call it with a
+/// temporary data directory and port 0; `umfa serve` runs what it returns.
+public func buildApplication(configuration: ServerConfiguration, logger: Logger) async throws -> (
+    some ApplicationProtocol, StartupReport
+) {
+    try FileManager.default.createDirectory(
+        at: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let store = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger)
+    do {
+        let (services, report) = try await prepare(store: store, configuration: configuration, logger: logger)
+        let registry = PrometheusCollectorRegistry()
+        let router = Router()
+        Routes.install(on: router, services: services, metrics: registry)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "UMFA"),
+            services: [StoreLifecycle(store: store)], logger: logger)
+        return (app, report)
+    } catch {
+        try? await store.close()
+        throw error
+    }
+}
+
+/// Keys, secrets and first-start work, before any route exists.
+private func prepare(store: any UMFAStore, configuration: ServerConfiguration, logger: Logger) async throws -> (
+    ServerServices, StartupReport
+) {
+    let masterKey =
+        try configuration.masterKey.map { try MasterKey(base64: $0) }
+        ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)
+    let tokens = TokenService(store: store, masterKey: masterKey, issuer: configuration.issuer)
+    try await tokens.loadKeys()
+    var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
+        .run()
+    let services = ServerServices(
+        store: store, tokens: tokens, serverSecret: serverSecret, adminTokenHash: adminTokenHash,
+        challengeLifetime: configuration.challengeLifetime, now: { Date() }, logger: logger)
+    report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
+        "\($0.name) (\($0.id.uuidString.lowercased()))"
+    }
+    return (services, report)
+}
+
+/// Opens the configured storage engine.
+enum StoreFactory {
+    static func open(_ database: ServerConfiguration.Database, logger: Logger) async throws -> any UMFAStore {
+        switch database {
+        case .sqlite(let path):
+            return try await SQLiteStore.open(path: path, logger: logger)
+        case .postgres:
+            throw ConfigurationError(
+                "PostgreSQL storage is not part of this build yet; use the SQLite default or sqlite:///path/file.sqlite"
+            )
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import UMFAStorage
+import UMFAWebAuthn
+
+/// Verifies an assertion against a challenge this server issued, consuming the challenge:
+/// the shared core of sign-in, unenroll and `validate-token` in credential mode.
+struct AssertionCheck {
+    let services: ServerServices
+    let application: ApplicationRecord
+    let traceID: String
+
+    struct Outcome {
+        let credential: StoredCredential
+        let verified: VerifiedAuthentication
+    }
+
+    /// - Parameter expectedUserID: the user the caller names, or `nil` for a discoverable sign-in.
+    func verify(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
+        // The challenge is found through the client data, then consumed exactly once.
+        let clientData: CollectedClientData
+        do {
+            clientData = try CollectedClientData(bytes: response.response.clientDataJSON.bytes)
+        } catch {
+            throw APIError.badRequest("credential.response.clientDataJSON is not valid client data", traceID: traceID)
+        }
+        guard let challengeBytes = Base64URL.decode(clientData.challenge),
+            let challenge = try await services.store.consumeChallenge(
+                challengeBytes, applicationID: application.id, ceremony: .authentication),
+            challenge.expiresAt > services.now()
+        else {
+            throw APIError.unauthorized("The challenge is unknown, expired or already used", traceID: traceID)
+        }
+        if let bound = challenge.userID, let expectedUserID, bound != expectedUserID {
+            throw APIError.unauthorized("The challenge was issued for another user", traceID: traceID)
+        }
+        let identifiedUserID = challenge.userID ?? expectedUserID
+        guard
+            let credential = try await services.store.credential(
+                applicationID: application.id, credentialID: response.rawId.bytes)
+        else {
+            throw APIError.unauthorized("The credential is not registered", traceID: traceID)
+        }
+        guard let owner = try await services.store.user(applicationID: application.id, userID: credential.userID) else {
+            throw APIError.unauthorized("The credential is not registered", traceID: traceID)
+        }
+        var identifiedHandle: [UInt8]?
+        if let identifiedUserID {
+            guard let user = try await services.store.user(applicationID: application.id, userID: identifiedUserID)
+            else {
+                throw APIError.unauthorized("The credential does not belong to this user", traceID: traceID)
+            }
+            identifiedHandle = user.userHandle
+        }
+        let record = try CredentialRecordMapping.record(credential, userHandle: owner.userHandle, traceID: traceID)
+        let verified: VerifiedAuthentication
+        do {
+            verified = try AuthenticationVerifier(policy: application.relyingPartyPolicy).verify(
+                response, expectedChallenge: challengeBytes, credential: record, identifiedUserHandle: identifiedHandle,
+                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification))
+        } catch {
+            throw APIError.unauthorized("Authentication failed: \(error)", traceID: traceID)
+        }
+        var updated = credential
+        updated.signCount = verified.record.signCount
+        updated.backupState = verified.record.backupState
+        updated.uvInitialized = verified.record.uvInitialized
+        updated.lastUsedAt = services.now()
+        try await services.store.updateCredentialUse(updated)
+        return Outcome(credential: updated, verified: verified)
+    }
+}
+
+/// Between stored credentials and the relying-party core's records.
+enum CredentialRecordMapping {
+    static func record(_ credential: StoredCredential, userHandle: [UInt8], traceID: String) throws -> CredentialRecord
+    {
+        let key: COSEKey
+        do {
+            key = try COSEKey(bytes: credential.publicKey)
+        } catch {
+            throw APIError(.internalServerError, "Internal server error", traceID: traceID)
+        }
+        return CredentialRecord(
+            id: credential.credentialID, publicKey: key, signCount: credential.signCount, userHandle: userHandle,
+            uvInitialized: credential.uvInitialized,
+            transports: credential.transports.map(AuthenticatorTransport.init(rawValue:)),
+            backupEligible: credential.backupEligible, backupState: credential.backupState, aaguid: credential.aaguid)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Everything `umfa serve` can be told, from flags or the environment (DESIGN.md §3).
+public struct ServerConfiguration: Sendable {
+    /// Where the data lives.
+    public enum Database: Sendable, Equatable {
+        /// An SQLite file.
+        case sqlite(path: String)
+        /// A PostgreSQL URL.
+        case postgres(url: String)
+
+        /// Parses `sqlite:///path/file.sqlite` or `postgres://user:pass@host:port/db`.
+        public static func parse(_ text: String) throws -> Database {
+            if text.hasPrefix("sqlite://") {
+                let path = String(text.dropFirst("sqlite://".count))
+                guard !path.isEmpty else {
+                    throw ConfigurationError("the SQLite URL has no path: use sqlite:///path/file.sqlite")
+                }
+                return .sqlite(path: path)
+            }
+            if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") { return .postgres(url: text) }
+            throw ConfigurationError(
+                "--database must be sqlite:///path/file.sqlite or postgres://user:pass@host:port/db")
+        }
+    }
+
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The data directory (master key file, default SQLite file).
+    public var dataDirectory: URL
+    /// The database; `nil` means `<data dir>/umfa.sqlite`.
+    public var database: Database?
+    /// The admin token as given (`UMFA_ADMIN_TOKEN`); `nil` generates one on first start.
+    public var adminToken: String?
+    /// The master key in base64 (`UMFA_MASTER_KEY`); `nil` uses a key file in the data dir.
+    public var masterKey: String?
+    /// The login token issuer.
+    public var issuer: String
+    /// Whether a fresh database gets a development application.
+    public var createDefaultApplication: Bool
+    /// The server's own origin for the development application; derived from host and port.
+    public var publicOrigin: String?
+    /// How long challenges are accepted, in seconds.
+    public var challengeLifetime: TimeInterval
+
+    /// Creates a configuration with the documented defaults.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: ".umfa"),
+        database: Database? = nil, adminToken: String? = nil, masterKey: String? = nil,
+        issuer: String = "UMFA::Authenticator", createDefaultApplication: Bool = true, publicOrigin: String? = nil,
+        challengeLifetime: TimeInterval = 300
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.database = database
+        self.adminToken = adminToken
+        self.masterKey = masterKey
+        self.issuer = issuer
+        self.createDefaultApplication = createDefaultApplication
+        self.publicOrigin = publicOrigin
+        self.challengeLifetime = challengeLifetime
+    }
+
+    /// The SQLite path in use when no database was named.
+    public var resolvedDatabase: Database {
+        database ?? .sqlite(path: dataDirectory.appendingPathComponent("umfa.sqlite").path)
+    }
+}
+
+/// A configuration that cannot be used; the message says what to change.
+public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    public let description: String
+
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}

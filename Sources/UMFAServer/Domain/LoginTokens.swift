@@ -1,0 +1,61 @@
+import Foundation
+import UMFAStorage
+import UMFATokens
+import UMFAWebAuthn
+
+/// Builds login tokens with honest `amr` values (RFC 8176).
+enum LoginTokens {
+    /// `uvm` extension method bits (FIDO registry, USER_VERIFY_*) and the `amr` they justify.
+    static let uvmMethods: [(UInt64, String)] = [
+        (0x0000_0002, "fpt"), (0x0000_0004, "pin"), (0x0000_0010, "face"), (0x0000_0800, "pwd"),
+        (0x0000_0008, "fpt"),
+    ]
+
+    /// `swk` (we cannot prove a hardware key), `user` for presence, and the verification
+    /// methods the authenticator's signed `uvm` output names when UV was set.
+    static func amr(for authenticatorData: AuthenticatorData) -> [String] {
+        var values = ["swk", "user"]
+        guard authenticatorData.flags.isUserVerified, let entries = authenticatorData.extensions?["uvm"]?.arrayValue
+        else { return values }
+        for entry in entries {
+            guard let method = entry.arrayValue?.first?.int64Value else { continue }
+            for (bit, name) in uvmMethods where UInt64(method) & bit != 0 && !values.contains(name) {
+                values.append(name)
+            }
+        }
+        return values
+    }
+
+    static func issue(
+        services: ServerServices, application: ApplicationRecord, userID: String, credentialID: [UInt8],
+        authenticatorData: AuthenticatorData, userpwTime: Date?
+    ) async throws -> String {
+        let now = services.now()
+        let claims = LoginTokenClaims(
+            iss: services.tokens.issuer, sub: LoginTokenClaims.subject,
+            aud: [services.tokens.issuer, application.id.uuidString.lowercased()],
+            iat: Int64(now.timeIntervalSince1970),
+            exp: Int64(now.timeIntervalSince1970) + Int64(application.tokenTTLSeconds),
+            jti: UUID().uuidString.lowercased(), userID: userID, applicationID: application.id.uuidString.lowercased(),
+            credentialID: Base64URL.encode(credentialID), webauthnTime: Timestamps.rfc3339(now),
+            userpwTime: userpwTime.map(Timestamps.rfc3339), amr: amr(for: authenticatorData))
+        return try await services.tokens.issue(claims)
+    }
+}
+
+/// RFC 3339 timestamps in UTC with fractional seconds.
+enum Timestamps {
+    static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Logging
+import UMFAStorage
+import UMFATokens
+
+/// What every route needs: storage, the token service, the server secret and the clock.
+struct ServerServices: Sendable {
+    let store: any UMFAStore
+    let tokens: TokenService
+    /// Secret for values that must be stable but unguessable (pseudo credential ids).
+    let serverSecret: [UInt8]
+    /// SHA-256 of the admin token.
+    let adminTokenHash: [UInt8]
+    /// How long a challenge is accepted.
+    let challengeLifetime: TimeInterval
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// Looks an application up for a device-facing route; unknown ids are a 400 there, since
+    /// 404 is reserved for the API-key and admin routes.
+    func application(_ text: String, traceID: String) async throws -> ApplicationRecord {
+        guard let id = UUID(uuidString: text) else {
+            throw APIError.badRequest("application_id must be a UUID", traceID: traceID)
+        }
+        guard let application = try await store.application(id: id) else {
+            throw APIError.badRequest("Unknown application_id", traceID: traceID)
+        }
+        return application
+    }
+
+    /// Checks a `user_id`: 1 to 256 characters.
+    func checkUserID(_ userID: String, traceID: String) throws {
+        guard (1...256).contains(userID.count) else {
+            throw APIError.badRequest("user_id must be 1 to 256 characters", traceID: traceID)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+
+/// Reading JSON requests and writing JSON responses with UMFA's `trace_id` rules.
+enum JSONExchange {
+    /// The largest request body accepted; larger ones get 413.
+    static let maxBodySize = 64 * 1024
+
+    /// Decodes the body as `T`, returning it with the request's `trace_id` (or a new one).
+    ///
+    /// Malformed JSON or a wrong or missing field gives 400 naming the field.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws
+        -> (T, String)
+    {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: maxBodySize)
+        } catch {
+            throw APIError(.contentTooLarge, "The request body is too large (at most \(maxBodySize) bytes)")
+        }
+        let data = Data(buffer: buffer)
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let traceID = (object?["trace_id"] as? String).flatMap(validTraceID) ?? TraceID.make()
+        guard object != nil else {
+            throw APIError.badRequest("The request body must be a JSON object", traceID: traceID)
+        }
+        do {
+            return (try JSONDecoder().decode(T.self, from: data), traceID)
+        } catch {
+            throw APIError.badRequest("Malformed request: \(describe(error))", traceID: traceID)
+        }
+    }
+
+    /// A client's trace id, accepted when it is short printable text.
+    static func validTraceID(_ text: String) -> String? {
+        guard !text.isEmpty, text.count <= 128, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f })
+        else { return nil }
+        return text
+    }
+
+    /// A JSON response.
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A short description of a decoding error that names the field.
+    static func describe(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing field \(path(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "field \(path(context.codingPath)) has the wrong type"
+        case DecodingError.dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "the body is not valid JSON"
+                : "field \(path(context.codingPath)) is invalid: \(context.debugDescription)"
+        default:
+            return "the body could not be read"
+        }
+    }
+}

@@ -1,0 +1,412 @@
+/// `GET /openapi.yaml`: the HTTP API v1, kept true by a test that compares it with the router.
+enum OpenAPIDocument {
+    static let yaml = """
+        openapi: 3.1.0
+        info:
+          title: UMFA authenticator server
+          version: "1"
+          description: >
+            Passkey / FIDO2 multi-factor authentication. Device-facing ceremony routes need no key;
+            server-to-server routes take the application's API key as a Bearer token; admin routes take
+            the admin token. Every error is {"status", "trace_id", "message"} with the same HTTP status.
+        components:
+          securitySchemes:
+            apiKey: {type: http, scheme: bearer, description: The application's API key}
+            adminToken: {type: http, scheme: bearer, description: The admin token}
+          schemas:
+            Error:
+              type: object
+              required: [status, trace_id, message]
+              properties:
+                status: {type: integer}
+                trace_id: {type: string}
+                message: {type: string}
+            OptionsRequest:
+              type: object
+              required: [application_id, user_id]
+              properties:
+                application_id: {type: string, format: uuid}
+                user_id: {type: string, minLength: 1, maxLength: 256}
+                display_name: {type: string}
+                enrollment_token: {type: string}
+                token: {type: string}
+                trace_id: {type: string}
+            CeremonyResult:
+              type: object
+              required: [trace_id, user_id, credential_id, token]
+              properties:
+                trace_id: {type: string}
+                user_id: {type: string}
+                credential_id: {type: string}
+                token: {type: string, description: RS256 login JWT}
+            PublicKeyOptions:
+              type: object
+              required: [trace_id, publicKey]
+              properties:
+                trace_id: {type: string}
+                publicKey: {type: object, description: W3C WebAuthn L3 options JSON}
+            Application:
+              type: object
+              properties:
+                trace_id: {type: string}
+                application_id: {type: string, format: uuid}
+                api_key: {type: string}
+                name: {type: string}
+                rp_id: {type: string}
+                rp_name: {type: string}
+                origins: {type: array, items: {type: string}}
+                enrollment_policy: {type: string, enum: [open, grant]}
+                enrollment_policy_description: {type: string}
+                user_verification: {type: string, enum: [required, preferred, discouraged]}
+                attestation: {type: string, enum: [none, indirect, direct, enterprise]}
+                token_ttl_seconds: {type: integer}
+                created_at: {type: string, format: date-time}
+          responses:
+            Error:
+              description: An error in the documented shape
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+        paths:
+          /api/umfa/registration/options:
+            post:
+              summary: Start a registration
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {$ref: "#/components/schemas/OptionsRequest"}
+              responses:
+                "200":
+                  description: PublicKeyCredentialCreationOptionsJSON
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/PublicKeyOptions"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+          /api/umfa/registration/verify:
+            post:
+              summary: Finish a registration with a RegistrationResponseJSON
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [application_id, user_id, credential]
+                      properties:
+                        application_id: {type: string, format: uuid}
+                        user_id: {type: string}
+                        credential: {type: object, description: RegistrationResponseJSON}
+                        device_name: {type: string}
+                        trace_id: {type: string}
+              responses:
+                "200":
+                  description: The new credential and a login token
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/CeremonyResult"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "409": {$ref: "#/components/responses/Error"}
+          /api/umfa/authentication/options:
+            post:
+              summary: Start a sign-in (user_id optional for discoverable credentials)
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [application_id]
+                      properties:
+                        application_id: {type: string, format: uuid}
+                        user_id: {type: string}
+                        trace_id: {type: string}
+              responses:
+                "200":
+                  description: PublicKeyCredentialRequestOptionsJSON
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/PublicKeyOptions"}
+                "400": {$ref: "#/components/responses/Error"}
+          /api/umfa/authentication/verify:
+            post:
+              summary: Finish a sign-in with an AuthenticationResponseJSON
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [application_id, credential]
+                      properties:
+                        application_id: {type: string, format: uuid}
+                        user_id: {type: string}
+                        credential: {type: object, description: AuthenticationResponseJSON}
+                        trace_id: {type: string}
+              responses:
+                "200":
+                  description: The user and a login token
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/CeremonyResult"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+          /api/umfa/unenroll:
+            post:
+              summary: Remove the credential that signs a fresh challenge
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [application_id, user_id, credential]
+                      properties:
+                        application_id: {type: string, format: uuid}
+                        user_id: {type: string}
+                        credential: {type: object, description: AuthenticationResponseJSON}
+                        trace_id: {type: string}
+              responses:
+                "200":
+                  description: Removed
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, user_id, credential_id, removed]
+                        properties:
+                          trace_id: {type: string}
+                          user_id: {type: string}
+                          credential_id: {type: string}
+                          removed: {type: boolean}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+          /api/umfa/validate-token:
+            post:
+              summary: Validate a login JWT or a credential assertion for the application's backend
+              security: [{apiKey: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [application_id, user_id, token]
+                      properties:
+                        application_id: {type: string, format: uuid}
+                        user_id: {type: string}
+                        token: {description: A JWT string, or an AuthenticationResponseJSON object or string}
+                        token_type: {type: string, enum: [jwt, credential]}
+                        trace_id: {type: string}
+              responses:
+                "200":
+                  description: Valid
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [user_id, trace_id]
+                        properties:
+                          user_id: {type: string}
+                          trace_id: {type: string}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+          /api/umfa/enrollment-tokens:
+            post:
+              summary: Grant one registration to a user
+              security: [{apiKey: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [application_id, user_id]
+                      properties:
+                        application_id: {type: string, format: uuid}
+                        user_id: {type: string}
+                        ttl_seconds: {type: integer, minimum: 1, maximum: 86400}
+                        userpw_time: {type: string, format: date-time}
+                        trace_id: {type: string}
+              responses:
+                "201":
+                  description: A single-use enrollment token
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, enrollment_token, expires_at]
+                        properties:
+                          trace_id: {type: string}
+                          enrollment_token: {type: string}
+                          expires_at: {type: string, format: date-time}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+          /api/umfa/users/{user_id}/credentials:
+            get:
+              summary: List a user's credentials
+              security: [{apiKey: []}]
+              parameters:
+                - {name: user_id, in: path, required: true, schema: {type: string}}
+                - {name: application_id, in: query, required: true, schema: {type: string, format: uuid}}
+              responses:
+                "200":
+                  description: The credentials
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, credentials]
+                        properties:
+                          trace_id: {type: string}
+                          credentials: {type: array, items: {type: object}}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+          /api/umfa/users/{user_id}/credentials/{credential_id}:
+            delete:
+              summary: Remove a user's credential
+              security: [{apiKey: []}]
+              parameters:
+                - {name: user_id, in: path, required: true, schema: {type: string}}
+                - {name: credential_id, in: path, required: true, schema: {type: string}}
+                - {name: application_id, in: query, required: true, schema: {type: string, format: uuid}}
+              responses:
+                "200":
+                  description: Removed
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, removed]
+                        properties:
+                          trace_id: {type: string}
+                          removed: {type: boolean}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+          /api/admin/applications:
+            post:
+              summary: Create an application
+              security: [{adminToken: []}]
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [name, rp_id, origins]
+                      properties:
+                        name: {type: string}
+                        rp_id: {type: string}
+                        rp_name: {type: string}
+                        origins: {type: array, items: {type: string}}
+                        enrollment_policy: {type: string, enum: [open, grant]}
+                        user_verification: {type: string, enum: [required, preferred, discouraged]}
+                        attestation: {type: string, enum: [none, indirect, direct, enterprise]}
+                        token_ttl_seconds: {type: integer, minimum: 30, maximum: 86400}
+              responses:
+                "201":
+                  description: The application and its first API key (shown once)
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Application"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+            get:
+              summary: List applications
+              security: [{adminToken: []}]
+              responses:
+                "200":
+                  description: The applications
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          trace_id: {type: string}
+                          applications: {type: array, items: {$ref: "#/components/schemas/Application"}}
+                "401": {$ref: "#/components/responses/Error"}
+          /api/admin/applications/{id}:
+            get:
+              summary: Show an application
+              security: [{adminToken: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+              responses:
+                "200":
+                  description: The application
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Application"}
+                "401": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+            patch:
+              summary: Change an application's settings
+              security: [{adminToken: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {type: object}
+              responses:
+                "200":
+                  description: The application
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Application"}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+          /api/admin/applications/{id}/api-keys:
+            post:
+              summary: Add an API key (older keys keep working)
+              security: [{adminToken: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+              responses:
+                "201":
+                  description: The new key (shown once)
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, api_key]
+                        properties:
+                          trace_id: {type: string}
+                          api_key: {type: string}
+                "401": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+          /.well-known/jwks.json:
+            get:
+              summary: Token signing keys, current and retired
+              responses:
+                "200": {description: A JWK Set, content: {application/json: {schema: {type: object}}}}
+          /health:
+            get:
+              summary: Liveness
+              responses:
+                "200": {description: OK, content: {application/json: {schema: {type: object}}}}
+          /metrics:
+            get:
+              summary: Prometheus metrics
+              responses:
+                "200": {description: Prometheus text format, content: {text/plain: {schema: {type: string}}}}
+          /openapi.yaml:
+            get:
+              summary: This document
+              responses:
+                "200": {description: OpenAPI 3.1, content: {application/yaml: {schema: {type: string}}}}
+          /:
+            get:
+              summary: The landing page
+              responses:
+                "200": {description: HTML, content: {text/html: {schema: {type: string}}}}
+
+        """
+}

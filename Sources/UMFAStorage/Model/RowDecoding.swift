@@ -1,0 +1,103 @@
+import Foundation
+
+/// A result row, read by column name; each engine adapts its own row type to it so the
+/// mapping from rows to records is written once.
+protocol StoredRow {
+    func optionalText(_ column: String) -> String?
+    func optionalInteger(_ column: String) -> Int64?
+}
+
+extension StoredRow {
+    func text(_ column: String) throws -> String {
+        guard let value = optionalText(column) else { throw StoreError(.corrupt, "column \(column) is empty") }
+        return value
+    }
+
+    func integer(_ column: String) throws -> Int64 {
+        guard let value = optionalInteger(column) else { throw StoreError(.corrupt, "column \(column) is empty") }
+        return value
+    }
+
+    func uuid(_ column: String) throws -> UUID {
+        guard let value = UUID(uuidString: try text(column)) else {
+            throw StoreError(.corrupt, "column \(column) is not a UUID")
+        }
+        return value
+    }
+
+    func bytes(_ column: String) throws -> [UInt8] { try StoredValue.bytes(try text(column)) }
+    func date(_ column: String) throws -> Date { StoredValue.date(try integer(column)) }
+    func optionalDate(_ column: String) -> Date? { optionalInteger(column).map(StoredValue.date) }
+    func bool(_ column: String) throws -> Bool { try integer(column) != 0 }
+}
+
+extension ApplicationRecord {
+    init(row: some StoredRow) throws {
+        guard let policy = EnrollmentPolicy(rawValue: try row.text("enrollment_policy")) else {
+            throw StoreError(.corrupt, "unknown enrollment policy")
+        }
+        self.init(
+            id: try row.uuid("id"), name: try row.text("name"), rpID: try row.text("rp_id"),
+            rpName: try row.text("rp_name"), origins: try StoredValue.list(try row.text("origins")),
+            enrollmentPolicy: policy, userVerification: try row.text("user_verification"),
+            attestation: try row.text("attestation"), tokenTTLSeconds: Int(try row.integer("token_ttl_seconds")),
+            createdAt: try row.date("created_at"))
+    }
+}
+
+extension UserRecord {
+    init(row: some StoredRow) throws {
+        self.init(
+            applicationID: try row.uuid("application_id"), userID: try row.text("user_id"),
+            userHandle: try row.bytes("user_handle"), displayName: try row.text("display_name"),
+            createdAt: try row.date("created_at"))
+    }
+}
+
+extension StoredCredential {
+    init(row: some StoredRow) throws {
+        guard let signCount = UInt32(exactly: try row.integer("sign_count")) else {
+            throw StoreError(.corrupt, "sign count out of range")
+        }
+        self.init(
+            applicationID: try row.uuid("application_id"), userID: try row.text("user_id"),
+            credentialID: try row.bytes("credential_id"), publicKey: try row.bytes("public_key"),
+            signCount: signCount, aaguid: try row.bytes("aaguid"),
+            transports: try StoredValue.list(try row.text("transports")),
+            backupEligible: try row.bool("backup_eligible"), backupState: try row.bool("backup_state"),
+            uvInitialized: try row.bool("uv_initialized"), attestationFormat: try row.text("attestation_format"),
+            deviceName: row.optionalText("device_name"), createdAt: try row.date("created_at"),
+            lastUsedAt: row.optionalDate("last_used_at"))
+    }
+}
+
+extension ChallengeRecord {
+    init(row: some StoredRow) throws {
+        guard let ceremony = CeremonyKind(rawValue: try row.text("ceremony")) else {
+            throw StoreError(.corrupt, "unknown ceremony")
+        }
+        self.init(
+            challenge: try row.bytes("challenge"), applicationID: try row.uuid("application_id"),
+            userID: row.optionalText("user_id"), ceremony: ceremony,
+            userVerification: try row.text("user_verification"), userpwTime: row.optionalDate("userpw_time"),
+            expiresAt: try row.date("expires_at"))
+    }
+}
+
+extension EnrollmentTokenRecord {
+    init(row: some StoredRow) throws {
+        self.init(
+            tokenHash: try row.bytes("token_hash"), applicationID: try row.uuid("application_id"),
+            userID: try row.text("user_id"), userpwTime: row.optionalDate("userpw_time"),
+            expiresAt: try row.date("expires_at"))
+    }
+}
+
+extension SigningKeyRecord {
+    init(row: some StoredRow) throws {
+        self.init(
+            kid: try row.text("kid"), algorithm: try row.text("algorithm"), publicKey: try row.bytes("public_key"),
+            sealedPrivateKey: try row.bytes("sealed_private_key"), createdAt: try row.date("created_at"),
+            retiredAt: row.optionalDate("retired_at"))
+    }
+}

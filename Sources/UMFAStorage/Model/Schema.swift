@@ -1,0 +1,55 @@
+/// The schema, in SQL that SQLite and PostgreSQL both accept, as numbered migrations.
+enum Schema {
+    /// Each entry upgrades the schema from the previous version; never edit a released one.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE applications (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, rp_id TEXT NOT NULL, rp_name TEXT NOT NULL,
+                origins TEXT NOT NULL, enrollment_policy TEXT NOT NULL, user_verification TEXT NOT NULL,
+                attestation TEXT NOT NULL, token_ttl_seconds BIGINT NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE api_keys (
+                key_hash TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE users (
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL, user_handle TEXT NOT NULL, display_name TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (application_id, user_id), UNIQUE (application_id, user_handle))
+            """,
+            """
+            CREATE TABLE credentials (
+                application_id TEXT NOT NULL, credential_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                public_key TEXT NOT NULL, sign_count BIGINT NOT NULL, aaguid TEXT NOT NULL,
+                transports TEXT NOT NULL, backup_eligible INTEGER NOT NULL, backup_state INTEGER NOT NULL,
+                uv_initialized INTEGER NOT NULL, attestation_format TEXT NOT NULL, device_name TEXT,
+                created_at BIGINT NOT NULL, last_used_at BIGINT,
+                PRIMARY KEY (application_id, credential_id),
+                FOREIGN KEY (application_id, user_id) REFERENCES users(application_id, user_id) ON DELETE CASCADE)
+            """,
+            "CREATE INDEX credentials_by_user ON credentials (application_id, user_id)",
+            """
+            CREATE TABLE challenges (
+                challenge TEXT PRIMARY KEY, application_id TEXT NOT NULL, user_id TEXT,
+                ceremony TEXT NOT NULL, user_verification TEXT NOT NULL, userpw_time BIGINT,
+                expires_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE enrollment_tokens (
+                token_hash TEXT PRIMARY KEY, application_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                userpw_time BIGINT, expires_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE signing_keys (
+                kid TEXT PRIMARY KEY, algorithm TEXT NOT NULL, public_key TEXT NOT NULL,
+                sealed_private_key TEXT NOT NULL, created_at BIGINT NOT NULL, retired_at BIGINT)
+            """,
+            "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        ]
+    ]
+}

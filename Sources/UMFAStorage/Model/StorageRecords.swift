@@ -1,0 +1,220 @@
+import Foundation
+
+/// How an application lets a user add a credential (DESIGN.md §2).
+public enum EnrollmentPolicy: String, Sendable, Codable, CaseIterable {
+    /// A user without credentials may enroll without a grant. For development only.
+    case open
+    /// Every registration needs an enrollment token from the application's backend.
+    case grant
+}
+
+/// An application (a relying party) and its settings.
+public struct ApplicationRecord: Sendable, Hashable {
+    /// The application id.
+    public var id: UUID
+    /// A human name for the admin console.
+    public var name: String
+    /// The WebAuthn RP ID.
+    public var rpID: String
+    /// The RP name shown by authenticators.
+    public var rpName: String
+    /// The allowed origins, web and native, matched exactly.
+    public var origins: [String]
+    /// Who may enroll.
+    public var enrollmentPolicy: EnrollmentPolicy
+    /// `required`, `preferred` or `discouraged`.
+    public var userVerification: String
+    /// `none`, `indirect`, `direct` or `enterprise`.
+    public var attestation: String
+    /// The lifetime of login tokens, in seconds.
+    public var tokenTTLSeconds: Int
+    /// When the application was created.
+    public var createdAt: Date
+
+    /// Creates an application record.
+    public init(
+        id: UUID, name: String, rpID: String, rpName: String, origins: [String], enrollmentPolicy: EnrollmentPolicy,
+        userVerification: String, attestation: String, tokenTTLSeconds: Int, createdAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.rpID = rpID
+        self.rpName = rpName
+        self.origins = origins
+        self.enrollmentPolicy = enrollmentPolicy
+        self.userVerification = userVerification
+        self.attestation = attestation
+        self.tokenTTLSeconds = tokenTTLSeconds
+        self.createdAt = createdAt
+    }
+}
+
+/// A user of an application: the application's own id and UMFA's random user handle.
+public struct UserRecord: Sendable, Hashable {
+    /// The application the user belongs to.
+    public var applicationID: UUID
+    /// The application's identifier for the user.
+    public var userID: String
+    /// The WebAuthn user handle: random bytes, never the user id.
+    public var userHandle: [UInt8]
+    /// The name shown by authenticators.
+    public var displayName: String
+    /// When the user was first seen.
+    public var createdAt: Date
+
+    /// Creates a user record.
+    public init(applicationID: UUID, userID: String, userHandle: [UInt8], displayName: String, createdAt: Date) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.userHandle = userHandle
+        self.displayName = displayName
+        self.createdAt = createdAt
+    }
+}
+
+/// A registered credential with the record §7.1 step 27 describes and what the server adds.
+public struct StoredCredential: Sendable, Hashable {
+    /// The application.
+    public var applicationID: UUID
+    /// The owner's user id.
+    public var userID: String
+    /// The credential id.
+    public var credentialID: [UInt8]
+    /// The COSE public key.
+    public var publicKey: [UInt8]
+    /// The last sign count.
+    public var signCount: UInt32
+    /// The authenticator's AAGUID.
+    public var aaguid: [UInt8]
+    /// Transports the authenticator reported.
+    public var transports: [String]
+    /// BE at registration.
+    public var backupEligible: Bool
+    /// BS as last seen.
+    public var backupState: Bool
+    /// Whether the user was ever verified with it.
+    public var uvInitialized: Bool
+    /// The attestation format at registration.
+    public var attestationFormat: String
+    /// A name for the device, given at enrollment.
+    public var deviceName: String?
+    /// When it was registered.
+    public var createdAt: Date
+    /// When it was last used to sign in.
+    public var lastUsedAt: Date?
+
+    /// Creates a credential record.
+    public init(
+        applicationID: UUID, userID: String, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32,
+        aaguid: [UInt8], transports: [String], backupEligible: Bool, backupState: Bool, uvInitialized: Bool,
+        attestationFormat: String, deviceName: String?, createdAt: Date, lastUsedAt: Date?
+    ) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.credentialID = credentialID
+        self.publicKey = publicKey
+        self.signCount = signCount
+        self.aaguid = aaguid
+        self.transports = transports
+        self.backupEligible = backupEligible
+        self.backupState = backupState
+        self.uvInitialized = uvInitialized
+        self.attestationFormat = attestationFormat
+        self.deviceName = deviceName
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// The ceremony a challenge was issued for.
+public enum CeremonyKind: String, Sendable, Codable {
+    /// Registration (§7.1).
+    case registration
+    /// Authentication (§7.2), also used by unenroll and credential validation.
+    case authentication
+}
+
+/// An issued challenge, bound to application, user and ceremony, used at most once.
+public struct ChallengeRecord: Sendable, Hashable {
+    /// The challenge bytes.
+    public var challenge: [UInt8]
+    /// The application.
+    public var applicationID: UUID
+    /// The user it was issued for, or `nil` for a discoverable sign-in.
+    public var userID: String?
+    /// The ceremony.
+    public var ceremony: CeremonyKind
+    /// The user verification requirement in the options.
+    public var userVerification: String
+    /// For registrations granted by an enrollment token: when the application last checked
+    /// the user's password.
+    public var userpwTime: Date?
+    /// When it stops being accepted.
+    public var expiresAt: Date
+
+    /// Creates a challenge record.
+    public init(
+        challenge: [UInt8], applicationID: UUID, userID: String?, ceremony: CeremonyKind, userVerification: String,
+        userpwTime: Date? = nil, expiresAt: Date
+    ) {
+        self.challenge = challenge
+        self.applicationID = applicationID
+        self.userID = userID
+        self.ceremony = ceremony
+        self.userVerification = userVerification
+        self.userpwTime = userpwTime
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A single-use enrollment grant, stored only as a hash.
+public struct EnrollmentTokenRecord: Sendable, Hashable {
+    /// SHA-256 of the token.
+    public var tokenHash: [UInt8]
+    /// The application.
+    public var applicationID: UUID
+    /// The user it grants enrollment to.
+    public var userID: String
+    /// When the application last checked the user's password, if it said.
+    public var userpwTime: Date?
+    /// When it stops being accepted.
+    public var expiresAt: Date
+
+    /// Creates an enrollment token record.
+    public init(tokenHash: [UInt8], applicationID: UUID, userID: String, userpwTime: Date?, expiresAt: Date) {
+        self.tokenHash = tokenHash
+        self.applicationID = applicationID
+        self.userID = userID
+        self.userpwTime = userpwTime
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A token signing key; the private half is encrypted with the master key.
+public struct SigningKeyRecord: Sendable, Hashable {
+    /// The key id published in JWKS and JWT headers.
+    public var kid: String
+    /// The algorithm, `RS256`.
+    public var algorithm: String
+    /// The public key, SubjectPublicKeyInfo DER.
+    public var publicKey: [UInt8]
+    /// The private key sealed with AES-GCM under the master key.
+    public var sealedPrivateKey: [UInt8]
+    /// When it was created.
+    public var createdAt: Date
+    /// When it stopped signing; retired keys still verify until their tokens expire.
+    public var retiredAt: Date?
+
+    /// Creates a signing key record.
+    public init(
+        kid: String, algorithm: String, publicKey: [UInt8], sealedPrivateKey: [UInt8], createdAt: Date,
+        retiredAt: Date?
+    ) {
+        self.kid = kid
+        self.algorithm = algorithm
+        self.publicKey = publicKey
+        self.sealedPrivateKey = sealedPrivateKey
+        self.createdAt = createdAt
+        self.retiredAt = retiredAt
+    }
+}

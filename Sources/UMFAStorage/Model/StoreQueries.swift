@@ -1,0 +1,212 @@
+import Foundation
+
+/// A statement and its parameters, written once for both engines with `?` placeholders.
+struct StoreQuery: Sendable {
+    /// A parameter value.
+    enum Value: Sendable {
+        case text(String)
+        case integer(Int64)
+        case null
+    }
+
+    let sql: String
+    let values: [Value]
+
+    init(_ sql: String, _ values: [Value] = []) {
+        self.sql = sql
+        self.values = values
+    }
+}
+
+extension StoreQuery.Value {
+    static func bytes(_ bytes: [UInt8]) -> Self { .text(StoredValue.text(bytes)) }
+    static func date(_ date: Date) -> Self { .integer(StoredValue.milliseconds(date)) }
+    static func optionalDate(_ date: Date?) -> Self { date.map(Self.date) ?? .null }
+    static func uuid(_ id: UUID) -> Self { .text(id.uuidString.lowercased()) }
+    static func bool(_ flag: Bool) -> Self { .integer(flag ? 1 : 0) }
+}
+
+/// The statements behind ``UMFAStore``, shared by every SQL engine.
+enum StoreQueries {
+    static func insertApplication(_ app: ApplicationRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
+                attestation, token_ttl_seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
+                .text(StoredValue.json(app.origins)),
+                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification), .text(app.attestation),
+                .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt),
+            ])
+    }
+
+    static func updateApplication(_ app: ApplicationRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
+                user_verification = ?, attestation = ?, token_ttl_seconds = ? WHERE id = ?
+            """,
+            [
+                .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
+                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification), .text(app.attestation),
+                .integer(Int64(app.tokenTTLSeconds)), .uuid(app.id),
+            ])
+    }
+
+    static func application(_ id: UUID) -> StoreQuery {
+        StoreQuery("SELECT * FROM applications WHERE id = ?", [.uuid(id)])
+    }
+
+    static let applications = StoreQuery("SELECT * FROM applications ORDER BY created_at, id")
+
+    static func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) -> StoreQuery {
+        StoreQuery(
+            "INSERT INTO api_keys (key_hash, application_id, created_at) VALUES (?, ?, ?)",
+            [.bytes(hash), .uuid(applicationID), .date(createdAt)])
+    }
+
+    static func apiKey(hash: [UInt8]) -> StoreQuery {
+        StoreQuery("SELECT application_id FROM api_keys WHERE key_hash = ?", [.bytes(hash)])
+    }
+
+    static func user(applicationID: UUID, userID: String) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM users WHERE application_id = ? AND user_id = ?", [.uuid(applicationID), .text(userID)])
+    }
+
+    static func user(applicationID: UUID, userHandle: [UInt8]) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM users WHERE application_id = ? AND user_handle = ?",
+            [.uuid(applicationID), .bytes(userHandle)])
+    }
+
+    static func insertUser(_ user: UserRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO users (application_id, user_id, user_handle, display_name, created_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (application_id, user_id) DO NOTHING
+            """,
+            [
+                .uuid(user.applicationID), .text(user.userID), .bytes(user.userHandle), .text(user.displayName),
+                .date(user.createdAt),
+            ])
+    }
+
+    static func credentials(applicationID: UUID, userID: String) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM credentials WHERE application_id = ? AND user_id = ? ORDER BY created_at, credential_id",
+            [.uuid(applicationID), .text(userID)])
+    }
+
+    static func credential(applicationID: UUID, credentialID: [UInt8]) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM credentials WHERE application_id = ? AND credential_id = ?",
+            [.uuid(applicationID), .bytes(credentialID)])
+    }
+
+    static func insertCredential(_ credential: StoredCredential) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO credentials (application_id, credential_id, user_id, public_key, sign_count, aaguid,
+                transports, backup_eligible, backup_state, uv_initialized, attestation_format, device_name,
+                created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .uuid(credential.applicationID), .bytes(credential.credentialID), .text(credential.userID),
+                .bytes(credential.publicKey), .integer(Int64(credential.signCount)), .bytes(credential.aaguid),
+                .text(StoredValue.json(credential.transports)), .bool(credential.backupEligible),
+                .bool(credential.backupState), .bool(credential.uvInitialized), .text(credential.attestationFormat),
+                credential.deviceName.map { .text($0) } ?? .null, .date(credential.createdAt),
+                .optionalDate(credential.lastUsedAt),
+            ])
+    }
+
+    static func updateCredentialUse(_ credential: StoredCredential) -> StoreQuery {
+        StoreQuery(
+            """
+            UPDATE credentials SET sign_count = ?, backup_state = ?, uv_initialized = ?, last_used_at = ?
+            WHERE application_id = ? AND credential_id = ?
+            """,
+            [
+                .integer(Int64(credential.signCount)), .bool(credential.backupState), .bool(credential.uvInitialized),
+                .optionalDate(credential.lastUsedAt), .uuid(credential.applicationID), .bytes(credential.credentialID),
+            ])
+    }
+
+    static func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) -> StoreQuery {
+        StoreQuery(
+            "DELETE FROM credentials WHERE application_id = ? AND user_id = ? AND credential_id = ? RETURNING credential_id",
+            [.uuid(applicationID), .text(userID), .bytes(credentialID)])
+    }
+
+    static func insertChallenge(_ challenge: ChallengeRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO challenges (challenge, application_id, user_id, ceremony, user_verification, userpw_time,
+                expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .bytes(challenge.challenge), .uuid(challenge.applicationID),
+                challenge.userID.map { .text($0) } ?? .null, .text(challenge.ceremony.rawValue),
+                .text(challenge.userVerification), .optionalDate(challenge.userpwTime), .date(challenge.expiresAt),
+            ])
+    }
+
+    static func consumeChallenge(_ challenge: [UInt8], applicationID: UUID, ceremony: CeremonyKind) -> StoreQuery {
+        StoreQuery(
+            "DELETE FROM challenges WHERE challenge = ? AND application_id = ? AND ceremony = ? RETURNING *",
+            [.bytes(challenge), .uuid(applicationID), .text(ceremony.rawValue)])
+    }
+
+    static func purgeExpired(before date: Date) -> [StoreQuery] {
+        [
+            StoreQuery("DELETE FROM challenges WHERE expires_at < ?", [.date(date)]),
+            StoreQuery("DELETE FROM enrollment_tokens WHERE expires_at < ?", [.date(date)]),
+        ]
+    }
+
+    static func insertEnrollmentToken(_ token: EnrollmentTokenRecord) -> StoreQuery {
+        StoreQuery(
+            "INSERT INTO enrollment_tokens (token_hash, application_id, user_id, userpw_time, expires_at) VALUES (?, ?, ?, ?, ?)",
+            [
+                .bytes(token.tokenHash), .uuid(token.applicationID), .text(token.userID),
+                .optionalDate(token.userpwTime), .date(token.expiresAt),
+            ])
+    }
+
+    static func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) -> StoreQuery {
+        StoreQuery(
+            "DELETE FROM enrollment_tokens WHERE token_hash = ? AND application_id = ? AND user_id = ? RETURNING *",
+            [.bytes(hash), .uuid(applicationID), .text(userID)])
+    }
+
+    static let signingKeys = StoreQuery("SELECT * FROM signing_keys ORDER BY created_at DESC, kid")
+
+    static func retireSigningKeys(at date: Date) -> StoreQuery {
+        StoreQuery("UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL", [.date(date)])
+    }
+
+    static func insertSigningKey(_ key: SigningKeyRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO signing_keys (kid, algorithm, public_key, sealed_private_key, created_at, retired_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(key.kid), .text(key.algorithm), .bytes(key.publicKey), .bytes(key.sealedPrivateKey),
+                .date(key.createdAt), .optionalDate(key.retiredAt),
+            ])
+    }
+
+    static func setting(_ name: String) -> StoreQuery {
+        StoreQuery("SELECT value FROM settings WHERE name = ?", [.text(name)])
+    }
+
+    static func insertSetting(_ name: String, value: String) -> StoreQuery {
+        StoreQuery(
+            "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            [.text(name), .text(value)])
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// How values are written to columns so that the same SQL works on SQLite and PostgreSQL:
+/// bytes as base64url text, times as integer milliseconds since 1970, lists as JSON text.
+enum StoredValue {
+    static func text(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func bytes(_ text: String) throws -> [UInt8] {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        guard let data = Data(base64Encoded: standard) else {
+            throw StoreError(.corrupt, "a stored byte string is not base64url")
+        }
+        return [UInt8](data)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    static func json(_ list: [String]) -> String {
+        (try? String(decoding: JSONEncoder().encode(list), as: UTF8.self)) ?? "[]"
+    }
+
+    static func list(_ text: String) throws -> [String] {
+        do {
+            return try JSONDecoder().decode([String].self, from: Data(text.utf8))
+        } catch {
+            throw StoreError(.corrupt, "a stored list is not a JSON array of strings")
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Runs ``StoreQuery`` statements on one SQL engine.
+protocol SQLExecutor: Sendable {
+    /// Runs a statement and returns its rows.
+    func rows(_ query: StoreQuery) async throws -> [any StoredRow]
+    /// Applies the migrations the database has not seen yet, once even when several
+    /// processes start together.
+    func migrate(_ migrations: [[String]]) async throws
+    /// Closes the connections.
+    func close() async throws
+}
+
+/// ``UMFAStore`` over any SQL engine: the statements are shared, the engine runs them.
+struct SQLStore: UMFAStore {
+    let executor: any SQLExecutor
+
+    func migrate() async throws {
+        try await executor.migrate(Schema.migrations)
+    }
+
+    func close() async throws {
+        try await executor.close()
+    }
+
+    private func run(_ query: StoreQuery) async throws {
+        _ = try await executor.rows(query)
+    }
+
+    func insertApplication(_ application: ApplicationRecord) async throws {
+        try await run(StoreQueries.insertApplication(application))
+    }
+
+    func application(id: UUID) async throws -> ApplicationRecord? {
+        try await executor.rows(StoreQueries.application(id)).first.map { try ApplicationRecord(row: $0) }
+    }
+
+    func updateApplication(_ application: ApplicationRecord) async throws {
+        try await run(StoreQueries.updateApplication(application))
+    }
+
+    func applications() async throws -> [ApplicationRecord] {
+        try await executor.rows(StoreQueries.applications).map { try ApplicationRecord(row: $0) }
+    }
+
+    func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) async throws {
+        try await run(StoreQueries.insertAPIKey(hash: hash, applicationID: applicationID, createdAt: createdAt))
+    }
+
+    func applicationID(forAPIKeyHash hash: [UInt8]) async throws -> UUID? {
+        try await executor.rows(StoreQueries.apiKey(hash: hash)).first.map { try $0.uuid("application_id") }
+    }
+
+    func user(applicationID: UUID, userID: String) async throws -> UserRecord? {
+        try await executor.rows(StoreQueries.user(applicationID: applicationID, userID: userID)).first.map {
+            try UserRecord(row: $0)
+        }
+    }
+
+    func user(applicationID: UUID, userHandle: [UInt8]) async throws -> UserRecord? {
+        try await executor.rows(StoreQueries.user(applicationID: applicationID, userHandle: userHandle)).first.map {
+            try UserRecord(row: $0)
+        }
+    }
+
+    func insertUser(_ user: UserRecord) async throws -> UserRecord {
+        try await run(StoreQueries.insertUser(user))
+        guard let stored = try await self.user(applicationID: user.applicationID, userID: user.userID) else {
+            throw StoreError(.unavailable, "the user just inserted cannot be read back")
+        }
+        return stored
+    }
+
+    func credentials(applicationID: UUID, userID: String) async throws -> [StoredCredential] {
+        try await executor.rows(StoreQueries.credentials(applicationID: applicationID, userID: userID)).map {
+            try StoredCredential(row: $0)
+        }
+    }
+
+    func credential(applicationID: UUID, credentialID: [UInt8]) async throws -> StoredCredential? {
+        try await executor.rows(StoreQueries.credential(applicationID: applicationID, credentialID: credentialID))
+            .first.map { try StoredCredential(row: $0) }
+    }
+
+    func insertCredential(_ credential: StoredCredential) async throws {
+        try await run(StoreQueries.insertCredential(credential))
+    }
+
+    func updateCredentialUse(_ credential: StoredCredential) async throws {
+        try await run(StoreQueries.updateCredentialUse(credential))
+    }
+
+    func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) async throws -> Bool {
+        let query = StoreQueries.deleteCredential(
+            applicationID: applicationID, userID: userID, credentialID: credentialID)
+        return try await !executor.rows(query).isEmpty
+    }
+
+    func insertChallenge(_ challenge: ChallengeRecord) async throws {
+        try await run(StoreQueries.insertChallenge(challenge))
+    }
+
+    func consumeChallenge(_ challenge: [UInt8], applicationID: UUID, ceremony: CeremonyKind) async throws
+        -> ChallengeRecord?
+    {
+        let query = StoreQueries.consumeChallenge(challenge, applicationID: applicationID, ceremony: ceremony)
+        return try await executor.rows(query).first.map { try ChallengeRecord(row: $0) }
+    }
+
+    func purgeExpired(before date: Date) async throws {
+        for query in StoreQueries.purgeExpired(before: date) { try await run(query) }
+    }
+
+    func insertEnrollmentToken(_ token: EnrollmentTokenRecord) async throws {
+        try await run(StoreQueries.insertEnrollmentToken(token))
+    }
+
+    func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws
+        -> EnrollmentTokenRecord?
+    {
+        let query = StoreQueries.consumeEnrollmentToken(hash: hash, applicationID: applicationID, userID: userID)
+        return try await executor.rows(query).first.map {
+            try EnrollmentTokenRecord(row: $0)
+        }
+    }
+
+    func signingKeys() async throws -> [SigningKeyRecord] {
+        try await executor.rows(StoreQueries.signingKeys).map { try SigningKeyRecord(row: $0) }
+    }
+
+    func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws {
+        try await run(StoreQueries.retireSigningKeys(at: retiring))
+        try await run(StoreQueries.insertSigningKey(key))
+    }
+
+    func setting(_ name: String) async throws -> String? {
+        try await executor.rows(StoreQueries.setting(name)).first.map { try $0.text("value") }
+    }
+
+    func insertSettingIfAbsent(_ name: String, value: String) async throws -> String {
+        try await run(StoreQueries.insertSetting(name, value: value))
+        guard let stored = try await setting(name) else {
+            throw StoreError(.unavailable, "the setting just inserted cannot be read back")
+        }
+        return stored
+    }
+}

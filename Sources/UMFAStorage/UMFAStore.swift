@@ -1,0 +1,98 @@
+import Foundation
+
+/// Everything the server keeps, behind one interface with two engines: an SQLite file
+/// (embedded default) and PostgreSQL (shared by many server instances).
+///
+/// Secrets arrive already hashed or sealed; no method takes a secret in clear.
+public protocol UMFAStore: Sendable {
+    /// Creates or upgrades the schema; safe to call on every start.
+    func migrate() async throws
+
+    /// Closes the connections; the store is unusable afterwards.
+    func close() async throws
+
+    /// Adds an application.
+    func insertApplication(_ application: ApplicationRecord) async throws
+    /// Looks an application up.
+    func application(id: UUID) async throws -> ApplicationRecord?
+    /// Replaces an application's settings.
+    func updateApplication(_ application: ApplicationRecord) async throws
+    /// Every application, oldest first.
+    func applications() async throws -> [ApplicationRecord]
+
+    /// Adds an API key hash for an application.
+    func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) async throws
+    /// The application an API key hash belongs to.
+    func applicationID(forAPIKeyHash hash: [UInt8]) async throws -> UUID?
+
+    /// Looks a user up by the application's user id.
+    func user(applicationID: UUID, userID: String) async throws -> UserRecord?
+    /// Looks a user up by WebAuthn user handle.
+    func user(applicationID: UUID, userHandle: [UInt8]) async throws -> UserRecord?
+    /// Adds a user; when one with the same user id exists, returns that one unchanged.
+    func insertUser(_ user: UserRecord) async throws -> UserRecord
+
+    /// The user's credentials, oldest first.
+    func credentials(applicationID: UUID, userID: String) async throws -> [StoredCredential]
+    /// Looks a credential up by id within an application.
+    func credential(applicationID: UUID, credentialID: [UInt8]) async throws -> StoredCredential?
+    /// Adds a credential; throws ``StoreError/conflict`` when the id is registered already.
+    func insertCredential(_ credential: StoredCredential) async throws
+    /// Records a sign-in: sign count, backup state, UV history and last use.
+    func updateCredentialUse(_ credential: StoredCredential) async throws
+    /// Removes a credential of a user; `false` when there was none.
+    func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) async throws -> Bool
+
+    /// Stores an issued challenge.
+    func insertChallenge(_ challenge: ChallengeRecord) async throws
+    /// Atomically removes and returns a challenge of this application and ceremony, so it is
+    /// used at most once even across server instances; `nil` when unknown or already used.
+    func consumeChallenge(_ challenge: [UInt8], applicationID: UUID, ceremony: CeremonyKind) async throws
+        -> ChallengeRecord?
+    /// Removes challenges and enrollment tokens that expired before `date`.
+    func purgeExpired(before date: Date) async throws
+
+    /// Stores an enrollment token hash.
+    func insertEnrollmentToken(_ token: EnrollmentTokenRecord) async throws
+    /// Atomically removes and returns an enrollment token of this application and user;
+    /// `nil` when unknown, used, or issued for someone else (which leaves it untouched).
+    func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws
+        -> EnrollmentTokenRecord?
+
+    /// Every signing key, newest first.
+    func signingKeys() async throws -> [SigningKeyRecord]
+    /// Adds a signing key and retires the others at `retiring`.
+    func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws
+
+    /// A server setting (admin token hash, server secret).
+    func setting(_ name: String) async throws -> String?
+    /// Stores a setting unless it exists; returns the value now stored.
+    func insertSettingIfAbsent(_ name: String, value: String) async throws -> String
+}
+
+/// Storage failures the server maps to HTTP answers.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of failure.
+    public enum Code: String, Sendable {
+        /// A unique value already exists.
+        case conflict
+        /// The stored data could not be read back.
+        case corrupt
+        /// The database is unreachable or failed.
+        case unavailable
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The explanation, for the server log.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The code and the explanation.
+    public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import JWTKit
+
+/// The claims of a UMFA login token (DESIGN.md §2).
+public struct LoginTokenClaims: JWTPayload, Equatable {
+    /// The issuer, `UMFA::Authenticator` by default.
+    public var iss: String
+    /// Always `UMFA_login`.
+    public var sub: String
+    /// The issuer and the application id.
+    public var aud: [String]
+    /// Issued at, seconds since 1970.
+    public var iat: Int64
+    /// Expiry, seconds since 1970.
+    public var exp: Int64
+    /// A unique token id.
+    public var jti: String
+    /// The application's user id.
+    public var userID: String
+    /// The application the token was issued for.
+    public var applicationID: String
+    /// The credential that signed in, base64url.
+    public var credentialID: String
+    /// When the WebAuthn ceremony completed, RFC 3339 UTC with fractional seconds.
+    public var webauthnTime: String
+    /// When the application last checked the user's password, if known.
+    public var userpwTime: String?
+    /// Authentication method references (RFC 8176).
+    public var amr: [String]
+
+    /// Creates the claims of a login token.
+    public init(
+        iss: String, sub: String, aud: [String], iat: Int64, exp: Int64, jti: String, userID: String,
+        applicationID: String, credentialID: String, webauthnTime: String, userpwTime: String?, amr: [String]
+    ) {
+        self.iss = iss
+        self.sub = sub
+        self.aud = aud
+        self.iat = iat
+        self.exp = exp
+        self.jti = jti
+        self.userID = userID
+        self.applicationID = applicationID
+        self.credentialID = credentialID
+        self.webauthnTime = webauthnTime
+        self.userpwTime = userpwTime
+        self.amr = amr
+    }
+
+    /// The `sub` of every login token.
+    public static let subject = "UMFA_login"
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, iat, exp, jti, amr
+        case userID = "user_id"
+        case applicationID = "application_id"
+        case credentialID = "credential_id"
+        case webauthnTime = "webauthn_time"
+        case userpwTime = "userpw_time"
+    }
+
+    /// Claim checks happen in ``LoginTokenValidator`` so each failure can be named.
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The claims as they arrive for validation: everything optional, so a missing claim is
+/// reported by name instead of as a decoding failure.
+struct ReceivedLoginClaims: JWTPayload {
+    var iss: String?
+    var sub: String?
+    var aud: AudienceValue?
+    var iat: Double?
+    var exp: Double?
+    var userID: String?
+    var applicationID: String?
+    var webauthnTime: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, iat, exp
+        case userID = "user_id"
+        case applicationID = "application_id"
+        case webauthnTime = "webauthn_time"
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+
+    /// `aud` may be a string or an array of strings (RFC 7519 §4.1.3).
+    struct AudienceValue: Codable {
+        let values: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let single = try? container.decode(String.self) {
+                values = [single]
+            } else {
+                values = try container.decode([String].self)
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(values)
+        }
+    }
+}

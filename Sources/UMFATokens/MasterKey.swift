@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+
+/// The key that seals secrets at rest (token signing keys): 32 bytes, from
+/// `UMFA_MASTER_KEY` or from a generated key file of mode 0600 in the data directory.
+public struct MasterKey: Sendable {
+    let key: SymmetricKey
+
+    /// Why a master key could not be had.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, without the key itself.
+        public let description: String
+    }
+
+    /// Reads a key given as base64 (standard or URL-safe, padded or not) of exactly 32 bytes.
+    public init(base64 text: String) throws(Failure) {
+        var standard = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.hasSuffix("=") { standard.removeLast() }
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        guard let data = Data(base64Encoded: standard), data.count == 32 else {
+            throw Failure(
+                description:
+                    "UMFA_MASTER_KEY must be 32 random bytes in base64 (for example the output of `openssl rand -base64 32`)"
+            )
+        }
+        key = SymmetricKey(data: data)
+    }
+
+    /// Wraps raw key bytes (32 of them).
+    init(bytes: [UInt8]) {
+        key = SymmetricKey(data: bytes)
+    }
+
+    /// Loads `master.key` from `directory`, creating it with mode 0600 when absent.
+    public static func loadOrCreate(in directory: URL) throws -> MasterKey {
+        let file = directory.appendingPathComponent("master.key")
+        if let data = FileManager.default.contents(atPath: file.path) {
+            guard data.count == 32 else {
+                throw Failure(description: "\(file.path) is damaged: it must hold exactly 32 bytes")
+            }
+            return MasterKey(bytes: [UInt8](data))
+        }
+        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        guard FileManager.default.createFile(atPath: file.path, contents: fresh, attributes: [.posixPermissions: 0o600])
+        else {
+            throw Failure(description: "cannot create \(file.path)")
+        }
+        return MasterKey(bytes: [UInt8](fresh))
+    }
+
+    /// Encrypts and authenticates `plaintext`, binding it to `context` (for example a key id).
+    public func seal(_ plaintext: [UInt8], context: String) throws -> [UInt8] {
+        let box = try AES.GCM.seal(plaintext, using: key, authenticating: Array(context.utf8))
+        guard let combined = box.combined else { throw Failure(description: "sealing failed") }
+        return [UInt8](combined)
+    }
+
+    /// Decrypts what ``seal(_:context:)`` produced for the same context.
+    public func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            return [UInt8](try AES.GCM.open(box, using: key, authenticating: Array(context.utf8)))
+        } catch {
+            throw Failure(
+                description: "a sealed secret does not open with this master key (was UMFA_MASTER_KEY changed?)")
+        }
+    }
+}
