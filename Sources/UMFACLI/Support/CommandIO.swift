@@ -22,6 +22,20 @@ enum CommandIO {
         }
     }
 
+    /// Decodes a response file for a verify command; a malformed one is a refusal like any
+    /// other: failure JSON on standard output, the reason on standard error, exit 1.
+    static func decodeResponse<T: Decodable>(_ type: T.Type, from path: String, what: String) throws -> T {
+        let data = try readFile(path)
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            let failure = WebAuthnError(.malformedResponse, "\(path) is not a valid \(what): \(describe(error))")
+            try printJSON(FailureOutput(failure))
+            printError(failure.description)
+            throw ExitCode(1)
+        }
+    }
+
     /// Prints a JSON value on one line with sorted keys.
     static func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
@@ -43,6 +57,8 @@ enum CommandIO {
     /// A short description of a decoding error that names the field.
     static func describe(_ error: any Error) -> String {
         switch error {
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not valid JSON"
         case DecodingError.keyNotFound(let key, let context):
             return "missing \(path(context.codingPath + [key]))"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),

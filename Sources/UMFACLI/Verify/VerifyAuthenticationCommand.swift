@@ -18,25 +18,28 @@ struct VerifyAuthenticationCommand: AsyncParsableCommand {
 
     @OptionGroup var relyingParty: RelyingPartyOptions
 
-    @Option(name: .customLong("public-key"), help: "The credential's COSE public key (base64url).")
+    @Option(
+        name: .customLong("public-key"), parsing: .unconditional, help: "The credential's COSE public key (base64url).")
     var publicKey: String
 
     @Option(name: .customLong("sign-count"), help: "The stored sign count.")
     var signCount: UInt32 = 0
 
     @Option(
-        name: .customLong("user-handle"), help: "The owner's user handle (base64url), checked against the response.")
+        name: .customLong("user-handle"), parsing: .unconditional,
+        help: "The owner's user handle (base64url), checked against the response.")
     var userHandle: String?
 
     @Option(name: .customLong("backup-eligible"), help: "The BE flag stored at registration (true or false).")
     var backupEligible: Bool?
 
     @Option(
-        name: .customLong("allow-credential"), help: "A credential id (base64url) from allowCredentials; repeatable.")
+        name: .customLong("allow-credential"), parsing: .unconditionalSingleValue,
+        help: "A credential id (base64url) from allowCredentials; repeatable.")
     var allowCredential: [String] = []
 
     func run() async throws {
-        let assertion = try CommandIO.decode(
+        let assertion = try CommandIO.decodeResponse(
             AuthenticationResponseJSON.self, from: response, what: "AuthenticationResponseJSON")
         let challenge = try CommandIO.base64URL(relyingParty.challenge, option: "--challenge")
         let keyBytes = try CommandIO.base64URL(publicKey, option: "--public-key")

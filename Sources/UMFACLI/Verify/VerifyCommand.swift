@@ -11,7 +11,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
 /// The relying-party options both verify commands take.
 struct RelyingPartyOptions: ParsableArguments {
-    @Option(help: "The challenge the relying party issued (base64url).")
+    @Option(parsing: .unconditional, help: "The challenge the relying party issued (base64url).")
     var challenge: String
 
     @Option(help: "An origin the relying party accepts; repeat for several (web or native-app origins).")
