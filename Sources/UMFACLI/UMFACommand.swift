@@ -8,6 +8,9 @@ struct UMFACommand: AsyncParsableCommand {
         commandName: "umfa",
         abstract: "UMFA: open passkey / FIDO2 multi-factor authentication.",
         version: UMFAVersion.string,
-        subcommands: [ServeCommand.self, VerifyCommand.self, AuthenticatorCommand.self]
+        subcommands: [
+            ServeCommand.self, ValidateTokenCommand.self, AdminCommand.self, VerifyCommand.self,
+            AuthenticatorCommand.self,
+        ]
     )
 }

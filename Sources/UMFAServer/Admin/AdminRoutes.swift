@@ -58,8 +58,10 @@ struct AdminRoutes {
     }
 
     func create(_ request: Request, context: some RequestContext) async throws -> Response {
-        let (body, traceID) = try await JSONExchange.decode(CreateBody.self, from: request, context: context)
+        let input = try await JSONExchange.read(request)
+        let traceID = input.traceID
         try authorize(request, traceID: traceID)
+        let body = try input.decode(CreateBody.self)
         var application = ApplicationRecord(
             id: UUID(), name: body.name, rpID: body.rpID, rpName: body.rpName ?? body.name, origins: body.origins,
             enrollmentPolicy: .grant, userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
@@ -79,22 +81,24 @@ struct AdminRoutes {
     }
 
     func show(_ request: Request, context: some RequestContext) async throws -> Response {
-        let traceID = TraceID.make()
+        let traceID = TraceID.from(request)
         try authorize(request, traceID: traceID)
         let application = try await lookup(context, traceID: traceID)
         return try JSONExchange.response(ApplicationView(application, traceID: traceID))
     }
 
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
-        let traceID = TraceID.make()
+        let traceID = TraceID.from(request)
         try authorize(request, traceID: traceID)
         let applications = try await services.store.applications().map { ApplicationView($0, traceID: traceID) }
         return try JSONExchange.response(ApplicationList(traceID: traceID, applications: applications))
     }
 
     func update(_ request: Request, context: some RequestContext) async throws -> Response {
-        let (body, traceID) = try await JSONExchange.decode(PatchBody.self, from: request, context: context)
+        let input = try await JSONExchange.read(request)
+        let traceID = input.traceID
         try authorize(request, traceID: traceID)
+        let body = try input.decode(PatchBody.self)
         var application = try await lookup(context, traceID: traceID)
         try apply(body, to: &application, traceID: traceID)
         try Self.validate(application, traceID: traceID)
@@ -103,7 +107,7 @@ struct AdminRoutes {
     }
 
     func addAPIKey(_ request: Request, context: some RequestContext) async throws -> Response {
-        let traceID = TraceID.make()
+        let traceID = TraceID.from(request)
         try authorize(request, traceID: traceID)
         let application = try await lookup(context, traceID: traceID)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
@@ -121,7 +125,7 @@ struct AdminRoutes {
     }
 
     private func lookup(_ context: some RequestContext, traceID: String) async throws -> ApplicationRecord {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+        guard let text = context.parameters.get("id")?.removingPercentEncoding, let id = UUID(uuidString: text) else {
             throw APIError.badRequest("The application id must be a UUID", traceID: traceID)
         }
         guard let application = try await services.store.application(id: id) else {

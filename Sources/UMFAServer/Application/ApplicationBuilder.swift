@@ -34,7 +34,10 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "UMFA"),
-            services: [StoreLifecycle(store: store)], logger: logger)
+            services: [
+                StoreLifecycle(store: store),
+                ExpiryPurge(store: store, now: configuration.now, logger: logger),
+            ], logger: logger)
         return (app, report)
     } catch {
         try? await store.close()
@@ -55,10 +58,11 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
         .run()
     let services = ServerServices(
         store: store, tokens: tokens, serverSecret: serverSecret, adminTokenHash: adminTokenHash,
-        challengeLifetime: configuration.challengeLifetime, now: { Date() }, logger: logger)
+        challengeLifetime: configuration.challengeLifetime, now: configuration.now, logger: logger)
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }
+    try await store.purgeExpired(before: configuration.now())
     return (services, report)
 }
 

@@ -33,10 +33,10 @@ struct Bootstrap {
             let application = ApplicationRecord(
                 id: UUID(), name: "Development", rpID: "localhost", rpName: "UMFA development", origins: [origin],
                 enrollmentPolicy: .open, userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
-                createdAt: Date())
+                createdAt: configuration.now())
             let apiKey = Secrets.make(prefix: "umfa_ak_")
             try await store.insertApplication(application)
-            try await store.insertAPIKey(hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: Date())
+            try await store.insertAPIKey(hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: configuration.now())
             report.defaultApplicationID = application.id
             report.defaultApplicationAPIKey = apiKey
         }

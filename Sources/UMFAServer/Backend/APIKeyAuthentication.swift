@@ -8,6 +8,14 @@ import UMFAStorage
 struct APIKeyAuthentication {
     let services: ServerServices
 
+    /// Refuses a request without any API key before its body is judged, so a caller without
+    /// a key learns nothing about the route.
+    static func requireKey(_ request: Request, traceID: String) throws {
+        guard BearerToken.from(request) != nil else {
+            throw APIError.unauthorized("Missing API key: send Authorization: Bearer <API key>", traceID: traceID)
+        }
+    }
+
     func application(for request: Request, applicationID text: String?, traceID: String) async throws
         -> ApplicationRecord
     {

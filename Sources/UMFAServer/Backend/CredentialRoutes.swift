@@ -67,7 +67,7 @@ struct CredentialRoutes {
     }
 
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
-        let traceID = TraceID.make()
+        let traceID = TraceID.from(request)
         let (application, userID) = try await authorize(request, context: context, traceID: traceID)
         guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
             throw APIError.notFound("Unknown user", traceID: traceID)
@@ -78,9 +78,11 @@ struct CredentialRoutes {
     }
 
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
-        let traceID = TraceID.make()
+        let traceID = TraceID.from(request)
         let (application, userID) = try await authorize(request, context: context, traceID: traceID)
-        guard let text = context.parameters.get("credential_id"), let credentialID = Base64URL.decode(text) else {
+        guard let text = context.parameters.get("credential_id")?.removingPercentEncoding,
+            let credentialID = Base64URL.decode(text)
+        else {
             throw APIError.badRequest("credential_id must be base64url", traceID: traceID)
         }
         guard
@@ -98,8 +100,9 @@ struct CredentialRoutes {
         let application = try await APIKeyAuthentication(services: services)
             .application(
                 for: request, applicationID: request.uri.queryParameters.get("application_id"), traceID: traceID)
-        guard let userID = context.parameters.get("user_id") else {
-            throw APIError.badRequest("user_id is required", traceID: traceID)
+        // Path parameters arrive percent-encoded (`alice%40example.com`); user ids are compared decoded.
+        guard let userID = context.parameters.get("user_id")?.removingPercentEncoding else {
+            throw APIError.badRequest("user_id must be percent-encoded UTF-8", traceID: traceID)
         }
         try services.checkUserID(userID, traceID: traceID)
         return (application, userID)

@@ -36,7 +36,10 @@ struct EnrollmentTokenRoute {
     }
 
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
-        let (body, traceID) = try await JSONExchange.decode(Body.self, from: request, context: context)
+        let input = try await JSONExchange.read(request)
+        let traceID = input.traceID
+        try APIKeyAuthentication.requireKey(request, traceID: traceID)
+        let body = try input.decode(Body.self)
         let application = try await APIKeyAuthentication(services: services)
             .application(for: request, applicationID: body.applicationID, traceID: traceID)
         guard let userID = body.userID else { throw APIError.badRequest("user_id is required", traceID: traceID) }

@@ -46,10 +46,10 @@ struct ValidateTokenRoute {
     static let failurePrefix = "Validate token failed with: "
 
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
-        let (body, traceID) = try await JSONExchange.decode(Body.self, from: request, context: context)
-        if let applicationID = body.applicationID, UUID(uuidString: applicationID) == nil {
-            throw APIError.badRequest("application_id must be a UUID", traceID: traceID)
-        }
+        let input = try await JSONExchange.read(request)
+        let traceID = input.traceID
+        try APIKeyAuthentication.requireKey(request, traceID: traceID)
+        let body = try input.decode(Body.self)
         let application = try await APIKeyAuthentication(services: services)
             .application(for: request, applicationID: body.applicationID, traceID: traceID)
         guard let userID = body.userID, !userID.isEmpty else {

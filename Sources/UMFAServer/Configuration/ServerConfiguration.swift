@@ -44,13 +44,15 @@ public struct ServerConfiguration: Sendable {
     public var publicOrigin: String?
     /// How long challenges are accepted, in seconds.
     public var challengeLifetime: TimeInterval
+    /// The clock for challenges, enrollment tokens and login tokens; tests inject a fixed one.
+    public var now: @Sendable () -> Date
 
     /// Creates a configuration with the documented defaults.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: ".umfa"),
         database: Database? = nil, adminToken: String? = nil, masterKey: String? = nil,
         issuer: String = "UMFA::Authenticator", createDefaultApplication: Bool = true, publicOrigin: String? = nil,
-        challengeLifetime: TimeInterval = 300
+        challengeLifetime: TimeInterval = 300, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.host = host
         self.port = port
@@ -62,6 +64,7 @@ public struct ServerConfiguration: Sendable {
         self.createDefaultApplication = createDefaultApplication
         self.publicOrigin = publicOrigin
         self.challengeLifetime = challengeLifetime
+        self.now = now
     }
 
     /// The SQLite path in use when no database was named.

@@ -65,9 +65,3 @@ public struct APIError: Error, HTTPResponseError, Sendable {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
-
-/// Trace ids: echoed from the request, or a new random UUID.
-public enum TraceID {
-    /// A new random trace id.
-    public static func make() -> String { UUID().uuidString.lowercased() }
-}

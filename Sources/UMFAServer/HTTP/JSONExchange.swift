@@ -6,30 +6,58 @@ enum JSONExchange {
     /// The largest request body accepted; larger ones get 413.
     static let maxBodySize = 64 * 1024
 
-    /// Decodes the body as `T`, returning it with the request's `trace_id` (or a new one).
-    ///
-    /// Malformed JSON or a wrong or missing field gives 400 naming the field.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws
-        -> (T, String)
-    {
+    /// A request body read in full, with the request's `trace_id` (or a new one). Reading
+    /// and decoding are separate steps so a route can check credentials in between: a caller
+    /// without them learns nothing from how the body is judged.
+    struct Body {
+        let data: Data
+        let isObject: Bool
+        let traceID: String
+
+        /// Decodes the body as `T`; malformed JSON or a wrong or missing field gives 400
+        /// naming the field.
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            guard isObject else {
+                throw APIError.badRequest("The request body must be a JSON object", traceID: traceID)
+            }
+            do {
+                return try JSONDecoder().decode(T.self, from: data)
+            } catch {
+                throw APIError.badRequest("Malformed request: \(JSONExchange.describe(error))", traceID: traceID)
+            }
+        }
+    }
+
+    /// Reads the body (413 past ``maxBodySize``) and finds its `trace_id`, falling back to
+    /// the `trace_id` query parameter and then to a new one.
+    static func read(_ request: Request) async throws -> Body {
         var request = request
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: maxBodySize)
         } catch {
-            throw APIError(.contentTooLarge, "The request body is too large (at most \(maxBodySize) bytes)")
+            throw APIError(
+                .contentTooLarge, "The request body is too large (at most \(maxBodySize) bytes)",
+                traceID: TraceID.from(request))
         }
         let data = Data(buffer: buffer)
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let traceID = (object?["trace_id"] as? String).flatMap(validTraceID) ?? TraceID.make()
-        guard object != nil else {
-            throw APIError.badRequest("The request body must be a JSON object", traceID: traceID)
+        let traceID: String
+        if let given = (object?["trace_id"] as? String).flatMap(validTraceID) {
+            traceID = given
+            TraceScope.record(given)
+        } else {
+            traceID = TraceID.from(request)
         }
-        do {
-            return (try JSONDecoder().decode(T.self, from: data), traceID)
-        } catch {
-            throw APIError.badRequest("Malformed request: \(describe(error))", traceID: traceID)
-        }
+        return Body(data: data, isObject: object != nil, traceID: traceID)
+    }
+
+    /// Reads and decodes the body as `T`, returning it with the request's `trace_id`.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws
+        -> (T, String)
+    {
+        let body = try await read(request)
+        return (try body.decode(T.self), body.traceID)
     }
 
     /// A client's trace id, accepted when it is short printable text.

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+
+/// `umfa admin`: the admin API from the shell. The admin token comes from `UMFA_ADMIN_TOKEN`
+/// or `--admin-token` (the environment keeps it out of the process list).
+struct AdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "Administer applications on a UMFA server.",
+        subcommands: [CreateApp.self, ListApps.self, ShowApp.self, UpdateApp.self, AddAPIKey.self]
+    )
+}
+
+/// Options every admin command takes.
+struct AdminConnection: ParsableArguments {
+    @Option(help: "The server, such as http://localhost:8080.")
+    var server: String
+
+    @Option(
+        name: .customLong("admin-token"), parsing: .unconditional, help: "The admin token (or env UMFA_ADMIN_TOKEN).")
+    var adminToken: String?
+
+    func send(_ method: String, _ path: String, json: Any? = nil) async throws -> HTTPClient.Reply {
+        guard let token = adminToken ?? ProcessInfo.processInfo.environment["UMFA_ADMIN_TOKEN"] else {
+            throw ValidationError("give --admin-token or set UMFA_ADMIN_TOKEN")
+        }
+        return try await HTTPClient(server: server).send(method, path, bearer: token, json: json)
+    }
+}
+
+/// Settings shared by create-app and update-app.
+struct ApplicationSettingsOptions: ParsableArguments {
+    @Option(help: "A name for the application.")
+    var name: String?
+
+    @Option(name: .customLong("rp-id"), help: "The WebAuthn RP ID, such as example.com.")
+    var rpID: String?
+
+    @Option(name: .customLong("rp-name"), help: "The name authenticators show.")
+    var rpName: String?
+
+    @Option(help: "An allowed origin (web or native-app); repeat for several.")
+    var origin: [String] = []
+
+    @Option(help: "Enrollment policy: grant (default) or open (development only).")
+    var policy: String?
+
+    @Option(name: .customLong("user-verification"), help: "required, preferred or discouraged.")
+    var userVerification: String?
+
+    @Option(help: "Attestation: none, indirect, direct or enterprise.")
+    var attestation: String?
+
+    @Option(name: .customLong("token-ttl"), help: "Login token lifetime in seconds.")
+    var tokenTTL: Int?
+
+    var body: [String: Any] {
+        var body: [String: Any] = [:]
+        if let name { body["name"] = name }
+        if let rpID { body["rp_id"] = rpID }
+        if let rpName { body["rp_name"] = rpName }
+        if !origin.isEmpty { body["origins"] = origin }
+        if let policy { body["enrollment_policy"] = policy }
+        if let userVerification { body["user_verification"] = userVerification }
+        if let attestation { body["attestation"] = attestation }
+        if let tokenTTL { body["token_ttl_seconds"] = tokenTTL }
+        return body
+    }
+}
+
+extension AdminCommand {
+    struct CreateApp: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-app", abstract: "Create an application; prints it with its first API key.")
+        @OptionGroup var connection: AdminConnection
+        @OptionGroup var settings: ApplicationSettingsOptions
+
+        func run() async throws {
+            guard settings.name != nil, settings.rpID != nil, !settings.origin.isEmpty else {
+                throw ValidationError("create-app needs --name, --rp-id and at least one --origin")
+            }
+            try HTTPClient.finish(try await connection.send("POST", "/api/admin/applications", json: settings.body))
+        }
+    }
+
+    struct ListApps: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list-apps", abstract: "List applications.")
+        @OptionGroup var connection: AdminConnection
+
+        func run() async throws {
+            try HTTPClient.finish(try await connection.send("GET", "/api/admin/applications"))
+        }
+    }
+
+    struct ShowApp: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show-app", abstract: "Show an application.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+
+        func run() async throws {
+            try HTTPClient.finish(try await connection.send("GET", "/api/admin/applications/\(app)"))
+        }
+    }
+
+    struct UpdateApp: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update-app", abstract: "Change an application's settings (only those given).")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+        @OptionGroup var settings: ApplicationSettingsOptions
+
+        func run() async throws {
+            try HTTPClient.finish(
+                try await connection.send("PATCH", "/api/admin/applications/\(app)", json: settings.body))
+        }
+    }
+
+    struct AddAPIKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-api-key", abstract: "Add an API key; older keys keep working.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+
+        func run() async throws {
+            try HTTPClient.finish(try await connection.send("POST", "/api/admin/applications/\(app)/api-keys"))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import UMFAServer
+
+/// A clock tests move by hand, so expiry is tested without sleeping.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
+        current = Mutex(start)
+    }
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+/// A UMFA server on a temporary data directory with a known admin token and a test clock.
+/// Building it again on the same directory is a restart.
+struct TestServer: Sendable {
+    static let adminToken = "umfa-test-admin-token-0123456789abcdef"
+
+    let directory: URL
+    let clock: TestClock
+
+    init(clock: TestClock = TestClock()) {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-test-\(UUID().uuidString)")
+        self.clock = clock
+    }
+
+    var configuration: ServerConfiguration {
+        let clock = clock
+        return ServerConfiguration(
+            port: 0, dataDirectory: directory, adminToken: Self.adminToken, createDefaultApplication: false,
+            now: { clock.now })
+    }
+
+    /// Builds the application and runs `body` against it, by router or over a real socket.
+    func run<Value: Sendable>(
+        _ setup: TestingSetup = .router, _ body: @Sendable (API) async throws -> Value
+    ) async throws -> Value {
+        var logger = Logger(label: "umfa-test")
+        logger.logLevel = .warning
+        let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
+        let clock = clock
+        return try await app.test(setup) { client in try await body(API(client: client, clock: clock)) }
+    }
+
+    /// Removes the data directory.
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A fresh server for one test: built, run, and its directory removed afterwards.
+    static func with<Value: Sendable>(
+        _ setup: TestingSetup = .router, clock: TestClock = TestClock(), _ body: @Sendable (API) async throws -> Value
+    ) async throws -> Value {
+        let server = TestServer(clock: clock)
+        defer { server.remove() }
+        return try await server.run(setup, body)
+    }
+}
