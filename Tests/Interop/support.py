@@ -1,5 +1,6 @@
 """Helpers for the interop suite: run `umfa`, write JSON files, drive the virtual
-authenticator, and build WebAuthn options with py_webauthn (an independent implementation)."""
+authenticator, build WebAuthn options with py_webauthn (an independent implementation), and run
+a live `umfa serve` for the test_server_* files."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ import json
 import os
 import re
 import secrets
+import signal
+import socket
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from webauthn import (
     generate_authentication_options,
     generate_registration_options,
@@ -82,9 +87,16 @@ class Umfa:
         self.cwd = cwd
 
     def run(self, *args: Any) -> Result:
+        return self.run_env(None, *args)
+
+    def run_env(self, env: dict[str, str] | None, *args: Any) -> Result:
+        """Runs with `env` added to an environment without any inherited UMFA_* variable (None:
+        the environment as inherited)."""
         argv = [str(a) for a in args]
+        if env is not None:
+            env = {**{k: v for k, v in os.environ.items() if not k.startswith("UMFA_")}, **env}
         done = subprocess.run(
-            [str(self.binary), *argv], cwd=self.cwd, capture_output=True, text=True, timeout=30
+            [str(self.binary), *argv], cwd=self.cwd, env=env, capture_output=True, text=True, timeout=30
         )
         result = Result(argv, done.returncode, done.stdout, done.stderr)
         assert done.returncode >= 0, f"killed by signal {-done.returncode}:\n{result}"
@@ -309,3 +321,219 @@ def enroll(authenticator: VirtualAuthenticator, variant: Variant, origin: str = 
         require_user_verification=variant.require_uv,
     )
     return Enrollment(variant, options, response, verified)
+
+
+# -- a live `umfa serve` (the test_server_* files) -------------------------------------------
+
+# The admin token the live-server tests set through UMFA_ADMIN_TOKEN (unless a test wants one
+# generated and printed).
+ADMIN_TOKEN = "umfa_admin_interop_" + secrets.token_urlsafe(24)
+SERVER_ENV = ("UMFA_HOST", "UMFA_PORT", "UMFA_DATABASE_URL", "UMFA_DATA_DIR", "UMFA_ADMIN_TOKEN",
+              "UMFA_MASTER_KEY", "UMFA_LOG_LEVEL", "UMFA_API_KEY")
+# Lines `umfa serve` prints once, on a fresh data dir.
+ADMIN_BANNER = re.compile(r"^Admin token \(shown once, stored hashed\): (\S+)$", re.M)
+APP_BANNER = re.compile(r"^  application_id: (\S+)$", re.M)
+KEY_BANNER = re.compile(r"^  api_key \(shown once, stored hashed\): (\S+)$", re.M)
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def assert_error(response: requests.Response, status: int, trace_id: str | None = None) -> dict[str, Any]:
+    """The wire contract's error shape: {"status", "trace_id", "message"} with the HTTP status."""
+    assert response.status_code == status, f"expected HTTP {status}, got {response.status_code}: {response.text}"
+    try:
+        body = response.json()
+    except ValueError:
+        raise AssertionError(f"error body is not JSON: {response.text!r}") from None
+    assert isinstance(body, dict) and body.get("status") == status, body
+    assert isinstance(body.get("message"), str) and body["message"].strip(), body
+    assert isinstance(body.get("trace_id"), str) and body["trace_id"], body
+    if trace_id is not None:
+        assert body["trace_id"] == trace_id, f"trace_id not echoed: {body}"
+    return body
+
+
+class Server:
+    """One `umfa serve` process on a free loopback port; output goes to files next to the data
+    dir (never inside it), so the tests can search it."""
+
+    count = 0
+
+    def __init__(self, binary: Path, workdir: Path, data_dir: Path, env: dict[str, str] | None = None,
+                 args: tuple[str, ...] = (), port: int | None = None):
+        Server.count += 1
+        self.binary, self.workdir, self.data_dir = binary, workdir, data_dir
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.origin = f"http://localhost:{self.port}"  # the development application's origin
+        self.env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV}
+        self.env.update(env or {})
+        self.args = [str(binary), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                     "--data-dir", str(data_dir), *args]
+        self.out_path = workdir / f"server-{Server.count}.stdout"
+        self.err_path = workdir / f"server-{Server.count}.stderr"
+        self.process: subprocess.Popen | None = None
+        self.http = requests.Session()
+
+    # -- process ---------------------------------------------------------------------------
+
+    def launch(self) -> "Server":
+        with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
+            self.process = subprocess.Popen(self.args, cwd=self.workdir, env=self.env, stdout=out, stderr=err,
+                                            stdin=subprocess.DEVNULL)
+        return self
+
+    def start(self, timeout: float = 20) -> "Server":
+        """Launches and waits for GET /health to answer 200."""
+        self.launch()
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"umfa serve exited with {self.process.returncode} before /health answered\n"
+                                     f"{self.logs()}")
+            try:
+                if requests.get(self.base + "/health", timeout=1).status_code == 200:
+                    return self
+            except requests.RequestException:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"/health did not answer within {timeout} s\n{self.logs()}")
+            time.sleep(0.03)
+
+    def wait_exit(self, timeout: float = 10) -> int:
+        """For a start that must fail: the exit code."""
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"umfa serve still running after {timeout} s\n{self.logs()}") from None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, timeout: float = 5) -> None:
+        """SIGTERM; a graceful shutdown exits 0 within `timeout` seconds."""
+        self.http.close()
+        if not self.running:
+            code = None if self.process is None else self.process.returncode
+            raise AssertionError(f"umfa serve was not running at stop (exit {code})\n{self.logs()}")
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"umfa serve did not exit within {timeout} s of SIGTERM\n{self.logs()}") from None
+        assert code == 0, f"umfa serve exited with {code} after SIGTERM\n{self.logs()}"
+        self.check_no_crash()
+
+    def check_no_crash(self) -> None:
+        for marker in CRASH_MARKERS:
+            assert marker not in self.stderr, f"umfa serve crashed:\n{self.logs()}"
+
+    # -- output ----------------------------------------------------------------------------
+
+    @property
+    def stdout(self) -> str:
+        return self.out_path.read_text(errors="replace")
+
+    @property
+    def stderr(self) -> str:
+        return self.err_path.read_text(errors="replace")
+
+    def logs(self) -> str:
+        return f"--- stdout\n{self.stdout}--- stderr\n{self.stderr}"
+
+    def _banner(self, pattern: re.Pattern) -> str:
+        found = pattern.findall(self.stdout)
+        assert len(found) == 1, f"expected the line {pattern.pattern!r} exactly once on stdout\n{self.logs()}"
+        return found[0]
+
+    @property
+    def admin_token(self) -> str:
+        """The generated admin token from the start banner."""
+        return self._banner(ADMIN_BANNER)
+
+    @property
+    def app_id(self) -> str:
+        """The development application's id from the start banner."""
+        return self._banner(APP_BANNER)
+
+    @property
+    def api_key(self) -> str:
+        """The development application's API key from the start banner."""
+        return self._banner(KEY_BANNER)
+
+    # -- HTTP ------------------------------------------------------------------------------
+
+    def request(self, method: str, path: str, body: Any = None, *, bearer: str | None = None,
+                headers: dict[str, str] | None = None, data: Any = None) -> requests.Response:
+        headers = dict(headers or {})
+        if bearer is not None:
+            headers["Authorization"] = f"Bearer {bearer}"
+        if body is not None:
+            data = json.dumps(body)
+        if data is not None:
+            headers.setdefault("Content-Type", "application/json")
+        return self.http.request(method, self.base + path, data=data, headers=headers, timeout=15)
+
+    def post(self, path: str, body: Any = None, **kwargs) -> requests.Response:
+        return self.request("POST", path, body, **kwargs)
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        return self.request("GET", path, **kwargs)
+
+    def ok(self, method: str, path: str, body: Any = None, status: int = 200, **kwargs) -> dict[str, Any]:
+        """A request that must answer `status` with a JSON object carrying a trace_id."""
+        response = self.request(method, path, body, **kwargs)
+        assert response.status_code == status, f"{method} {path}: HTTP {response.status_code} {response.text}"
+        out = response.json()
+        assert isinstance(out, dict) and isinstance(out.get("trace_id"), str) and out["trace_id"], out
+        return out
+
+
+class Device:
+    """The virtual authenticator (`umfa authenticator register / assert --state DIR`) used as
+    a device against a live server: the HTTP ceremonies of DESIGN.md §2."""
+
+    def __init__(self, server: Server, authenticator: VirtualAuthenticator, app_id: str, origin: str | None = None):
+        self.server = server
+        self.authenticator = authenticator
+        self.app_id = app_id
+        self.origin = origin or server.origin
+
+    def registration_options(self, user_id: str, **extra) -> dict[str, Any]:
+        return self.server.ok("POST", "/api/umfa/registration/options",
+                              {"application_id": self.app_id, "user_id": user_id, **extra})
+
+    def register(self, user_id: str, uv: bool = False, **extra) -> dict[str, Any]:
+        """registration/options -> authenticator register -> registration/verify."""
+        options = self.registration_options(user_id, **extra)
+        response = self.authenticator.register(options, origin=self.origin, uv=uv)
+        out = self.server.ok("POST", "/api/umfa/registration/verify",
+                             {"application_id": self.app_id, "user_id": user_id, "credential": response.data})
+        assert out["user_id"] == user_id and out["credential_id"] == response.data["id"], out
+        return out
+
+    def assertion(self, user_id: str | None, uv: bool = False) -> Response:
+        """authentication/options -> authenticator assert: a fresh AuthenticationResponseJSON."""
+        body = {"application_id": self.app_id}
+        if user_id is not None:
+            body["user_id"] = user_id
+        options = self.server.ok("POST", "/api/umfa/authentication/options", body)
+        return self.authenticator.get(options, origin=self.origin, uv=uv)
+
+    def login(self, user_id: str, uv: bool = False) -> dict[str, Any]:
+        """authentication/options -> authenticator assert -> authentication/verify."""
+        assertion = self.assertion(user_id, uv)
+        out = self.server.ok("POST", "/api/umfa/authentication/verify",
+                             {"application_id": self.app_id, "user_id": user_id, "credential": assertion.data})
+        assert out["user_id"] == user_id and out["credential_id"] == assertion.data["id"], out
+        return out

@@ -9,6 +9,8 @@ import stat
 
 import cbor2
 import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from webauthn import verify_authentication_response, verify_registration_response
@@ -290,30 +292,36 @@ def test_state_directory_is_private_and_sealed(authenticator):
 
     assert stat.S_IMODE(state.stat().st_mode) & 0o077 == 0, oct(state.stat().st_mode)
     files = sorted(p.name for p in state.iterdir())
-    assert files == ["credentials.sealed", "device.key"], files  # no leftover temporary files
-    for path in state.iterdir():
+    assert files == ["credentials", "device.key"], files  # no leftover temporary files
+    credential_files = sorted((state / "credentials").iterdir())
+    assert len(credential_files) == 1, credential_files
+    for path in [state / "device.key", *credential_files]:
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, f"{path.name} mode {oct(path.stat().st_mode)}"
 
     device_key = (state / "device.key").read_bytes()
     assert len(device_key) == 32
-    sealed = (state / "credentials.sealed").read_bytes()
-    with pytest.raises(ValueError):
-        json.loads(sealed)
-    assert b"privateKey" not in sealed and b"example.org" not in sealed
+    source = json.loads(credential_files[0].read_bytes())
+    assert "privateKey" not in source
+    assert source["signCount"] == 1
+    assert source["protection"] == {}  # device key only: no PIN or password was set
 
-    # The store is AES-GCM (nonce ‖ ciphertext ‖ tag) under device.key. Open it to learn the
-    # private key, prove it is the credential's, and check it appears nowhere in clear.
-    plain = json.loads(AESGCM(device_key).decrypt(sealed[:12], sealed[12:], None))
-    (source,) = plain
-    scalar = base64url_to_bytes(source["privateKey"])
+    # The private key is AES-GCM (nonce ‖ ciphertext ‖ tag) under HKDF-SHA256(device key,
+    # info "umfa credential key v1"), bound to the credential id. Open it to prove it is the
+    # credential's key, and check it appears nowhere in clear.
+    wrapping = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"umfa credential key v1").derive(device_key)
+    sealed = base64url_to_bytes(source["sealedPrivateKey"])
+    credential_id = base64url_to_bytes(source["id"])
+    scalar = AESGCM(wrapping).decrypt(sealed[:12], sealed[12:], credential_id)
     assert len(scalar) == 32
+    with pytest.raises(Exception):
+        AESGCM(wrapping).decrypt(sealed[:12], sealed[12:], b"another credential id")
     public = ec.derive_private_key(int.from_bytes(scalar, "big"), ec.SECP256R1()).public_key().public_numbers()
     cose = cbor2.loads(enrollment.verified.credential_public_key)
     assert (public.x.to_bytes(32, "big"), public.y.to_bytes(32, "big")) == (cose[-2], cose[-3])
-    for encoding in (scalar, scalar.hex().encode(), source["privateKey"].encode(), base64.b64encode(scalar)):
-        for path in state.iterdir():
+    encoded = base64.urlsafe_b64encode(scalar).rstrip(b"=")
+    for encoding in (scalar, scalar.hex().encode(), encoded, base64.b64encode(scalar)):
+        for path in [state / "device.key", *credential_files]:
             assert encoding not in path.read_bytes(), f"private key in clear in {path.name}"
-    assert source["signCount"] == 1
 
 
 def test_damaged_state_fails_cleanly(authenticator):

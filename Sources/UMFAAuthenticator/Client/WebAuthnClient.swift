@@ -19,10 +19,28 @@ public struct WebAuthnClient: Sendable {
         self.authenticator = authenticator
     }
 
+    /// `navigator.credentials.create()` for a virtual authenticator that declares UV itself.
+    ///
+    /// - Parameter userVerified: `true` simulates a verified user (``PlatformVerificationMethod/simulated``).
+    public func create(_ options: CreationOptionsJSON, userVerified: Bool) throws(AuthenticatorError)
+        -> RegistrationResponseJSON
+    {
+        try create(options, verification: userVerified ? .confirmedByPlatform(.simulated) : .none)
+    }
+
+    /// `navigator.credentials.get()` for a virtual authenticator that declares UV itself.
+    ///
+    /// - Parameter userVerified: `true` simulates a verified user (``PlatformVerificationMethod/simulated``).
+    public func get(_ options: RequestOptionsJSON, userVerified: Bool) throws(AuthenticatorError)
+        -> AuthenticationResponseJSON
+    {
+        try get(options, verification: userVerified ? .confirmedByPlatform(.simulated) : .none)
+    }
+
     /// `navigator.credentials.create()`: registers a new credential.
     ///
-    /// - Parameter userVerified: whether the user was verified (PIN, password, biometric).
-    public func create(_ options: CreationOptionsJSON, userVerified: Bool) throws(AuthenticatorError)
+    /// - Parameter verification: how the user was verified; a PIN or password also seals the key.
+    public func create(_ options: CreationOptionsJSON, verification: UserVerification) throws(AuthenticatorError)
         -> RegistrationResponseJSON
     {
         guard let rpID = RelyingPartyIDCheck.effectiveRPID(requested: options.rp.id, origin: origin) else {
@@ -42,7 +60,7 @@ public struct WebAuthnClient: Sendable {
                     || selection?.requireResidentKey == true,
                 requireUserVerification: selection?.userVerification == .required,
                 attestation: wantsAttestation ? .packedSelf : .none),
-            userVerified: userVerified)
+            verification: verification)
         return RegistrationResponseJSON(
             rawId: Base64URLBytes(result.credentialID),
             response: .init(
@@ -56,8 +74,8 @@ public struct WebAuthnClient: Sendable {
 
     /// `navigator.credentials.get()`: signs the challenge with a matching credential.
     ///
-    /// - Parameter userVerified: whether the user was verified (PIN, password, biometric).
-    public func get(_ options: RequestOptionsJSON, userVerified: Bool) throws(AuthenticatorError)
+    /// - Parameter verification: how the user was verified; a PIN-protected passkey needs its PIN.
+    public func get(_ options: RequestOptionsJSON, verification: UserVerification) throws(AuthenticatorError)
         -> AuthenticationResponseJSON
     {
         guard let rpID = RelyingPartyIDCheck.effectiveRPID(requested: options.rpId, origin: origin) else {
@@ -70,7 +88,7 @@ public struct WebAuthnClient: Sendable {
                 clientDataHash: Array(SHA256.hash(data: clientData)), rpID: rpID,
                 allowCredentialIDs: (options.allowCredentials ?? []).map(\.id.bytes),
                 requireUserVerification: options.userVerification == .required),
-            userVerified: userVerified)
+            verification: verification)
         return AuthenticationResponseJSON(
             rawId: Base64URLBytes(result.credentialID),
             response: .init(

@@ -12,8 +12,10 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
         case invalidState
         /// None of the requested algorithms is supported (`NotSupportedError`).
         case notSupported
-        /// The user did not complete verification.
+        /// The user did not complete verification, or gave a wrong PIN or password.
         case userVerificationFailed
+        /// Too many wrong PINs or passwords in a row; the authenticator refuses until reset.
+        case lockedOut
         /// The options or stored data could not be read (`DataError`/`SyntaxError`).
         case invalidData
         /// The credential store failed.

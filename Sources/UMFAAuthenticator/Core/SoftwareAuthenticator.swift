@@ -1,22 +1,30 @@
 import Crypto
 import Foundation
+import Synchronization
 import UMFACBOR
 import UMFAWebAuthn
 
-/// A FIDO2 authenticator in software: P-256 credentials, a real signature counter,
-/// `none` or `packed` self attestation, and the excludeCredentials / allowCredentials / UV
+/// A FIDO2 authenticator in software: P-256 credentials sealed at rest, a real signature
+/// counter, `none` or `packed` self attestation, user verification by PIN or password with a
+/// persisted attempt counter and lockout, and the excludeCredentials / allowCredentials / UV
 /// rules of CTAP 2.1.
 ///
-/// It does no file or network work: credentials live in the injected ``CredentialStore``,
-/// and user verification is reported by the caller, which alone knows whether a PIN,
-/// password or biometric check really happened. The UV flag is set only then.
+/// It does no file or network work: credentials live in the injected ``CredentialStore``.
+/// The UV flag is set only when the authenticator itself checked a PIN or password, or a
+/// platform verifier confirmed the user.
 public struct SoftwareAuthenticator: Sendable {
     /// The authenticator model's AAGUID.
     public let aaguid: [UInt8]
     /// Where credentials are kept.
     public let store: any CredentialStore
+    /// Consecutive wrong PINs or passwords before the authenticator locks.
+    public let maximumFailedAttempts: Int
+    /// The user's decisions before creating or reporting a credential.
+    public let consent: any AuthenticatorConsent
+    let sealer: KeySealer
     private let randomBytes: @Sendable (Int) -> [UInt8]
     private let now: @Sendable () -> Date
+    private let counterLock = CounterLock()
 
     /// The AAGUID UMFA's software authenticator reports: `554d4641-0000-4000-8000-736f66747761`.
     public static let defaultAAGUID: [UInt8] = [
@@ -26,16 +34,23 @@ public struct SoftwareAuthenticator: Sendable {
     /// Creates an authenticator over `store`.
     ///
     /// - Parameters:
-    ///   - aaguid: the model identifier reported in attested credential data.
-    ///   - randomBytes: the source of credential ids; the system generator by default.
+    ///   - deviceKey: the key that seals every private key (with the PIN or password when set).
+    ///   - scryptRounds: scrypt N for PIN/password stretching; 2^15 (32 MiB) by default.
+    ///   - maximumFailedAttempts: wrong secrets in a row before lockout; 8 by default.
+    ///   - randomBytes: the source of credential ids.
     ///   - now: the clock used for creation times.
     public init(
-        store: any CredentialStore, aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID,
+        store: any CredentialStore, deviceKey: SymmetricKey = SymmetricKey(size: .bits256),
+        aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID, scryptRounds: Int = 1 << 15,
+        maximumFailedAttempts: Int = 8, consent: any AuthenticatorConsent = AlwaysConsent(),
         randomBytes: @escaping @Sendable (Int) -> [UInt8] = SoftwareAuthenticator.systemRandomBytes,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.aaguid = aaguid
+        self.sealer = KeySealer(deviceKey: deviceKey, scryptRounds: scryptRounds)
+        self.maximumFailedAttempts = maximumFailedAttempts
+        self.consent = consent
         self.randomBytes = randomBytes
         self.now = now
     }
@@ -46,84 +61,158 @@ public struct SoftwareAuthenticator: Sendable {
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
-    /// authenticatorMakeCredential: creates, stores and attests a new P-256 credential.
+    /// authenticatorMakeCredential: creates, seals, stores and attests a new P-256 credential.
     ///
-    /// - Parameter userVerified: whether the caller verified the user for this operation.
-    /// - Throws: ``AuthenticatorError`` `invalidState` when an excluded credential is here,
-    ///   `notSupported` without ES256 among the algorithms, `userVerificationFailed` when UV
-    ///   is required and did not happen.
-    public func makeCredential(_ request: MakeCredentialRequest, userVerified: Bool) throws(AuthenticatorError)
-        -> MakeCredentialResult
+    /// With `.secret`, the PIN or password protects the new key and the UV flag is set.
+    /// - Throws: ``AuthenticatorError`` `invalidState` when an excluded credential is here (or
+    ///   `notAllowed` when the user declines to report it), `notSupported` without ES256,
+    ///   `userVerificationFailed` when UV is required and did not happen, `notAllowed` when
+    ///   the user declines consent.
+    public func makeCredential(_ request: MakeCredentialRequest, verification: UserVerification)
+        throws(AuthenticatorError) -> MakeCredentialResult
     {
         let existing = try store.credentials(rpID: request.rpID)
         if existing.contains(where: { request.excludeCredentialIDs.contains($0.id.bytes) }) {
+            guard consent.allowExcludedCredentialReport(rpID: request.rpID) else {
+                throw AuthenticatorError(.notAllowed, "the user declined")
+            }
             throw AuthenticatorError(.invalidState, "this authenticator already holds a credential for this account")
         }
         guard request.algorithms.contains(.es256) else {
             throw AuthenticatorError(.notSupported, "none of the requested algorithms is supported (only ES256)")
         }
-        if request.requireUserVerification, !userVerified {
+        if request.requireUserVerification, !verification.isVerification {
             throw AuthenticatorError(.userVerificationFailed, "user verification is required")
         }
+        guard consent.allowCredentialCreation(rpID: request.rpID, user: request.user.name) else {
+            throw AuthenticatorError(.notAllowed, "the user declined to create a passkey")
+        }
+        var secret: (SecretKind, String)?
+        if case .secret(let kind, let value) = verification {
+            guard !value.isEmpty else {
+                throw AuthenticatorError(.userVerificationFailed, "the \(kind.rawValue) is empty")
+            }
+            secret = (kind, value)
+        }
         let key = P256.Signing.PrivateKey()
-        let credential = CredentialSource(
-            id: randomBytes(32), rpID: request.rpID, userHandle: request.user.id.bytes, userName: request.user.name,
-            userDisplayName: request.user.displayName, privateKey: key, discoverable: request.requireResidentKey,
-            createdAt: now())
+        let credentialID = randomBytes(32)
         let publicKey = COSEKey(p256: key.publicKey)
+        let (sealed, protection) = try sealer.seal(key, credentialID: credentialID, secret: secret)
+        let credential = CredentialSource(
+            id: credentialID, rpID: request.rpID, userHandle: request.user.id.bytes, userName: request.user.name,
+            userDisplayName: request.user.displayName, sealedPrivateKey: sealed, protection: protection,
+            publicKey: publicKey.encoded, discoverable: request.requireResidentKey, createdAt: now())
         let authData = AuthenticatorData(
             rpIDHash: Array(SHA256.hash(data: Array(request.rpID.utf8))),
-            flags: userVerified ? [.userPresent, .userVerified] : [.userPresent], signCount: credential.signCount,
+            flags: verification.isVerification ? [.userPresent, .userVerified] : [.userPresent],
+            signCount: credential.signCount,
             attestedCredentialData: AttestedCredentialData(
-                aaguid: aaguid, credentialID: credential.id.bytes, publicKey: publicKey))
-        let statement: CBORMap
-        switch request.attestation {
-        case .none:
-            statement = CBORMap()
-        case .packedSelf:
+                aaguid: aaguid, credentialID: credentialID, publicKey: publicKey))
+        var statement = CBORMap()
+        if request.attestation == .packedSelf {
             let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
-            statement = CBORMap([
-                "alg": CBORValue(Int64(COSEAlgorithm.es256.rawValue)), "sig": .byteString(signature),
-            ])
+            statement = CBORMap(["alg": CBORValue(Int64(COSEAlgorithm.es256.rawValue)), "sig": .byteString(signature)])
         }
         try store.save(credential)
         return MakeCredentialResult(
-            credentialID: credential.id.bytes,
+            credentialID: credentialID,
             attestationObject: AttestationObject(
                 format: request.attestation == .none ? "none" : "packed", statement: statement,
                 authenticatorData: authData),
             publicKey: publicKey)
     }
 
-    /// authenticatorGetAssertion: signs with a matching credential after advancing its counter.
+    /// authenticatorGetAssertion: checks the PIN or password when the credential has one,
+    /// advances the counter durably, then signs.
     ///
-    /// The counter is saved before the signature is returned, so a crash can skip a value but
-    /// never reuse one.
     /// - Throws: ``AuthenticatorError`` `notAllowed` when no credential matches,
-    ///   `userVerificationFailed` when UV is required and did not happen.
-    public func getAssertion(_ request: GetAssertionRequest, userVerified: Bool) throws(AuthenticatorError)
+    ///   `userVerificationFailed` for a wrong or missing secret, `lockedOut` after too many
+    ///   wrong secrets in a row.
+    public func getAssertion(_ request: GetAssertionRequest, verification: UserVerification) throws(AuthenticatorError)
         -> GetAssertionResult
     {
         let candidates = try store.credentials(rpID: request.rpID).filter { credential in
             request.allowCredentialIDs.isEmpty
                 ? credential.discoverable : request.allowCredentialIDs.contains(credential.id.bytes)
         }
-        guard var credential = candidates.max(by: { $0.createdAt < $1.createdAt }) else {
+        guard let chosen = candidates.max(by: { $0.createdAt < $1.createdAt }) else {
             throw AuthenticatorError(.notAllowed, "no credential on this authenticator matches the request")
         }
+        let (key, userVerified) = try unlock(chosen, verification: verification)
         if request.requireUserVerification, !userVerified {
             throw AuthenticatorError(.userVerificationFailed, "user verification is required")
         }
-        let key = try credential.signingKey()
-        credential.signCount &+= 1
-        try store.save(credential)
+        let signCount = try counterLock.withLock { () throws(AuthenticatorError) -> UInt32 in
+            guard var fresh = try store.credentials(rpID: request.rpID).first(where: { $0.id == chosen.id }) else {
+                throw AuthenticatorError(.notAllowed, "the credential was removed")
+            }
+            fresh.signCount &+= 1
+            try store.save(fresh)
+            return fresh.signCount
+        }
         let authData = AuthenticatorData(
             rpIDHash: Array(SHA256.hash(data: Array(request.rpID.utf8))),
-            flags: userVerified ? [.userPresent, .userVerified] : [.userPresent], signCount: credential.signCount)
+            flags: userVerified ? [.userPresent, .userVerified] : [.userPresent], signCount: signCount)
         let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
         return GetAssertionResult(
-            credentialID: credential.id.bytes, authenticatorData: authData, signature: signature,
-            userHandle: credential.userHandle.bytes)
+            credentialID: chosen.id.bytes, authenticatorData: authData, signature: signature,
+            userHandle: chosen.userHandle.bytes)
+    }
+
+    /// Replaces the PIN or password on every credential it protects.
+    /// - Throws: `userVerificationFailed` when `old` is wrong (which counts as a failed attempt).
+    public func changeSecret(_ kind: SecretKind, from old: String, to new: String) throws(AuthenticatorError) {
+        guard !new.isEmpty else {
+            throw AuthenticatorError(.userVerificationFailed, "the new \(kind.rawValue) is empty")
+        }
+        for credential in try store.allCredentials() where credential.protection.secretKind == kind {
+            let (key, _) = try unlock(credential, verification: .secret(kind, old))
+            var updated = credential
+            let (sealed, protection) = try sealer.seal(key, credentialID: credential.id.bytes, secret: (kind, new))
+            updated.sealedPrivateKey = Base64URLBytes(sealed)
+            updated.protection = protection
+            try store.save(updated)
+        }
+    }
+
+    /// Unseals a credential's key, enforcing the attempt counter for secrets.
+    private func unlock(_ credential: CredentialSource, verification: UserVerification) throws(AuthenticatorError)
+        -> (P256.Signing.PrivateKey, Bool)
+    {
+        guard let kind = credential.protection.secretKind else {
+            guard
+                let key = try sealer.open(
+                    credential.sealedPrivateKey.bytes, credentialID: credential.id.bytes,
+                    protection: credential.protection, secret: nil)
+            else {
+                throw AuthenticatorError(.invalidData, "a stored credential does not open with this device's key")
+            }
+            return (key, verification.isVerification)
+        }
+        guard case .secret(let givenKind, let secret) = verification, givenKind == kind else {
+            throw AuthenticatorError(.userVerificationFailed, "this passkey is protected by a \(kind.rawValue)")
+        }
+        return try counterLock.withLock { () throws(AuthenticatorError) -> (P256.Signing.PrivateKey, Bool) in
+            let failures = try store.failedVerificationAttempts()
+            guard failures < maximumFailedAttempts else {
+                throw AuthenticatorError(.lockedOut, "too many wrong attempts; this authenticator is locked")
+            }
+            guard
+                let key = try sealer.open(
+                    credential.sealedPrivateKey.bytes, credentialID: credential.id.bytes,
+                    protection: credential.protection, secret: secret)
+            else {
+                try store.setFailedVerificationAttempts(failures + 1)
+                if failures + 1 >= maximumFailedAttempts {
+                    throw AuthenticatorError(.lockedOut, "too many wrong attempts; this authenticator is locked")
+                }
+                throw AuthenticatorError(
+                    .userVerificationFailed,
+                    "wrong \(kind.rawValue); \(maximumFailedAttempts - failures - 1) attempts left")
+            }
+            if failures != 0 { try store.setFailedVerificationAttempts(0) }
+            return (key, true)
+        }
     }
 
     static func sign(_ data: [UInt8], with key: P256.Signing.PrivateKey) throws(AuthenticatorError) -> [UInt8] {
@@ -132,5 +221,14 @@ public struct SoftwareAuthenticator: Sendable {
         } catch {
             throw AuthenticatorError(.storageFailure, "signing failed")
         }
+    }
+}
+
+/// Serialises counter and attempt updates across copies of one authenticator.
+final class CounterLock: Sendable {
+    private let mutex = Mutex(())
+
+    func withLock<T>(_ body: () throws(AuthenticatorError) -> T) throws(AuthenticatorError) -> T {
+        try mutex.withLock { _ throws(AuthenticatorError) in try body() }
     }
 }

@@ -1,40 +1,68 @@
 import Synchronization
 
-/// Where an authenticator keeps its credential sources.
+/// Where an authenticator keeps its credential sources and its verification state.
 ///
 /// The authenticator core does no file or network work itself; an app or tool supplies a
-/// store (in memory, an encrypted directory, a platform keychain).
+/// store (in memory, ``DirectoryCredentialStore``, a platform keychain).
 public protocol CredentialStore: Sendable {
     /// Every credential scoped to `rpID`.
     func credentials(rpID: String) throws(AuthenticatorError) -> [CredentialSource]
-    /// Adds a credential or replaces the one with the same id.
+    /// Every credential.
+    func allCredentials() throws(AuthenticatorError) -> [CredentialSource]
+    /// Adds a credential or replaces the one with the same id, durably.
     func save(_ credential: CredentialSource) throws(AuthenticatorError)
     /// Removes a credential; removing an unknown id does nothing.
     func delete(id: [UInt8]) throws(AuthenticatorError)
+    /// Consecutive failed PIN or password attempts.
+    func failedVerificationAttempts() throws(AuthenticatorError) -> Int
+    /// Records the count of consecutive failed attempts, durably.
+    func setFailedVerificationAttempts(_ count: Int) throws(AuthenticatorError)
+}
+
+extension CredentialStore {
+    /// Every credential scoped to `rpID`, filtered from ``allCredentials()``.
+    public func credentials(rpID: String) throws(AuthenticatorError) -> [CredentialSource] {
+        try allCredentials().filter { $0.rpID == rpID }
+    }
 }
 
 /// A credential store that lives only as long as the process.
 public final class InMemoryCredentialStore: CredentialStore {
-    private let storage = Mutex<[CredentialSource]>([])
+    private let storage = Mutex<(credentials: [CredentialSource], failures: Int)>(([], 0))
 
     /// Creates an empty store.
     public init() {}
 
+    /// Every credential.
+    public func allCredentials() -> [CredentialSource] {
+        storage.withLock { $0.credentials }
+    }
+
     /// Every credential scoped to `rpID`.
     public func credentials(rpID: String) -> [CredentialSource] {
-        storage.withLock { $0.filter { $0.rpID == rpID } }
+        storage.withLock { $0.credentials.filter { $0.rpID == rpID } }
     }
 
     /// Adds a credential or replaces the one with the same id.
     public func save(_ credential: CredentialSource) {
-        storage.withLock { all in
-            all.removeAll { $0.id == credential.id }
-            all.append(credential)
+        storage.withLock { state in
+            state.credentials.removeAll { $0.id == credential.id }
+            state.credentials.append(credential)
         }
     }
 
     /// Removes a credential.
     public func delete(id: [UInt8]) {
-        storage.withLock { $0.removeAll { $0.id.bytes == id } }
+        storage.withLock { $0.credentials.removeAll { $0.id.bytes == id } }
+    }
+
+    /// Consecutive failed PIN or password attempts.
+    public func failedVerificationAttempts() -> Int {
+        storage.withLock { $0.failures }
+    }
+
+    /// Records the count of consecutive failed attempts.
+    public func setFailedVerificationAttempts(_ count: Int) {
+        storage.withLock { $0.failures = count }
     }
 }

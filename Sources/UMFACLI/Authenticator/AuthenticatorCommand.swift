@@ -30,8 +30,10 @@ struct VirtualAuthenticatorOptions: ParsableArguments {
     var uv = false
 
     func client() throws -> WebAuthnClient {
-        let store = try EncryptedDirectoryStore(directory: URL(fileURLWithPath: state))
-        return WebAuthnClient(origin: origin, topOrigin: topOrigin, authenticator: SoftwareAuthenticator(store: store))
+        let store = try DirectoryCredentialStore(directory: URL(fileURLWithPath: state))
+        return WebAuthnClient(
+            origin: origin, topOrigin: topOrigin,
+            authenticator: SoftwareAuthenticator(store: store, deviceKey: store.deviceKey))
     }
 
     /// Reads the options, unwrapping a `publicKey` member when there is one.

@@ -1,0 +1,149 @@
+"""Live server 6: secrets (DESIGN.md §3 `serve` and §4 "Secrets"): the generated admin token is
+printed once and works; the generated master key file has mode 0600; no admin token, API key,
+enrollment token, login token or challenge is stored or logged in clear; UMFA_MASTER_KEY is
+checked and, when given, used instead of a key file."""
+
+import base64
+import secrets
+import stat
+
+import pytest
+
+from support import ADMIN_BANNER, KEY_BANNER, Device, VirtualAuthenticator, assert_error
+
+
+def data_files(directory):
+    return [p for p in directory.rglob("*") if p.is_file()]
+
+
+def test_generated_admin_token_and_no_secret_in_clear(serve, authenticator, umfa, write_json, tmp_path):
+    data = tmp_path / "data"
+    # The most talkative log level: no level may log a secret.
+    server = serve(data_dir=data, admin_token=None, env={"UMFA_LOG_LEVEL": "trace"})
+    admin_token = server.admin_token
+    assert len(admin_token) >= 32, "a generated admin token shorter than 32 characters"
+
+    # The printed admin token works, and only it.
+    apps = server.ok("GET", "/api/admin/applications", bearer=admin_token)["applications"]
+    assert [a["application_id"] for a in apps] == [server.app_id], apps
+    wrong = admin_token[:-1] + ("A" if admin_token[-1] != "A" else "B")
+    assert_error(server.get("/api/admin/applications", bearer=wrong), 401)
+
+    # The generated master key: a file of mode 0600 in the data dir.
+    master_key = data / "master.key"
+    assert master_key.is_file(), f"no master.key in {sorted(p.name for p in data.iterdir())}"
+    assert stat.S_IMODE(master_key.stat().st_mode) == 0o600, oct(master_key.stat().st_mode)
+
+    # Secrets of every kind go through the server.
+    dev = Device(server, authenticator, server.app_id)
+    challenge = dev.registration_options("alice")["publicKey"]["challenge"]
+    registered = dev.register("alice")
+    logged_in = dev.login("alice")
+    dev_enrollment = server.ok("POST", "/api/umfa/enrollment-tokens",
+                               {"application_id": server.app_id, "user_id": "alice"},
+                               status=201, bearer=server.api_key)["enrollment_token"]
+    # A second device of alice's needs a grant even under open.
+    phone = VirtualAuthenticator(umfa, write_json, tmp_path / "phone-state")
+    Device(server, phone, server.app_id).register("alice", enrollment_token=dev_enrollment)
+    shop = server.ok("POST", "/api/admin/applications", {"name": "shop", "rp_id": "localhost",
+                                                        "origins": [server.origin]}, status=201, bearer=admin_token)
+    second_key = server.ok("POST", f"/api/admin/applications/{shop['application_id']}/api-keys",
+                           status=201, bearer=admin_token)["api_key"]
+    shop_enrollment = server.ok("POST", "/api/umfa/enrollment-tokens",
+                                {"application_id": shop["application_id"], "user_id": "bob"},
+                                status=201, bearer=second_key)["enrollment_token"]
+    shop_login = Device(server, authenticator, shop["application_id"]).register(
+        "bob", enrollment_token=shop_enrollment)["token"]
+    for token in (registered["token"], logged_in["token"]):
+        server.ok("POST", "/api/umfa/validate-token", {"application_id": server.app_id, "user_id": "alice",
+                                                       "token": token}, bearer=server.api_key)
+    # Failed attempts with secrets in them are logged too, perhaps.
+    server.post("/api/umfa/validate-token", {"application_id": server.app_id, "user_id": "mallory",
+                                             "token": logged_in["token"]}, bearer=second_key)
+    server.get("/api/admin/applications", bearer=shop["api_key"])
+    metrics = server.get("/metrics")
+    assert metrics.status_code == 200, metrics.text
+    server.stop()
+
+    stored_secrets = {
+        "admin token": admin_token,
+        "development API key": server.api_key,
+        "created API key": shop["api_key"],
+        "added API key": second_key,
+        "enrollment token (open app)": dev_enrollment,
+        "enrollment token (grant app)": shop_enrollment,
+        "login token": logged_in["token"],
+        "login token signature": logged_in["token"].rsplit(".", 1)[1],
+        "registration token": registered["token"],
+        "grant-app login token": shop_login,
+    }
+    found = [f"{name} in {path.relative_to(data)}" for path in data_files(data)
+             for name, value in stored_secrets.items() if value.encode() in path.read_bytes()]
+    assert not found, f"secrets stored in clear: {found}"
+
+    # The output: stdout after the start banner, and all of stderr (the log).
+    stdout = server.stdout
+    banner_end = KEY_BANNER.search(stdout).end()
+    assert ADMIN_BANNER.search(stdout[:banner_end]), stdout
+    logged = {"stdout after the banner": stdout[banner_end:], "stderr": server.stderr, "GET /metrics": metrics.text}
+    logged_secrets = dict(stored_secrets, challenge=challenge)
+    found = [f"{name} in {where}" for where, text in logged.items()
+             for name, value in logged_secrets.items() if value in text]
+    assert not found, f"secrets in the server's output: {found}\n{server.logs()}"
+
+
+def test_master_key_not_base64_stops_the_start(serve, tmp_path):
+    data = tmp_path / "data"
+    server = serve(data_dir=data, env={"UMFA_MASTER_KEY": "not base64"}, start=False)
+    code = server.wait_exit()
+    assert code != 0, server.logs()
+    assert "UMFA_MASTER_KEY" in server.stdout + server.stderr, server.logs()
+    assert not (data / "master.key").exists(), "a key file was created although UMFA_MASTER_KEY was given"
+
+
+@pytest.mark.parametrize("length", [16, 31, 33, 64])
+def test_master_key_of_the_wrong_length_stops_the_start(serve, tmp_path, length):
+    key = base64.b64encode(secrets.token_bytes(length)).decode()
+    server = serve(data_dir=tmp_path / "data", env={"UMFA_MASTER_KEY": key}, start=False)
+    code = server.wait_exit()
+    assert code != 0, f"started with a {length}-byte master key\n{server.logs()}"
+    assert "UMFA_MASTER_KEY" in server.stdout + server.stderr, server.logs()
+    assert key not in server.stdout + server.stderr, "the master key was echoed"
+
+
+def urlsafe_only_key() -> str:
+    """32 random bytes whose URL-safe base64 differs from the standard one."""
+    while True:
+        key = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
+        if "-" in key or "_" in key:
+            return key
+
+
+def test_given_master_key_is_used_without_a_key_file(serve, authenticator, tmp_path):
+    data = tmp_path / "data"
+    raw = secrets.token_bytes(32)
+    env = {"UMFA_MASTER_KEY": base64.b64encode(raw).decode()}
+    first = serve(data_dir=data, env=env)
+    app_id, api_key = first.app_id, first.api_key
+    token = Device(first, authenticator, app_id).register("alice")["token"]
+    assert not (data / "master.key").exists(), sorted(p.name for p in data.iterdir())
+    first.stop()
+    for path in data_files(data):
+        assert raw not in path.read_bytes() and env["UMFA_MASTER_KEY"].encode() not in path.read_bytes(), path
+    assert env["UMFA_MASTER_KEY"] not in first.stdout + first.stderr, "the master key was logged"
+
+    # Restart with the same key in URL-safe spelling: everything decrypts.
+    env = {"UMFA_MASTER_KEY": base64.urlsafe_b64encode(raw).decode().rstrip("=")}
+    second = serve(data_dir=data, env=env, port=first.port)
+    second.ok("POST", "/api/umfa/validate-token", {"application_id": app_id, "user_id": "alice", "token": token},
+              bearer=api_key)
+    Device(second, authenticator, app_id).login("alice")
+    assert not (data / "master.key").exists()
+
+
+def test_url_safe_master_key_is_accepted(serve, tmp_path):
+    data = tmp_path / "data"
+    server = serve(data_dir=data, env={"UMFA_MASTER_KEY": urlsafe_only_key()})
+    assert server.get("/health").status_code == 200
+    assert not (data / "master.key").exists()
+    assert any(data.iterdir()), "nothing stored"
