@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "UMFACBOR", targets: ["UMFACBOR"]),
         .library(name: "UMFAWebAuthn", targets: ["UMFAWebAuthn"]),
         .library(name: "UMFAAuthenticator", targets: ["UMFAAuthenticator"]),
+        .library(name: "UMFA", targets: ["UMFA"]),
         .executable(name: "umfa", targets: ["UMFACLI"]),
     ],
     dependencies: [
@@ -43,6 +44,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "UMFA",
+            dependencies: ["UMFAWebAuthn", "UMFAAuthenticator"]
+        ),
+        .target(
             name: "UMFAStorage",
             dependencies: [
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -76,6 +81,7 @@ let package = Package(
                 "UMFAWebAuthn",
                 "UMFAAuthenticator",
                 "UMFAServer",
+                "UMFA",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

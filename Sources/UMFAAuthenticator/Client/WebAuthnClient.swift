@@ -59,7 +59,8 @@ public struct WebAuthnClient: Sendable {
                 requireResidentKey: selection?.residentKey == .required || selection?.residentKey == .preferred
                     || selection?.requireResidentKey == true,
                 requireUserVerification: selection?.userVerification == .required,
-                attestation: wantsAttestation ? .packedSelf : .none),
+                attestation: wantsAttestation ? .packedSelf : .none,
+                userVerificationMethodRequested: options.extensions?["uvm"] == .bool(true)),
             verification: verification)
         return RegistrationResponseJSON(
             rawId: Base64URLBytes(result.credentialID),
@@ -87,7 +88,8 @@ public struct WebAuthnClient: Sendable {
             GetAssertionRequest(
                 clientDataHash: Array(SHA256.hash(data: clientData)), rpID: rpID,
                 allowCredentialIDs: (options.allowCredentials ?? []).map(\.id.bytes),
-                requireUserVerification: options.userVerification == .required),
+                requireUserVerification: options.userVerification == .required,
+                userVerificationMethodRequested: options.extensions?["uvm"] == .bool(true)),
             verification: verification)
         return AuthenticationResponseJSON(
             rawId: Base64URLBytes(result.credentialID),

@@ -26,12 +26,15 @@ public struct MakeCredentialRequest: Sendable {
     public var requireUserVerification: Bool
     /// The attestation to return.
     public var attestation: AttestationStyle
+    /// Whether the relying party asked for the `uvm` extension (how the user was verified).
+    public var userVerificationMethodRequested: Bool
 
     /// Creates a request.
     public init(
         clientDataHash: [UInt8], rpID: String, user: UserEntity, algorithms: [COSEAlgorithm],
         excludeCredentialIDs: [[UInt8]] = [], requireResidentKey: Bool = false,
-        requireUserVerification: Bool = false, attestation: AttestationStyle = .none
+        requireUserVerification: Bool = false, attestation: AttestationStyle = .none,
+        userVerificationMethodRequested: Bool = false
     ) {
         self.clientDataHash = clientDataHash
         self.rpID = rpID
@@ -41,6 +44,7 @@ public struct MakeCredentialRequest: Sendable {
         self.requireResidentKey = requireResidentKey
         self.requireUserVerification = requireUserVerification
         self.attestation = attestation
+        self.userVerificationMethodRequested = userVerificationMethodRequested
     }
 }
 
@@ -64,16 +68,19 @@ public struct GetAssertionRequest: Sendable {
     public var allowCredentialIDs: [[UInt8]]
     /// Whether the user must be verified.
     public var requireUserVerification: Bool
+    /// Whether the relying party asked for the `uvm` extension (how the user was verified).
+    public var userVerificationMethodRequested: Bool
 
     /// Creates a request.
     public init(
         clientDataHash: [UInt8], rpID: String, allowCredentialIDs: [[UInt8]] = [],
-        requireUserVerification: Bool = false
+        requireUserVerification: Bool = false, userVerificationMethodRequested: Bool = false
     ) {
         self.clientDataHash = clientDataHash
         self.rpID = rpID
         self.allowCredentialIDs = allowCredentialIDs
         self.requireUserVerification = requireUserVerification
+        self.userVerificationMethodRequested = userVerificationMethodRequested
     }
 }
 

@@ -107,7 +107,8 @@ public struct SoftwareAuthenticator: Sendable {
             flags: verification.isVerification ? [.userPresent, .userVerified] : [.userPresent],
             signCount: credential.signCount,
             attestedCredentialData: AttestedCredentialData(
-                aaguid: aaguid, credentialID: credentialID, publicKey: publicKey))
+                aaguid: aaguid, credentialID: credentialID, publicKey: publicKey),
+            extensions: Self.extensions(uvmRequested: request.userVerificationMethodRequested, verification))
         var statement = CBORMap()
         if request.attestation == .packedSelf {
             let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
@@ -152,7 +153,9 @@ public struct SoftwareAuthenticator: Sendable {
         }
         let authData = AuthenticatorData(
             rpIDHash: Array(SHA256.hash(data: Array(request.rpID.utf8))),
-            flags: userVerified ? [.userPresent, .userVerified] : [.userPresent], signCount: signCount)
+            flags: userVerified ? [.userPresent, .userVerified] : [.userPresent], signCount: signCount,
+            extensions: Self.extensions(
+                uvmRequested: request.userVerificationMethodRequested && userVerified, verification))
         let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
         return GetAssertionResult(
             credentialID: chosen.id.bytes, authenticatorData: authData, signature: signature,
@@ -213,6 +216,12 @@ public struct SoftwareAuthenticator: Sendable {
             if failures != 0 { try store.setFailedVerificationAttempts(0) }
             return (key, true)
         }
+    }
+
+    /// The authenticator extension outputs: `uvm` when it was requested and the user verified.
+    static func extensions(uvmRequested: Bool, _ verification: UserVerification) -> CBORMap? {
+        guard uvmRequested, let entry = verification.userVerificationMethodEntry else { return nil }
+        return CBORMap(["uvm": .array([.array(entry.map { .unsigned(UInt64($0)) })])])
     }
 
     static func sign(_ data: [UInt8], with key: P256.Signing.PrivateKey) throws(AuthenticatorError) -> [UInt8] {

@@ -60,3 +60,19 @@ public struct AlwaysConsent: AuthenticatorConsent {
     /// Always `true`.
     public func allowExcludedCredentialReport(rpID: String) -> Bool { true }
 }
+
+extension UserVerification {
+    /// The FIDO `uvm` extension entry for this verification (FIDO Registry §3.1
+    /// USER_VERIFY_*, key protection SOFTWARE, matcher protection SOFTWARE), or `nil` when
+    /// nothing was verified or the method has no honest registry value.
+    var userVerificationMethodEntry: [UInt32]? {
+        switch self {
+        case .none: return nil
+        case .secret(.pin, _): return [0x0000_0004, 0x0001, 0x0001]
+        case .secret(.password, _): return [0x0000_0800, 0x0001, 0x0001]
+        case .confirmedByPlatform(.biometric): return [0x0000_0002, 0x0001, 0x0001]
+        case .confirmedByPlatform(.devicePasscode): return [0x0000_0004, 0x0001, 0x0001]
+        case .confirmedByPlatform(.simulated): return nil
+        }
+    }
+}

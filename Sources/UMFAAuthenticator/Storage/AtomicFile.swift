@@ -9,16 +9,18 @@ import Foundation
 /// Crash-safe file replacement: write a temporary file with mode 0600, flush it to disk,
 /// rename it over the target and flush the directory, so readers see the old or the new
 /// content, never a mix, and a completed write survives a crash.
-enum AtomicFile {
-    struct WriteError: Error, CustomStringConvertible {
+public enum AtomicFile {
+    /// Why a write failed.
+    public struct WriteError: Error, CustomStringConvertible {
         let path: String
         let operation: String
         let code: Int32
-        var description: String { "cannot \(operation) \(path) (errno \(code))" }
+        /// The path, the operation and the errno.
+        public var description: String { "cannot \(operation) \(path) (errno \(code))" }
     }
 
     /// Writes `data` to `url`. With `exclusive`, fails when `url` already exists.
-    static func write(_ data: Data, to url: URL, exclusive: Bool = false) throws {
+    public static func write(_ data: Data, to url: URL, exclusive: Bool = false) throws {
         let temporary = url.path + ".tmp-\(UUID().uuidString)"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else { throw WriteError(path: temporary, operation: "create", code: errno) }

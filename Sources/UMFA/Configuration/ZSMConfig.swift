@@ -1,0 +1,138 @@
+import Foundation
+import UMFAAuthenticator
+
+/// How the SDK reaches the UMFA server and protects the device's passkeys.
+///
+/// ```swift
+/// var config = ZSMConfig(hostURL: URL(string: "https://mfa.example.com")!, applicationId: "1b0c…")
+/// config.userVerification = .pin { purpose in await askUserForPIN(purpose) }
+/// config.enrollmentTokenProvider = { userId in try await myBackend.enrollmentToken(for: userId) }
+/// let client = UMFAClient(config)
+/// ```
+public struct ZSMConfig: Sendable {
+    /// How the user is verified on this device.
+    public enum UserVerificationChoice: Sendable {
+        /// Presence only: the passkey is sealed with the device key and UV is never claimed.
+        case none
+        /// A PIN the user chooses at enrollment and enters at each use.
+        case pin(SecretProvider)
+        /// A password the user chooses at enrollment and enters at each use.
+        case password(SecretProvider)
+        /// The platform's biometric or device passcode check.
+        case platform(any PlatformUserVerifier)
+    }
+
+    /// Why the SDK asks for the PIN or password.
+    public enum SecretPurpose: Sendable, Hashable {
+        /// Choose a new one, to protect a new passkey.
+        case create(userId: String)
+        /// Enter it, to use the passkey.
+        case enter(userId: String)
+    }
+
+    /// Asks the user for a PIN or password; `nil` means the user cancelled.
+    public typealias SecretProvider = @Sendable (SecretPurpose) async -> String?
+
+    /// The log levels the SDK knows.
+    public enum LogLevel: String, Sendable, Hashable {
+        /// Nothing is logged.
+        case none
+        /// Failures only.
+        case error
+        /// Every operation.
+        case info
+        /// Requests and responses too (secrets are always masked).
+        case debug
+    }
+
+    /// The UMFA server, such as `https://mfa.example.com` (`host_url`).
+    public var hostURL: URL
+    /// The application id (`application_id`).
+    public var applicationId: String
+    /// The environment name (`application_environment`), sent as a header.
+    public var applicationEnvironment: String
+    /// The app's own identifier for this installation or customer (`consumer_id`), sent as a header.
+    public var consumerId: String?
+    /// The WebAuthn origin this app speaks for; the host's origin by default. Native apps use
+    /// `ios:bundle-id:<bundle id>` or `android:apk-key-hash:<hash>` registered with the application.
+    public var origin: String?
+    /// Where the device keeps its passkeys; an `umfa` folder in Application Support by default.
+    public var storageLocation: URL
+    /// The time limit of one HTTP request, in seconds.
+    public var timeout: TimeInterval
+    /// How often a failed connection is retried (only requests that are safe to repeat).
+    public var retryCount: Int
+    /// Extra HTTP headers for every request.
+    public var headers: [String: String]
+    /// How much the SDK logs.
+    public var logLevel: LogLevel
+    /// How the user is verified.
+    public var userVerification: UserVerificationChoice
+    /// Supplies an enrollment token from the app's backend, for applications with the `grant` policy.
+    public var enrollmentTokenProvider: (@Sendable (String) async throws -> String?)?
+    /// A name for this device, shown in credential lists.
+    public var deviceName: String?
+
+    /// Creates a configuration with safe defaults.
+    public init(hostURL: URL, applicationId: String, applicationEnvironment: String = "production") {
+        self.hostURL = hostURL
+        self.applicationId = applicationId
+        self.applicationEnvironment = applicationEnvironment
+        self.consumerId = nil
+        self.origin = nil
+        let support =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
+        self.storageLocation = support.appendingPathComponent("umfa", isDirectory: true)
+        self.timeout = 30
+        self.retryCount = 2
+        self.headers = [:]
+        self.logLevel = .error
+        self.userVerification = .none
+        self.enrollmentTokenProvider = nil
+        self.deviceName = nil
+    }
+
+    /// Creates a configuration from the keys the UMFA documentation uses: `host_url`,
+    /// `application_id`, and optionally `application_environment`, `consumer_id`, `origin`,
+    /// `storage_location`, `timeout`, `retry_count`, `headers`, `log_level`.
+    public init(json: [String: Any]) throws(ZSMError) {
+        guard let host = json["host_url"] as? String, let url = URL(string: host), url.host != nil else {
+            throw ZSMError(.invalidConfiguration, "host_url must be a URL such as https://mfa.example.com")
+        }
+        guard let applicationId = json["application_id"] as? String else {
+            throw ZSMError(.invalidConfiguration, "application_id is required")
+        }
+        self.init(
+            hostURL: url, applicationId: applicationId,
+            applicationEnvironment: json["application_environment"] as? String ?? "production")
+        consumerId = json["consumer_id"] as? String
+        origin = json["origin"] as? String
+        if let path = json["storage_location"] as? String { storageLocation = URL(fileURLWithPath: path) }
+        if let timeout = json["timeout"] as? Double { self.timeout = timeout }
+        if let retries = json["retry_count"] as? Int { retryCount = retries }
+        if let headers = json["headers"] as? [String: String] { self.headers = headers }
+        if let level = (json["log_level"] as? String).flatMap(LogLevel.init(rawValue:)) { logLevel = level }
+    }
+
+    /// The origin in use: ``origin`` or the host's origin.
+    public var effectiveOrigin: String {
+        if let origin { return origin }
+        var text = "\(hostURL.scheme ?? "https")://\(hostURL.host ?? "")"
+        if let port = hostURL.port { text += ":\(port)" }
+        return text
+    }
+
+    /// Checks what can be checked before any request.
+    func validate() throws(ZSMError) {
+        guard let scheme = hostURL.scheme, scheme == "https" || scheme == "http", hostURL.host != nil else {
+            throw ZSMError(.invalidConfiguration, "host_url must be an http(s) URL")
+        }
+        guard UUID(uuidString: applicationId) != nil else {
+            throw ZSMError(.invalidConfiguration, "application_id must be the application's UUID")
+        }
+        guard timeout > 0, retryCount >= 0 else {
+            throw ZSMError(.invalidConfiguration, "timeout must be positive and retry_count not negative")
+        }
+    }
+}
