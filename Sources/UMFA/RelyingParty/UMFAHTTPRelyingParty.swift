@@ -42,6 +42,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         }
     }
 
+    /// `POST /api/umfa/registration/options`.
     public func beginRegistration(userId: String, displayName: String?, enrollmentToken: String?) async throws(ZSMError)
         -> CeremonyOptions<CreationOptionsJSON>
     {
@@ -53,6 +54,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         return CeremonyOptions(options: envelope.publicKey, traceId: envelope.traceID)
     }
 
+    /// `POST /api/umfa/registration/verify`.
     public func finishRegistration(userId: String, credential: RegistrationResponseJSON, deviceName: String?)
         async throws(ZSMError) -> CeremonyOutcome
     {
@@ -64,6 +66,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         return try await outcome("/api/umfa/registration/verify", body)
     }
 
+    /// `POST /api/umfa/authentication/options`.
     public func beginAuthentication(userId: String?) async throws(ZSMError) -> CeremonyOptions<RequestOptionsJSON> {
         var body: [String: JSONValue] = ["application_id": .string(config.applicationId)]
         if let userId { body["user_id"] = .string(userId) }
@@ -72,6 +75,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         return CeremonyOptions(options: envelope.publicKey, traceId: envelope.traceID)
     }
 
+    /// `POST /api/umfa/authentication/verify`.
     public func finishAuthentication(userId: String?, credential: AuthenticationResponseJSON) async throws(ZSMError)
         -> CeremonyOutcome
     {
@@ -82,6 +86,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         return try await outcome("/api/umfa/authentication/verify", body)
     }
 
+    /// `POST /api/umfa/unenroll`.
     public func unenroll(userId: String, credential: AuthenticationResponseJSON) async throws(ZSMError)
         -> CeremonyOutcome
     {
