@@ -112,6 +112,17 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "UMFATests",
+            dependencies: [
+                "UMFA",
+                "UMFAServer",
+                "UMFAAuthenticator",
+                "UMFAWebAuthn",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "UMFAAuthenticatorTests",
             dependencies: ["UMFAAuthenticator", "UMFAWebAuthn"]
         ),
