@@ -103,6 +103,8 @@ let package = Package(
             name: "UMFAServerTests",
             dependencies: [
                 "UMFAServer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "UMFAStorage",
                 "UMFATokens",
                 "UMFAWebAuthn",

@@ -33,20 +33,37 @@ public struct MasterKey: Sendable {
     }
 
     /// Loads `master.key` from `directory`, creating it with mode 0600 when absent.
+    ///
+    /// The key is written to a temporary file that `mkstemp` creates with mode 0600 and then
+    /// linked into place, so it is never readable by others, not even for a moment, a reader
+    /// never sees half a key, and two servers starting together on one data directory end up
+    /// with the same key.
     public static func loadOrCreate(in directory: URL) throws -> MasterKey {
         let file = directory.appendingPathComponent("master.key")
-        if let data = FileManager.default.contents(atPath: file.path) {
-            guard data.count == 32 else {
-                throw Failure(description: "\(file.path) is damaged: it must hold exactly 32 bytes")
-            }
-            return MasterKey(bytes: [UInt8](data))
-        }
-        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        guard FileManager.default.createFile(atPath: file.path, contents: fresh, attributes: [.posixPermissions: 0o600])
-        else {
+        if let existing = try read(file) { return existing }
+        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { [UInt8]($0) }
+        var template = Array((file.path + ".XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw Failure(description: "cannot create a file in \(directory.path)") }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(temporary) }
+        let written = fresh.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == fresh.count, synced else { throw Failure(description: "cannot write \(file.path)") }
+        guard link(temporary, file.path) == 0 else {
+            if errno == EEXIST, let existing = try read(file) { return existing }
             throw Failure(description: "cannot create \(file.path)")
         }
-        return MasterKey(bytes: [UInt8](fresh))
+        return MasterKey(bytes: fresh)
+    }
+
+    private static func read(_ file: URL) throws -> MasterKey? {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard data.count == 32 else {
+            throw Failure(description: "\(file.path) is damaged: it must hold exactly 32 bytes")
+        }
+        return MasterKey(bytes: [UInt8](data))
     }
 
     /// Encrypts and authenticates `plaintext`, binding it to `context` (for example a key id).

@@ -100,7 +100,11 @@ public actor TokenService {
             throw TokenValidationFailure("Invalid JWT: there is no kid in the header")
         }
         if !published.contains(where: { $0.kid == kid }) {
-            try? await reload()
+            // A key rotated by another instance: reload, but only when the store really has that
+            // kid, so tokens with made-up kids cannot make every request decrypt all keys again.
+            if let stored = try? await store.signingKeys(), stored.contains(where: { $0.kid == kid }) {
+                try? await reload()
+            }
             guard published.contains(where: { $0.kid == kid }) else {
                 throw TokenValidationFailure("Invalid JWT: the signing key \(kid) is unknown")
             }

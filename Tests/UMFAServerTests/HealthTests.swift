@@ -7,18 +7,42 @@ import UMFAServer
 
 @Suite("Server smoke")
 struct HealthTests {
-    @Test("GET /health answers ok on a fresh SQLite data directory")
-    func health() async throws {
+    @Test("a fresh data directory: health ok, admin token generated once, an open development application")
+    func freshStart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "umfa-test")
+        logger.logLevel = .error
         let configuration = ServerConfiguration(port: 0, dataDirectory: directory)
-        let (app, report) = try await buildApplication(configuration: configuration, logger: Logger(label: "test"))
-        #expect(report.generatedAdminToken != nil)
+        let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
+        let adminToken = try #require(report.generatedAdminToken)
+        #expect(adminToken.hasPrefix("umfa_admin_"))
+        let applicationID = try #require(report.defaultApplicationID).uuidString.lowercased()
+        let apiKey = try #require(report.defaultApplicationAPIKey)
+        #expect(report.openApplications == ["Development (\(applicationID))"])
         try await app.test(.router) { client in
-            try await client.execute(uri: "/health", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("\"ok\""))
-            }
+            let api = API(client: client, clock: TestClock(), directory: directory)
+            let health = try await api.send(.get, "/health")
+            #expect(health.status == .ok)
+            #expect(health["status"]?.stringValue == "ok")
+            let shown = try await api.send(.get, "/api/admin/applications/\(applicationID)", bearer: adminToken)
+            #expect(shown["enrollment_policy"]?.stringValue == "open")
+            #expect(shown["rp_id"]?.stringValue == "localhost")
+            let grant = try await api.post(
+                "/api/umfa/enrollment-tokens", .object(["application_id": .string(applicationID), "user_id": "u"]),
+                bearer: apiKey)
+            #expect(grant.status == .created)
+        }
+
+        // The application owns the store and closes it when it stops, so it is run, not dropped.
+        let (restarted, second) = try await buildApplication(configuration: configuration, logger: logger)
+        #expect(second.generatedAdminToken == nil)
+        #expect(second.defaultApplicationID == nil)
+        #expect(second.openApplications.count == 1)
+        try await restarted.test(.router) { client in
+            let shown = try await API(client: client, clock: TestClock(), directory: directory)
+                .send(.get, "/api/admin/applications/\(applicationID)", bearer: adminToken)
+            #expect(shown.status == .ok)
         }
     }
 }

@@ -36,7 +36,8 @@ struct Bootstrap {
                 createdAt: configuration.now())
             let apiKey = Secrets.make(prefix: "umfa_ak_")
             try await store.insertApplication(application)
-            try await store.insertAPIKey(hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: configuration.now())
+            try await store.insertAPIKey(
+                hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: configuration.now())
             report.defaultApplicationID = application.id
             report.defaultApplicationAPIKey = apiKey
         }

@@ -8,7 +8,10 @@ enum OpenAPIDocument {
           description: >
             Passkey / FIDO2 multi-factor authentication. Device-facing ceremony routes need no key;
             server-to-server routes take the application's API key as a Bearer token; admin routes take
-            the admin token. Every error is {"status", "trace_id", "message"} with the same HTTP status.
+            the admin token. Every error is {"status", "trace_id", "message"} with the same HTTP status
+            (409 when a request conflicts with stored data, 413 past 64 KiB of body, 503 while the database
+            is unavailable). A request names its trace_id in the JSON body or, without a body, in the
+            trace_id query parameter; every answer echoes it or carries a new UUID.
         components:
           securitySchemes:
             apiKey: {type: http, scheme: bearer, description: The application's API key}
@@ -61,6 +64,14 @@ enum OpenAPIDocument {
                 attestation: {type: string, enum: [none, indirect, direct, enterprise]}
                 token_ttl_seconds: {type: integer}
                 created_at: {type: string, format: date-time}
+          parameters:
+            TraceID: {name: trace_id, in: query, required: false, schema: {type: string, maxLength: 128}}
+            UserID:
+              name: user_id
+              in: path
+              required: true
+              description: The application's user id, percent-encoded (alice%40example.com)
+              schema: {type: string, minLength: 1, maxLength: 256}
           responses:
             Error:
               description: An error in the documented shape
@@ -250,8 +261,9 @@ enum OpenAPIDocument {
               summary: List a user's credentials
               security: [{apiKey: []}]
               parameters:
-                - {name: user_id, in: path, required: true, schema: {type: string}}
+                - {$ref: "#/components/parameters/UserID"}
                 - {name: application_id, in: query, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/TraceID"}
               responses:
                 "200":
                   description: The credentials
@@ -271,9 +283,10 @@ enum OpenAPIDocument {
               summary: Remove a user's credential
               security: [{apiKey: []}]
               parameters:
-                - {name: user_id, in: path, required: true, schema: {type: string}}
+                - {$ref: "#/components/parameters/UserID"}
                 - {name: credential_id, in: path, required: true, schema: {type: string}}
                 - {name: application_id, in: query, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/TraceID"}
               responses:
                 "200":
                   description: Removed
@@ -319,6 +332,8 @@ enum OpenAPIDocument {
             get:
               summary: List applications
               security: [{adminToken: []}]
+              parameters:
+                - {$ref: "#/components/parameters/TraceID"}
               responses:
                 "200":
                   description: The applications
@@ -336,6 +351,7 @@ enum OpenAPIDocument {
               security: [{adminToken: []}]
               parameters:
                 - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/TraceID"}
               responses:
                 "200":
                   description: The application
@@ -349,6 +365,7 @@ enum OpenAPIDocument {
               security: [{adminToken: []}]
               parameters:
                 - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/TraceID"}
               requestBody:
                 required: true
                 content:
@@ -369,6 +386,7 @@ enum OpenAPIDocument {
               security: [{adminToken: []}]
               parameters:
                 - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/TraceID"}
               responses:
                 "201":
                   description: The new key (shown once)
@@ -390,8 +408,19 @@ enum OpenAPIDocument {
           /health:
             get:
               summary: Liveness
+              parameters:
+                - {$ref: "#/components/parameters/TraceID"}
               responses:
-                "200": {description: OK, content: {application/json: {schema: {type: object}}}}
+                "200":
+                  description: OK
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [status, trace_id]
+                        properties:
+                          status: {type: string, enum: [ok]}
+                          trace_id: {type: string}
           /metrics:
             get:
               summary: Prometheus metrics

@@ -14,7 +14,7 @@ struct PublicRoutes {
     }
 
     func health(_ request: Request, context: some RequestContext) async throws -> Response {
-        try JSONExchange.response(["status": "ok"])
+        try JSONExchange.response(["status": "ok", "trace_id": TraceID.from(request)])
     }
 
     func prometheus(_ request: Request, context: some RequestContext) async throws -> Response {

@@ -47,6 +47,8 @@ struct Reply: Sendable {
 struct API: Sendable {
     let client: any TestClientProtocol
     let clock: TestClock
+    /// The server's data directory.
+    let directory: URL
 
     func send(
         _ method: HTTPRequest.Method, _ path: String, json: JSONValue? = nil, raw: String? = nil,

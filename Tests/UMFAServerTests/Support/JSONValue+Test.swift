@@ -52,7 +52,9 @@ func expectError(
     if let traceID {
         #expect(echoed == traceID, sourceLocation: sourceLocation)
     } else {
-        #expect(echoed.flatMap(UUID.init(uuidString:)) != nil, "trace_id \(echoed ?? "none")", sourceLocation: sourceLocation)
+        #expect(
+            echoed.flatMap(UUID.init(uuidString:)) != nil, "trace_id \(echoed ?? "none")",
+            sourceLocation: sourceLocation)
     }
     let text = members["message"]?.stringValue ?? ""
     #expect(!text.isEmpty, sourceLocation: sourceLocation)
@@ -66,6 +68,8 @@ func expectTraceID(_ reply: Reply, _ traceID: String?, sourceLocation: SourceLoc
     if let traceID {
         #expect(echoed == traceID, sourceLocation: sourceLocation)
     } else {
-        #expect(echoed.flatMap(UUID.init(uuidString:)) != nil, "trace_id \(echoed ?? "none")", sourceLocation: sourceLocation)
+        #expect(
+            echoed.flatMap(UUID.init(uuidString:)) != nil, "trace_id \(echoed ?? "none")",
+            sourceLocation: sourceLocation)
     }
 }

@@ -47,8 +47,10 @@ struct TestServer: Sendable {
         var logger = Logger(label: "umfa-test")
         logger.logLevel = .warning
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
-        let clock = clock
-        return try await app.test(setup) { client in try await body(API(client: client, clock: clock)) }
+        let (clock, directory) = (clock, directory)
+        return try await app.test(setup) { client in
+            try await body(API(client: client, clock: clock, directory: directory))
+        }
     }
 
     /// Removes the data directory.

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import UMFAAuthenticator
+import UMFAWebAuthn
+
+@Suite("Ceremony edges")
+struct CeremonyEdgeTests {
+    @Test("discoverable sign-in without a user_id finds the user from the credential")
+    func discoverableSignIn() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let device = Device.make()
+            let registered = try await api.register(
+                app, user: "frank", device: device, enrollmentToken: try await api.enrollmentToken(app, user: "frank"))
+            let options = try await api.authenticationOptions(app, user: nil)
+            #expect(options["publicKey"]?["allowCredentials"]?.arrayValue?.isEmpty ?? true)
+            let signIn = try await api.authenticate(app, user: nil, device: device)
+            #expect(signIn.userID == "frank")
+            #expect(signIn.credentialID == registered.credentialID)
+            #expect(try await api.validate(app, user: "frank", token: .string(signIn.token)).status == .ok)
+        }
+    }
+
+    @Test("a credential id registered already is refused with 409 and the first owner keeps it")
+    func credentialIDReuse() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let fixedID: @Sendable (Int) -> [UInt8] = { Array(repeating: 0x42, count: $0) }
+            let first = WebAuthnClient(
+                origin: TestApplication.origin,
+                authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), randomBytes: fixedID))
+            let clone = WebAuthnClient(
+                origin: TestApplication.origin,
+                authenticator: SoftwareAuthenticator(store: InMemoryCredentialStore(), randomBytes: fixedID))
+            let owner = try await api.register(
+                app, user: "grace", device: first, enrollmentToken: try await api.enrollmentToken(app, user: "grace"))
+            let options = try await api.registrationOptions(
+                app, user: "heidi", enrollmentToken: try await api.enrollmentToken(app, user: "heidi"))
+            let credential = try clone.create(
+                try #require(options["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
+            #expect(credential.rawId.base64URL == owner.credentialID)
+            let reply = try await api.post(
+                "/api/umfa/registration/verify",
+                .object([
+                    "application_id": .string(app.id), "user_id": "heidi", "credential": try .encoding(credential),
+                ]))
+            expectError(reply, .conflict, message: "This credential is already registered")
+            let signIn = try await api.authenticate(app, user: "grace", device: first)
+            #expect(signIn.userID == "grace")
+        }
+    }
+
+    @Test("a challenge serves only its own ceremony")
+    func challengeBoundToCeremony() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let device = Device.make()
+            _ = try await api.register(
+                app, user: "ivan", device: device, enrollmentToken: try await api.enrollmentToken(app, user: "ivan"))
+            let registration = try await api.registrationOptions(
+                app, user: "ivan", enrollmentToken: try await api.enrollmentToken(app, user: "ivan"))
+            let creation = try #require(registration["publicKey"]).decoded(CreationOptionsJSON.self)
+            let signIn = try await api.authenticationOptions(app, user: "ivan")
+            var request = try #require(signIn["publicKey"]).decoded(RequestOptionsJSON.self)
+            request.challenge = creation.challenge
+            let assertion = try device.get(request, userVerified: true)
+            let reply = try await api.verifyAssertion(app, user: "ivan", credential: assertion)
+            expectError(reply, .unauthorized, message: "The challenge is unknown, expired or already used")
+        }
+    }
+}

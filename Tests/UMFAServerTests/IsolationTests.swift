@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import Testing
+import UMFAWebAuthn
+
+@Suite("Isolation")
+struct IsolationTests {
+    static let missingKey = "Missing API key: send Authorization: Bearer <API key>"
+    static let foreignKey = "The API key is not valid for this application"
+    static let adminRefusal = "Missing or invalid admin token"
+
+    @Test("every API-key route refuses another application's key, a made-up key and no key, and leaks nothing")
+    func apiKeyRoutes() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let other = try await api.createApplication(policy: "grant")
+            let device = Device.make()
+            let alice = try await api.register(
+                app, user: "alice", device: device, enrollmentToken: try await api.enrollmentToken(app, user: "alice"))
+            let requests: [(HTTPRequest.Method, String, JSONValue?)] = [
+                (
+                    .post, "/api/umfa/enrollment-tokens",
+                    .object(["application_id": .string(app.id), "user_id": "alice"])
+                ),
+                (
+                    .post, "/api/umfa/validate-token",
+                    .object(["application_id": .string(app.id), "user_id": "alice", "token": .string(alice.token)])
+                ),
+                (.get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", nil),
+                (.delete, "/api/umfa/users/alice/credentials/\(alice.credentialID)?application_id=\(app.id)", nil),
+            ]
+            for (method, path, body) in requests {
+                for (key, message) in [
+                    (other.apiKey as String?, Self.foreignKey), ("umfa_ak_made-up", Self.foreignKey),
+                    (nil, Self.missingKey),
+                ] {
+                    let reply = try await api.send(method, path, json: body, bearer: key)
+                    expectError(reply, .unauthorized, message: message)
+                    #expect(!reply.text.contains(alice.credentialID))
+                    #expect(!reply.text.contains("umfa_et_"))
+                }
+            }
+            // The other application's own view of alice: she does not exist there.
+            let elsewhere = try await api.send(
+                .get, "/api/umfa/users/alice/credentials?application_id=\(other.id)", bearer: other.apiKey)
+            expectError(elsewhere, .notFound, message: "Unknown user")
+            let deleteElsewhere = try await api.send(
+                .delete, "/api/umfa/users/alice/credentials/\(alice.credentialID)?application_id=\(other.id)",
+                bearer: other.apiKey)
+            expectError(deleteElsewhere, .notFound, message: "Unknown credential")
+            let foreignToken = try await api.validate(other, user: "alice", token: .string(alice.token))
+            #expect(foreignToken.status == .unauthorized)
+
+            // Nothing changed: alice's credential is there and still signs in.
+            let list = try await api.send(
+                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+            #expect(list["credentials"]?.arrayValue?.count == 1)
+            _ = try await api.authenticate(app, user: "alice", device: device)
+
+            // Ceremonies of one application cannot use another's challenges.
+            let assertion = try await api.assertion(app, user: "alice", device: device)
+            let crossed = try await api.verifyAssertion(other, user: "alice", credential: assertion)
+            expectError(crossed, .unauthorized, message: "The challenge is unknown, expired or already used")
+        }
+    }
+
+    @Test("admin routes refuse no token, a wrong token and an API key, before reading the body")
+    func adminRoutes() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let routes: [(HTTPRequest.Method, String, String?)] = [
+                (.post, "/api/admin/applications", "{\"name\": \"x\", \"rp_id\": \"example.com\", \"origins\": []}"),
+                (.post, "/api/admin/applications", "{garbage"),
+                (.get, "/api/admin/applications", nil),
+                (.get, "/api/admin/applications/\(app.id)", nil),
+                (.patch, "/api/admin/applications/\(app.id)", "{\"enrollment_policy\": \"open\"}"),
+                (.patch, "/api/admin/applications/\(app.id)", "{\"token_ttl_seconds\": \"bad\"}"),
+                (.post, "/api/admin/applications/\(app.id)/api-keys", nil),
+                (.get, "/api/admin/applications/not-a-uuid", nil),
+            ]
+            for (method, path, body) in routes {
+                for token in [nil, "wrong-admin-token-0123456789", app.apiKey] {
+                    let reply = try await api.send(method, path, raw: body, bearer: token)
+                    expectError(reply, .unauthorized, message: Self.adminRefusal)
+                    #expect(!reply.text.contains("api_key"))
+                }
+            }
+            let shown = try await api.send(.get, "/api/admin/applications/\(app.id)", bearer: TestServer.adminToken)
+            #expect(shown.status == .ok)
+            #expect(shown["enrollment_policy"]?.stringValue == "grant")
+            #expect(shown["api_key"] == nil)
+            let listed = try await api.send(.get, "/api/admin/applications", bearer: TestServer.adminToken)
+            #expect(listed["applications"]?.arrayValue?.count == 1)
+        }
+    }
+
+    @Test("admin: new API keys work alongside old ones; settings are validated; unknown ids are 404")
+    func adminManagement() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let admin = TestServer.adminToken
+            let added = try await api.send(.post, "/api/admin/applications/\(app.id)/api-keys", bearer: admin)
+            #expect(added.status == .created)
+            let newKey = try #require(added["api_key"]?.stringValue)
+            for key in [app.apiKey, newKey] {
+                let reply = try await api.post(
+                    "/api/umfa/enrollment-tokens", .object(["application_id": .string(app.id), "user_id": "u"]),
+                    bearer: key)
+                #expect(reply.status == .created)
+            }
+            let patched = try await api.send(
+                .patch, "/api/admin/applications/\(app.id)",
+                raw: "{\"token_ttl_seconds\": 600, \"trace_id\": \"adm-1\"}",
+                bearer: admin)
+            #expect(patched.status == .ok)
+            #expect(patched["token_ttl_seconds"]?.intValue == 600)
+            expectTraceID(patched, "adm-1")
+            let invalid = try await api.send(
+                .patch, "/api/admin/applications/\(app.id)", raw: "{\"origins\": [\"ftp://x\"]}", bearer: admin)
+            expectError(invalid, .badRequest, containing: "origins must be")
+            let badPolicy = try await api.send(
+                .patch, "/api/admin/applications/\(app.id)", raw: "{\"enrollment_policy\": \"anyone\"}", bearer: admin)
+            expectError(badPolicy, .badRequest, message: "enrollment_policy must be open or grant")
+            let unchanged = try await api.send(.get, "/api/admin/applications/\(app.id)", bearer: admin)
+            #expect(unchanged["origins"] == .array([.string(TestApplication.origin)]))
+            #expect(unchanged["enrollment_policy"]?.stringValue == "grant")
+            let unknown = try await api.send(.get, "/api/admin/applications/\(UUID().uuidString)", bearer: admin)
+            expectError(unknown, .notFound, message: "Unknown application")
+            let notUUID = try await api.send(.get, "/api/admin/applications/nope", bearer: admin)
+            expectError(notUUID, .badRequest, message: "The application id must be a UUID")
+        }
+    }
+}
