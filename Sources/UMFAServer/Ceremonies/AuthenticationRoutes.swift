@@ -97,7 +97,8 @@ struct AuthenticationRoutes {
         let options = RequestOptionsJSON(
             challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),
             rpId: application.rpID, allowCredentials: allow ?? [],
-            userVerification: UserVerificationRequirement(rawValue: application.userVerification))
+            userVerification: UserVerificationRequirement(rawValue: application.userVerification),
+            extensions: LoginTokens.requestedExtensions)
         return try JSONExchange.response(OptionsResponse(traceID: traceID, publicKey: options))
     }
 

@@ -97,7 +97,8 @@ struct RegistrationRoutes {
             authenticatorSelection: AuthenticatorSelectionCriteria(
                 residentKey: .preferred, requireResidentKey: false,
                 userVerification: UserVerificationRequirement(rawValue: application.userVerification)),
-            attestation: AttestationConveyancePreference(rawValue: application.attestation))
+            attestation: AttestationConveyancePreference(rawValue: application.attestation),
+            extensions: LoginTokens.requestedExtensions)
         return try JSONExchange.response(OptionsResponse(traceID: traceID, publicKey: options))
     }
 

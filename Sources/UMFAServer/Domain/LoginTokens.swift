@@ -11,6 +11,10 @@ enum LoginTokens {
         (0x0000_0008, "fpt"),
     ]
 
+    /// The extensions every ceremony asks for: `uvm`, so the authenticator can say, in signed
+    /// data, how it verified the user, and `amr` can name the method.
+    static let requestedExtensions: [String: JSONValue] = ["uvm": .bool(true)]
+
     /// `swk` (we cannot prove a hardware key), `user` for presence, and the verification
     /// methods the authenticator's signed `uvm` output names when UV was set.
     static func amr(for authenticatorData: AuthenticatorData) -> [String] {
