@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -51,6 +52,7 @@ let package = Package(
             name: "UMFAStorage",
             dependencies: [
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

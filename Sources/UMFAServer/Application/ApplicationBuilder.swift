@@ -72,10 +72,8 @@ enum StoreFactory {
         switch database {
         case .sqlite(let path):
             return try await SQLiteStore.open(path: path, logger: logger)
-        case .postgres:
-            throw ConfigurationError(
-                "PostgreSQL storage is not part of this build yet; use the SQLite default or sqlite:///path/file.sqlite"
-            )
+        case .postgres(let url):
+            return try await PostgresStore.open(url: url, logger: logger)
         }
     }
 }
