@@ -17,13 +17,17 @@ public protocol UMFAStore: Sendable {
     func application(id: UUID) async throws -> ApplicationRecord?
     /// Replaces an application's settings.
     func updateApplication(_ application: ApplicationRecord) async throws
-    /// Every application, oldest first.
+    /// Every application, oldest first (ties by id).
     func applications() async throws -> [ApplicationRecord]
 
     /// Adds an API key hash for an application.
     func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) async throws
     /// The application an API key hash belongs to.
     func applicationID(forAPIKeyHash hash: [UInt8]) async throws -> UUID?
+    /// An application's API keys (ids and creation times; never the keys).
+    func apiKeys(applicationID: UUID) async throws -> [APIKeyRecord]
+    /// Deletes an API key by id; `false` when the application has no such key.
+    func deleteAPIKey(applicationID: UUID, keyID: String) async throws -> Bool
 
     /// Looks a user up by the application's user id.
     func user(applicationID: UUID, userID: String) async throws -> UserRecord?
@@ -32,13 +36,15 @@ public protocol UMFAStore: Sendable {
     /// Adds a user; when one with the same user id exists, returns that one unchanged.
     func insertUser(_ user: UserRecord) async throws -> UserRecord
 
-    /// The user's credentials, oldest first.
+    /// The user's credentials, oldest first (ties by credential id bytes).
     func credentials(applicationID: UUID, userID: String) async throws -> [StoredCredential]
     /// Looks a credential up by id within an application.
     func credential(applicationID: UUID, credentialID: [UInt8]) async throws -> StoredCredential?
     /// Adds a credential; throws ``StoreError/conflict`` when the id is registered already.
     func insertCredential(_ credential: StoredCredential) async throws
-    /// Records a sign-in: sign count, backup state, UV history and last use.
+    /// Records a sign-in: sign count, backup state, UV history and last use. The stored sign
+    /// count never goes down, so of two sign-ins recorded at once by two instances the higher
+    /// count stays.
     func updateCredentialUse(_ credential: StoredCredential) async throws
     /// Removes a credential of a user; `false` when there was none.
     func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) async throws -> Bool
@@ -59,9 +65,11 @@ public protocol UMFAStore: Sendable {
     func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws
         -> EnrollmentTokenRecord?
 
-    /// Every signing key, newest first.
+    /// Every signing key, newest first (within one millisecond the current one first).
     func signingKeys() async throws -> [SigningKeyRecord]
-    /// Adds a signing key and retires the others at `retiring`.
+    /// Adds a signing key and retires the other current keys at `retiring`. Only the newest
+    /// key stays current: a key older than one another instance rotated in meanwhile is stored
+    /// retired. A conflicting `kid` throws ``StoreError/Code/conflict`` and retires nothing.
     func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws
 
     /// A server setting (admin token hash, server secret).
@@ -74,11 +82,11 @@ public protocol UMFAStore: Sendable {
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of failure.
     public enum Code: String, Sendable {
-        /// A unique value already exists.
+        /// A unique value already exists, or a row it refers to does not.
         case conflict
         /// The stored data could not be read back.
         case corrupt
-        /// The database is unreachable or failed.
+        /// The database is unreachable or failed; the operation may succeed when tried again.
         case unavailable
     }
 

@@ -7,7 +7,10 @@ struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Administer applications on a UMFA server.",
-        subcommands: [CreateApp.self, ListApps.self, ShowApp.self, UpdateApp.self, AddAPIKey.self]
+        subcommands: [
+            CreateApp.self, ListApps.self, ShowApp.self, UpdateApp.self, AddAPIKey.self, ListAPIKeys.self,
+            DeleteAPIKey.self, RotateSigningKey.self, MigrateCommand.self,
+        ]
     )
 }
 
@@ -123,6 +126,42 @@ extension AdminCommand {
 
         func run() async throws {
             try HTTPClient.finish(try await connection.send("POST", "/api/admin/applications/\(app)/api-keys"))
+        }
+    }
+
+    struct ListAPIKeys: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list-api-keys", abstract: "List an application's API key ids (never the keys).")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+
+        func run() async throws {
+            try HTTPClient.finish(try await connection.send("GET", "/api/admin/applications/\(app)/api-keys"))
+        }
+    }
+
+    struct DeleteAPIKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete-api-key", abstract: "Revoke an API key at once, on every instance.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+        @Option(name: .customLong("key-id"), parsing: .unconditional, help: "The key id from list-api-keys.")
+        var keyID: String
+
+        func run() async throws {
+            try HTTPClient.finish(
+                try await connection.send("DELETE", "/api/admin/applications/\(app)/api-keys/\(keyID)"))
+        }
+    }
+
+    struct RotateSigningKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-signing-key",
+            abstract: "Start signing login tokens with a new key; older keys keep validating their tokens.")
+        @OptionGroup var connection: AdminConnection
+
+        func run() async throws {
+            try HTTPClient.finish(try await connection.send("POST", "/api/admin/signing-keys"))
         }
     }
 }

@@ -47,16 +47,6 @@ struct AdminRoutes {
         }
     }
 
-    struct KeyAnswer: Encodable {
-        let traceID: String
-        let apiKey: String
-
-        enum CodingKeys: String, CodingKey {
-            case traceID = "trace_id"
-            case apiKey = "api_key"
-        }
-    }
-
     func create(_ request: Request, context: some RequestContext) async throws -> Response {
         let input = try await JSONExchange.read(request)
         let traceID = input.traceID
@@ -106,17 +96,7 @@ struct AdminRoutes {
         return try JSONExchange.response(ApplicationView(application, traceID: traceID))
     }
 
-    func addAPIKey(_ request: Request, context: some RequestContext) async throws -> Response {
-        let traceID = TraceID.from(request)
-        try authorize(request, traceID: traceID)
-        let application = try await lookup(context, traceID: traceID)
-        let apiKey = Secrets.make(prefix: "umfa_ak_")
-        try await services.store.insertAPIKey(
-            hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: services.now())
-        return try JSONExchange.response(KeyAnswer(traceID: traceID, apiKey: apiKey), status: .created)
-    }
-
-    private func authorize(_ request: Request, traceID: String) throws {
+    func authorize(_ request: Request, traceID: String) throws {
         guard let token = BearerToken.from(request),
             constantTimeEqual(Secrets.hash(token), services.adminTokenHash)
         else {
@@ -124,7 +104,7 @@ struct AdminRoutes {
         }
     }
 
-    private func lookup(_ context: some RequestContext, traceID: String) async throws -> ApplicationRecord {
+    func lookup(_ context: some RequestContext, traceID: String) async throws -> ApplicationRecord {
         guard let text = context.parameters.get("id")?.removingPercentEncoding, let id = UUID(uuidString: text) else {
             throw APIError.badRequest("The application id must be a UUID", traceID: traceID)
         }

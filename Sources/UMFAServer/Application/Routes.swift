@@ -11,6 +11,8 @@ enum Routes {
         "GET /api/umfa/users/{user_id}/credentials", "DELETE /api/umfa/users/{user_id}/credentials/{credential_id}",
         "POST /api/admin/applications", "GET /api/admin/applications", "GET /api/admin/applications/{id}",
         "PATCH /api/admin/applications/{id}", "POST /api/admin/applications/{id}/api-keys",
+        "GET /api/admin/applications/{id}/api-keys", "DELETE /api/admin/applications/{id}/api-keys/{key_id}",
+        "POST /api/admin/signing-keys",
         "GET /.well-known/jwks.json", "GET /health", "GET /metrics", "GET /openapi.yaml", "GET /",
     ]
 
@@ -39,6 +41,9 @@ enum Routes {
         router.get("/api/admin/applications/:id", use: admin.show)
         router.patch("/api/admin/applications/:id", use: admin.update)
         router.post("/api/admin/applications/:id/api-keys", use: admin.addAPIKey)
+        router.get("/api/admin/applications/:id/api-keys", use: admin.listAPIKeys)
+        router.delete("/api/admin/applications/:id/api-keys/:key_id", use: admin.deleteAPIKey)
+        router.post("/api/admin/signing-keys", use: admin.rotateSigningKey)
 
         let publicRoutes = PublicRoutes(services: services, metrics: metrics)
         router.get("/.well-known/jwks.json", use: publicRoutes.jwks)

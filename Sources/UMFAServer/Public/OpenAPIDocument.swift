@@ -394,12 +394,77 @@ enum OpenAPIDocument {
                     application/json:
                       schema:
                         type: object
-                        required: [trace_id, api_key]
+                        required: [trace_id, api_key, key_id]
                         properties:
                           trace_id: {type: string}
                           api_key: {type: string}
+                          key_id: {type: string}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+            get:
+              summary: List an application's API keys (ids only, never the keys)
+              security: [{adminToken: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+                - {$ref: "#/components/parameters/TraceID"}
+              responses:
+                "200":
+                  description: The key ids
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, api_keys]
+                        properties:
+                          trace_id: {type: string}
+                          api_keys:
+                            type: array
+                            items:
+                              type: object
+                              properties:
+                                key_id: {type: string}
+                                created_at: {type: string, format: date-time}
+                "401": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+          /api/admin/applications/{id}/api-keys/{key_id}:
+            delete:
+              summary: Revoke an API key, at once and on every instance
+              security: [{adminToken: []}]
+              parameters:
+                - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+                - {name: key_id, in: path, required: true, schema: {type: string}}
+                - {$ref: "#/components/parameters/TraceID"}
+              responses:
+                "200":
+                  description: Revoked
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, removed]
+                        properties:
+                          trace_id: {type: string}
+                          removed: {type: boolean}
+                "401": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
+          /api/admin/signing-keys:
+            post:
+              summary: Rotate the token signing key (old keys keep validating their tokens)
+              security: [{adminToken: []}]
+              parameters:
+                - {$ref: "#/components/parameters/TraceID"}
+              responses:
+                "201":
+                  description: The new key id
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, kid]
+                        properties:
+                          trace_id: {type: string}
+                          kid: {type: string}
+                "401": {$ref: "#/components/responses/Error"}
           /.well-known/jwks.json:
             get:
               summary: Token signing keys, current and retired

@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+
+/// Moves an installation from one store to another (SQLite to PostgreSQL): every table,
+/// row by row, in foreign-key order. Rows already in the target are left as they are, so a
+/// copy that was interrupted can simply be run again.
+public enum StoreCopier {
+    /// The tables and their columns, in an order that satisfies the foreign keys.
+    static let tables: [(name: String, columns: [String])] = [
+        ("settings", ["name", "value"]),
+        (
+            "applications",
+            [
+                "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
+                "token_ttl_seconds", "created_at",
+            ]
+        ),
+        ("api_keys", ["key_hash", "application_id", "created_at"]),
+        ("users", ["application_id", "user_id", "user_handle", "display_name", "created_at"]),
+        (
+            "credentials",
+            [
+                "application_id", "credential_id", "user_id", "public_key", "sign_count", "aaguid", "transports",
+                "backup_eligible", "backup_state", "uv_initialized", "attestation_format", "device_name", "created_at",
+                "last_used_at",
+            ]
+        ),
+        ("signing_keys", ["kid", "algorithm", "public_key", "sealed_private_key", "created_at", "retired_at"]),
+        ("enrollment_tokens", ["token_hash", "application_id", "user_id", "userpw_time", "expires_at"]),
+        (
+            "challenges",
+            ["challenge", "application_id", "user_id", "ceremony", "user_verification", "userpw_time", "expires_at"]
+        ),
+    ]
+
+    /// Integer columns; every other column is text.
+    static let integerColumns: Set<String> = [
+        "token_ttl_seconds", "created_at", "sign_count", "backup_eligible", "backup_state", "uv_initialized",
+        "last_used_at", "retired_at", "userpw_time", "expires_at",
+    ]
+
+    /// Copies everything from `source` to `target` (both migrated first).
+    /// - Returns: the number of rows read from each table.
+    public static func copy(from source: any UMFAStore, to target: any UMFAStore) async throws -> [String: Int] {
+        guard let source = source as? SQLStore, let target = target as? SQLStore else {
+            throw StoreError(.unavailable, "only UMFA's SQL stores can be copied")
+        }
+        try await source.migrate()
+        try await target.migrate()
+        var counts: [String: Int] = [:]
+        for table in tables {
+            let rows = try await source.executor.rows(
+                StoreQuery("SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name)"))
+            let placeholders = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
+            let insert =
+                "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT DO NOTHING"
+            for row in rows {
+                let values: [StoreQuery.Value] = table.columns.map { column in
+                    if integerColumns.contains(column) {
+                        return row.optionalInteger(column).map { .integer($0) } ?? .null
+                    }
+                    return row.optionalText(column).map { .text($0) } ?? .null
+                }
+                _ = try await target.executor.rows(StoreQuery(insert, values))
+            }
+            counts[table.name] = rows.count
+        }
+        return counts
+    }
+
+    /// Opens a store from a URL: `sqlite:///path/file.sqlite` or `postgres://…`.
+    public static func open(url: String, logger: Logger) async throws -> any UMFAStore {
+        if url.hasPrefix("sqlite://") {
+            return try await SQLiteStore.open(path: String(url.dropFirst("sqlite://".count)), logger: logger)
+        }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            return try await PostgresStore.open(url: url, logger: logger)
+        }
+        throw StoreError(.unavailable, "a database URL is sqlite:///path/file.sqlite or postgres://user:pass@host/db")
+    }
+}
