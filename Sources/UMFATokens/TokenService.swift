@@ -7,9 +7,10 @@ import _CryptoExtras
 /// Issues and validates UMFA login tokens (RS256) and publishes the signing keys as JWKS.
 ///
 /// Signing keys live in the store, their private halves sealed with the ``MasterKey``, so every
-/// server instance on the same database signs and validates alike. A token whose `kid` is not
-/// known yet makes the service reload the keys once, which is how a key rotated by another
-/// instance reaches this one.
+/// server instance on the same database signs and validates alike. A key rotated on another
+/// instance reaches this one within ``refreshInterval`` (it starts signing with it and lists it
+/// in JWKS), and at once for validation: a token whose `kid` is not known yet makes the
+/// service reload the keys.
 public actor TokenService {
     private let store: any UMFAStore
     private let masterKey: MasterKey
@@ -18,12 +19,29 @@ public actor TokenService {
     private var keys = JWTKeyCollection()
     private var currentKID: String?
     private var published: [SigningKeyRecord] = []
+    private var loadedAt = ContinuousClock.now
+    /// How old the loaded key set may get before signing or JWKS looks at the store again.
+    public nonisolated let refreshInterval: Duration
 
     /// Creates a service; call ``loadKeys()`` before use.
-    public init(store: any UMFAStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator") {
+    public init(
+        store: any UMFAStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator",
+        refreshInterval: Duration = .seconds(10)
+    ) {
         self.store = store
         self.masterKey = masterKey
         self.issuer = issuer
+        self.refreshInterval = refreshInterval
+    }
+
+    /// Looks for keys another instance added when the loaded set is older than ``refreshInterval``.
+    private func refreshIfStale() async throws {
+        guard ContinuousClock.now - loadedAt > refreshInterval else { return }
+        let stored = try await store.signingKeys()
+        loadedAt = .now
+        if stored.map(\.kid) != published.map(\.kid) || stored.map(\.retiredAt) != published.map(\.retiredAt) {
+            try await reload()
+        }
     }
 
     /// Loads the signing keys, generating the first one on a fresh database.
@@ -60,11 +78,13 @@ public actor TokenService {
         }
         keys = collection
         published = records
+        loadedAt = .now
         currentKID = records.first { $0.retiredAt == nil }?.kid ?? records.first?.kid
     }
 
     /// Signs a login token for `claims` with the current key.
     public func issue(_ claims: LoginTokenClaims) async throws -> String {
+        try await refreshIfStale()
         guard let currentKID else { throw TokenValidationFailure("no signing key is loaded") }
         var header = JWTHeader()
         header.fields["typ"] = .string("JWT")
@@ -73,8 +93,9 @@ public actor TokenService {
     }
 
     /// The public keys, current and retired, as a JWK Set.
-    public func jwks() -> JWKSDocument {
-        JWKSDocument(keys: published.compactMap { JWKSDocument.Key(record: $0) })
+    public func jwks() async throws -> JWKSDocument {
+        try await refreshIfStale()
+        return JWKSDocument(keys: published.compactMap { JWKSDocument.Key(record: $0) })
     }
 
     /// Validates a login token for `applicationID` and `userID` as DESIGN.md §2 specifies.

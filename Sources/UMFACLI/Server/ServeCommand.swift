@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.adminToken = environment["UMFA_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.masterKey = environment["UMFA_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.createDefaultApplication = !noDefaultApp
+        if let seconds = environment["UMFA_SIGNING_KEY_REFRESH_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {
+            configuration.signingKeyRefreshInterval = seconds
+        }
         let displayHost =
             configuration.host == "0.0.0.0" || configuration.host == "127.0.0.1" ? "localhost" : configuration.host
         configuration.publicOrigin = "http://\(displayHost):\(configuration.port)"

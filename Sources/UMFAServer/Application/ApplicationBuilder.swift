@@ -52,7 +52,9 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
     let masterKey =
         try configuration.masterKey.map { try MasterKey(base64: $0) }
         ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)
-    let tokens = TokenService(store: store, masterKey: masterKey, issuer: configuration.issuer)
+    let tokens = TokenService(
+        store: store, masterKey: masterKey, issuer: configuration.issuer,
+        refreshInterval: .milliseconds(Int64(configuration.signingKeyRefreshInterval * 1000)))
     try await tokens.loadKeys()
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()

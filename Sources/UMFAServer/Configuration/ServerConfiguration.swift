@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     public var publicOrigin: String?
     /// How long challenges are accepted, in seconds.
     public var challengeLifetime: TimeInterval
+    /// How soon a signing key rotated on another instance is used here, in seconds.
+    public var signingKeyRefreshInterval: TimeInterval = 10
     /// The clock for challenges, enrollment tokens and login tokens; tests inject a fixed one.
     public var now: @Sendable () -> Date
 

@@ -8,7 +8,7 @@ struct PublicRoutes {
     let metrics: PrometheusCollectorRegistry
 
     func jwks(_ request: Request, context: some RequestContext) async throws -> Response {
-        var response = try JSONExchange.response(await services.tokens.jwks())
+        var response = try JSONExchange.response(try await services.tokens.jwks())
         response.headers[.cacheControl] = "public, max-age=300"
         return response
     }

@@ -1,0 +1,201 @@
+"""Several `umfa serve` processes on one PostgreSQL database behave as one server, and survive
+a PostgreSQL restart under load. Needs UMFA_TEST_POSTGRES_URL (scripts/with-postgres.sh sets it,
+and scripts/test.sh runs the suite under it); without it these tests fail rather than skip."""
+
+import base64
+import os
+import secrets
+import shlex
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+from support import ADMIN_TOKEN, VirtualAuthenticator, assert_error
+
+MASTER_KEY = base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def postgres_url() -> str:
+    url = os.environ.get("UMFA_TEST_POSTGRES_URL")
+    assert url, "UMFA_TEST_POSTGRES_URL is not set: run the suite through scripts/with-postgres.sh"
+    return url
+
+
+@pytest.fixture
+def database() -> str:
+    """A fresh schema in the test database, as a URL with search_path."""
+    schema = "s_" + secrets.token_hex(6)
+    subprocess.run(shlex.split(os.environ["UMFA_TEST_PSQL"]) + ["-qc", f"CREATE SCHEMA {schema}", "umfa_test"],
+                   check=True, capture_output=True)
+    return f"{postgres_url()}?search_path={schema}"
+
+
+@pytest.fixture
+def pair(serve, tmp_path, database):
+    """Instance A (with the development application) and B, same database and master key."""
+    env = {"UMFA_DATABASE_URL": database, "UMFA_MASTER_KEY": MASTER_KEY, "UMFA_SIGNING_KEY_REFRESH_SECONDS": "1"}
+    first = serve(data_dir=tmp_path / "a", env=env)
+    second = serve(data_dir=tmp_path / "b", env=env, args=("--no-default-app",))
+    return first, second
+
+
+def register(server, options_server, authenticator: VirtualAuthenticator, app_id: str, origin: str, user: str):
+    options = options_server.ok("POST", "/api/umfa/registration/options", {"application_id": app_id, "user_id": user})
+    response = authenticator.register(options, origin=origin)
+    return server.ok("POST", "/api/umfa/registration/verify",
+                     {"application_id": app_id, "user_id": user, "credential": response.data})
+
+
+def assertion(server, authenticator: VirtualAuthenticator, app_id: str, origin: str, user: str):
+    options = server.ok("POST", "/api/umfa/authentication/options", {"application_id": app_id, "user_id": user})
+    return authenticator.get(options, origin=origin).data
+
+
+def test_a_ceremony_started_on_one_instance_finishes_on_the_other(pair, authenticator):
+    first, second = pair
+    app, origin = first.app_id, first.origin
+    assert "application_id" not in second.stdout  # B did not create a second development app
+    registered = register(second, first, authenticator, app, origin, "alice")
+    login = second.ok("POST", "/api/umfa/authentication/verify",
+                      {"application_id": app, "user_id": "alice",
+                       "credential": assertion(first, authenticator, app, origin, "alice")})
+    assert login["credential_id"] == registered["credential_id"]
+    # Tokens from either instance validate on the other; both publish the same keys.
+    for issuer, validator in ((first, second), (second, first)):
+        token = issuer.ok("POST", "/api/umfa/authentication/verify",
+                          {"application_id": app, "user_id": "alice",
+                           "credential": assertion(issuer, authenticator, app, origin, "alice")})["token"]
+        validator.ok("POST", "/api/umfa/validate-token",
+                     {"application_id": app, "user_id": "alice", "token": token}, bearer=first.api_key)
+    assert requests.get(first.base + "/.well-known/jwks.json").json() == \
+        requests.get(second.base + "/.well-known/jwks.json").json()
+
+
+def test_one_assertion_sent_to_both_instances_at_once_succeeds_exactly_once(pair, authenticator):
+    first, second = pair
+    app, origin = first.app_id, first.origin
+    register(first, first, authenticator, app, origin, "bob")
+    credential = assertion(first, authenticator, app, origin, "bob")
+    body = {"application_id": app, "user_id": "bob", "credential": credential}
+    barrier = threading.Barrier(20)
+
+    def send(index: int) -> int:
+        target = first if index % 2 else second
+        barrier.wait()
+        return requests.post(target.base + "/api/umfa/authentication/verify", json=body, timeout=30).status_code
+
+    with ThreadPoolExecutor(20) as pool:
+        statuses = list(pool.map(send, range(20)))
+    assert statuses.count(200) == 1, statuses
+    assert statuses.count(401) == 19, statuses
+
+
+def test_revocations_on_one_instance_take_effect_on_the_other_at_once(pair, authenticator):
+    first, second = pair
+    app, origin = first.app_id, first.origin
+    registered = register(first, first, authenticator, app, origin, "carol")
+    token = registered["token"]
+    extra = second.ok("POST", f"/api/admin/applications/{app}/api-keys", status=201, bearer=ADMIN_TOKEN)
+    first.ok("POST", "/api/umfa/validate-token", {"application_id": app, "user_id": "carol", "token": token},
+             bearer=extra["api_key"])
+    second.ok("DELETE", f"/api/admin/applications/{app}/api-keys/{extra['key_id']}",
+              bearer=ADMIN_TOKEN)
+    assert_error(first.request("POST", "/api/umfa/validate-token",
+                               {"application_id": app, "user_id": "carol", "token": token}, bearer=extra["api_key"]),
+                 401)
+    # A credential deleted through B no longer signs in on A, even with an assertion made before.
+    credential_id = registered["credential_id"]
+    signed_before = assertion(first, authenticator, app, origin, "carol")
+    second.ok("DELETE", f"/api/umfa/users/carol/credentials/{credential_id}?application_id={app}",
+              bearer=first.api_key)
+    assert_error(first.request("POST", "/api/umfa/authentication/verify",
+                               {"application_id": app, "user_id": "carol", "credential": signed_before}), 401)
+
+
+def test_a_rotated_key_signs_on_both_and_old_tokens_keep_validating(pair, authenticator):
+    first, second = pair
+    app, origin = first.app_id, first.origin
+    old = register(first, first, authenticator, app, origin, "dave")["token"]
+    kid = first.ok("POST", "/api/admin/signing-keys", status=201, bearer=ADMIN_TOKEN)["kid"]
+    time.sleep(1.5)  # instances pick up a rotated key within UMFA_SIGNING_KEY_REFRESH_SECONDS
+    new = second.ok("POST", "/api/umfa/authentication/verify",
+                    {"application_id": app, "user_id": "dave",
+                     "credential": assertion(second, authenticator, app, origin, "dave")})["token"]
+    header = new.split(".")[0]
+    assert kid in base64.urlsafe_b64decode(header + "=" * (-len(header) % 4)).decode()
+    for token in (old, new):
+        for server in (first, second):
+            server.ok("POST", "/api/umfa/validate-token", {"application_id": app, "user_id": "dave", "token": token},
+                      bearer=first.api_key)
+    kids = {key["kid"] for key in requests.get(second.base + "/.well-known/jwks.json").json()["keys"]}
+    assert kid in kids and len(kids) == 2
+
+
+def test_postgres_restart_under_load(pair, authenticator):
+    """Registrations run against both instances while PostgreSQL restarts: requests in the gap
+    fail cleanly (503 in the error shape, never a crash), the servers recover by themselves,
+    and every registration that was answered 200 is present afterwards."""
+    first, second = pair
+    app, origin = first.app_id, first.origin
+    answered: list[str] = []
+    failures: list[int] = []
+    stop = threading.Event()
+
+    def worker(number: int) -> None:
+        target = (first, second)[number % 2]
+        count = 0
+        while not stop.is_set():
+            user = f"load-{number}-{count}"
+            count += 1
+            try:
+                options = target.request("POST", "/api/umfa/registration/options",
+                                         {"application_id": app, "user_id": user})
+                if options.status_code != 200:
+                    failures.append(options.status_code)
+                    assert_error(options, options.status_code)
+                    time.sleep(0.05)
+                    continue
+                response = authenticator.register(options.json(), origin=origin)
+                verified = target.request("POST", "/api/umfa/registration/verify",
+                                          {"application_id": app, "user_id": user, "credential": response.data})
+                if verified.status_code == 200:
+                    answered.append(user)
+                else:
+                    failures.append(verified.status_code)
+                    assert_error(verified, verified.status_code)
+            except requests.RequestException:
+                failures.append(0)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    time.sleep(2)
+    before = len(answered)
+    pg_ctl = shlex.split(os.environ["UMFA_TEST_PGCTL"])
+    subprocess.run(pg_ctl + ["-m", "fast", "stop"], check=True, capture_output=True)
+    time.sleep(8)
+    subprocess.run(pg_ctl + ["start"], check=True, capture_output=True)
+    time.sleep(4)
+    stop.set()
+    for thread in threads:
+        thread.join(30)
+    after_restart = [user for user in answered[before:]]
+    assert before > 0, "no registration succeeded before the restart"
+    assert failures, "PostgreSQL was down for 8 s but no request failed"
+    assert set(failures) <= {503, 401}, failures  # 401: a challenge issued before the gap was lost with it
+    assert 503 in failures, failures
+    assert after_restart, "the servers did not recover after PostgreSQL came back"
+    # Every registration answered 200 is present (its owner can sign in).
+    for user in answered[:: max(1, len(answered) // 10)]:
+        options = first.ok("POST", "/api/umfa/authentication/options", {"application_id": app, "user_id": user})
+        assert len(options["publicKey"]["allowCredentials"]) == 1, user
+    psql = shlex.split(os.environ["UMFA_TEST_PSQL"])
+    schema = first.env["UMFA_DATABASE_URL"].split("search_path=")[1]
+    count = subprocess.run(psql + ["-tAc", f"SELECT count(*) FROM {schema}.credentials", "umfa_test"],
+                           check=True, capture_output=True, text=True).stdout.strip()
+    assert int(count) == len(answered), (count, len(answered))
+    assert first.running and second.running
