@@ -57,14 +57,18 @@ public struct AuthenticationResult: Sendable, Hashable {
     public let token: String
     /// When the sign-in completed.
     public let authenticatedAt: Date
+    /// How the passkey is protected on the device, as at enrollment.
+    public let userVerification: String
     /// The server's trace id.
     public let traceId: String?
 
-    /// The completion-handler form: `user_id`, `credential_id`, `token`, `authenticated_at`, `authenticator`.
+    /// The completion-handler form: `user_id`, `credential_id`, `token`, `authenticated_at`,
+    /// `authenticator` (`software`), `user_verification`.
     public var dictionary: [String: Any] {
         [
             "user_id": userId, "credential_id": credentialId, "token": token, "authenticator": "software",
             "authenticated_at": ISO8601DateFormatter().string(from: authenticatedAt),
+            "user_verification": userVerification,
         ]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import UMFAAuthenticator
 import UMFAWebAuthn
 
@@ -12,7 +13,10 @@ import UMFAWebAuthn
 /// sendToBackend(login.token)   // the backend calls POST /api/umfa/validate-token
 /// ```
 ///
-/// Every operation exists as `async throws(ZSMError)` and with a completion handler.
+/// Every operation exists as `async throws(ZSMError)` and with a completion handler. One
+/// client may run any number of operations at once: sign-ins with one passkey reach the
+/// server in the order they were signed. Counters on the device are safe across clients and
+/// processes, but that order is kept within a client, so use one client per storage location.
 public final class UMFAClient: Sendable {
     /// The SDK's semantic version, the same as `umfa --version`.
     public static let versionString = UMFAVersion.string
@@ -22,6 +26,10 @@ public final class UMFAClient: Sendable {
     /// Where ceremonies are performed.
     public let relyingParty: any RelyingParty
     let consent: any AuthenticatorConsent
+    /// The opened key store, shared by every operation of this client.
+    let openedDevice = Mutex<Device?>(nil)
+    /// Orders signatures and their verification (see ``CeremonyGate``).
+    let gate = CeremonyGate()
 
     /// Creates a client that speaks the UMFA HTTP API at `config.hostURL`.
     public convenience init(_ config: ZSMConfig) {
@@ -42,10 +50,14 @@ public final class UMFAClient: Sendable {
 
     // MARK: - Operations
 
-    /// Whether this device holds a passkey for `userId`; answered from the device alone.
+    /// Whether this device holds a passkey for `userId`; answered from the device alone. A
+    /// passkey whose key is gone (erased after a lockout) does not count; a damaged one does,
+    /// and ``authenticate(userId:)`` reports the damage.
     public func checkEnrollment(userId: String) async throws(ZSMError) -> EnrollmentStatus {
         try config.validate()
-        let entry = try device().enrollments.entry(applicationId: config.applicationId, userId: userId)
+        let device = try device()
+        var entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId)
+        if let found = entry, !device.holdsKey(credentialId: found.credentialId) { entry = nil }
         return EnrollmentStatus(
             userId: userId, enrolled: entry != nil, credentialId: entry?.credentialId, enrolledAt: entry?.enrolledAt)
     }
@@ -53,7 +65,8 @@ public final class UMFAClient: Sendable {
     /// Creates a passkey for `userId` on this device and registers it with the server.
     ///
     /// For applications with the `grant` policy, ``ZSMConfig/enrollmentTokenProvider`` supplies
-    /// the enrollment token. With a PIN or password, the user chooses it now.
+    /// the enrollment token. With a PIN or password, the user chooses it now. A passkey this
+    /// device held for the user before (no longer registered, or damaged) is replaced.
     public func enroll(userId: String) async throws(ZSMError) -> EnrollmentResult {
         try config.validate()
         let device = try device()
@@ -67,6 +80,7 @@ public final class UMFAClient: Sendable {
         }
         let begun = try await relyingParty.beginRegistration(
             userId: userId, displayName: nil, enrollmentToken: enrollmentToken)
+        try checkRelyingPartyID(begun.options.rp.id)
         let verification = try await verifyUser(userId: userId, creating: true)
         let response: RegistrationResponseJSON
         do {
@@ -83,11 +97,17 @@ public final class UMFAClient: Sendable {
             throw error
         }
         let now = Date()
+        let previous = try device.enrollments.entry(applicationId: config.applicationId, userId: userId)
         try device.enrollments.record(
             DeviceEnrollments.Entry(
                 applicationId: config.applicationId, userId: userId, credentialId: outcome.credentialId,
                 rpId: begun.options.rp.id ?? config.hostURL.host ?? "", enrolledAt: now,
                 userVerification: verificationLabel))
+        if let previous, previous.credentialId != outcome.credentialId,
+            let oldID = Base64URL.decode(previous.credentialId)
+        {
+            try? device.store.delete(id: oldID)
+        }
         return EnrollmentResult(
             userId: outcome.userId, credentialId: outcome.credentialId, token: outcome.token, enrolledAt: now,
             userVerification: verificationLabel, traceId: outcome.traceId)
@@ -100,28 +120,33 @@ public final class UMFAClient: Sendable {
         guard let entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId) else {
             throw ZSMError(.notEnrolled, "this device holds no passkey for \(userId); enroll first")
         }
+        let relyingParty = relyingParty
         let outcome = try await assertAndFinish(userId: userId, entry: entry, device: device) {
             credential async throws(ZSMError) in
-            try await self.relyingParty.finishAuthentication(userId: userId, credential: credential)
+            try await relyingParty.finishAuthentication(userId: userId, credential: credential)
+        }
+        guard let token = outcome.token, !token.isEmpty else {
+            throw ZSMError(.serverError, "the server signed the user in but sent no token", traceId: outcome.traceId)
         }
         return AuthenticationResult(
-            userId: outcome.userId, credentialId: outcome.credentialId, token: outcome.token ?? "",
-            authenticatedAt: Date(), traceId: outcome.traceId)
+            userId: outcome.userId, credentialId: outcome.credentialId, token: token, authenticatedAt: Date(),
+            userVerification: entry.userVerification, traceId: outcome.traceId)
     }
 
     /// Removes `userId`'s passkey: first on the server (proven by an assertion), then on the
     /// device. Returns `false`, keeping the device's key so the user can retry, when the
     /// server could not be reached or refused.
     public func unenroll(userId: String) async -> Bool {
-        do {
+        do throws(ZSMError) {
             try config.validate()
             let device = try device()
             guard let entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId) else {
                 return false
             }
+            let relyingParty = relyingParty
             _ = try await assertAndFinish(userId: userId, entry: entry, device: device) {
                 credential async throws(ZSMError) in
-                try await self.relyingParty.unenroll(userId: userId, credential: credential)
+                try await relyingParty.unenroll(userId: userId, credential: credential)
             }
             if let id = Base64URL.decode(entry.credentialId) { try? device.store.delete(id: id) }
             try device.enrollments.remove(applicationId: config.applicationId, userId: userId)
@@ -133,112 +158,28 @@ public final class UMFAClient: Sendable {
 
     /// Replaces the PIN that protects this device's passkeys.
     /// - Throws: `userVerificationFailed` for a wrong current PIN (it counts as a failed
-    ///   attempt), `lockedOut` after too many.
+    ///   attempt; nothing changes), `lockedOut` after too many, `notEnrolled` when no passkey
+    ///   here is protected by a PIN.
     public func changePIN(from current: String, to new: String) async throws(ZSMError) {
         try await changeSecret(.pin, from: current, to: new)
     }
 
-    /// Replaces the password that protects this device's passkeys.
+    /// Replaces the password that protects this device's passkeys; throws as ``changePIN(from:to:)``.
     public func changePassword(from current: String, to new: String) async throws(ZSMError) {
         try await changeSecret(.password, from: current, to: new)
     }
 
     private func changeSecret(_ kind: SecretKind, from current: String, to new: String) async throws(ZSMError) {
-        let device = try device()
-        do {
-            try device.client.authenticator.changeSecret(kind, from: current, to: new)
+        let authenticator = try device().client.authenticator
+        // Re-sealing keeps each credential's current counter, so sign-ins may run meanwhile.
+        let changed: Int
+        do throws(AuthenticatorError) {
+            changed = try authenticator.changeSecret(kind, from: current, to: new)
         } catch {
             throw Self.map(error)
         }
-    }
-
-    // MARK: - Internals
-
-    struct Device {
-        let store: DirectoryCredentialStore
-        let client: WebAuthnClient
-        let enrollments: DeviceEnrollments
-    }
-
-    func device() throws(ZSMError) -> Device {
-        let store: DirectoryCredentialStore
-        do {
-            store = try DirectoryCredentialStore(directory: config.storageLocation)
-        } catch {
-            throw ZSMError(.keyStoreDamaged, error.message)
-        }
-        let authenticator = SoftwareAuthenticator(store: store, deviceKey: store.deviceKey, consent: consent)
-        return Device(
-            store: store, client: WebAuthnClient(origin: config.effectiveOrigin, authenticator: authenticator),
-            enrollments: DeviceEnrollments(directory: config.storageLocation))
-    }
-
-    private func assertAndFinish(
-        userId: String, entry: DeviceEnrollments.Entry, device: Device,
-        finish: (AuthenticationResponseJSON) async throws(ZSMError) -> CeremonyOutcome
-    ) async throws(ZSMError) -> CeremonyOutcome {
-        var options = try await relyingParty.beginAuthentication(userId: userId).options
-        // Only this user's passkey may answer, even if the device holds others for the RP.
-        if let id = Base64URL.decode(entry.credentialId) {
-            options.allowCredentials = [CredentialDescriptor(id: Base64URLBytes(id))]
-        }
-        let verification = try await verifyUser(userId: userId, creating: false)
-        let response: AuthenticationResponseJSON
-        do {
-            response = try device.client.get(options, verification: verification)
-        } catch {
-            throw Self.map(error, missingMeansNotEnrolled: true)
-        }
-        return try await finish(response)
-    }
-
-    private var verificationLabel: String {
-        switch config.userVerification {
-        case .none: return "none"
-        case .pin: return "pin"
-        case .password: return "password"
-        case .platform(let verifier): return verifier.method.rawValue
-        }
-    }
-
-    /// Gets the user's PIN, password or platform confirmation, as configured.
-    private func verifyUser(userId: String, creating: Bool) async throws(ZSMError) -> UserVerification {
-        let purpose: ZSMConfig.SecretPurpose = creating ? .create(userId: userId) : .enter(userId: userId)
-        switch config.userVerification {
-        case .none:
-            return .none
-        case .pin(let provider):
-            guard let pin = await provider(purpose), !pin.isEmpty else {
-                throw ZSMError(.cancelled, "no PIN was given")
-            }
-            return .secret(.pin, pin)
-        case .password(let provider):
-            guard let password = await provider(purpose), !password.isEmpty else {
-                throw ZSMError(.cancelled, "no password was given")
-            }
-            return .secret(.password, password)
-        case .platform(let verifier):
-            let verified: Bool
-            do {
-                verified = try await verifier.verifyUser(reason: creating ? "Create a passkey" : "Sign in")
-            } catch {
-                throw ZSMError(.cancelled, "user verification was interrupted")
-            }
-            guard verified else { throw ZSMError(.cancelled, "the user did not verify") }
-            return .confirmedByPlatform(verifier.method)
-        }
-    }
-
-    static func map(_ error: AuthenticatorError, missingMeansNotEnrolled: Bool = false) -> ZSMError {
-        switch error.code {
-        case .invalidState: return ZSMError(.alreadyEnrolled, "this device already holds a passkey for this user")
-        case .notAllowed where missingMeansNotEnrolled:
-            return ZSMError(.notEnrolled, "the passkey is no longer on this device; enroll again")
-        case .notAllowed: return ZSMError(.consentRefused, error.message)
-        case .notSupported: return ZSMError(.serverError, error.message)
-        case .userVerificationFailed: return ZSMError(.userVerificationFailed, error.message)
-        case .lockedOut: return ZSMError(.lockedOut, error.message)
-        case .invalidData, .storageFailure: return ZSMError(.keyStoreDamaged, error.message)
+        guard changed > 0 else {
+            throw ZSMError(.notEnrolled, "no passkey on this device is protected by a \(kind.rawValue)")
         }
     }
 }

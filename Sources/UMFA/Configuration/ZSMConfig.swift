@@ -109,10 +109,26 @@ public struct ZSMConfig: Sendable {
         consumerId = json["consumer_id"] as? String
         origin = json["origin"] as? String
         if let path = json["storage_location"] as? String { storageLocation = URL(fileURLWithPath: path) }
-        if let timeout = json["timeout"] as? Double { self.timeout = timeout }
-        if let retries = json["retry_count"] as? Int { retryCount = retries }
+        if let timeout = Self.number(json["timeout"]) { self.timeout = timeout }
+        if let retries = Self.number(json["retry_count"]) {
+            guard let whole = Int(exactly: retries) else {
+                throw ZSMError(.invalidConfiguration, "retry_count must be a whole number")
+            }
+            retryCount = whole
+        }
         if let headers = json["headers"] as? [String: String] { self.headers = headers }
         if let level = (json["log_level"] as? String).flatMap(LogLevel.init(rawValue:)) { logLevel = level }
+    }
+
+    /// A JSON number as a `Double`, whichever Swift type holds it (`Int` from a literal,
+    /// `Double` or `NSNumber` from `JSONSerialization`).
+    private static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let value as Int: return Double(value)
+        case let value as Double: return value
+        case let value as NSNumber: return value.doubleValue
+        default: return nil
+        }
     }
 
     /// The origin in use: ``origin`` or the host's origin.

@@ -15,10 +15,12 @@ final class DeviceEnrollments: Sendable {
         var userVerification: String
     }
 
+    private let directory: URL
     private let file: URL
     private let lock = Mutex(())
 
     init(directory: URL) {
+        self.directory = directory
         file = directory.appendingPathComponent("enrollments.json")
     }
 
@@ -50,16 +52,23 @@ final class DeviceEnrollments: Sendable {
 
     private func update(_ change: (inout [Entry]) -> Void) throws(ZSMError) {
         try lock.withLock { _ throws(ZSMError) in
-            var entries = try load()
-            change(&entries)
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.sortedKeys]
-            do {
-                try AtomicFile.write(try encoder.encode(entries), to: file)
-            } catch {
-                throw ZSMError(.keyStoreDamaged, "cannot write \(file.path)")
-            }
+            try DirectoryLock.withLock(
+                on: directory, unavailable: { ZSMError(.keyStoreDamaged, "cannot lock \(directory.path)") }
+            ) { () throws(ZSMError) in try write(change) }
+        }
+    }
+
+    /// Reads, changes and writes the list; the caller holds the locks.
+    private func write(_ change: (inout [Entry]) -> Void) throws(ZSMError) {
+        var entries = try load()
+        change(&entries)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            try AtomicFile.write(try encoder.encode(entries), to: file)
+        } catch {
+            throw ZSMError(.keyStoreDamaged, "cannot write \(file.path)")
         }
     }
 }

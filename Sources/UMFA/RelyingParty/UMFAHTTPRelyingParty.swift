@@ -119,7 +119,10 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         var body = body
         let traceID = UUID().uuidString.lowercased()
         body["trace_id"] = .string(traceID)
-        guard let url = URL(string: path, relativeTo: config.hostURL) else {
+        // Appended, not resolved: a server behind a path prefix (https://example.com/mfa) keeps it.
+        var base = config.hostURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + path) else {
             throw ZSMError(.invalidConfiguration, "host_url cannot be combined with \(path)")
         }
         var request = URLRequest(url: url, timeoutInterval: config.timeout)

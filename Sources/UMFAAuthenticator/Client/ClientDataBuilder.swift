@@ -32,12 +32,12 @@ enum ClientDataBuilder {
 
 /// The RP ID rules a browser applies before calling an authenticator (WebAuthn L3 §5.1.3
 /// step 8, §5.1.4.1 step 8).
-enum RelyingPartyIDCheck {
+public enum RelyingPartyIDCheck {
     /// The RP ID to use: the requested one when it is valid for `origin`, else `nil`.
     ///
     /// A web origin's host must equal the RP ID or end with `.` + RP ID, over HTTPS or on
     /// `localhost`; native-app origins (`ios:…`, `android:…`) are vouched for by the platform.
-    static func effectiveRPID(requested: String?, origin: String) -> String? {
+    public static func effectiveRPID(requested: String?, origin: String) -> String? {
         guard origin.hasPrefix("https://") || origin.hasPrefix("http://") else {
             return requested
         }

@@ -24,7 +24,7 @@ public struct SoftwareAuthenticator: Sendable {
     let sealer: KeySealer
     private let randomBytes: @Sendable (Int) -> [UInt8]
     private let now: @Sendable () -> Date
-    private let counterLock = CounterLock()
+    let counterLock = CounterLock()
 
     /// The AAGUID UMFA's software authenticator reports: `554d4641-0000-4000-8000-736f66747761`.
     public static let defaultAAGUID: [UInt8] = [
@@ -63,7 +63,8 @@ public struct SoftwareAuthenticator: Sendable {
 
     /// authenticatorMakeCredential: creates, seals, stores and attests a new P-256 credential.
     ///
-    /// With `.secret`, the PIN or password protects the new key and the UV flag is set.
+    /// With `.secret`, the PIN or password protects the new key and the UV flag is set. On a
+    /// locked authenticator this is the reset: the locked credentials are erased first.
     /// - Throws: ``AuthenticatorError`` `invalidState` when an excluded credential is here (or
     ///   `notAllowed` when the user declines to report it), `notSupported` without ES256,
     ///   `userVerificationFailed` when UV is required and did not happen, `notAllowed` when
@@ -71,8 +72,8 @@ public struct SoftwareAuthenticator: Sendable {
     public func makeCredential(_ request: MakeCredentialRequest, verification: UserVerification)
         throws(AuthenticatorError) -> MakeCredentialResult
     {
-        let existing = try store.credentials(rpID: request.rpID)
-        if existing.contains(where: { request.excludeCredentialIDs.contains($0.id.bytes) }) {
+        let lockedOut = try store.failedVerificationAttempts() >= maximumFailedAttempts
+        if try holdsAny(of: request.excludeCredentialIDs, rpID: request.rpID, ignoringSecretProtected: lockedOut) {
             guard consent.allowExcludedCredentialReport(rpID: request.rpID) else {
                 throw AuthenticatorError(.notAllowed, "the user declined")
             }
@@ -114,6 +115,7 @@ public struct SoftwareAuthenticator: Sendable {
             let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
             statement = CBORMap(["alg": CBORValue(Int64(COSEAlgorithm.es256.rawValue)), "sig": .byteString(signature)])
         }
+        if lockedOut { try eraseLockedCredentials() }
         try store.save(credential)
         return MakeCredentialResult(
             credentialID: credentialID,
@@ -132,19 +134,13 @@ public struct SoftwareAuthenticator: Sendable {
     public func getAssertion(_ request: GetAssertionRequest, verification: UserVerification) throws(AuthenticatorError)
         -> GetAssertionResult
     {
-        let candidates = try store.credentials(rpID: request.rpID).filter { credential in
-            request.allowCredentialIDs.isEmpty
-                ? credential.discoverable : request.allowCredentialIDs.contains(credential.id.bytes)
-        }
-        guard let chosen = candidates.max(by: { $0.createdAt < $1.createdAt }) else {
-            throw AuthenticatorError(.notAllowed, "no credential on this authenticator matches the request")
-        }
+        let chosen = try candidate(for: request)
         let (key, userVerified) = try unlock(chosen, verification: verification)
         if request.requireUserVerification, !userVerified {
             throw AuthenticatorError(.userVerificationFailed, "user verification is required")
         }
-        let signCount = try counterLock.withLock { () throws(AuthenticatorError) -> UInt32 in
-            guard var fresh = try store.credentials(rpID: request.rpID).first(where: { $0.id == chosen.id }) else {
+        let signCount = try serialized { () throws(AuthenticatorError) -> UInt32 in
+            guard var fresh = try store.credential(id: chosen.id.bytes) else {
                 throw AuthenticatorError(.notAllowed, "the credential was removed")
             }
             fresh.signCount &+= 1
@@ -162,62 +158,6 @@ public struct SoftwareAuthenticator: Sendable {
             userHandle: chosen.userHandle.bytes)
     }
 
-    /// Replaces the PIN or password on every credential it protects.
-    /// - Throws: `userVerificationFailed` when `old` is wrong (which counts as a failed attempt).
-    public func changeSecret(_ kind: SecretKind, from old: String, to new: String) throws(AuthenticatorError) {
-        guard !new.isEmpty else {
-            throw AuthenticatorError(.userVerificationFailed, "the new \(kind.rawValue) is empty")
-        }
-        for credential in try store.allCredentials() where credential.protection.secretKind == kind {
-            let (key, _) = try unlock(credential, verification: .secret(kind, old))
-            var updated = credential
-            let (sealed, protection) = try sealer.seal(key, credentialID: credential.id.bytes, secret: (kind, new))
-            updated.sealedPrivateKey = Base64URLBytes(sealed)
-            updated.protection = protection
-            try store.save(updated)
-        }
-    }
-
-    /// Unseals a credential's key, enforcing the attempt counter for secrets.
-    private func unlock(_ credential: CredentialSource, verification: UserVerification) throws(AuthenticatorError)
-        -> (P256.Signing.PrivateKey, Bool)
-    {
-        guard let kind = credential.protection.secretKind else {
-            guard
-                let key = try sealer.open(
-                    credential.sealedPrivateKey.bytes, credentialID: credential.id.bytes,
-                    protection: credential.protection, secret: nil)
-            else {
-                throw AuthenticatorError(.invalidData, "a stored credential does not open with this device's key")
-            }
-            return (key, verification.isVerification)
-        }
-        guard case .secret(let givenKind, let secret) = verification, givenKind == kind else {
-            throw AuthenticatorError(.userVerificationFailed, "this passkey is protected by a \(kind.rawValue)")
-        }
-        return try counterLock.withLock { () throws(AuthenticatorError) -> (P256.Signing.PrivateKey, Bool) in
-            let failures = try store.failedVerificationAttempts()
-            guard failures < maximumFailedAttempts else {
-                throw AuthenticatorError(.lockedOut, "too many wrong attempts; this authenticator is locked")
-            }
-            guard
-                let key = try sealer.open(
-                    credential.sealedPrivateKey.bytes, credentialID: credential.id.bytes,
-                    protection: credential.protection, secret: secret)
-            else {
-                try store.setFailedVerificationAttempts(failures + 1)
-                if failures + 1 >= maximumFailedAttempts {
-                    throw AuthenticatorError(.lockedOut, "too many wrong attempts; this authenticator is locked")
-                }
-                throw AuthenticatorError(
-                    .userVerificationFailed,
-                    "wrong \(kind.rawValue); \(maximumFailedAttempts - failures - 1) attempts left")
-            }
-            if failures != 0 { try store.setFailedVerificationAttempts(0) }
-            return (key, true)
-        }
-    }
-
     /// The authenticator extension outputs: `uvm` when it was requested and the user verified.
     static func extensions(uvmRequested: Bool, _ verification: UserVerification) -> CBORMap? {
         guard uvmRequested, let entry = verification.userVerificationMethodEntry else { return nil }
@@ -230,6 +170,14 @@ public struct SoftwareAuthenticator: Sendable {
         } catch {
             throw AuthenticatorError(.storageFailure, "signing failed")
         }
+    }
+}
+
+extension SoftwareAuthenticator {
+    /// Runs `body` under this authenticator's lock and the store's, so counter and attempt
+    /// updates are never lost to another thread or process.
+    func serialized<Value>(_ body: () throws(AuthenticatorError) -> Value) throws(AuthenticatorError) -> Value {
+        try counterLock.withLock { () throws(AuthenticatorError) -> Value in try store.exclusively(body) }
     }
 }
 

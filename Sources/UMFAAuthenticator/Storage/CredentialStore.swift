@@ -9,6 +9,9 @@ public protocol CredentialStore: Sendable {
     func credentials(rpID: String) throws(AuthenticatorError) -> [CredentialSource]
     /// Every credential.
     func allCredentials() throws(AuthenticatorError) -> [CredentialSource]
+    /// The credential with `id`, or `nil` when there is none. A store that keeps credentials
+    /// apart answers without reading the others, so one damaged credential does not hide the rest.
+    func credential(id: [UInt8]) throws(AuthenticatorError) -> CredentialSource?
     /// Adds a credential or replaces the one with the same id, durably.
     func save(_ credential: CredentialSource) throws(AuthenticatorError)
     /// Removes a credential; removing an unknown id does nothing.
@@ -17,12 +20,27 @@ public protocol CredentialStore: Sendable {
     func failedVerificationAttempts() throws(AuthenticatorError) -> Int
     /// Records the count of consecutive failed attempts, durably.
     func setFailedVerificationAttempts(_ count: Int) throws(AuthenticatorError)
+    /// Runs `body` while no other user of the store, in this process or another, runs one:
+    /// the authenticator reads and updates its counters inside.
+    func exclusively<Value>(_ body: () throws(AuthenticatorError) -> Value) throws(AuthenticatorError) -> Value
 }
 
 extension CredentialStore {
     /// Every credential scoped to `rpID`, filtered from ``allCredentials()``.
     public func credentials(rpID: String) throws(AuthenticatorError) -> [CredentialSource] {
         try allCredentials().filter { $0.rpID == rpID }
+    }
+
+    /// Runs `body`; a store used by one process needs nothing more than the authenticator's own lock.
+    public func exclusively<Value>(_ body: () throws(AuthenticatorError) -> Value) throws(AuthenticatorError)
+        -> Value
+    {
+        try body()
+    }
+
+    /// The credential with `id`, found in ``allCredentials()``.
+    public func credential(id: [UInt8]) throws(AuthenticatorError) -> CredentialSource? {
+        try allCredentials().first { $0.id.bytes == id }
     }
 }
 

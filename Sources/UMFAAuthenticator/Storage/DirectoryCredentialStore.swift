@@ -31,7 +31,10 @@ public final class DirectoryCredentialStore: CredentialStore {
         let keyFile = directory.appendingPathComponent("device.key")
         if let data = manager.contents(atPath: keyFile.path) {
             guard data.count == 32 else {
-                throw AuthenticatorError(.invalidData, "\(keyFile.path) is damaged (expected 32 bytes)")
+                throw AuthenticatorError(
+                    .invalidData,
+                    "the device key \(keyFile.path) is damaged (\(data.count) bytes, expected 32); "
+                        + "the passkeys it sealed cannot be opened")
             }
             deviceKey = SymmetricKey(data: data)
         } else {
@@ -56,6 +59,7 @@ public final class DirectoryCredentialStore: CredentialStore {
     }
 
     /// Every credential; a damaged file is reported, never skipped silently.
+    /// - Throws: `invalidData` naming the first damaged key file.
     public func allCredentials() throws(AuthenticatorError) -> [CredentialSource] {
         let names: [String]
         do {
@@ -65,15 +69,41 @@ public final class DirectoryCredentialStore: CredentialStore {
         }
         var credentials: [CredentialSource] = []
         for name in names.sorted() where name.hasSuffix(".json") {
-            let path = credentialsDirectory.appendingPathComponent(name).path
-            guard let data = FileManager.default.contents(atPath: path),
-                let credential = try? JSONDecoder().decode(CredentialSource.self, from: data)
-            else {
-                throw AuthenticatorError(.invalidData, "the key file \(name) is damaged")
-            }
+            guard let credential = try read(credentialsDirectory.appendingPathComponent(name)) else { continue }
             credentials.append(credential)
         }
         return credentials
+    }
+
+    /// The credential with `id`, read from its own file only: another credential's damaged
+    /// file does not affect it.
+    /// - Throws: `invalidData` when this credential's file is damaged.
+    public func credential(id: [UInt8]) throws(AuthenticatorError) -> CredentialSource? {
+        guard let credential = try read(file(for: id)) else { return nil }
+        guard credential.id.bytes == id else {
+            throw AuthenticatorError(.invalidData, Self.damaged(file(for: id), "it holds another credential"))
+        }
+        return credential
+    }
+
+    /// Reads one key file; `nil` when it does not exist.
+    private func read(_ url: URL) throws(AuthenticatorError) -> CredentialSource? {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw AuthenticatorError(.invalidData, Self.damaged(url, "it cannot be read"))
+            }
+            return nil
+        }
+        do {
+            return try JSONDecoder().decode(CredentialSource.self, from: data)
+        } catch {
+            throw AuthenticatorError(.invalidData, Self.damaged(url, "it is not a credential record"))
+        }
+    }
+
+    private static func damaged(_ url: URL, _ reason: String) -> String {
+        "the key file credentials/\(url.lastPathComponent) is damaged (\(reason)); "
+            + "its passkey cannot be used, enroll again to replace it"
     }
 
     /// Writes one credential's file atomically.
@@ -98,6 +128,15 @@ public final class DirectoryCredentialStore: CredentialStore {
         } catch {
             throw AuthenticatorError(.storageFailure, "cannot remove a credential from \(directory.path)")
         }
+    }
+
+    /// Runs `body` holding an exclusive lock on the directory, shared with other processes
+    /// (another `umfa` command, another app extension) that use the same directory.
+    public func exclusively<Value>(_ body: () throws(AuthenticatorError) -> Value) throws(AuthenticatorError)
+        -> Value
+    {
+        try DirectoryLock.withLock(
+            on: directory, unavailable: { AuthenticatorError(.storageFailure, "cannot lock \(directory.path)") }, body)
     }
 
     private struct State: Codable {

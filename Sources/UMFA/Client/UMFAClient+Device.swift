@@ -1,0 +1,127 @@
+import Foundation
+import UMFAAuthenticator
+import UMFAWebAuthn
+
+/// The device side of the ceremonies: the key store, the user's verification, the
+/// authenticator's answer and how its errors read to an app.
+extension UMFAClient {
+    struct Device: Sendable {
+        let store: DirectoryCredentialStore
+        let client: WebAuthnClient
+        let enrollments: DeviceEnrollments
+
+        /// Whether the key of `credentialId` is here; a damaged key file still counts.
+        func holdsKey(credentialId: String) -> Bool {
+            guard let id = Base64URL.decode(credentialId) else { return false }
+            do {
+                return try store.credential(id: id) != nil
+            } catch {
+                return true
+            }
+        }
+    }
+
+    /// The device's key store, opened on first use and then shared, so every operation of
+    /// this client counts signatures and wrong PINs under the same locks.
+    func device() throws(ZSMError) -> Device {
+        try openedDevice.withLock { opened throws(ZSMError) -> Device in
+            if let opened { return opened }
+            let store: DirectoryCredentialStore
+            do throws(AuthenticatorError) {
+                store = try DirectoryCredentialStore(directory: config.storageLocation)
+            } catch {
+                throw ZSMError(.keyStoreDamaged, error.message)
+            }
+            let authenticator = SoftwareAuthenticator(store: store, deviceKey: store.deviceKey, consent: consent)
+            let device = Device(
+                store: store, client: WebAuthnClient(origin: config.effectiveOrigin, authenticator: authenticator),
+                enrollments: DeviceEnrollments(directory: config.storageLocation))
+            opened = device
+            return device
+        }
+    }
+
+    /// Gets options, verifies the user, then signs and finishes inside the gate.
+    func assertAndFinish(
+        userId: String, entry: DeviceEnrollments.Entry, device: Device,
+        finish: @escaping @Sendable (AuthenticationResponseJSON) async throws(ZSMError) -> CeremonyOutcome
+    ) async throws(ZSMError) -> CeremonyOutcome {
+        var options = try await relyingParty.beginAuthentication(userId: userId).options
+        try checkRelyingPartyID(options.rpId)
+        // Only this user's passkey may answer, even if the device holds others for the RP.
+        if let id = Base64URL.decode(entry.credentialId) {
+            options.allowCredentials = [CredentialDescriptor(id: Base64URLBytes(id))]
+        }
+        let verification = try await verifyUser(userId: userId, creating: false)
+        let request = options
+        return try await gate.run(for: entry.credentialId) { () async throws(ZSMError) -> CeremonyOutcome in
+            let response: AuthenticationResponseJSON
+            do throws(AuthenticatorError) {
+                response = try device.client.get(request, verification: verification)
+            } catch {
+                throw Self.map(error, missingMeansNotEnrolled: true)
+            }
+            return try await finish(response)
+        }
+    }
+
+    /// Refuses, as a configuration error, an RP ID the configured origin may not use; the
+    /// authenticator would only say "not allowed".
+    func checkRelyingPartyID(_ rpID: String?) throws(ZSMError) {
+        guard RelyingPartyIDCheck.effectiveRPID(requested: rpID, origin: config.effectiveOrigin) == nil else { return }
+        throw ZSMError(
+            .invalidConfiguration,
+            "the server's RP ID \"\(rpID ?? "")\" is not valid for the origin \(config.effectiveOrigin); "
+                + "set ZSMConfig.origin to one of the application's origins")
+    }
+
+    var verificationLabel: String {
+        switch config.userVerification {
+        case .none: return "none"
+        case .pin: return "pin"
+        case .password: return "password"
+        case .platform(let verifier): return verifier.method.rawValue
+        }
+    }
+
+    /// Gets the user's PIN, password or platform confirmation, as configured.
+    func verifyUser(userId: String, creating: Bool) async throws(ZSMError) -> UserVerification {
+        let purpose: ZSMConfig.SecretPurpose = creating ? .create(userId: userId) : .enter(userId: userId)
+        switch config.userVerification {
+        case .none:
+            return .none
+        case .pin(let provider):
+            guard let pin = await provider(purpose), !pin.isEmpty else {
+                throw ZSMError(.cancelled, "no PIN was given")
+            }
+            return .secret(.pin, pin)
+        case .password(let provider):
+            guard let password = await provider(purpose), !password.isEmpty else {
+                throw ZSMError(.cancelled, "no password was given")
+            }
+            return .secret(.password, password)
+        case .platform(let verifier):
+            let verified: Bool
+            do {
+                verified = try await verifier.verifyUser(reason: creating ? "Create a passkey" : "Sign in")
+            } catch {
+                throw ZSMError(.cancelled, "user verification was interrupted")
+            }
+            guard verified else { throw ZSMError(.cancelled, "the user did not verify") }
+            return .confirmedByPlatform(verifier.method)
+        }
+    }
+
+    static func map(_ error: AuthenticatorError, missingMeansNotEnrolled: Bool = false) -> ZSMError {
+        switch error.code {
+        case .invalidState: return ZSMError(.alreadyEnrolled, "this device already holds a passkey for this user")
+        case .notAllowed where missingMeansNotEnrolled:
+            return ZSMError(.notEnrolled, "the passkey is no longer on this device; enroll again")
+        case .notAllowed: return ZSMError(.consentRefused, error.message)
+        case .notSupported: return ZSMError(.serverError, error.message)
+        case .userVerificationFailed: return ZSMError(.userVerificationFailed, error.message)
+        case .lockedOut: return ZSMError(.lockedOut, error.message)
+        case .invalidData, .storageFailure: return ZSMError(.keyStoreDamaged, error.message)
+        }
+    }
+}

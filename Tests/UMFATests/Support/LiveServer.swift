@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import UMFAServer
+import UMFAWebAuthn
+
+/// An application created through the admin API.
+struct TestApplication: Sendable {
+    let id: String
+    let apiKey: String
+}
+
+/// One HTTP answer: the status code and the body as JSON when it is JSON.
+struct Reply: Sendable {
+    let status: Int
+    let text: String
+    let json: JSONValue?
+
+    subscript(_ key: String) -> JSONValue? { json?.objectValue?[key] }
+}
+
+/// The UMFA server built in-process and listening on a real socket, so the SDK's URLSession
+/// talks to it as to any deployment. Admin and backend calls go through the test client.
+struct LiveServer: Sendable {
+    static let adminToken = "umfa-sdk-test-admin-token-0123456789abcdef"
+
+    let client: any TestClientProtocol
+    let port: Int
+
+    /// `http://localhost:<port>`: the SDK's host URL, whose origin the applications allow.
+    var url: URL { URL(string: origin) ?? URL(fileURLWithPath: "/") }
+    var origin: String { "http://localhost:\(port)" }
+
+    /// Builds a server with a fresh data directory, runs `body` against it, then removes it.
+    static func with<Value: Sendable>(_ body: @Sendable (LiveServer) async throws -> Value) async throws -> Value {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-sdk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "umfa-sdk-test")
+        logger.logLevel = .critical
+        let configuration = ServerConfiguration(
+            port: 0, dataDirectory: directory, adminToken: adminToken, createDefaultApplication: false)
+        let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
+        return try await app.test(.live) { client in
+            guard let port = client.port else { throw TestFailure("the live test client has no port") }
+            return try await body(LiveServer(client: client, port: port))
+        }
+    }
+
+    func send(_ method: HTTPRequest.Method, _ path: String, json: JSONValue? = nil, bearer: String? = nil)
+        async throws -> Reply
+    {
+        var headers: HTTPFields = [:]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        var body: ByteBuffer?
+        if let json {
+            headers[.contentType] = "application/json"
+            body = ByteBuffer(bytes: try JSONEncoder().encode(json))
+        }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
+        let text = String(buffer: response.body)
+        return Reply(
+            status: Int(response.status.code), text: text,
+            json: try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
+    }
+
+    // MARK: Admin
+
+    /// Creates an application for this server's origin with RP ID `localhost`.
+    func createApplication(
+        policy: String = "grant", rpID: String = "localhost", userVerification: String? = nil
+    ) async throws -> TestApplication {
+        var body: [String: JSONValue] = [
+            "name": .string("SDK test shop"), "rp_id": .string(rpID), "origins": .array([.string(origin)]),
+            "enrollment_policy": .string(policy),
+        ]
+        if let userVerification { body["user_verification"] = .string(userVerification) }
+        let reply = try await send(.post, "/api/admin/applications", json: .object(body), bearer: Self.adminToken)
+        guard reply.status == 201, let id = reply["application_id"]?.stringValue,
+            let key = reply["api_key"]?.stringValue
+        else { throw TestFailure("creating an application failed: \(reply.status) \(reply.text)") }
+        return TestApplication(id: id, apiKey: key)
+    }
+
+    // MARK: Backend (API key)
+
+    func enrollmentToken(_ app: TestApplication, user: String) async throws -> String {
+        let reply = try await send(
+            .post, "/api/umfa/enrollment-tokens",
+            json: .object(["application_id": .string(app.id), "user_id": .string(user)]), bearer: app.apiKey)
+        guard reply.status == 201, let token = reply["enrollment_token"]?.stringValue else {
+            throw TestFailure("enrollment-tokens failed: \(reply.status) \(reply.text)")
+        }
+        return token
+    }
+
+    func validate(_ app: TestApplication, user: String, token: String) async throws -> Reply {
+        try await send(
+            .post, "/api/umfa/validate-token",
+            json: .object(["application_id": .string(app.id), "user_id": .string(user), "token": .string(token)]),
+            bearer: app.apiKey)
+    }
+
+    /// The user's credentials as the server lists them.
+    func credentials(_ app: TestApplication, user: String) async throws -> [JSONValue] {
+        let reply = try await send(
+            .get, "/api/umfa/users/\(user)/credentials?application_id=\(app.id)", bearer: app.apiKey)
+        guard reply.status == 200, case .array(let credentials)? = reply["credentials"] else {
+            throw TestFailure("listing credentials failed: \(reply.status) \(reply.text)")
+        }
+        return credentials
+    }
+
+    func deleteCredential(_ app: TestApplication, user: String, credentialID: String) async throws {
+        let reply = try await send(
+            .delete, "/api/umfa/users/\(user)/credentials/\(credentialID)?application_id=\(app.id)",
+            bearer: app.apiKey)
+        guard reply.status == 200 else { throw TestFailure("deleting failed: \(reply.status) \(reply.text)") }
+    }
+}
+
+/// A step of a test's setup did not go as it must.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
+}

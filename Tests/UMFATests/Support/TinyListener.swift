@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A tiny HTTP listener on 127.0.0.1 that counts requests and answers all of them the same
+/// way: by hanging up (the SDK sees a network failure) or with a fixed status and body.
+final class TinyListener: Sendable {
+    enum Behaviour: Sendable {
+        /// Read the request, then close the connection without answering.
+        case hangUp
+        /// Answer with this status and JSON body.
+        case answer(status: Int, body: String)
+    }
+
+    let port: Int
+    private let socketDescriptor: Int32
+    private let behaviour: Behaviour
+    private let received = Mutex<[String]>([])
+
+    /// The request lines received (`POST /path HTTP/1.1`), in order.
+    var requests: [String] { received.withLock { $0 } }
+
+    init(_ behaviour: Behaviour) throws {
+        self.behaviour = behaviour
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        socketDescriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && listen(descriptor, 64) == 0
+                    && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw TestFailure("the tiny listener could not listen") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Stops listening; later connections are refused.
+    func stop() {
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        close(socketDescriptor)
+    }
+
+    /// A port nothing listens on: bound, then closed again.
+    static func closedPort() throws -> Int {
+        let listener = try TinyListener(.hangUp)
+        listener.stop()
+        return listener.port
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(socketDescriptor, nil, nil)
+            guard connection >= 0 else { return }
+            serve(connection)
+            close(connection)
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        guard let head = readRequest(connection) else { return }
+        received.withLock { $0.append(head) }
+        guard case .answer(let status, let body) = behaviour else { return }
+        let reply =
+            "HTTP/1.1 \(status) Status\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n\(body)"
+        let bytes = Array(reply.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+            guard result > 0 else { return }
+            sent += result
+        }
+    }
+
+    /// Reads the head and the body (by Content-Length); returns the request line.
+    private func readRequest(_ connection: Int32) -> String? {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let text = String(decoding: data, as: UTF8.self)
+            if let end = text.range(of: "\r\n\r\n") {
+                let head = String(text[..<end.lowerBound])
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                if data.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length {
+                    return head.split(separator: "\r\n").first.map(String.init)
+                }
+            }
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            data += buffer[0..<count]
+        }
+    }
+}
