@@ -86,17 +86,18 @@ class Umfa:
         self.binary = binary
         self.cwd = cwd
 
-    def run(self, *args: Any) -> Result:
-        return self.run_env(None, *args)
+    def run(self, *args: Any, input: str | None = None) -> Result:
+        return self.run_env(None, *args, input=input)
 
-    def run_env(self, env: dict[str, str] | None, *args: Any) -> Result:
+    def run_env(self, env: dict[str, str] | None, *args: Any, input: str | None = None) -> Result:
         """Runs with `env` added to an environment without any inherited UMFA_* variable (None:
-        the environment as inherited)."""
+        the environment as inherited); `input`, when given, is piped to standard input."""
         argv = [str(a) for a in args]
         if env is not None:
             env = {**{k: v for k, v in os.environ.items() if not k.startswith("UMFA_")}, **env}
         done = subprocess.run(
-            [str(self.binary), *argv], cwd=self.cwd, env=env, capture_output=True, text=True, timeout=30
+            [str(self.binary), *argv], cwd=self.cwd, env=env, capture_output=True, text=True, timeout=30,
+            input=input,
         )
         result = Result(argv, done.returncode, done.stdout, done.stderr)
         assert done.returncode >= 0, f"killed by signal {-done.returncode}:\n{result}"
@@ -537,3 +538,57 @@ class Device:
                              {"application_id": self.app_id, "user_id": user_id, "credential": assertion.data})
         assert out["user_id"] == user_id and out["credential_id"] == assertion.data["id"], out
         return out
+
+
+# -- the device commands (`umfa enroll / authenticate / status / unenroll`) ------------------
+
+
+class DeviceCLI:
+    """`umfa enroll / authenticate / status / unenroll` for one device directory against one
+    server (a live `umfa serve` or any relying party speaking the device routes of DESIGN.md §2).
+
+    `pin` pipes the PIN through `--pin-stdin`; `env` adds variables to an environment without
+    inherited UMFA_* ones; extra arguments (`--enrollment-token T`, `--device-name N`) follow."""
+
+    def __init__(self, umfa: Umfa, server_url: str, app_id: str, origin: str, device_dir: Path):
+        self.umfa = umfa
+        self.server_url = server_url
+        self.app_id = app_id
+        self.origin = origin
+        self.device_dir = device_dir
+
+    def run(self, command: str, user: str, *extra: Any, pin: str | None = None,
+            env: dict[str, str] | None = None) -> Result:
+        args = [command, "--server", self.server_url, "--app", self.app_id, "--user", user,
+                "--device-dir", self.device_dir, "--origin", self.origin, *extra]
+        if pin is not None:
+            args.append("--pin-stdin")
+        return self.umfa.run_env(env if env is not None else {}, *args,
+                                 input=None if pin is None else pin + "\n")
+
+    def ok(self, command: str, user: str, *extra: Any, **kwargs) -> dict[str, Any]:
+        """Runs and requires exit 0 with one JSON object on stdout and nothing on stderr."""
+        result = self.run(command, user, *extra, **kwargs)
+        assert result.code == 0, f"expected exit 0:\n{result}"
+        out = result.json()
+        assert isinstance(out, dict), result
+        return out
+
+    def fails(self, command: str, user: str, *extra: Any, **kwargs) -> Result:
+        """Runs and requires a non-zero exit with a message on stderr (the ZSMError)."""
+        result = self.run(command, user, *extra, **kwargs)
+        assert result.code != 0, f"expected a non-zero exit:\n{result}"
+        assert result.stderr.strip(), f"no message on stderr:\n{result}"
+        return result
+
+    def enroll(self, user: str, *extra: Any, **kwargs) -> dict[str, Any]:
+        return self.ok("enroll", user, *extra, **kwargs)
+
+    def authenticate(self, user: str, *extra: Any, **kwargs) -> dict[str, Any]:
+        return self.ok("authenticate", user, *extra, **kwargs)
+
+    def status(self, user: str, **kwargs) -> dict[str, Any]:
+        return self.ok("status", user, **kwargs)
+
+    def unenroll(self, user: str, *extra: Any, **kwargs) -> dict[str, Any]:
+        return self.ok("unenroll", user, *extra, **kwargs)
