@@ -130,6 +130,13 @@ let package = Package(
             name: "UMFAAuthenticatorTests",
             dependencies: ["UMFAAuthenticator", "UMFAWebAuthn"]
         ),
+        .testTarget(
+            name: "UMFAStorageTests",
+            dependencies: [
+                "UMFAStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

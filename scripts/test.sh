@@ -10,8 +10,8 @@ swift format lint --strict -r Sources Tests
 echo "== swift build"
 swift build --build-tests
 
-echo "== swift test"
-swift test --skip-build
+echo "== swift test (SQLite and a throwaway PostgreSQL)"
+scripts/with-postgres.sh swift test --skip-build
 
 echo "== interoperability (py_webauthn)"
 scripts/interop.sh

@@ -40,7 +40,10 @@ struct SQLStore: UMFAStore {
     }
 
     func applications() async throws -> [ApplicationRecord] {
-        try await executor.rows(StoreQueries.applications).map { try ApplicationRecord(row: $0) }
+        // Sorted here too: PostgreSQL orders text by the database's collation, SQLite by bytes.
+        try await executor.rows(StoreQueries.applications).map { try ApplicationRecord(row: $0) }.sorted {
+            ($0.createdAt, $0.id.uuidString.lowercased()) < ($1.createdAt, $1.id.uuidString.lowercased())
+        }
     }
 
     func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) async throws {
@@ -74,6 +77,9 @@ struct SQLStore: UMFAStore {
     func credentials(applicationID: UUID, userID: String) async throws -> [StoredCredential] {
         try await executor.rows(StoreQueries.credentials(applicationID: applicationID, userID: userID)).map {
             try StoredCredential(row: $0)
+        }.sorted {
+            $0.createdAt != $1.createdAt
+                ? $0.createdAt < $1.createdAt : $0.credentialID.lexicographicallyPrecedes($1.credentialID)
         }
     }
 
@@ -125,12 +131,20 @@ struct SQLStore: UMFAStore {
     }
 
     func signingKeys() async throws -> [SigningKeyRecord] {
-        try await executor.rows(StoreQueries.signingKeys).map { try SigningKeyRecord(row: $0) }
+        // Newest first; among keys of the same millisecond the current one first, then by kid.
+        try await executor.rows(StoreQueries.signingKeys).map { try SigningKeyRecord(row: $0) }.sorted {
+            if $0.createdAt != $1.createdAt { return $0.createdAt > $1.createdAt }
+            if ($0.retiredAt == nil) != ($1.retiredAt == nil) { return $0.retiredAt == nil }
+            return $0.kid.utf8.lexicographicallyPrecedes($1.kid.utf8)
+        }
     }
 
     func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws {
-        try await run(StoreQueries.retireSigningKeys(at: retiring))
+        // Insert first, so a conflict retires nothing; then retire all but the newest key, so
+        // instances rotating at once leave one key current (and a key older than the current
+        // one is stored retired).
         try await run(StoreQueries.insertSigningKey(key))
+        try await run(StoreQueries.retireAllButNewestSigningKey(at: retiring))
     }
 
     func setting(_ name: String) async throws -> String? {

@@ -126,11 +126,13 @@ enum StoreQueries {
     static func updateCredentialUse(_ credential: StoredCredential) -> StoreQuery {
         StoreQuery(
             """
-            UPDATE credentials SET sign_count = ?, backup_state = ?, uv_initialized = ?, last_used_at = ?
+            UPDATE credentials SET sign_count = CASE WHEN sign_count > ? THEN sign_count ELSE ? END,
+                backup_state = ?, uv_initialized = ?, last_used_at = ?
             WHERE application_id = ? AND credential_id = ?
             """,
             [
-                .integer(Int64(credential.signCount)), .bool(credential.backupState), .bool(credential.uvInitialized),
+                .integer(Int64(credential.signCount)), .integer(Int64(credential.signCount)),
+                .bool(credential.backupState), .bool(credential.uvInitialized),
                 .optionalDate(credential.lastUsedAt), .uuid(credential.applicationID), .bytes(credential.credentialID),
             ])
     }
@@ -182,10 +184,18 @@ enum StoreQueries {
             [.bytes(hash), .uuid(applicationID), .text(userID)])
     }
 
-    static let signingKeys = StoreQuery("SELECT * FROM signing_keys ORDER BY created_at DESC, kid")
+    static let signingKeys = StoreQuery("SELECT * FROM signing_keys ORDER BY created_at DESC")
 
-    static func retireSigningKeys(at date: Date) -> StoreQuery {
-        StoreQuery("UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL", [.date(date)])
+    /// Retires every current key but the newest one. Run after each insert, so whatever the
+    /// interleaving of instances rotating at once, the last of these statements leaves exactly
+    /// one key current, the newest.
+    static func retireAllButNewestSigningKey(at date: Date) -> StoreQuery {
+        StoreQuery(
+            """
+            UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL
+                AND kid <> (SELECT kid FROM signing_keys ORDER BY created_at DESC, kid DESC LIMIT 1)
+            """,
+            [.date(date)])
     }
 
     static func insertSigningKey(_ key: SigningKeyRecord) -> StoreQuery {

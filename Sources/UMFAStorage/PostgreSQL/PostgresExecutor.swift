@@ -1,57 +1,106 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Runs statements on PostgreSQL through a connection pool. The shared statements use `?`
 /// placeholders; they become `$1, $2, …` here. Migrations take an advisory lock, so several
 /// instances starting together migrate once.
+///
+/// Every failure reaches the caller as a ``StoreError``: while the database is down or
+/// restarting, a statement waits at most ``leaseTimeout`` for a connection and then fails
+/// with ``StoreError/Code/unavailable``; the pool reconnects by itself once the database is
+/// back. A read that met a connection the database had already closed is tried once more.
 final class PostgresExecutor: SQLExecutor {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
+    private let leaseTimeout: Duration
 
     /// A fixed key for `pg_advisory_lock`, UMFA's migration lock.
     static let migrationLockKey: Int64 = 0x554d_4641_4d49_4752
 
-    init(configuration: PostgresClient.Configuration, logger: Logger) {
+    init(configuration: PostgresClient.Configuration, leaseTimeout: Duration, logger: Logger) {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.leaseTimeout = leaseTimeout
         runner = Task { await client.run() }
     }
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
-        do {
-            let sequence = try await client.query(Self.postgresQuery(query), logger: logger)
-            var rows: [any StoredRow] = []
-            for try await row in sequence { rows.append(PostgresStoredRow(row: row.makeRandomAccess())) }
+        let postgresQuery = Self.postgresQuery(query)
+        let logger = logger
+        let run: @Sendable (PostgresConnection) async throws -> [PostgresStoredRow] = { connection in
+            var rows: [PostgresStoredRow] = []
+            for try await row in try await connection.query(postgresQuery, logger: logger) {
+                rows.append(PostgresStoredRow(row: row.makeRandomAccess()))
+            }
             return rows
-        } catch let error as PSQLError {
+        }
+        do {
+            return try await withConnection(run)
+        } catch let error as PSQLError where Self.isReadOnly(query) && Self.isLostConnection(error) {
+            return try await withConnection(run)
+        }
+    }
+
+    /// Leases a connection for `body`, waiting at most ``leaseTimeout`` for one, and turns
+    /// every failure into a ``StoreError``.
+    private func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let lease = LeaseRace()
+        let (client, timeout) = (client, leaseTimeout)
+        do {
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        guard lease.claim(.leased) else { throw CancellationError() }
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    if lease.claim(.timedOut) { throw LeaseTimeout() }
+                    return nil
+                }
+                while let next = try await group.next() {
+                    if let result = next {
+                        group.cancelAll()
+                        return result
+                    }
+                }
+                throw LeaseTimeout()
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch is LeaseTimeout {
+            throw StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)")
+        } catch {
             throw Self.storeError(error)
         }
     }
 
     func migrate(_ migrations: [[String]]) async throws {
-        do {
-            try await client.withConnection { connection in
-                _ = try await connection.query(
-                    "SELECT pg_advisory_lock(\(Self.migrationLockKey))", logger: self.logger)
-                do {
-                    try await self.applyMigrations(migrations, on: connection)
-                    _ = try await connection.query(
-                        "SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: self.logger)
-                } catch {
-                    _ = try? await connection.query(
-                        "SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: self.logger)
-                    throw error
-                }
+        let logger = logger
+        _ = try await withConnection { connection in
+            _ = try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLockKey))", logger: logger)
+            do {
+                try await Self.applyMigrations(migrations, on: connection, logger: logger)
+                _ = try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: logger)
+            } catch {
+                _ = try? await connection.query(
+                    "SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: logger)
+                throw error
             }
-        } catch let error as PSQLError {
-            throw Self.storeError(error)
+            return true
         }
     }
 
-    private func applyMigrations(_ migrations: [[String]], on connection: PostgresConnection) async throws {
+    private static func applyMigrations(
+        _ migrations: [[String]], on connection: PostgresConnection, logger: Logger
+    ) async throws {
         _ = try await connection.query(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
             logger: logger)
@@ -107,16 +156,65 @@ final class PostgresExecutor: SQLExecutor {
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
-    static func storeError(_ error: PSQLError) -> StoreError {
-        if let state = error.serverInfo?[.sqlState], state == "23505" || state == "23503" {
-            return StoreError(.conflict, "a unique value already exists")
+    /// Whether a statement only reads, so running it again cannot change anything.
+    static func isReadOnly(_ query: StoreQuery) -> Bool {
+        query.sql.drop { $0.isWhitespace }.prefix(6).uppercased() == "SELECT"
+    }
+
+    /// Whether the statement failed because the connection was gone (a database restart),
+    /// not because of the statement.
+    static func isLostConnection(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .serverClosedConnection, .uncleanShutdown, .connectionError, .clientClosedConnection: return true
+        case .server:
+            // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions.
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("57P") || state.hasPrefix("08")
+        default: return false
         }
-        return StoreError(.unavailable, "PostgreSQL: \(error.code)")
+    }
+
+    /// The ``StoreError`` for any failure of the driver or the pool. The server's message
+    /// (never its detail, which may quote values) goes into the explanation for the log.
+    static func storeError(_ error: any Error) -> StoreError {
+        switch error {
+        case let error as StoreError:
+            return error
+        case let error as PSQLError:
+            if let state = error.serverInfo?[.sqlState] {
+                if ["23505", "23503"].contains(state) {
+                    return StoreError(.conflict, "a unique value already exists or a referenced row is missing")
+                }
+                let message = error.serverInfo?[.message] ?? ""
+                return StoreError(.unavailable, "PostgreSQL \(state): \(message)")
+            }
+            return StoreError(.unavailable, "PostgreSQL: \(error.code)")
+        default:
+            return StoreError(.unavailable, "PostgreSQL: \(String(describing: type(of: error))): \(error)")
+        }
     }
 }
 
+/// Decides, once, whether a connection lease or its deadline came first.
+private final class LeaseRace: Sendable {
+    enum Outcome: Int {
+        case leased = 1
+        case timedOut = 2
+    }
+
+    private let state = Atomic<Int>(0)
+
+    /// `true` when `outcome` is the first to claim the race.
+    func claim(_ outcome: Outcome) -> Bool {
+        state.compareExchange(expected: 0, desired: outcome.rawValue, ordering: .acquiringAndReleasing).exchanged
+    }
+}
+
+/// No connection came within the lease timeout.
+private struct LeaseTimeout: Error {}
+
 /// A PostgreSQL row read by column name.
-struct PostgresStoredRow: StoredRow {
+struct PostgresStoredRow: StoredRow, Sendable {
     let row: PostgresRandomAccessRow
 
     func optionalText(_ column: String) -> String? {
@@ -136,7 +234,8 @@ public enum PostgresStore {
     /// Connects to `url` (`postgres://user:pass@host:port/db`, `?sslmode=require` for TLS) and
     /// migrates the schema.
     public static func open(url: String, logger: Logger) async throws -> any UMFAStore {
-        let executor = PostgresExecutor(configuration: try configuration(url), logger: logger)
+        let executor = PostgresExecutor(
+            configuration: try configuration(url), leaseTimeout: try connectTimeout(url), logger: logger)
         let store = SQLStore(executor: executor)
         do {
             try await store.migrate()
@@ -148,7 +247,9 @@ public enum PostgresStore {
     }
 
     /// Parses a PostgreSQL URL into a client configuration. Query parameters: `sslmode`
-    /// (`disable` by default, `prefer`, `require`) and `search_path` (a schema to use).
+    /// (`disable` by default, `prefer`, `require`), `search_path` (a schema to use) and
+    /// `connect_timeout` (seconds, default 5: how long connecting, and a request waiting for a
+    /// connection while the database is unreachable, may take before failing).
     public static func configuration(_ text: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme),
             let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
@@ -164,14 +265,23 @@ public enum PostgresStore {
         default: tls = .require(.makeClientConfiguration())
         }
         var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
-            password: components.password.map { $0.removingPercentEncoding ?? $0 },
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: database.isEmpty ? nil : database, tls: tls)
         configuration.options.maximumConnections = 16
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = try connectTimeout(text)
         if let schema = components.queryItems?.first(where: { $0.name == "search_path" })?.value {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
         return configuration
+    }
+
+    /// The `connect_timeout` query parameter, 5 seconds when absent.
+    static func connectTimeout(_ text: String) throws -> Duration {
+        guard let value = URLComponents(string: text)?.queryItems?.first(where: { $0.name == "connect_timeout" })?.value
+        else { return .seconds(5) }
+        guard let seconds = Double(value), seconds > 0, seconds <= 3600 else {
+            throw StoreError(.unavailable, "connect_timeout in the PostgreSQL URL must be a number of seconds")
+        }
+        return .milliseconds(Int64(seconds * 1000))
     }
 }

@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+import Testing
+import UMFAWebAuthn
+
+/// Two instances on one PostgreSQL database behave as one server (the PostgreSQL and many
+/// instances issue).
+@Suite("Multi-instance on PostgreSQL")
+struct MultiInstanceTests {
+    @Test("a ceremony started on one instance completes on the other, both ways")
+    func ceremonyAcrossInstances() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "grant")
+            let grant = try await b.enrollmentToken(app, user: "alice")
+            let device = Device.make()
+
+            let options = try await a.registrationOptions(app, user: "alice", enrollmentToken: grant)
+            #expect(options.status == .ok, "\(options.text)")
+            let created = try device.create(
+                try #require(options["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
+            let registered = try CeremonyResult(
+                try await b.post(
+                    "/api/umfa/registration/verify",
+                    .object([
+                        "application_id": .string(app.id), "user_id": "alice",
+                        "credential": try .encoding(created),
+                    ])))
+            #expect(registered.userID == "alice")
+
+            let assertionFromB = try await b.assertion(app, user: "alice", device: device)
+            let signedInOnA = try CeremonyResult(
+                try await a.verifyAssertion(app, user: "alice", credential: assertionFromB))
+            #expect(signedInOnA.credentialID == registered.credentialID)
+            let assertionFromA = try await a.assertion(app, user: nil, device: device)
+            let signedInOnB = try CeremonyResult(
+                try await b.verifyAssertion(app, user: nil, credential: assertionFromA))
+            #expect(signedInOnB.userID == "alice")
+
+            for api in [a, b] {
+                let list = try await api.send(
+                    .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                #expect(list["credentials"]?.arrayValue?.count == 1)
+                #expect(
+                    (list["credentials"]?.arrayValue?.first?["sign_count"]?.intValue ?? 0) >= 2,
+                    "sign-ins on either instance advance the one stored counter")
+            }
+        }
+    }
+
+    @Test("tokens issued by one instance validate on the other; the JWKS are the same")
+    func tokensAcrossInstances() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "grant")
+            let device = Device.make()
+            let registered = try await a.register(
+                app, user: "bob", device: device, enrollmentToken: try await a.enrollmentToken(app, user: "bob"))
+            let signedInOnB = try await b.authenticate(app, user: "bob", device: device)
+
+            for (token, issuer) in [(registered.token, "A"), (signedInOnB.token, "B")] {
+                for (api, validator) in [(a, "A"), (b, "B")] {
+                    let reply = try await api.validate(app, user: "bob", token: .string(token))
+                    #expect(reply.status == .ok, "token from \(issuer) on \(validator): \(reply.text)")
+                }
+            }
+            let wrongUser = try await b.validate(app, user: "mallory", token: .string(registered.token))
+            #expect(wrongUser.status == .unauthorized)
+
+            let kidA = try CompactJWT(registered.token).header["kid"]?.stringValue
+            let kidB = try CompactJWT(signedInOnB.token).header["kid"]?.stringValue
+            let jwksA = try await a.send(.get, "/.well-known/jwks.json")
+            let jwksB = try await b.send(.get, "/.well-known/jwks.json")
+            let kids = Set(jwksB["keys"]?.arrayValue?.compactMap { $0["kid"]?.stringValue } ?? [])
+            #expect(kids.contains(kidA ?? "none") && kids.contains(kidB ?? "none"))
+            #expect(jwksA.json == jwksB.json)
+        }
+    }
+
+    @Test("20 concurrent verifies of one assertion across both instances: exactly one 200")
+    func assertionConsumedOnce() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "open")
+            let device = Device.make()
+            _ = try await a.register(app, user: "carol", device: device)
+            for round in 0..<3 {
+                let assertion = try await (round.isMultiple(of: 2) ? a : b).assertion(
+                    app, user: "carol", device: device)
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for index in 0..<20 {
+                        let api = index.isMultiple(of: 2) ? a : b
+                        group.addTask {
+                            try await api.verifyAssertion(app, user: "carol", credential: assertion).status
+                        }
+                    }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == .ok }.count == 1, "round \(round): \(statuses)")
+                #expect(statuses.filter { $0 == .unauthorized }.count == 19, "round \(round): \(statuses)")
+            }
+        }
+    }
+
+    @Test("a credential deleted through one instance is refused by the other at once")
+    func deletionTakesEffectEverywhere() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "open")
+            let device = Device.make()
+            let registered = try await a.register(app, user: "dave", device: device)
+            _ = try await a.authenticate(app, user: "dave", device: device)
+            let pending = try await a.assertion(app, user: "dave", device: device)
+            let pendingValidation = try await a.assertion(app, user: "dave", device: device)
+
+            let removed = try await b.send(
+                .delete, "/api/umfa/users/dave/credentials/\(registered.credentialID)?application_id=\(app.id)",
+                bearer: app.apiKey)
+            #expect(removed.status == .ok, "\(removed.text)")
+            #expect(removed["removed"]?.boolValue == true)
+
+            let refused = try await a.verifyAssertion(app, user: "dave", credential: pending)
+            expectError(refused, .unauthorized)
+            let validation = try await a.validate(
+                app, user: "dave", token: try .encoding(pendingValidation), type: "credential")
+            expectError(validation, .unauthorized)
+            let list = try await a.send(
+                .get, "/api/umfa/users/dave/credentials?application_id=\(app.id)", bearer: app.apiKey)
+            #expect(list["credentials"]?.arrayValue?.isEmpty == true)
+            let again = try await a.send(
+                .delete, "/api/umfa/users/dave/credentials/\(registered.credentialID)?application_id=\(app.id)",
+                bearer: app.apiKey)
+            expectError(again, .notFound)
+        }
+    }
+
+    @Test("settings changed and API keys added through one instance apply on the other at once")
+    func administrationAcrossInstances() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "open")
+            _ = try await a.register(app, user: "erin", device: Device.make())
+
+            let patched = try await b.send(
+                .patch, "/api/admin/applications/\(app.id)", json: .object(["enrollment_policy": "grant"]),
+                bearer: TestServer.adminToken)
+            #expect(patched.status == .ok, "\(patched.text)")
+            let refused = try await a.registrationOptions(app, user: "frank")
+            #expect(refused.status == .forbidden, "the grant policy set on B applies on A: \(refused.text)")
+
+            let newKey = try await b.post(
+                "/api/admin/applications/\(app.id)/api-keys", .object([:]), bearer: TestServer.adminToken)
+            let key = try #require(newKey["api_key"]?.stringValue)
+            let token = try await a.send(
+                .post, "/api/umfa/enrollment-tokens",
+                json: .object(["application_id": .string(app.id), "user_id": "frank"]), bearer: key)
+            #expect(token.status == .created, "\(token.text)")
+        }
+    }
+}

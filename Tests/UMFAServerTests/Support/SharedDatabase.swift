@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import UMFAServer
+
+/// The throwaway PostgreSQL database of scripts/with-postgres.sh, one fresh schema per test.
+/// Without it the multi-instance tests fail (they are never skipped).
+enum SharedDatabase {
+    /// The database URL; throws a failure naming the script when it is not set.
+    static func baseURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["UMFA_TEST_POSTGRES_URL"], !url.isEmpty else {
+            throw TestFailure(
+                "UMFA_TEST_POSTGRES_URL is not set: the multi-instance tests need PostgreSQL; "
+                    + "run through scripts/with-postgres.sh (scripts/with-postgres.sh swift test --skip-build)")
+        }
+        return url
+    }
+
+    /// Creates `t_<random>` and returns a URL selecting it.
+    static func makeSchema() async throws -> (url: String, schema: String) {
+        let base = try baseURL()
+        let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await psql("CREATE SCHEMA \(schema)")
+        return (base + (base.contains("?") ? "&" : "?") + "search_path=\(schema)", schema)
+    }
+
+    /// Drops a schema made by ``makeSchema()``.
+    static func dropSchema(_ schema: String) async {
+        try? await psql("SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE")
+    }
+
+    /// Runs one SQL command with the cluster's psql on the test database.
+    static func psql(_ sql: String) async throws {
+        guard let psql = ProcessInfo.processInfo.environment["UMFA_TEST_PSQL"], !psql.isEmpty else {
+            throw TestFailure("UMFA_TEST_PSQL is not set: run through scripts/with-postgres.sh")
+        }
+        let database = URLComponents(string: try baseURL())?.path.dropFirst() ?? ""
+        try await shell("\(psql) -d '\(database)' -v ON_ERROR_STOP=1 -qc \"\(sql)\" >/dev/null")
+    }
+
+    /// Runs a shell command on a thread of its own (never one of the cooperative pool) and
+    /// waits for it with `waitpid`: Foundation's `Process` sometimes never reports the exit
+    /// of a child in the test process, leaving it a zombie and the test hanging.
+    static func shell(_ command: String) async throws {
+        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            Thread.detachNewThread { continuation.resume(returning: spawnAndWait(["/bin/sh", "-c", command])) }
+        }
+        guard status == 0 else { throw TestFailure("`\(command)` exited with status \(status)") }
+    }
+
+    /// The exit status of the program, or -1 when it could not run or was killed.
+    private static func spawnAndWait(_ arguments: [String]) -> Int32 {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { return -1 }
+        }
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+    }
+}
+
+/// Two UMFA server instances, as behind a load balancer: one PostgreSQL schema, one master
+/// key, one admin token, separate data directories, one test clock.
+struct InstancePair: Sendable {
+    let url: String
+    let masterKey: String
+    let clock: TestClock
+    let directories: [URL]
+
+    init(url: String, clock: TestClock = TestClock()) {
+        self.url = url
+        self.clock = clock
+        masterKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        directories = (0..<2).map { _ in
+            FileManager.default.temporaryDirectory.appendingPathComponent("umfa-instance-\(UUID().uuidString)")
+        }
+    }
+
+    func configuration(_ index: Int) -> ServerConfiguration {
+        let clock = clock
+        return ServerConfiguration(
+            port: 0, dataDirectory: directories[index], database: .postgres(url: url),
+            adminToken: TestServer.adminToken, masterKey: masterKey, createDefaultApplication: index == 0,
+            now: { clock.now })
+    }
+
+    /// Builds both instances (at the same time, as a deployment starts them) and runs `body`
+    /// with a client of each.
+    func run(_ body: @Sendable (API, API) async throws -> Void) async throws {
+        var logger = Logger(label: "umfa-test")
+        logger.logLevel = .critical
+        async let first = buildApplication(configuration: configuration(0), logger: logger)
+        async let second = buildApplication(configuration: configuration(1), logger: logger)
+        let (a, b) = (try await first.0, try await second.0)
+        let (clock, directories) = (clock, directories)
+        try await a.test(.router) { clientA in
+            try await b.test(.router) { clientB in
+                try await body(
+                    API(client: clientA, clock: clock, directory: directories[0]),
+                    API(client: clientB, clock: clock, directory: directories[1]))
+            }
+        }
+    }
+
+    /// A fresh schema and pair for one test, removed afterwards.
+    static func with(_ body: @Sendable (API, API) async throws -> Void) async throws {
+        let (url, schema) = try await SharedDatabase.makeSchema()
+        let pair = InstancePair(url: url)
+        do {
+            try await pair.run(body)
+        } catch {
+            await pair.remove(schema)
+            throw error
+        }
+        await pair.remove(schema)
+    }
+
+    func remove(_ schema: String) async {
+        for directory in directories { try? FileManager.default.removeItem(at: directory) }
+        await SharedDatabase.dropSchema(schema)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import UMFAStorage
+
+@Suite("Storage: credentials")
+struct CredentialStoreTests {
+    @Test("insert, list oldest first, look up within the application", arguments: Engine.allCases)
+    func insertListLookUp(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store, users: ["alice", "bob"])
+            let other = Records.application(createdAt: Records.time(1))
+            try await store.insertApplication(other)
+            let third = Records.credential(app.id, "alice", createdAt: Records.time(30), deviceName: nil)
+            let first = Records.credential(app.id, "alice", createdAt: Records.time(10))
+            let second = Records.credential(app.id, "alice", createdAt: Records.time(20))
+            let bobs = Records.credential(app.id, "bob", createdAt: Records.time(5))
+            for credential in [third, first, bobs, second] { try await store.insertCredential(credential) }
+
+            #expect(try await store.credentials(applicationID: app.id, userID: "alice") == [first, second, third])
+            #expect(try await store.credentials(applicationID: app.id, userID: "bob") == [bobs])
+            #expect(try await store.credentials(applicationID: app.id, userID: "nobody").isEmpty)
+            #expect(try await store.credentials(applicationID: other.id, userID: "alice").isEmpty)
+            #expect(try await store.credential(applicationID: app.id, credentialID: third.credentialID) == third)
+            #expect(try await store.credential(applicationID: app.id, credentialID: bobs.credentialID) == bobs)
+            #expect(try await store.credential(applicationID: other.id, credentialID: first.credentialID) == nil)
+            #expect(try await store.credential(applicationID: app.id, credentialID: Records.bytes(32)) == nil)
+        }
+    }
+
+    @Test("credentials registered in the same millisecond are listed by id bytes", arguments: Engine.allCases)
+    func sameMillisecond(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store)
+            // Ids whose base64url text sorts differently under a language collation than by bytes.
+            let ids: [[UInt8]] = [
+                [0xFB, 0xFF], [0x00, 0x01], [0xF8, 0x00], [0x69, 0xB7], [0x04, 0x10], [0x6B, 0xE0],
+            ]
+            let credentials = ids.map { Records.credential(app.id, "alice", id: $0, createdAt: Records.time(1)) }
+            for credential in credentials { try await store.insertCredential(credential) }
+            let expected = credentials.sorted { $0.credentialID.lexicographicallyPrecedes($1.credentialID) }
+            #expect(try await store.credentials(applicationID: app.id, userID: "alice") == expected)
+        }
+    }
+
+    @Test("a registered credential id is a conflict; the stored one is kept", arguments: Engine.allCases)
+    func conflict(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store, users: ["alice", "mallory"])
+            let alices = Records.credential(app.id, "alice")
+            try await store.insertCredential(alices)
+            var stolen = Records.credential(app.id, "mallory", id: alices.credentialID)
+            stolen.signCount = 99
+            let error = await #expect(throws: StoreError.self) { try await store.insertCredential(stolen) }
+            #expect(error?.code == .conflict)
+            #expect(try await store.credential(applicationID: app.id, credentialID: alices.credentialID) == alices)
+            #expect(try await store.credentials(applicationID: app.id, userID: "mallory").isEmpty)
+
+            let orphan = await #expect(throws: StoreError.self) {
+                try await store.insertCredential(Records.credential(app.id, "nobody"))
+            }
+            #expect(orphan?.code == .conflict, "a credential of an unknown user")
+
+            let other = try await Records.seed(store)
+            let sameIDElsewhere = Records.credential(other.id, "alice", id: alices.credentialID)
+            try await store.insertCredential(sameIDElsewhere)
+            #expect(
+                try await store.credential(applicationID: other.id, credentialID: alices.credentialID)
+                    == sameIDElsewhere)
+        }
+    }
+
+    @Test("a sign-in updates count, backup state, UV and last use, and nothing else", arguments: Engine.allCases)
+    func updateUse(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store)
+            let stored = Records.credential(app.id, "alice", signCount: 7)
+            let neighbour = Records.credential(app.id, "alice", signCount: 7)
+            try await store.insertCredential(stored)
+            try await store.insertCredential(neighbour)
+
+            var used = stored
+            used.signCount = 8
+            used.backupState = true
+            used.uvInitialized = false
+            used.lastUsedAt = Records.time(42.123)
+            var ignored = used
+            ignored.publicKey = Records.bytes(77)
+            ignored.userID = "bob"
+            ignored.deviceName = "Renamed"
+            ignored.transports = ["usb"]
+            ignored.createdAt = Records.time(1)
+            try await store.updateCredentialUse(ignored)
+            #expect(try await store.credential(applicationID: app.id, credentialID: stored.credentialID) == used)
+            #expect(
+                try await store.credential(applicationID: app.id, credentialID: neighbour.credentialID) == neighbour)
+
+            var older = used
+            older.signCount = 3
+            older.lastUsedAt = Records.time(50)
+            try await store.updateCredentialUse(older)
+            let afterOlder = try await store.credential(applicationID: app.id, credentialID: stored.credentialID)
+            #expect(afterOlder?.signCount == 8, "the sign count never goes down")
+            #expect(afterOlder?.lastUsedAt == Records.time(50))
+        }
+    }
+
+    @Test("sign counts up to UInt32.max are stored and read back", arguments: Engine.allCases)
+    func largestSignCount(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store)
+            let top = Records.credential(app.id, "alice", signCount: .max)
+            try await store.insertCredential(top)
+            #expect(
+                try await store.credential(applicationID: app.id, credentialID: top.credentialID)?.signCount == .max)
+
+            var climbing = Records.credential(app.id, "alice", signCount: .max - 1)
+            try await store.insertCredential(climbing)
+            climbing.signCount = .max
+            try await store.updateCredentialUse(climbing)
+            #expect(
+                try await store.credential(applicationID: app.id, credentialID: climbing.credentialID)?.signCount
+                    == .max)
+        }
+    }
+
+    @Test("delete removes only that user's credential; unknown or someone else's is false", arguments: Engine.allCases)
+    func delete(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store, users: ["alice", "bob"])
+            let phone = Records.credential(app.id, "alice", createdAt: Records.time(1))
+            let key = Records.credential(app.id, "alice", createdAt: Records.time(2))
+            let bobs = Records.credential(app.id, "bob", createdAt: Records.time(3))
+            for credential in [phone, key, bobs] { try await store.insertCredential(credential) }
+
+            #expect(
+                try await store.deleteCredential(applicationID: app.id, userID: "bob", credentialID: phone.credentialID)
+                    == false, "bob cannot delete alice's credential")
+            #expect(
+                try await store.deleteCredential(
+                    applicationID: UUID(), userID: "alice", credentialID: phone.credentialID)
+                    == false)
+            #expect(
+                try await store.deleteCredential(
+                    applicationID: app.id, userID: "alice", credentialID: Records.bytes(32))
+                    == false)
+            #expect(try await store.credentials(applicationID: app.id, userID: "alice") == [phone, key])
+
+            #expect(
+                try await store.deleteCredential(
+                    applicationID: app.id, userID: "alice", credentialID: phone.credentialID))
+            #expect(
+                try await store.deleteCredential(
+                    applicationID: app.id, userID: "alice", credentialID: phone.credentialID)
+                    == false, "already deleted")
+            #expect(try await store.credential(applicationID: app.id, credentialID: phone.credentialID) == nil)
+            #expect(try await store.credentials(applicationID: app.id, userID: "alice") == [key])
+            #expect(try await store.credentials(applicationID: app.id, userID: "bob") == [bobs])
+            #expect(try await store.user(applicationID: app.id, userID: "alice") != nil, "the user stays")
+        }
+    }
+}
