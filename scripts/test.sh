@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, build, Swift tests, then the interoperability checks
-# against independent implementations (py_webauthn). Installs what it needs itself.
+# The whole test suite: formatting, build, then every Swift test and the interoperability
+# checks (py_webauthn, PyJWT, real umfa processes) against SQLite and a throwaway PostgreSQL
+# cluster that scripts/with-postgres.sh starts (installing PostgreSQL from Debian if needed).
+# Installs what it needs itself; each stage has a time limit so a hang fails instead of stalling.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,8 +12,10 @@ swift format lint --strict -r Sources Tests
 echo "== swift build"
 swift build --build-tests
 
-echo "== swift test (SQLite and a throwaway PostgreSQL)"
-scripts/with-postgres.sh swift test --skip-build
-
-echo "== interoperability (py_webauthn)"
-scripts/interop.sh
+echo "== swift test and interoperability (SQLite and a throwaway PostgreSQL)"
+timeout --kill-after=30 2400 scripts/with-postgres.sh bash -c '
+    set -euo pipefail
+    swift test --skip-build
+    echo "== interoperability (py_webauthn, PyJWT, live servers)"
+    scripts/interop.sh
+'
