@@ -96,7 +96,7 @@ class Umfa:
         if env is not None:
             env = {**{k: v for k, v in os.environ.items() if not k.startswith("UMFA_")}, **env}
         done = subprocess.run(
-            [str(self.binary), *argv], cwd=self.cwd, env=env, capture_output=True, text=True, timeout=30,
+            [str(self.binary), *argv], cwd=self.cwd, env=env, capture_output=True, text=True, timeout=120,
             input=input,
         )
         result = Result(argv, done.returncode, done.stdout, done.stderr)
