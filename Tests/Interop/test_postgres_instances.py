@@ -199,3 +199,6 @@ def test_postgres_restart_under_load(pair, authenticator):
                            check=True, capture_output=True, text=True).stdout.strip()
     assert int(count) == len(answered), (count, len(answered))
     assert first.running and second.running
+    # Graceful shutdown still works after the outage (connections are re-established or closed).
+    first.stop(timeout=30)
+    second.stop(timeout=30)
