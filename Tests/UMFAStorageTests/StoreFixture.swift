@@ -88,8 +88,11 @@ struct StoreLocation: Sendable {
             let base = try TestDatabase.baseURL()
             let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             try await TestDatabase.execute("CREATE SCHEMA \(schema)")
-            return StoreLocation(
-                engine: engine, address: TestDatabase.url(base, adding: "search_path", schema), schema: schema)
+            // A generous connect timeout: with the whole test suite running on a small machine, a
+            // connection can take seconds to come; the fault tests set their own.
+            let url = TestDatabase.url(
+                TestDatabase.url(base, adding: "search_path", schema), adding: "connect_timeout", "30")
+            return StoreLocation(engine: engine, address: url, schema: schema)
         }
     }
 

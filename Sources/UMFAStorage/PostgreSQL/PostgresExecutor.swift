@@ -10,7 +10,8 @@ import Synchronization
 /// Every failure reaches the caller as a ``StoreError``: while the database is down or
 /// restarting, a statement waits at most ``leaseTimeout`` for a connection and then fails
 /// with ``StoreError/Code/unavailable``; the pool reconnects by itself once the database is
-/// back. A read that met a connection the database had already closed is tried once more.
+/// back. A statement that got a connection already closed, and a read that lost its
+/// connection, are tried once more on another.
 final class PostgresExecutor: SQLExecutor {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
@@ -29,100 +30,111 @@ final class PostgresExecutor: SQLExecutor {
     }
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
-        let postgresQuery = Self.postgresQuery(query)
-        let logger = logger
+        let (postgresQuery, logger) = (Self.postgresQuery(query), logger)
         let run: @Sendable (PostgresConnection) async throws -> [PostgresStoredRow] = { connection in
-            var rows: [PostgresStoredRow] = []
-            for try await row in try await connection.query(postgresQuery, logger: logger) {
-                rows.append(PostgresStoredRow(row: row.makeRandomAccess()))
-            }
-            return rows
+            try await Self.run(postgresQuery, on: connection, logger: logger).map(PostgresStoredRow.init)
         }
         do {
-            return try await withConnection(run)
-        } catch let error as PSQLError where Self.isReadOnly(query) && Self.isLostConnection(error) {
-            return try await withConnection(run)
-        }
-    }
-
-    /// Leases a connection for `body`, waiting at most ``leaseTimeout`` for one, and turns
-    /// every failure into a ``StoreError``.
-    private func withConnection<Result: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
-        let lease = LeaseRace()
-        let (client, timeout) = (client, leaseTimeout)
-        do {
-            return try await withThrowingTaskGroup(of: Result?.self) { group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        guard lease.claim(.leased) else { throw CancellationError() }
-                        return try await body(connection)
-                    }
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    if lease.claim(.timedOut) { throw LeaseTimeout() }
-                    return nil
-                }
-                while let next = try await group.next() {
-                    if let result = next {
-                        group.cancelAll()
-                        return result
-                    }
-                }
-                throw LeaseTimeout()
+            do {
+                return try await withConnection(run)
+            } catch let error where Self.mayRetry(query, after: error) {
+                return try await withConnection(run)
             }
-        } catch let error as StoreError {
-            throw error
-        } catch is LeaseTimeout {
-            throw StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)")
         } catch {
             throw Self.storeError(error)
         }
     }
 
+    /// Runs one statement on a leased connection and collects its rows.
+    ///
+    /// PostgresNIO hands a statement to the connection's channel without a write promise;
+    /// written after the channel closed (the database went away between the lease and the
+    /// write), the statement is dropped and its answer never comes, so the caller would wait
+    /// forever. On the channel's event loop, with the channel seen active, the write reaches
+    /// the connection's handler, which fails the statement properly if the connection closes.
+    static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
+        -> [PostgresRandomAccessRow]
+    {
+        let result = try await connection.eventLoop.flatSubmit { () -> EventLoopFuture<PostgresQueryResult> in
+            guard !connection.isClosed else { return connection.eventLoop.makeFailedFuture(ConnectionGone()) }
+            return connection.query(query, logger: logger)
+        }.get()
+        return result.rows.map { $0.makeRandomAccess() }
+    }
+
+    /// Leases a connection for `body`, waiting at most ``leaseTimeout`` for one.
+    private func withConnection<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let lease = LeaseRace()
+        let (client, timeout) = (client, leaseTimeout)
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    guard lease.claim(.leased) else { throw CancellationError() }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                if lease.claim(.timedOut) {
+                    throw StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)")
+                }
+                return nil
+            }
+            while let next = try await group.next() {
+                if let result = next {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw CancellationError()
+        }
+    }
+
     func migrate(_ migrations: [[String]]) async throws {
         let logger = logger
-        _ = try await withConnection { connection in
-            _ = try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLockKey))", logger: logger)
-            do {
-                try await Self.applyMigrations(migrations, on: connection, logger: logger)
-                _ = try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: logger)
-            } catch {
-                _ = try? await connection.query(
-                    "SELECT pg_advisory_unlock(\(Self.migrationLockKey))", logger: logger)
-                throw error
+        let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(Self.migrationLockKey))")
+        let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(Self.migrationLockKey))")
+        do {
+            _ = try await withConnection { connection in
+                _ = try await Self.run(lock, on: connection, logger: logger)
+                do {
+                    try await Self.applyMigrations(migrations, on: connection, logger: logger)
+                    _ = try await Self.run(unlock, on: connection, logger: logger)
+                } catch {
+                    _ = try? await Self.run(unlock, on: connection, logger: logger)
+                    throw error
+                }
+                return true
             }
-            return true
+        } catch {
+            throw Self.storeError(error)
         }
     }
 
     private static func applyMigrations(
         _ migrations: [[String]], on connection: PostgresConnection, logger: Logger
     ) async throws {
-        _ = try await connection.query(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-            logger: logger)
-        var applied = Set<Int64>()
-        for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger)
-            .decode(Int64.self)
-        {
-            applied.insert(version)
+        func execute(_ sql: String) async throws -> [PostgresRandomAccessRow] {
+            try await run(PostgresQuery(unsafeSQL: sql), on: connection, logger: logger)
         }
+        _ = try await execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)")
+        let applied = Set(
+            try await execute("SELECT version FROM schema_migrations").compactMap {
+                PostgresStoredRow(row: $0).optionalInteger("version")
+            })
         for (index, statements) in migrations.enumerated() where !applied.contains(Int64(index + 1)) {
-            _ = try await connection.query("BEGIN", logger: logger)
+            _ = try await execute("BEGIN")
             do {
-                for statement in statements {
-                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                let version = Int64(index + 1)
-                let now = StoredValue.milliseconds(Date())
-                _ = try await connection.query(
-                    "INSERT INTO schema_migrations (version, applied_at) VALUES (\(version), \(now))", logger: logger)
-                _ = try await connection.query("COMMIT", logger: logger)
+                for statement in statements { _ = try await execute(statement) }
+                _ = try await execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (\(index + 1), \(StoredValue.milliseconds(Date())))"
+                )
+                _ = try await execute("COMMIT")
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await execute("ROLLBACK")
                 throw error
             }
         }
@@ -156,6 +168,12 @@ final class PostgresExecutor: SQLExecutor {
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
+    /// Whether running the statement again on another connection is safe: it never reached
+    /// the database, or it only reads and its connection was lost.
+    static func mayRetry(_ query: StoreQuery, after error: any Error) -> Bool {
+        error is ConnectionGone || (isReadOnly(query) && isLostConnection(error))
+    }
+
     /// Whether a statement only reads, so running it again cannot change anything.
     static func isReadOnly(_ query: StoreQuery) -> Bool {
         query.sql.drop { $0.isWhitespace }.prefix(6).uppercased() == "SELECT"
@@ -163,7 +181,9 @@ final class PostgresExecutor: SQLExecutor {
 
     /// Whether the statement failed because the connection was gone (a database restart),
     /// not because of the statement.
-    static func isLostConnection(_ error: PSQLError) -> Bool {
+    static func isLostConnection(_ error: any Error) -> Bool {
+        if error is ConnectionGone { return true }
+        guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .serverClosedConnection, .uncleanShutdown, .connectionError, .clientClosedConnection: return true
         case .server:
@@ -210,8 +230,10 @@ private final class LeaseRace: Sendable {
     }
 }
 
-/// No connection came within the lease timeout.
-private struct LeaseTimeout: Error {}
+/// The leased connection was closed before the statement could be sent.
+private struct ConnectionGone: Error, CustomStringConvertible {
+    var description: String { "the connection was closed" }
+}
 
 /// A PostgreSQL row read by column name.
 struct PostgresStoredRow: StoredRow, Sendable {

@@ -22,7 +22,9 @@ enum SharedDatabase {
         let base = try baseURL()
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await psql("CREATE SCHEMA \(schema)")
-        return (base + (base.contains("?") ? "&" : "?") + "search_path=\(schema)", schema)
+        // A generous connect timeout: with the whole test suite running on a small machine, a
+        // connection can take seconds to come.
+        return (base + (base.contains("?") ? "&" : "?") + "search_path=\(schema)&connect_timeout=30", schema)
     }
 
     /// Drops a schema made by ``makeSchema()``.

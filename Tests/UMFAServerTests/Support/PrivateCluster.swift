@@ -1,0 +1,56 @@
+import Foundation
+
+/// A PostgreSQL cluster of the test's own, from the binaries scripts/with-postgres.sh found,
+/// so a test may crash and restart it without disturbing the tests sharing the main one.
+struct PrivateCluster: Sendable {
+    let directory: String
+    let port: Int
+    /// `runuser -u postgres --` when running as root, else empty.
+    let runAs: String
+    let binaries: String
+
+    var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+
+    /// Creates and starts a cluster on a free-looking port.
+    static func start() async throws -> PrivateCluster {
+        guard let control = ProcessInfo.processInfo.environment["UMFA_TEST_PGCTL"], !control.isEmpty else {
+            throw TestFailure("UMFA_TEST_PGCTL is not set: run through scripts/with-postgres.sh")
+        }
+        let words = control.split(separator: " ").map(String.init)
+        guard let index = words.firstIndex(where: { $0.hasSuffix("/pg_ctl") }) else {
+            throw TestFailure("UMFA_TEST_PGCTL does not name pg_ctl: \(control)")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-pg-\(UUID().uuidString)")
+            .path
+        let cluster = PrivateCluster(
+            directory: directory, port: Int.random(in: 56_000..<60_000),
+            runAs: words[..<index].joined(separator: " "),
+            binaries: (words[index] as NSString).deletingLastPathComponent)
+        try await SharedDatabase.shell("mkdir -p '\(directory)' && chmod 755 '\(directory)'")
+        if !cluster.runAs.isEmpty { try await SharedDatabase.shell("chown postgres '\(directory)'") }
+        try await SharedDatabase.shell(
+            "\(cluster.runAs) '\(cluster.binaries)/initdb' -D '\(directory)/data' -U postgres --auth=trust -E UTF8 "
+                + ">/dev/null")
+        try await cluster.startServer()
+        return cluster
+    }
+
+    /// Starts the server and waits until it accepts connections.
+    func startServer() async throws {
+        try await SharedDatabase.shell(
+            "\(runAs) '\(binaries)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w "
+                + "-o '-p \(port) -k \(directory) -c listen_addresses=127.0.0.1' start >/dev/null")
+    }
+
+    /// Stops the server the hard way, as a crash would: no checkpoint, connections cut.
+    func crash() async throws {
+        try await SharedDatabase.shell(
+            "\(runAs) '\(binaries)/pg_ctl' -D '\(directory)/data' -m immediate stop >/dev/null")
+    }
+
+    /// Stops the server and removes the cluster.
+    func remove() async {
+        try? await crash()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

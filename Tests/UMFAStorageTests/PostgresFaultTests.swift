@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import UMFAStorage
+
+@Suite("Storage: PostgreSQL faults")
+struct PostgresFaultTests {
+    @Test("an unreachable database fails open with unavailable, within the connect timeout")
+    func unreachable() async throws {
+        _ = try TestDatabase.baseURL()
+        let started = ContinuousClock.now
+        let error = await #expect(throws: StoreError.self) {
+            _ = try await PostgresStore.open(
+                url: "postgres://postgres@127.0.0.1:1/umfa?connect_timeout=1", logger: TestDatabase.logger)
+        }
+        #expect(error?.code == .unavailable)
+        // Not the pool's own 60 s before it gives up on the unreachable database.
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test("connections cut under a store: reads retry, writes fail cleanly, then everything works")
+    func connectionsCut() async throws {
+        try await StoreLocation.withStore(.postgres) { store in
+            let app = try await Records.seed(store)
+            var backends = Set<Int64>()
+            for _ in 0..<5 {
+                let rows = try await store.rawRows("SELECT pg_backend_pid()::BIGINT AS pid")
+                backends.formUnion(rows.compactMap { $0.optionalInteger("pid") })
+            }
+            #expect(!backends.isEmpty)
+            for pid in backends { try await TestDatabase.execute("SELECT pg_terminate_backend(\(pid))") }
+            try await Task.sleep(for: .milliseconds(200))
+
+            #expect(try await store.application(id: app.id) == app, "a read is tried again on a fresh connection")
+            for attempt in 0..<3 {
+                do {
+                    _ = try await store.insertUser(Records.user(app.id, "user-\(attempt)"))
+                } catch let error as StoreError {
+                    #expect(error.code == .unavailable)
+                }
+            }
+            #expect(try await store.insertUser(Records.user(app.id, "after")).userID == "after")
+        }
+    }
+
+    @Test("the database crashes and restarts under load: clean failures, recovery, no acknowledged write lost")
+    func restartUnderLoad() async throws {
+        let cluster = try await PrivateCluster.start()
+        let load = LoadRecord()
+        do {
+            let store = try await PostgresStore.open(url: cluster.url, logger: TestDatabase.logger)
+            let app = try await Records.seed(store, users: [])
+            async let writers: Void = withTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask { await load.write(store: store, app: app.id, writer: writer) }
+                }
+            }
+            do {
+                try await load.waitForSuccesses(10, within: .seconds(60))
+                try await cluster.crash()
+                let probe = await #expect(throws: StoreError.self) { _ = try await store.application(id: app.id) }
+                #expect(probe?.code == .unavailable)
+                try await cluster.startServer()
+                try await load.waitForSuccesses(load.successes + 20, within: .seconds(90))
+            } catch {
+                load.stop()
+                await writers
+                throw error
+            }
+            load.stop()
+            await writers
+
+            let summary = load.summary
+            #expect(
+                summary.otherErrors.isEmpty, "failures that were not StoreError.unavailable: \(summary.otherErrors)")
+            for user in summary.acknowledged {
+                #expect(try await store.user(applicationID: app.id, userID: user) != nil, "\(user) was lost")
+            }
+            try await store.close()
+        } catch {
+            await cluster.remove()
+            throw error
+        }
+        await cluster.remove()
+    }
+}
+
+/// What the writers saw during the restart test.
+private final class LoadRecord: Sendable {
+    struct Summary: Sendable {
+        var acknowledged: [String] = []
+        var unavailable = 0
+        var otherErrors: [String] = []
+        var stopped = false
+    }
+
+    private let state = Mutex(Summary())
+
+    var summary: Summary { state.withLock { $0 } }
+    var successes: Int { state.withLock { $0.acknowledged.count } }
+
+    func stop() { state.withLock { $0.stopped = true } }
+
+    func write(store: any UMFAStore, app: UUID, writer: Int) async {
+        var index = 0
+        while !state.withLock({ $0.stopped }) {
+            index += 1
+            let userID = "w\(writer)-\(index)"
+            do {
+                _ = try await store.insertUser(Records.user(app, userID))
+                state.withLock { $0.acknowledged.append(userID) }
+            } catch let error as StoreError where error.code == .unavailable {
+                state.withLock { $0.unavailable += 1 }
+                try? await Task.sleep(for: .milliseconds(50))
+            } catch {
+                state.withLock { $0.otherErrors.append("\(error)") }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    func waitForSuccesses(_ count: Int, within limit: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while successes < count {
+            guard ContinuousClock.now < deadline else {
+                let summary = self.summary
+                throw FixtureFailure(
+                    "only \(summary.acknowledged.count) of \(count) writes succeeded in time; "
+                        + "\(summary.unavailable) unavailable, other errors: \(summary.otherErrors.prefix(3))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A PostgreSQL cluster of the test's own, from the binaries scripts/with-postgres.sh found,
+/// so a test may stop and restart it without disturbing the tests sharing the main one.
+struct PrivateCluster: Sendable {
+    let directory: String
+    let port: Int
+    /// `runuser -u postgres --` when running as root, else empty.
+    let runAs: String
+    let binaries: String
+
+    var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+
+    /// Creates and starts a cluster on a free-looking port.
+    static func start() async throws -> PrivateCluster {
+        guard let control = ProcessInfo.processInfo.environment["UMFA_TEST_PGCTL"], !control.isEmpty else {
+            throw FixtureFailure("UMFA_TEST_PGCTL is not set: run through scripts/with-postgres.sh")
+        }
+        let words = control.split(separator: " ").map(String.init)
+        guard let index = words.firstIndex(where: { $0.hasSuffix("/pg_ctl") }) else {
+            throw FixtureFailure("UMFA_TEST_PGCTL does not name pg_ctl: \(control)")
+        }
+        let binaries = (words[index] as NSString).deletingLastPathComponent
+        let runAs = words[..<index].joined(separator: " ")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-pg-\(UUID().uuidString)")
+            .path
+        let cluster = PrivateCluster(
+            directory: directory, port: Int.random(in: 56_000..<60_000), runAs: runAs, binaries: binaries)
+        try await shell("mkdir -p '\(directory)' && chmod 755 '\(directory)'")
+        if !runAs.isEmpty { try await shell("chown postgres '\(directory)'") }
+        try await shell(
+            "\(runAs) '\(binaries)/initdb' -D '\(directory)/data' -U postgres --auth=trust -E UTF8 >/dev/null")
+        try await cluster.startServer()
+        return cluster
+    }
+
+    /// Starts the server and waits until it accepts connections.
+    func startServer() async throws {
+        try await Self.shell(
+            "\(runAs) '\(binaries)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w "
+                + "-o '-p \(port) -k \(directory) -c listen_addresses=127.0.0.1' start >/dev/null")
+    }
+
+    /// Stops the server the hard way, as a crash would: no checkpoint, connections cut.
+    func crash() async throws {
+        try await Self.shell("\(runAs) '\(binaries)/pg_ctl' -D '\(directory)/data' -m immediate stop >/dev/null")
+    }
+
+    /// Stops the server and removes the cluster.
+    func remove() async {
+        try? await crash()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs a shell command on a thread of its own (never one of the cooperative pool) and
+    /// waits for it with `waitpid`: Foundation's `Process` sometimes never reports the exit
+    /// of a child in the test process, leaving it a zombie and the test hanging.
+    static func shell(_ command: String) async throws {
+        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            Thread.detachNewThread { continuation.resume(returning: spawnAndWait(["/bin/sh", "-c", command])) }
+        }
+        guard status == 0 else { throw FixtureFailure("`\(command)` exited with status \(status)") }
+    }
+
+    /// The exit status of the program, or -1 when it could not run or was killed.
+    private static func spawnAndWait(_ arguments: [String]) -> Int32 {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { return -1 }
+        }
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+    }
+}
