@@ -17,16 +17,6 @@ struct AuthenticationRoutes {
         }
     }
 
-    struct OptionsResponse: Encodable {
-        let traceID: String
-        let publicKey: RequestOptionsJSON
-
-        enum CodingKeys: String, CodingKey {
-            case traceID = "trace_id"
-            case publicKey
-        }
-    }
-
     struct VerifyRequest: Decodable {
         let applicationID: String
         let userID: String?
@@ -36,20 +26,6 @@ struct AuthenticationRoutes {
             case applicationID = "application_id"
             case userID = "user_id"
             case credential
-        }
-    }
-
-    struct VerifyResponse: Encodable {
-        let traceID: String
-        let userID: String
-        let credentialID: String
-        let token: String
-
-        enum CodingKeys: String, CodingKey {
-            case traceID = "trace_id"
-            case userID = "user_id"
-            case credentialID = "credential_id"
-            case token
         }
     }
 
@@ -99,7 +75,7 @@ struct AuthenticationRoutes {
             rpId: application.rpID, allowCredentials: allow ?? [],
             userVerification: UserVerificationRequirement(rawValue: application.userVerification),
             extensions: LoginTokens.requestedExtensions)
-        return try JSONExchange.response(OptionsResponse(traceID: traceID, publicKey: options))
+        return try JSONExchange.response(OptionsAnswer(traceID: traceID, publicKey: options))
     }
 
     func verify(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -113,7 +89,7 @@ struct AuthenticationRoutes {
             credentialID: outcome.credential.credentialID, authenticatorData: outcome.verified.authenticatorData,
             userpwTime: nil)
         return try JSONExchange.response(
-            VerifyResponse(
+            CeremonyAnswer(
                 traceID: traceID, userID: outcome.credential.userID,
                 credentialID: Base64URL.encode(outcome.credential.credentialID), token: token))
     }

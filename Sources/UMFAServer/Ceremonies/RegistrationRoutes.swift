@@ -23,16 +23,6 @@ struct RegistrationRoutes {
         }
     }
 
-    struct OptionsResponse: Encodable {
-        let traceID: String
-        let publicKey: CreationOptionsJSON
-
-        enum CodingKeys: String, CodingKey {
-            case traceID = "trace_id"
-            case publicKey
-        }
-    }
-
     struct VerifyRequest: Decodable {
         let applicationID: String
         let userID: String
@@ -44,20 +34,6 @@ struct RegistrationRoutes {
             case userID = "user_id"
             case credential
             case deviceName = "device_name"
-        }
-    }
-
-    struct VerifyResponse: Encodable {
-        let traceID: String
-        let userID: String
-        let credentialID: String
-        let token: String
-
-        enum CodingKeys: String, CodingKey {
-            case traceID = "trace_id"
-            case userID = "user_id"
-            case credentialID = "credential_id"
-            case token
         }
     }
 
@@ -99,7 +75,7 @@ struct RegistrationRoutes {
                 userVerification: UserVerificationRequirement(rawValue: application.userVerification)),
             attestation: AttestationConveyancePreference(rawValue: application.attestation),
             extensions: LoginTokens.requestedExtensions)
-        return try JSONExchange.response(OptionsResponse(traceID: traceID, publicKey: options))
+        return try JSONExchange.response(OptionsAnswer(traceID: traceID, publicKey: options))
     }
 
     func verify(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -154,7 +130,7 @@ struct RegistrationRoutes {
             services: services, application: application, userID: body.userID, credentialID: record.id,
             authenticatorData: verified.authenticatorData, userpwTime: challenge.userpwTime)
         return try JSONExchange.response(
-            VerifyResponse(
+            CeremonyAnswer(
                 traceID: traceID, userID: body.userID, credentialID: Base64URL.encode(record.id), token: token))
     }
 }
