@@ -75,6 +75,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [
+                .embedInCode("Resources/Demo/index.html"), .embedInCode("Resources/Demo/demo.css"),
+                .embedInCode("Resources/Demo/demo.js"),
             ]
         ),
         .executableTarget(

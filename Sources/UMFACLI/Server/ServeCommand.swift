@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "The data directory (env UMFA_DATA_DIR); ./.umfa by default.")
     var dataDir: String?
 
-    @Flag(name: .customLong("no-default-app"), help: "Do not create the development application on a fresh database.")
+    @Flag(name: .customLong("no-default-app"), help: "Do not create the development application on a fresh database, nor serve the demo routes.")
     var noDefaultApp = false
 
     func run() async throws {
@@ -43,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.adminToken = environment["UMFA_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.masterKey = environment["UMFA_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.createDefaultApplication = !noDefaultApp
+        configuration.demoRoutes = !noDefaultApp
         if let seconds = environment["UMFA_SIGNING_KEY_REFRESH_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {
             configuration.signingKeyRefreshInterval = seconds
         }

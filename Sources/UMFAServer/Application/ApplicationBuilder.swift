@@ -30,7 +30,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
         let (services, report) = try await prepare(store: store, configuration: configuration, logger: logger)
         let registry = PrometheusCollectorRegistry()
         let router = Router()
-        Routes.install(on: router, services: services, metrics: registry)
+        Routes.install(on: router, services: services, metrics: registry, demoRoutes: configuration.demoRoutes)
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "UMFA"),

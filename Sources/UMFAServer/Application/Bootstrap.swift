@@ -36,6 +36,7 @@ struct Bootstrap {
                 createdAt: configuration.now())
             let apiKey = Secrets.make(prefix: "umfa_ak_")
             try await store.insertApplication(application)
+            try await DevelopmentApplication.record(application.id, in: store)
             try await store.insertAPIKey(
                 hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: configuration.now())
             report.defaultApplicationID = application.id

@@ -14,10 +14,13 @@ enum Routes {
         "GET /api/admin/applications/{id}/api-keys", "DELETE /api/admin/applications/{id}/api-keys/{key_id}",
         "POST /api/admin/signing-keys",
         "GET /.well-known/jwks.json", "GET /health", "GET /metrics", "GET /openapi.yaml", "GET /",
+        "GET /demo/demo.css", "GET /demo/demo.js", "POST /api/demo/validate-token",
+        "GET /api/demo/users/{user_id}/credentials", "DELETE /api/demo/users/{user_id}/credentials/{credential_id}",
     ]
 
     static func install(
-        on router: Router<BasicRequestContext>, services: ServerServices, metrics: PrometheusCollectorRegistry
+        on router: Router<BasicRequestContext>, services: ServerServices, metrics: PrometheusCollectorRegistry,
+        demoRoutes: Bool = true
     ) {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: ErrorMiddleware())
@@ -50,6 +53,16 @@ enum Routes {
         router.get("/health", use: publicRoutes.health)
         router.get("/metrics", use: publicRoutes.prometheus)
         router.get("/openapi.yaml", use: publicRoutes.openAPI)
-        router.get("/", use: publicRoutes.home)
+        let demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
+        router.get("/", use: demoPage.home)
+        for name in DemoAssets.files.keys.sorted() {
+            router.get("/demo/\(name)") { request, _ in try demoPage.asset(name, request: request) }
+        }
+        if demoRoutes {
+            let demo = DemoRoutes(services: services)
+            router.post("/api/demo/validate-token", use: demo.validate)
+            router.get("/api/demo/users/:user_id/credentials", use: demo.listCredentials)
+            router.delete("/api/demo/users/:user_id/credentials/:credential_id", use: demo.deleteCredential)
+        }
     }
 }

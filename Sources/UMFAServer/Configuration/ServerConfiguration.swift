@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     public var signingKeyRefreshInterval: TimeInterval = 10
     /// The clock for challenges, enrollment tokens and login tokens; tests inject a fixed one.
     public var now: @Sendable () -> Date
+    /// Whether the demo page's development-only routes (`/api/demo/...`) are served for the
+    /// development application; `umfa serve --no-default-app` turns them off.
+    public var demoRoutes = true
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -16,6 +16,7 @@ enum OpenAPIDocument {
           securitySchemes:
             apiKey: {type: http, scheme: bearer, description: The application's API key}
             adminToken: {type: http, scheme: bearer, description: The admin token}
+            loginToken: {type: http, scheme: bearer, description: A UMFA login JWT of the user (demo routes only)}
           schemas:
             Error:
               type: object
@@ -498,9 +499,100 @@ enum OpenAPIDocument {
                 "200": {description: OpenAPI 3.1, content: {application/yaml: {schema: {type: string}}}}
           /:
             get:
-              summary: The landing page
+              summary: The passkey demo page (sign up, sign in, the login token, the signed-in user's passkeys)
+              description: >
+                Plain HTML, CSS and JavaScript from this server only (strict Content-Security-Policy). It uses
+                the development application unless the address names another one with ?app=<application id>.
               responses:
                 "200": {description: HTML, content: {text/html: {schema: {type: string}}}}
+          /demo/demo.css:
+            get:
+              summary: The demo page's stylesheet, with an ETag
+              responses:
+                "200": {description: The file, content: {text/css: {schema: {type: string}}}}
+                "304": {description: Not modified (If-None-Match)}
+          /demo/demo.js:
+            get:
+              summary: The demo page's script, with an ETag
+              responses:
+                "200": {description: The file, content: {text/javascript: {schema: {type: string}}}}
+                "304": {description: Not modified (If-None-Match)}
+          /api/demo/validate-token:
+            post:
+              summary: Development only - validate-token for the development application, without an API key
+              description: >
+                Served only for the development application that umfa serve created on a fresh database, and
+                not at all with --no-default-app. Checks a login JWT exactly as validate-token does.
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [user_id, token]
+                      properties:
+                        application_id: {type: string, format: uuid, description: Must be the development application}
+                        user_id: {type: string}
+                        token: {type: string, description: A login JWT}
+                        trace_id: {type: string}
+              responses:
+                "200":
+                  description: The token is valid
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [user_id, trace_id]
+                        properties:
+                          user_id: {type: string}
+                          trace_id: {type: string}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+          /api/demo/users/{user_id}/credentials:
+            get:
+              summary: Development only - the signed-in user's passkeys, authorised by that user's login token
+              security: [{loginToken: []}]
+              parameters:
+                - {$ref: "#/components/parameters/UserID"}
+                - {$ref: "#/components/parameters/TraceID"}
+              responses:
+                "200":
+                  description: The user's credentials, as the API-key credential listing shows them
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, credentials]
+                        properties:
+                          trace_id: {type: string}
+                          credentials: {type: array, items: {type: object}}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+          /api/demo/users/{user_id}/credentials/{credential_id}:
+            delete:
+              summary: Development only - delete one of the signed-in user's passkeys, authorised by their login token
+              security: [{loginToken: []}]
+              parameters:
+                - {$ref: "#/components/parameters/UserID"}
+                - {name: credential_id, in: path, required: true, schema: {type: string}}
+                - {$ref: "#/components/parameters/TraceID"}
+              responses:
+                "200":
+                  description: Removed
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [trace_id, removed]
+                        properties:
+                          trace_id: {type: string}
+                          removed: {type: boolean}
+                "400": {$ref: "#/components/responses/Error"}
+                "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
+                "404": {$ref: "#/components/responses/Error"}
 
         """
 }

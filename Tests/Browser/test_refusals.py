@@ -1,0 +1,72 @@
+"""What the page says when a passkey is refused: by the browser for an application that
+requires user verification, and by the server for a page whose origin the application does
+not list. Both applications are made through the admin API and named with ?app=."""
+
+from support import ADMIN_TOKEN, Server
+
+
+def credentials(server: Server, app: dict, user: str) -> list[dict]:
+    return server.ok("GET", f"/api/umfa/users/{user}/credentials?application_id={app['application_id']}",
+                     bearer=app["api_key"])["credentials"]
+
+
+def test_user_verification_required_refuses_a_device_without_it(page, server, authenticator, create_app):
+    app = create_app(user_verification="required")
+    device = authenticator(user_verification=False)
+    page.open(app["application_id"])
+    assert "(named in the address)" in page.element("application").text
+
+    page.sign_up("dave")
+    assert page.signed_in_user is None
+    assert "requires your device to verify that it is you" in page.message, page.message
+    assert "error" in page.message_kind
+    assert device.credentials() == []
+    assert credentials(server, app, "dave") == []
+
+    # The same person with a device that verifies them is let in: the refusal was about verification.
+    device.remove()
+    authenticator(user_verification=True)
+    page.sign_up("dave")
+    assert page.signed_in_user == "dave", page.message
+    assert len(credentials(server, app, "dave")) == 1
+    # Outside the development application the page neither lists passkeys nor validates tokens.
+    assert "development-only" in page.element("passkeys-note").text
+    assert "development-only" in page.validate()
+
+
+def test_origin_not_in_the_application_list_is_refused_by_the_server(page, server, authenticator, create_app):
+    app = create_app(origins=["https://shop.example", "http://localhost:1"])
+    device = authenticator(user_verification=True)
+    page.open(app["application_id"])
+
+    page.sign_up("erin")
+    assert page.signed_in_user is None
+    assert "does not accept passkeys from this page's address" in page.message, page.message
+    assert server.origin in page.message
+    assert "is not allowed" in page.message, "the server's own words are shown as the detail"
+    # The browser went ahead (rp_id localhost fits the page) and the server refused what it made.
+    assert len(device.credentials()) == 1
+    assert credentials(server, app, "erin") == []
+
+
+def test_server_without_development_application(umfa_bin, tmp_path, driver, steps, authenticator):
+    from demo import DemoPage
+
+    server = Server(umfa_bin, tmp_path, tmp_path / "data", {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN},
+                    args=("--no-default-app",)).start()
+    try:
+        page = DemoPage(driver, server.origin, steps)
+        page.open()
+        assert "no development application" in page.message, page.message
+        assert not page.element("signup-button").is_enabled()
+        assert server.post("/api/demo/validate-token", {"user_id": "x", "token": "y"}).status_code == 404
+
+        app = server.ok("POST", "/api/admin/applications", {
+            "name": "Named", "rp_id": "localhost", "origins": [server.origin], "enrollment_policy": "open",
+        }, status=201, bearer=ADMIN_TOKEN)
+        authenticator(True)
+        page.open(app["application_id"])
+        page.sign_up("frank")
+        assert page.signed_in_user == "frank", page.message
+    finally:
+        server.stop()
