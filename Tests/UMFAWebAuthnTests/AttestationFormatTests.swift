@@ -15,7 +15,7 @@ struct AttestationFormatTests {
     @Test("step 21: an unknown format is refused, and formats match case-sensitively")
     func unknownFormat() async throws {
         var factory = RegistrationFactory.es256(.packedSelf)
-        for format in ["Packed", "NONE", "tpm", "android-key", "apple", "packed "] {
+        for format in ["Packed", "NONE", "TPM", "Android-Key", "apple ", "packed ", "u2f"] {
             factory.formatOverride = format
             await expectRegistrationFailure(.unsupportedAttestationFormat, step: "7.1 step 21", factory)
         }

@@ -2,12 +2,10 @@ import Foundation
 import Testing
 import UMFAWebAuthn
 
-/// py_webauthn's real-device registrations: UMFA must reach py_webauthn's verdict for the
-/// formats it implements, and refuse the others clearly until they are added.
+/// py_webauthn's real-device registrations: UMFA must reach py_webauthn's verdict for every
+/// attestation format.
 @Suite("py_webauthn registration vectors")
 struct PyWebAuthnRegistrationTests {
-    /// Formats a later issue adds; until then they must be refused at step 21.
-    static let laterFormats: Set<String> = ["tpm", "android-key", "android-safetynet", "apple"]
     /// ML-DSA-44/65/87, which UMFA does not verify.
     static let mlDSA: Set<Int> = [-48, -49, -50]
 
@@ -20,9 +18,6 @@ struct PyWebAuthnRegistrationTests {
     static func outcome(_ vector: PyRegistrationFile.Vector) throws -> Outcome {
         if let algorithms = vector.supportedAlgorithms, algorithms.contains(where: mlDSA.contains) {
             return .refused(.unsupportedAlgorithm, step: "7.1 step 13")
-        }
-        if let fmt = vector.fmt, laterFormats.contains(fmt) {
-            return .refused(.unsupportedAttestationFormat, step: "7.1 step 21")
         }
         if vector.expected.valid { return .valid }
         switch vector.expected.errorContains {
@@ -68,9 +63,11 @@ struct PyWebAuthnRegistrationTests {
     func coverage() throws {
         let outcomes = try PyRegistrationFile.load().vectors.map { ($0.fmt, try Self.outcome($0)) }
         let valid = outcomes.filter { $0.1 == .valid }
-        #expect(Set(valid.compactMap(\.0)) == ["none", "packed", "fido-u2f"])
-        #expect(valid.count >= 9)
-        #expect(outcomes.filter { $0.1 == .refused(.unsupportedAttestationFormat, step: "7.1 step 21") }.count >= 8)
+        #expect(
+            Set(valid.compactMap(\.0))
+                == ["none", "packed", "fido-u2f", "tpm", "android-key", "android-safetynet", "apple"])
+        #expect(valid.count >= 17)
+        #expect(outcomes.filter { $0.1 == .refused(.unsupportedAttestationFormat, step: "7.1 step 21") }.count == 1)
         #expect(outcomes.filter { $0.1 == .refused(.unsupportedAlgorithm, step: "7.1 step 13") }.count == 3)
     }
 }

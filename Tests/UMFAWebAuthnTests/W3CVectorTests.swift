@@ -24,6 +24,10 @@ struct W3CVectorTests {
             origins: OriginPolicy(
                 allowed: [file.origin], allowCrossOrigin: embedded, allowedTopOrigins: embedded ? [file.topOrigin] : [])
         )
+        // The specification's TPM vector names the unregistered manufacturer id:00000000.
+        policy.attestationFormats.register(TPMAttestation(requireRegisteredManufacturer: false))
+        // Its android-key vector has empty authorization lists (no purpose, no origin).
+        policy.attestationFormats.register(AndroidKeyAttestation(requireAuthorizations: false))
         adjust(&policy)
         return policy
     }
@@ -80,7 +84,11 @@ struct W3CVectorTests {
 
     @Test(
         "x5c vectors are trusted once the vectors' CA is a root, also under trustedOnly",
-        arguments: ["packed-es256", "packed-es384", "packed-es512", "packed-rs256", "packed-eddsa", "fido-u2f-es256"])
+        arguments: [
+            "packed-es256", "packed-es384", "packed-es512", "packed-rs256", "packed-eddsa", "fido-u2f-es256",
+            "tpm-es256",
+            "android-key-es256", "apple-es256",
+        ])
     func trustedWithRoot(id: String) async throws {
         let root = try Certificate(derEncoded: try #require(Hex.decode(file.attestationCACertificateHex)))
         let vector = try file.vector(id)
@@ -100,6 +108,26 @@ struct W3CVectorTests {
         await expectWebAuthnError(.untrustedAttestation, step: "7.1 step 24") {
             _ = try await register(vector, policy: untrusted)
         }
+    }
+
+    @Test("the TPM vector's unregistered manufacturer id:00000000 is refused by default")
+    func tpmManufacturerRefused() async throws {
+        let vector = try file.vector("tpm-es256")
+        let strict = try policy(for: vector) { $0.attestationFormats = .standard }
+        let error = await expectWebAuthnError(.invalidAttestation, step: "7.1 step 22") {
+            _ = try await register(vector, policy: strict)
+        }
+        #expect(error?.message.contains("id:00000000") == true)
+    }
+
+    @Test("the android-key vector's empty authorization lists are refused by default")
+    func androidKeyAuthorizationsRefused() async throws {
+        let vector = try file.vector("android-key-es256")
+        let strict = try policy(for: vector) { $0.attestationFormats = .standard }
+        let error = await expectWebAuthnError(.invalidAttestation, step: "7.1 step 22") {
+            _ = try await register(vector, policy: strict)
+        }
+        #expect(error?.message.contains("KM_ORIGIN_GENERATED") == true)
     }
 
     @Test("the cross-origin and top-origin vectors are refused when embedding is not expected")

@@ -1,3 +1,4 @@
+import Foundation
 import UMFACBOR
 
 /// Verifies one attestation statement format (WebAuthn L3 §8).
@@ -9,9 +10,10 @@ public protocol AttestationFormatVerifier: Sendable {
     /// The format identifier, compared case-sensitively (§7.1 step 21).
     var format: String { get }
 
-    /// Checks `statement` over `authenticatorData` and the client data hash.
+    /// Checks `statement` over `authenticatorData` and the client data hash; `time` is the
+    /// verification time for formats that carry their own timestamps (SafetyNet).
     func verify(
-        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8]
+        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], at time: Date
     ) throws(WebAuthnError) -> VerifiedAttestationStatement
 }
 
@@ -25,10 +27,19 @@ public struct AttestationFormatRegistry: Sendable {
         self.verifiers = Dictionary(verifiers.map { ($0.format, $0) }, uniquingKeysWith: { $1 })
     }
 
-    /// `none`, `packed` and `fido-u2f`.
-    public static let standard = AttestationFormatRegistry([
-        NoneAttestation(), PackedAttestation(), FIDOU2FAttestation(),
+    /// Every format WebAuthn L3 §8 defines except `compound`: `none`, `packed`, `fido-u2f`,
+    /// `tpm`, `android-key`, `android-safetynet` and `apple`.
+    public static let single = AttestationFormatRegistry([
+        NoneAttestation(), PackedAttestation(), FIDOU2FAttestation(), TPMAttestation(), AndroidKeyAttestation(),
+        AndroidSafetyNetAttestation(), AppleAttestation(),
     ])
+
+    /// Every format WebAuthn L3 §8 defines, `compound` included.
+    public static let standard: AttestationFormatRegistry = {
+        var registry = single
+        registry.register(CompoundAttestation(formats: single))
+        return registry
+    }()
 
     /// Adds or replaces a verifier.
     public mutating func register(_ verifier: any AttestationFormatVerifier) {

@@ -46,13 +46,20 @@ public struct AttestationResult: Sendable {
     public let trust: AttestationTrust
     /// The attestation certificates, leaf first (empty for `none` and self).
     public let trustPath: [Certificate]
+    /// The model's name from FIDO metadata, such as "YubiKey 5 Series with NFC", when the
+    /// relying party loaded metadata that lists the AAGUID.
+    public let authenticatorName: String?
 
     /// Creates a result.
-    public init(format: String, type: AttestationType, trust: AttestationTrust, trustPath: [Certificate]) {
+    public init(
+        format: String, type: AttestationType, trust: AttestationTrust, trustPath: [Certificate],
+        authenticatorName: String? = nil
+    ) {
         self.format = format
         self.type = type
         self.trust = trust
         self.trustPath = trustPath
+        self.authenticatorName = authenticatorName
     }
 }
 
@@ -62,10 +69,27 @@ public struct VerifiedAttestationStatement: Sendable {
     public let type: AttestationType
     /// The certificates the statement carried, leaf first.
     public let trustPath: [Certificate]
+    /// For `compound`: each sub-statement, verified by its own format.
+    public let components: [VerifiedAttestationComponent]
 
     /// Creates a verified statement.
-    public init(type: AttestationType, trustPath: [Certificate]) {
+    public init(type: AttestationType, trustPath: [Certificate], components: [VerifiedAttestationComponent] = []) {
         self.type = type
         self.trustPath = trustPath
+        self.components = components
+    }
+}
+
+/// One verified sub-statement of a `compound` attestation (§8.9).
+public struct VerifiedAttestationComponent: Sendable {
+    /// The sub-statement's format.
+    public let format: String
+    /// What it proved.
+    public let statement: VerifiedAttestationStatement
+
+    /// Creates a component.
+    public init(format: String, statement: VerifiedAttestationStatement) {
+        self.format = format
+        self.statement = statement
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import UMFACBOR
 import X509
 
@@ -11,7 +12,7 @@ public struct FIDOU2FAttestation: AttestationFormatVerifier {
 
     /// Checks the statement as §8.6's verification procedure says.
     public func verify(
-        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8]
+        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], at time: Date
     ) throws(WebAuthnError) -> VerifiedAttestationStatement {
         let step = AttestationStatementFields.step
         let signature = try AttestationStatementFields.signature(statement, format: format)

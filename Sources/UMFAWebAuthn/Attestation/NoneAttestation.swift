@@ -1,3 +1,4 @@
+import Foundation
 import UMFACBOR
 
 /// The `none` attestation statement format (WebAuthn L3 §8.7): an empty statement.
@@ -10,7 +11,7 @@ public struct NoneAttestation: AttestationFormatVerifier {
 
     /// Accepts only an empty statement.
     public func verify(
-        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8]
+        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], at time: Date
     ) throws(WebAuthnError) -> VerifiedAttestationStatement {
         guard statement.count == 0 else {
             throw WebAuthnError(.invalidAttestation, "a none attestation statement must be empty", step: "7.1 step 22")

@@ -1,3 +1,4 @@
+import Foundation
 import UMFACBOR
 import X509
 
@@ -12,7 +13,7 @@ public struct PackedAttestation: AttestationFormatVerifier {
 
     /// Checks the statement as §8.2's verification procedure says.
     public func verify(
-        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8]
+        statement: CBORMap, authenticatorData: AuthenticatorData, clientDataHash: [UInt8], at time: Date
     ) throws(WebAuthnError) -> VerifiedAttestationStatement {
         let step = AttestationStatementFields.step
         guard let credential = authenticatorData.attestedCredentialData else {

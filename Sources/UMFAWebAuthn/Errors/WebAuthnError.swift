@@ -56,6 +56,10 @@ public struct WebAuthnError: Error, Sendable, Hashable, CustomStringConvertible 
         case signCountRegression
         /// The extension outputs are not acceptable.
         case invalidExtensions
+        /// A FIDO metadata BLOB could not be read or did not verify.
+        case invalidMetadata
+        /// FIDO metadata reports the authenticator model revoked or compromised.
+        case authenticatorRevoked
     }
 
     /// The kind of failure.

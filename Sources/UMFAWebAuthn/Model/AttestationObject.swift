@@ -4,7 +4,8 @@ import UMFACBOR
 public struct AttestationObject: Sendable, Hashable {
     /// The attestation statement format identifier, such as `packed`.
     public let format: String
-    /// The format-specific attestation statement.
+    /// The format-specific attestation statement. A `compound` statement, which is an array,
+    /// is held as the map `{"attStmt": [...]}`.
     public let statement: CBORMap
     /// The authenticator data.
     public let authenticatorData: AuthenticatorData
@@ -24,14 +25,17 @@ public struct AttestationObject: Sendable, Hashable {
         guard let format = map["fmt"]?.stringValue else {
             throw WebAuthnError(.malformedResponse, "attestationObject has no text fmt", step: "7.1 step 13")
         }
-        guard let statement = map["attStmt"]?.mapValue else {
+        if format == "compound", let items = map["attStmt"]?.arrayValue {
+            statement = CBORMap(["attStmt": .array(items)])
+        } else if let mapStatement = map["attStmt"]?.mapValue {
+            statement = mapStatement
+        } else {
             throw WebAuthnError(.malformedResponse, "attestationObject has no attStmt map", step: "7.1 step 13")
         }
         guard let authData = map["authData"]?.bytesValue else {
             throw WebAuthnError(.malformedResponse, "attestationObject has no authData bytes", step: "7.1 step 13")
         }
         self.format = format
-        self.statement = statement
         do {
             self.authenticatorData = try AuthenticatorData(bytes: authData)
         } catch {
@@ -46,12 +50,19 @@ public struct AttestationObject: Sendable, Hashable {
         self.authenticatorData = authenticatorData
     }
 
+    private var encodedStatement: CBORValue {
+        if format == "compound", statement.count == 1, let items = statement["attStmt"]?.arrayValue {
+            return .array(items)
+        }
+        return .map(statement)
+    }
+
     /// The CBOR encoding, with keys in CTAP2 canonical order.
     public var encoded: [UInt8] {
         CBOREncoder.encode(
             .map(
                 CBORMap([
-                    "fmt": .textString(format), "attStmt": .map(statement),
+                    "fmt": .textString(format), "attStmt": encodedStatement,
                     "authData": .byteString(authenticatorData.rawBytes),
                 ])))
     }

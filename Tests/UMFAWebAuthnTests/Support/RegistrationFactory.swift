@@ -15,6 +15,20 @@ struct RegistrationFactory {
         case packed(AttestationSigner)
         /// `fido-u2f`, signed by the signer's key.
         case fidoU2F(AttestationSigner)
+        /// Any other format: the builder makes the statement from what was signed.
+        case custom(format: String, StatementBuilder)
+    }
+
+    /// Makes a statement for a custom format.
+    typealias StatementBuilder = (StatementInput) throws -> CBORMap
+
+    /// What a statement builder gets: the signed data and the credential key.
+    struct StatementInput {
+        let authenticatorData: AuthenticatorData
+        let clientDataHash: [UInt8]
+        let credentialKey: TestKey
+        /// `authenticatorData ‖ clientDataHash`.
+        var signedData: [UInt8] { authenticatorData.rawBytes + clientDataHash }
     }
 
     var key: TestKey
@@ -102,6 +116,12 @@ struct RegistrationFactory {
                     "alg": CBORValue(Int64(alg.rawValue)), "sig": .byteString(try signer.key.sign(signedData)),
                     "x5c": .array(try signer.x5c.map { .byteString($0) }),
                 ])
+            )
+        case .custom(let format, let build):
+            return (
+                format,
+                try build(
+                    StatementInput(authenticatorData: authData, clientDataHash: clientDataHash, credentialKey: key))
             )
         case .fidoU2F(let signer):
             let point = Self.uncompressedPoint(try publicKeyMap ?? key.coseMap)

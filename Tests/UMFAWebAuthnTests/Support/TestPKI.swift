@@ -97,3 +97,32 @@ struct AttestationSigner {
         return serializer.serializedBytes
     }
 }
+
+extension TestPKI {
+    /// A certificate for `publicKey` with any subject and extensions, issued by the root.
+    func certificate(
+        for publicKey: Certificate.PublicKey, subject: DistinguishedName, extensions: [Certificate.Extension],
+        notValidBefore: Date = TestPKI.notValidBefore, notValidAfter: Date = TestPKI.notValidAfter
+    ) throws -> Certificate {
+        try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
+            notValidBefore: notValidBefore, notValidAfter: notValidAfter, issuer: root.subject, subject: subject,
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: try Certificate.Extensions(extensions),
+            issuerPrivateKey: .init(rootKey))
+    }
+}
+
+extension TestKey {
+    /// The public key as a certificate key.
+    var certificatePublicKey: Certificate.PublicKey {
+        get throws {
+            switch self {
+            case .p256(let key): return .init(key.publicKey)
+            case .p384(let key): return .init(key.publicKey)
+            case .p521(let key): return .init(key.publicKey)
+            case .ed25519(let key): return .init(key.publicKey)
+            case .rsa(let key, _): return .init(key.publicKey)
+            }
+        }
+    }
+}

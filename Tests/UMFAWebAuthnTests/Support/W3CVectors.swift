@@ -88,10 +88,9 @@ enum W3CExpectation: Sendable {
         "packed-rs256": .registers(format: "packed", type: .basic, algorithm: .rs256),
         "packed-eddsa": .registers(format: "packed", type: .basic, algorithm: .edDSA),
         "packed-ed448": .refused(.unsupportedAlgorithm, step: "7.1 step 13"),
-        // A later issue adds these formats; until then they must be refused at step 21.
-        "tpm-es256": .refused(.unsupportedAttestationFormat, step: "7.1 step 21"),
-        "android-key-es256": .refused(.unsupportedAttestationFormat, step: "7.1 step 21"),
-        "apple-es256": .refused(.unsupportedAttestationFormat, step: "7.1 step 21"),
+        "tpm-es256": .registers(format: "tpm", type: .attCA, algorithm: .es256),
+        "android-key-es256": .registers(format: "android-key", type: .basic, algorithm: .es256),
+        "apple-es256": .registers(format: "apple", type: .anonCA, algorithm: .es256),
         "fido-u2f-es256": .registers(format: "fido-u2f", type: .basic, algorithm: .es256),
     ]
 }

@@ -95,14 +95,26 @@ public struct RegistrationVerifier: Sendable {
         }
         // Step 22: the attestation statement verifies.
         let statement = try formatVerifier.verify(
-            statement: attestation.statement, authenticatorData: authData, clientDataHash: clientDataHash)
-        // Step 23: the trust anchors for this format; step 24: assess trustworthiness.
-        let trust = await policy.trustAnchors.assess(statement, format: attestation.format, at: time)
+            statement: attestation.statement, authenticatorData: authData, clientDataHash: clientDataHash, at: time)
+        // Step 23: the trust anchors for this format and model, and what metadata says of the model.
+        let metadataEntry = policy.trustAnchors.metadata?.entry(for: credential.aaguid)
+        if let report = metadataEntry?.refusingReport(at: time) {
+            throw WebAuthnError(
+                .authenticatorRevoked,
+                "FIDO metadata reports authenticator model \(AAGUID.string(credential.aaguid)) as \(report.status)",
+                step: "7.1 step 23")
+        }
+        // Step 24: assess trustworthiness and apply the relying party's policy.
+        let trust = await policy.trustAnchors.assess(
+            statement, format: attestation.format, aaguid: credential.aaguid, at: time)
         guard policy.attestation.accepts(trust) else {
             throw WebAuthnError(
                 .untrustedAttestation,
                 "attestation is \(trust.label), which this relying party does not accept\(Self.detail(trust))",
                 step: "7.1 step 24")
+        }
+        if let refusal = policy.attestation.refusal(aaguid: credential.aaguid) {
+            throw WebAuthnError(.untrustedAttestation, refusal, step: "7.1 step 24")
         }
         // Step 25: the credential id is at most 1023 bytes.
         guard credential.credentialID.count <= 1023 else {
@@ -129,7 +141,8 @@ public struct RegistrationVerifier: Sendable {
         return VerifiedRegistration(
             record: record, format: attestation.format,
             attestation: AttestationResult(
-                format: attestation.format, type: statement.type, trust: trust, trustPath: statement.trustPath),
+                format: attestation.format, type: statement.type, trust: trust, trustPath: statement.trustPath,
+                authenticatorName: metadataEntry?.description),
             authenticatorData: authData, clientData: clientData,
             clientExtensionResults: response.clientExtensionResults)
     }
