@@ -3,6 +3,8 @@ import Hummingbird
 import Testing
 import UMFAWebAuthn
 
+@testable import UMFAServer
+
 @Suite("Isolation")
 struct IsolationTests {
     static let missingKey = "Missing API key: send Authorization: Bearer <API key>"
@@ -128,6 +130,89 @@ struct IsolationTests {
             expectError(unknown, .notFound, message: "Unknown application")
             let notUUID = try await api.send(.get, "/api/admin/applications/nope", bearer: admin)
             expectError(notUUID, .badRequest, message: "The application id must be a UUID")
+        }
+    }
+
+    /// Routes that take no API key or admin token: the ceremonies prove themselves, the rest is public.
+    static let openRoutes: Set<String> = [
+        "POST /api/umfa/registration/options", "POST /api/umfa/registration/verify",
+        "POST /api/umfa/authentication/options", "POST /api/umfa/authentication/verify", "POST /api/umfa/unenroll",
+        "GET /.well-known/jwks.json", "GET /health", "GET /metrics", "GET /openapi.yaml", "GET /",
+    ]
+
+    @Test(
+        "EVERY API-key and admin route of Routes.table refuses no key, another app's key and a wrong key: 401, no data")
+    func everyProtectedRoute() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let other = try await api.createApplication(policy: "grant")
+            let device = Device.make()
+            let alice = try await api.register(
+                app, user: "alice", device: device, enrollmentToken: try await api.enrollmentToken(app, user: "alice"))
+            let admin = TestServer.adminToken
+            let keys = try await api.send(.get, "/api/admin/applications/\(app.id)/api-keys", bearer: admin)
+            let keyID = try #require(keys["api_keys"]?.arrayValue?.first?["key_id"]?.stringValue)
+            let jwksBefore = try await api.send(.get, "/.well-known/jwks.json")
+            let body: JSONValue = .object([
+                "application_id": .string(app.id), "user_id": "alice", "token": .string(alice.token),
+                "name": "Taken over", "rp_id": "evil.example", "origins": .array(["https://evil.example"]),
+                "enrollment_policy": "open",
+            ])
+            // The demo page's static files (GET /demo/…) are public too.
+            let protected = Routes.table.filter { !Self.openRoutes.contains($0) && !$0.hasPrefix("GET /demo/") }
+            #expect(protected.count >= 12, "\(protected)")
+            for route in protected {
+                let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
+                let method = HTTPRequest.Method(rawValue: parts[0]) ?? .get
+                var path = parts[1].replacingOccurrences(of: "{user_id}", with: "alice")
+                    .replacingOccurrences(of: "{credential_id}", with: alice.credentialID)
+                    .replacingOccurrences(of: "{id}", with: app.id).replacingOccurrences(of: "{key_id}", with: keyID)
+                let isAdmin = path.hasPrefix("/api/admin/")
+                let isAPIKey = path.hasPrefix("/api/umfa/")
+                if !isAdmin { path += "?application_id=\(app.id)" }
+                // Admin and API-key routes answer exactly these refusals; any other protected route
+                // (the demo's login-token routes) must refuse with 401 or 403 and show nothing.
+                let attempts: [(String?, String?)] =
+                    isAdmin
+                    ? [
+                        (nil, Self.adminRefusal), ("wrong-admin-token-0123456789", Self.adminRefusal),
+                        (app.apiKey, Self.adminRefusal),
+                    ]
+                    : isAPIKey
+                        ? [
+                            (nil, Self.missingKey), (other.apiKey, Self.foreignKey),
+                            ("umfa_ak_made-up", Self.foreignKey),
+                            (admin, Self.foreignKey),
+                        ]
+                        : [(nil, nil), (other.apiKey, nil), (app.apiKey, nil), (admin, nil), ("eyJ.made.up", nil)]
+                for (key, message) in attempts {
+                    let reply = try await api.send(
+                        method, path, json: method == .get || method == .delete ? nil : body, bearer: key)
+                    if let message {
+                        expectError(reply, .unauthorized, message: message)
+                    } else {
+                        #expect([401, 403].contains(reply.status.code), "\(route): \(reply.status) \(reply.text)")
+                        #expect(Set(reply.json?.objectValue?.keys ?? [:].keys) == ["status", "trace_id", "message"])
+                    }
+                    for secret in [alice.credentialID, keyID, "umfa_ak_", "umfa_et_", "Taken over"] {
+                        #expect(!reply.text.contains(secret), "\(route) leaked \(secret)")
+                    }
+                }
+            }
+            // Nothing changed: the application, its key, alice's credential and the signing keys.
+            let shown = try await api.send(.get, "/api/admin/applications/\(app.id)", bearer: admin)
+            #expect(shown["name"]?.stringValue == "Test shop")
+            #expect(shown["enrollment_policy"]?.stringValue == "grant")
+            let listed = try await api.send(.get, "/api/admin/applications", bearer: admin)
+            #expect(listed["applications"]?.arrayValue?.count == 2)
+            let keysAfter = try await api.send(.get, "/api/admin/applications/\(app.id)/api-keys", bearer: admin)
+            #expect(keysAfter["api_keys"]?.arrayValue?.count == 1)
+            let jwksAfter = try await api.send(.get, "/.well-known/jwks.json")
+            #expect(jwksAfter.json == jwksBefore.json)
+            let credentials = try await api.send(
+                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+            #expect(credentials["credentials"]?.arrayValue?.count == 1)
+            _ = try await api.authenticate(app, user: "alice", device: device)
         }
     }
 }

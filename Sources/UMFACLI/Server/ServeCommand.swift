@@ -44,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.masterKey = environment["UMFA_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.createDefaultApplication = !noDefaultApp
         configuration.demoRoutes = !noDefaultApp
+        try configuration.applyHardening(environment: environment)
         if let seconds = environment["UMFA_SIGNING_KEY_REFRESH_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {
             configuration.signingKeyRefreshInterval = seconds
         }

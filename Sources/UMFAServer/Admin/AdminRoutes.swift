@@ -97,9 +97,11 @@ struct AdminRoutes {
     }
 
     func authorize(_ request: Request, traceID: String) throws {
+        try services.abuse.checkCredentialGuessing(traceID: traceID)
         guard let token = BearerToken.from(request),
             constantTimeEqual(Secrets.hash(token), services.adminTokenHash)
         else {
+            if BearerToken.from(request) != nil { services.abuse.recordCredentialFailure() }
             throw APIError.unauthorized("Missing or invalid admin token", traceID: traceID)
         }
     }

@@ -29,10 +29,14 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
     do {
         let (services, report) = try await prepare(store: store, configuration: configuration, logger: logger)
         let registry = PrometheusCollectorRegistry()
-        let router = Router()
+        let router = Router(context: UMFARequestContext.self)
+        router.add(
+            middleware: RequestScopeMiddleware(
+                trustForwardedFor: configuration.trustForwardedFor, bodyReadTimeout: configuration.bodyReadTimeout))
         Routes.install(on: router, services: services, metrics: registry, demoRoutes: configuration.demoRoutes)
         let app = Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "UMFA"),
             services: [
                 StoreLifecycle(store: store),
@@ -60,7 +64,8 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
         .run()
     let services = ServerServices(
         store: store, tokens: tokens, serverSecret: serverSecret, adminTokenHash: adminTokenHash,
-        challengeLifetime: configuration.challengeLifetime, now: configuration.now, logger: logger)
+        challengeLifetime: configuration.challengeLifetime, now: configuration.now, logger: logger,
+        abuse: AbuseGuard(limits: configuration.abuseLimits, now: configuration.now, logger: logger))
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }

@@ -19,7 +19,7 @@ enum Routes {
     ]
 
     static func install(
-        on router: Router<BasicRequestContext>, services: ServerServices, metrics: PrometheusCollectorRegistry,
+        on router: Router<UMFARequestContext>, services: ServerServices, metrics: PrometheusCollectorRegistry,
         demoRoutes: Bool = true
     ) {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))

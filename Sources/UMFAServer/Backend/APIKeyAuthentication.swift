@@ -4,7 +4,8 @@ import UMFAStorage
 
 /// Checks `Authorization: Bearer <API key>` for the application a request names: the key
 /// must belong to exactly that application, else 401, so one application's key can never
-/// read, validate or change another's data.
+/// read, validate or change another's data. Wrong keys count against the client address's
+/// abuse limit.
 struct APIKeyAuthentication {
     let services: ServerServices
 
@@ -22,6 +23,8 @@ struct APIKeyAuthentication {
         guard let key = BearerToken.from(request) else {
             throw APIError.unauthorized("Missing API key: send Authorization: Bearer <API key>", traceID: traceID)
         }
+        // A caller that keeps sending wrong keys is refused (429) before any lookup.
+        try services.abuse.checkCredentialGuessing(traceID: traceID)
         guard let text, !text.isEmpty else {
             throw APIError.badRequest("application_id is required", traceID: traceID)
         }
@@ -31,6 +34,7 @@ struct APIKeyAuthentication {
         guard let owner = try await services.store.applicationID(forAPIKeyHash: Secrets.hash(key)),
             owner == applicationID
         else {
+            services.abuse.recordCredentialFailure()
             throw APIError.unauthorized("The API key is not valid for this application", traceID: traceID)
         }
         guard let application = try await services.store.application(id: applicationID) else {

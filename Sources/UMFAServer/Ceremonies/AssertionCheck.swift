@@ -14,8 +14,16 @@ struct AssertionCheck {
         let verified: VerifiedAuthentication
     }
 
+    /// Verifies under the abuse limits: a 401 counts as a failed attempt for the user and the
+    /// client address, and a blocked caller gets 429 before anything is looked up.
     /// - Parameter expectedUserID: the user the caller names, or `nil` for a discoverable sign-in.
     func verify(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
+        try await services.abuse.ceremony(application: application.id, userID: expectedUserID, traceID: traceID) {
+            try await check(response, expectedUserID: expectedUserID)
+        }
+    }
+
+    private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
         // The challenge is found through the client data, then consumed exactly once.
         let clientData: CollectedClientData
         do {

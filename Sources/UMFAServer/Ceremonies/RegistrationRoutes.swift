@@ -82,6 +82,15 @@ struct RegistrationRoutes {
         let (body, traceID) = try await JSONExchange.decode(VerifyRequest.self, from: request, context: context)
         let application = try await services.application(body.applicationID, traceID: traceID)
         try services.checkUserID(body.userID, traceID: traceID)
+        return try await services.abuse.ceremony(application: application.id, userID: body.userID, traceID: traceID) {
+            try await register(body, application: application, traceID: traceID)
+        }
+    }
+
+    /// §7.1 over a decoded request; a 401 counts against the abuse limits.
+    private func register(_ body: VerifyRequest, application: ApplicationRecord, traceID: String) async throws
+        -> Response
+    {
         let clientData: CollectedClientData
         do {
             clientData = try CollectedClientData(bytes: body.credential.response.clientDataJSON.bytes)

@@ -51,6 +51,16 @@ public struct ServerConfiguration: Sendable {
     /// Whether the demo page's development-only routes (`/api/demo/...`) are served for the
     /// development application; `umfa serve --no-default-app` turns them off.
     public var demoRoutes = true
+    /// The abuse limits (429 with `Retry-After`).
+    public var abuseLimits = AbuseLimits()
+    /// Whether the client address is the last `X-Forwarded-For` entry (behind a reverse proxy
+    /// that sets it) instead of the connected peer.
+    public var trustForwardedFor = false
+    /// A connection that sends nothing for this long — between requests, or before a request's
+    /// head is complete — is closed, in seconds.
+    public var idleTimeout: TimeInterval = 30
+    /// A request body must arrive in full within this many seconds, else 408.
+    public var bodyReadTimeout: TimeInterval = 10
 
     /// Creates a configuration with the documented defaults.
     public init(
@@ -70,6 +80,23 @@ public struct ServerConfiguration: Sendable {
         self.publicOrigin = publicOrigin
         self.challengeLifetime = challengeLifetime
         self.now = now
+    }
+
+    /// Applies `UMFA_LIMIT_*` (see ``AbuseLimits/fromEnvironment(_:)``),
+    /// `UMFA_TRUST_FORWARDED_FOR=1`, `UMFA_IDLE_TIMEOUT_SECONDS` and `UMFA_BODY_TIMEOUT_SECONDS`.
+    public mutating func applyHardening(environment: [String: String]) throws {
+        abuseLimits = try AbuseLimits.fromEnvironment(environment)
+        trustForwardedFor = environment["UMFA_TRUST_FORWARDED_FOR"] == "1"
+        for (name, keyPath) in [
+            ("UMFA_IDLE_TIMEOUT_SECONDS", \ServerConfiguration.idleTimeout),
+            ("UMFA_BODY_TIMEOUT_SECONDS", \ServerConfiguration.bodyReadTimeout),
+        ] {
+            guard let text = environment[name] else { continue }
+            guard let seconds = TimeInterval(text), seconds > 0, seconds <= 3600 else {
+                throw ConfigurationError("\(name) must be a number of seconds between 0 and 3600, not \"\(text)\"")
+            }
+            self[keyPath: keyPath] = seconds
+        }
     }
 
     /// The SQLite path in use when no database was named.

@@ -15,6 +15,8 @@ struct ServerServices: Sendable {
     let challengeLifetime: TimeInterval
     let now: @Sendable () -> Date
     let logger: Logger
+    /// The abuse limits every verification and credential check goes through.
+    let abuse: AbuseGuard
 
     /// Looks an application up for a device-facing route; unknown ids are a 400 there, since
     /// 404 is reserved for the API-key and admin routes.

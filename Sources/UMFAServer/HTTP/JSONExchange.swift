@@ -6,6 +6,10 @@ enum JSONExchange {
     /// The largest request body accepted; larger ones get 413.
     static let maxBodySize = 64 * 1024
 
+    /// How long a request body may take to arrive in full, in seconds; slower ones get 408.
+    /// Bound per request by ``RequestScopeMiddleware`` from the server configuration.
+    @TaskLocal static var bodyReadTimeout: TimeInterval = 10
+
     /// A request body read in full, with the request's `trace_id` (or a new one). Reading
     /// and decoding are separate steps so a route can check credentials in between: a caller
     /// without them learns nothing from how the body is judged.
@@ -31,15 +35,7 @@ enum JSONExchange {
     /// Reads the body (413 past ``maxBodySize``) and finds its `trace_id`, falling back to
     /// the `trace_id` query parameter and then to a new one.
     static func read(_ request: Request) async throws -> Body {
-        var request = request
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: maxBodySize)
-        } catch {
-            throw APIError(
-                .contentTooLarge, "The request body is too large (at most \(maxBodySize) bytes)",
-                traceID: TraceID.from(request))
-        }
+        let buffer = try await collect(request)
         let data = Data(buffer: buffer)
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         let traceID: String
@@ -50,6 +46,45 @@ enum JSONExchange {
             traceID = TraceID.from(request)
         }
         return Body(data: data, isObject: object != nil, traceID: traceID)
+    }
+
+    /// The body in full: 413 past ``maxBodySize``, 408 when it does not arrive within
+    /// ``bodyReadTimeout`` (a slow client cannot hold a request open).
+    private static func collect(_ request: Request) async throws -> ByteBuffer {
+        let timeout = bodyReadTimeout
+        let result = await withTaskGroup(of: Result<ByteBuffer, BodyFailure>?.self) { group in
+            group.addTask {
+                var request = request
+                do {
+                    return .success(try await request.collectBody(upTo: maxBodySize))
+                } catch {
+                    return .failure(.tooLarge)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                return Task.isCancelled ? nil : .failure(.timedOut)
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(.timedOut)
+        }
+        switch result {
+        case .success(let buffer):
+            return buffer
+        case .failure(.tooLarge):
+            throw APIError(
+                .contentTooLarge, "The request body is too large (at most \(maxBodySize) bytes)",
+                traceID: TraceID.from(request))
+        case .failure(.timedOut):
+            throw APIError(
+                .requestTimeout, "The request body did not arrive within \(Int(timeout)) seconds",
+                traceID: TraceID.from(request), headers: [.connection: "close"])
+        }
+    }
+
+    private enum BodyFailure: Error {
+        case tooLarge, timedOut
     }
 
     /// Reads and decodes the body as `T`, returning it with the request's `trace_id`.

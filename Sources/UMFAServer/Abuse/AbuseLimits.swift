@@ -1,0 +1,67 @@
+import Foundation
+
+/// How many failures the server tolerates before it answers 429, and for how long.
+///
+/// Failures are counted in a sliding window per key. When a key reaches its limit it is
+/// blocked for ``baseBlock`` seconds; each further block of the same key doubles that, up to
+/// ``maxBlock``, so a persistent attacker waits longer and longer while a real user is never
+/// blocked for more than ``maxBlock`` after the last failure. Keys whose window and block have
+/// passed are forgotten.
+public struct AbuseLimits: Sendable, Equatable {
+    /// Failed ceremony verifications (registration, sign-in, unenroll, credential validation)
+    /// for one user from one client address within ``window``.
+    public var userFailures: Int
+    /// Failed ceremony verifications from one client address, over all users, within ``window``.
+    public var addressFailures: Int
+    /// Wrong or missing admin tokens and API keys from one client address within ``window``.
+    public var credentialFailures: Int
+    /// The counting window, in seconds.
+    public var window: TimeInterval
+    /// The first block, in seconds.
+    public var baseBlock: TimeInterval
+    /// The longest block, in seconds.
+    public var maxBlock: TimeInterval
+    /// At most this many keys are tracked; past it the oldest are dropped, so the limiter
+    /// cannot be used to exhaust memory.
+    public var maxTrackedKeys: Int
+
+    /// Creates limits; the defaults are the documented ones (README, "Abuse limits").
+    public init(
+        userFailures: Int = 50, addressFailures: Int = 200, credentialFailures: Int = 50, window: TimeInterval = 300,
+        baseBlock: TimeInterval = 30, maxBlock: TimeInterval = 900, maxTrackedKeys: Int = 100_000
+    ) {
+        self.userFailures = userFailures
+        self.addressFailures = addressFailures
+        self.credentialFailures = credentialFailures
+        self.window = window
+        self.baseBlock = baseBlock
+        self.maxBlock = maxBlock
+        self.maxTrackedKeys = maxTrackedKeys
+    }
+
+    /// Reads `UMFA_LIMIT_USER_FAILURES`, `UMFA_LIMIT_ADDRESS_FAILURES`,
+    /// `UMFA_LIMIT_CREDENTIAL_FAILURES`, `UMFA_LIMIT_WINDOW_SECONDS`, `UMFA_LIMIT_BLOCK_SECONDS`
+    /// and `UMFA_LIMIT_MAX_BLOCK_SECONDS`; a limit of 0 turns that limit off.
+    public static func fromEnvironment(_ environment: [String: String]) throws -> AbuseLimits {
+        var limits = AbuseLimits()
+        func number(_ name: String) throws -> Int? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Int(text), value >= 0 else {
+                throw ConfigurationError("\(name) must be a whole number ≥ 0, not \"\(text)\"")
+            }
+            return value
+        }
+        limits.userFailures = try number("UMFA_LIMIT_USER_FAILURES") ?? limits.userFailures
+        limits.addressFailures = try number("UMFA_LIMIT_ADDRESS_FAILURES") ?? limits.addressFailures
+        limits.credentialFailures = try number("UMFA_LIMIT_CREDENTIAL_FAILURES") ?? limits.credentialFailures
+        limits.window = try number("UMFA_LIMIT_WINDOW_SECONDS").map(TimeInterval.init) ?? limits.window
+        limits.baseBlock = try number("UMFA_LIMIT_BLOCK_SECONDS").map(TimeInterval.init) ?? limits.baseBlock
+        limits.maxBlock = try number("UMFA_LIMIT_MAX_BLOCK_SECONDS").map(TimeInterval.init) ?? limits.maxBlock
+        guard limits.window > 0, limits.baseBlock > 0, limits.maxBlock >= limits.baseBlock else {
+            throw ConfigurationError(
+                "UMFA_LIMIT_WINDOW_SECONDS and UMFA_LIMIT_BLOCK_SECONDS must be > 0 and "
+                    + "UMFA_LIMIT_MAX_BLOCK_SECONDS at least the block")
+        }
+        return limits
+    }
+}
