@@ -18,4 +18,6 @@ timeout --kill-after=30 2400 scripts/with-postgres.sh bash -c '
     swift test --skip-build
     echo "== interoperability (py_webauthn, PyJWT, live servers)"
     scripts/interop.sh
+    echo "== browser (Chromium, selenium)"
+    scripts/browser.sh
 '

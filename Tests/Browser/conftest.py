@@ -2,6 +2,7 @@
 chromedriver and selenium and sets UMFA_BIN). The live `umfa serve` comes from the interop
 suite's support.py; the browser, the virtual authenticator and the demo page from demo.py."""
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -49,7 +50,8 @@ def driver():
 
 @pytest.fixture
 def steps(driver, request) -> Steps:
-    """Screenshots of every step; kept when the test fails, removed when it passes."""
+    """Screenshots of every step; kept when the test fails (or UMFA_KEEP_SCREENSHOTS=1), removed
+    when it passes."""
     steps = Steps(driver, request.node.name)
     yield steps
     failed = any(getattr(request.node, "report_" + phase, None) is not None
@@ -60,7 +62,7 @@ def steps(driver, request) -> Steps:
         except Exception:  # the browser itself may be gone
             pass
         print(f"\nscreenshots of the failed test: {steps.folder}")
-    else:
+    elif os.environ.get("UMFA_KEEP_SCREENSHOTS") != "1":
         shutil.rmtree(steps.folder, ignore_errors=True)
 
 
