@@ -84,7 +84,7 @@ def test_passkey_journey(page, server, authenticator, user_verification):
     result = page.validate()
     assert result.startswith("Valid:") and USER in result, result
     if user_verification and docs_screenshot_wanted():
-        page.driver.set_window_size(1000, 1600)
+        page.driver.set_window_size(1000, 1750)
         page.driver.save_screenshot(str(DOCS_SCREENSHOT))
         page.driver.set_window_size(1000, 1300)
 

@@ -70,3 +70,22 @@ def test_server_without_development_application(umfa_bin, tmp_path, driver, step
         assert page.signed_in_user == "frank", page.message
     finally:
         server.stop()
+
+
+def test_taken_user_id_and_second_passkey_on_the_same_device(page, authenticator):
+    """Under the open policy a user id with a passkey cannot be claimed again from another
+    device, and the same device cannot add a second passkey for the same account."""
+    first = authenticator(True)
+    page.open()
+    page.sign_up("ivan", "Ivan")
+    assert page.signed_in_user == "ivan", page.message
+    page.click("add-passkey-button", "add-passkey-same-device")
+    assert "already has a passkey for this account" in page.message, page.message
+    assert len(first.credentials()) == 1
+    page.sign_out()
+
+    first.remove()
+    authenticator(True)
+    page.sign_up("ivan", "Someone else")
+    assert page.signed_in_user is None
+    assert "\u201civan\u201d already has a passkey. Sign in with it first" in page.message, page.message
