@@ -11,7 +11,22 @@ from webauthn.helpers.exceptions import InvalidRegistrationResponse
 
 from support import RESOURCES, authentication_args, registration_args
 
-FORMATS = {"none", "packed", "fido-u2f"}
+FORMATS = {"none", "packed", "fido-u2f", "tpm", "android-key", "android-safetynet", "apple"}
+
+# The shipped public root each real attestation chains to, at the time it was made.
+SHIPPED_ANCHORS = {
+    "test_verify_attestation_android_key_hardware_authority": "f92009e853b6b045",
+    "test_verify_attestation_android_key_root_5": "Key Attestation CA1",
+    "test_verify_attestation_android_safetynet": "GlobalSign Root CA",
+    "test_verify_attestation_apple_passkey": "Apple WebAuthn Root CA",
+    "test_verify_attestation_from_yubikey_firefox[fido-u2f]": "Yubico U2F Root CA",
+    "test_verify_attestation_from_yubikey_firefox[packed]": "Yubico U2F Root CA",
+    "test_verify_attestation_with_okp_public_key": "Yubico U2F Root CA",
+    "test_verify_attestation_surface_pro_4": "Microsoft TPM Root Certificate Authority 2014",
+    "test_verify_attestation_dell_xps_13": "Microsoft TPM Root Certificate Authority 2014",
+    "test_verify_attestation_lenovo_carbon_x1": "Microsoft TPM Root Certificate Authority 2014",
+    "test_verify_tpm_with_ecc_public_area_type": "Microsoft TPM Root Certificate Authority 2014",
+}
 
 
 def _load(name):
@@ -52,8 +67,8 @@ def test_registration_vector(umfa, write_json, tmp_path, vector):
         der = tmp_path / f"root-{index}.der"
         der.write_bytes(base64.b64decode(root))
         args += ["--root", der]
-    if vector["pem_root_certs_b64"]:
-        args.append("--require-trusted")
+    if vector["pem_root_certs_b64"]:  # py_webauthn's test names the only roots to trust
+        args += ["--require-trusted", "--no-well-known-roots"]
 
     result = umfa.run(*args)
     expected = vector["expected"]
@@ -68,6 +83,10 @@ def test_registration_vector(umfa, write_json, tmp_path, vector):
         assert out["public_key"] == expected["credential_public_key"]
         if expected.get("attestation_type_hint"):
             assert out["attestation_type"] == expected["attestation_type_hint"]
+        assert "authenticator_name" in out and out["authenticator_name"] is None
+        if vector["name"] in SHIPPED_ANCHORS:
+            assert out["trust"] == "trusted", out
+            assert SHIPPED_ANCHORS[vector["name"]] in out["trust_detail"], out
     else:
         assert result.code == 1, result
         out = result.json()
@@ -101,3 +120,82 @@ def test_authentication_vector(umfa, write_json, vector):
 def test_ml_dsa_authentication_vector_refused_as_unsupported(umfa, write_json, vector):
     out = umfa.refused(*_authentication_args(write_json, vector))
     assert out["error"] == "unsupportedAlgorithm", out
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED_ANCHORS))
+def test_shipped_roots_are_required_when_asked(umfa, write_json, name):
+    """--require-trusted passes on the shipped roots, and fails with --no-well-known-roots."""
+    vector = next(v for v in REGISTRATION if v["name"] == name)
+    args = registration_args(write_json(vector["response"], "registration"), vector["challenge"], _origins(vector),
+                             vector["rp_id"], vector["require_user_verification"])
+    if vector["verification_time"]:
+        args += ["--at", vector["verification_time"]]
+    assert umfa.run(*args, "--require-trusted").code == 0
+    out = umfa.refused(*args, "--require-trusted", "--no-well-known-roots")
+    assert out["error"] == "untrustedAttestation" and out["step"] == "7.1 step 24", out
+
+
+def _metadata_blob(tmp_path, entries):
+    """An MDS3 BLOB signed (ES256) by a fresh signer under a fresh root, as files."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+    from cryptography.x509.oid import NameOID
+
+    def name(cn):
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+
+    start = datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)
+    end = datetime.datetime(2040, 1, 1, tzinfo=datetime.timezone.utc)
+    root_key, signer_key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    root = (x509.CertificateBuilder().subject_name(name("Test MDS Root")).issuer_name(name("Test MDS Root"))
+            .public_key(root_key.public_key()).serial_number(1).not_valid_before(start).not_valid_after(end)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(root_key, hashes.SHA256()))
+    signer = (x509.CertificateBuilder().subject_name(name("Test MDS Signer")).issuer_name(root.subject)
+              .public_key(signer_key.public_key()).serial_number(2).not_valid_before(start).not_valid_after(end)
+              .sign(root_key, hashes.SHA256()))
+
+    def b64u(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    header = {"alg": "ES256", "typ": "JWT",
+              "x5c": [base64.b64encode(signer.public_bytes(serialization.Encoding.DER)).decode()]}
+    payload = {"legalHeader": "test", "no": 7, "nextUpdate": "2030-01-01", "entries": entries}
+    signing_input = f"{b64u(json.dumps(header).encode())}.{b64u(json.dumps(payload).encode())}"
+    r, s = decode_dss_signature(signer_key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+    blob = tmp_path / "blob.jwt"
+    blob.write_text(f"{signing_input}.{b64u(r.to_bytes(32, 'big') + s.to_bytes(32, 'big'))}")
+    root_file = tmp_path / "mds-root.pem"
+    root_file.write_bytes(root.public_bytes(serialization.Encoding.PEM))
+    return blob, root_file
+
+
+def test_metadata_names_and_revokes(umfa, write_json, tmp_path):
+    """--metadata: the BLOB's description names the model; a compromised model is refused at step 23."""
+    yubikey = next(v for v in REGISTRATION if v["name"] == "test_verify_attestation_from_yubikey_firefox[packed]")
+    apple = next(v for v in REGISTRATION if v["name"] == "test_verify_attestation_apple_passkey")
+    blob, root = _metadata_blob(tmp_path, [
+        {"aaguid": yubikey["expected"]["aaguid"], "metadataStatement": {"description": "YubiKey 5 Series"},
+         "statusReports": [{"status": "FIDO_CERTIFIED_L1", "effectiveDate": "2020-05-12"}]},
+        {"aaguid": apple["expected"]["aaguid"], "metadataStatement": {"description": "Leaky Passkey"},
+         "statusReports": [{"status": "USER_KEY_REMOTE_COMPROMISE", "effectiveDate": "2020-05-12"}]},
+    ])
+    metadata = ["--metadata", blob, "--metadata-root", root]
+
+    args = registration_args(write_json(yubikey["response"], "registration"), yubikey["challenge"],
+                             _origins(yubikey), yubikey["rp_id"])
+    out = umfa.run(*args, *metadata).json()
+    assert out["authenticator_name"] == "YubiKey 5 Series" and out["trust"] == "trusted", out
+
+    args = registration_args(write_json(apple["response"], "registration"), apple["challenge"], _origins(apple),
+                             apple["rp_id"]) + ["--at", apple["verification_time"]]
+    out = umfa.refused(*args, *metadata)
+    assert out["error"] == "authenticatorRevoked" and out["step"] == "7.1 step 23", out
+
+    # A BLOB under another root than the one named is refused before anything is verified.
+    result = umfa.run(*args, "--metadata", blob)
+    assert result.code != 0 and "metadata" in result.stderr, result

@@ -21,14 +21,33 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
     @Option(name: .customLong("root"), help: "A trusted attestation root certificate (PEM or DER file); repeatable.")
     var roots: [String] = []
 
-    @Flag(name: .customLong("require-trusted"), help: "Fail unless the attestation chains to a --root.")
+    @Flag(name: .customLong("require-trusted"), help: "Fail unless the attestation chains to a trusted root.")
     var requireTrusted = false
+
+    @Flag(
+        name: .customLong("no-well-known-roots"),
+        help: "Trust only --root and metadata roots, not the public roots UMFA ships (Apple, Google, ...).")
+    var noWellKnownRoots = false
+
+    @Option(help: "A FIDO Metadata Service (MDS3) BLOB file: its roots, names and status reports apply.")
+    var metadata: String?
+
+    @Option(
+        name: .customLong("metadata-root"),
+        help: "The root the metadata BLOB must chain to (PEM or DER); GlobalSign Root CA - R3 by default.")
+    var metadataRoot: String?
 
     func run() async throws {
         let credential = try CommandIO.decode(
             RegistrationResponseJSON.self, from: response, what: "RegistrationResponseJSON")
         let challenge = try CommandIO.base64URL(relyingParty.challenge, option: "--challenge")
         let time = try at.map(RFC3339.parse) ?? Date()
+        let extraRoots = try roots.map(CertificateFile.load)
+        let index = try await loadMetadata(at: time)
+        let anchors =
+            noWellKnownRoots
+            ? AttestationTrustAnchors(roots: extraRoots, metadata: index)
+            : .wellKnown(extra: extraRoots, metadata: index)
         var policy = RelyingPartyPolicy(
             rpID: relyingParty.rpID,
             origins: OriginPolicy(
@@ -36,7 +55,7 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
                 allowCrossOrigin: relyingParty.allowCrossOrigin || !relyingParty.topOrigin.isEmpty,
                 allowedTopOrigins: Set(relyingParty.topOrigin)),
             userVerification: relyingParty.requireUV ? .required : .preferred,
-            trustAnchors: AttestationTrustAnchors(roots: try roots.map(CertificateFile.load)))
+            trustAnchors: anchors)
         if requireTrusted { policy.attestation = .trustedOnly }
         do {
             let result = try await RegistrationVerifier(policy: policy).verify(
@@ -46,6 +65,18 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
             try CommandIO.printJSON(FailureOutput(error))
             CommandIO.printError(error.description)
             throw ExitCode(1)
+        }
+    }
+
+    /// The metadata BLOB named by `--metadata`, verified against its root at `time`.
+    func loadMetadata(at time: Date) async throws -> MetadataIndex? {
+        guard let metadata else { return nil }
+        let blob = String(decoding: try CommandIO.readFile(metadata), as: UTF8.self)
+        let root = try metadataRoot.map(CertificateFile.load) ?? WellKnownRoot.fidoMetadataRoot.certificate
+        do {
+            return try await MetadataIndex(blob: blob, root: root, at: time)
+        } catch {
+            throw ValidationError("\(metadata): \(error.message)")
         }
     }
 }
@@ -58,6 +89,8 @@ struct RegistrationOutput: Encodable {
     let trust: String
     let trustDetail: String?
     let aaguid: String
+    /// Printed as `null` when no metadata names the model, so the field is always there.
+    let authenticatorName: NullableField
     let credentialId: String
     let publicKey: String
     let algorithm: Int
@@ -71,6 +104,7 @@ struct RegistrationOutput: Encodable {
         case trust
         case trustDetail = "trust_detail"
         case aaguid
+        case authenticatorName = "authenticator_name"
         case credentialId = "credential_id"
         case publicKey = "public_key"
         case algorithm
@@ -88,12 +122,24 @@ struct RegistrationOutput: Encodable {
         default: trustDetail = nil
         }
         aaguid = AAGUID.string(result.record.aaguid)
+        authenticatorName = NullableField(result.attestation.authenticatorName)
         credentialId = Base64URL.encode(result.record.id)
         publicKey = Base64URL.encode(result.record.publicKey.encoded)
         algorithm = result.record.publicKey.algorithm.rawValue
         signCount = result.record.signCount
         flags = FlagsOutput(result.authenticatorData.flags)
         certificates = result.attestation.trustPath.map { String(describing: $0.subject) }
+    }
+}
+
+/// An optional string that encodes as `null` instead of being left out.
+struct NullableField: Encodable {
+    let value: String?
+    init(_ value: String?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
     }
 }
 
