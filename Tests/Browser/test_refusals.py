@@ -2,6 +2,7 @@
 requires user verification, and by the server for a page whose origin the application does
 not list. Both applications are made through the admin API and named with ?app=."""
 
+from demo import DemoPage
 from support import ADMIN_TOKEN, Server
 
 
@@ -50,8 +51,8 @@ def test_origin_not_in_the_application_list_is_refused_by_the_server(page, serve
 
 
 def test_server_without_development_application(umfa_bin, tmp_path, driver, steps, authenticator):
-    from demo import DemoPage
-
+    """With --no-default-app the page names no application and the demo routes are gone; an
+    application named with ?app= still works for sign-up."""
     server = Server(umfa_bin, tmp_path, tmp_path / "data", {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN},
                     args=("--no-default-app",)).start()
     try:
