@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${UMFA_FUZZ_SECONDS:-15}
 start=$(date +%s)
 if ! log=$(swift build -c release --package-path Fuzz --scratch-path Fuzz/.build \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1); then
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld 2>&1); then
     printf '%s\n' "$log" >&2
     exit 1
 fi

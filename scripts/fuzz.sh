@@ -20,7 +20,7 @@ case "$target" in
 esac
 [ -d "Fuzz/Sources/$target" ] || { echo "unknown fuzz target: $1" >&2; exit 2; }
 scratch=Fuzz/.build
-flags=(-c release --package-path Fuzz --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
+flags=(-c release --package-path Fuzz --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
 if [ "${UMFA_FUZZ_NO_BUILD:-0}" != 1 ]; then
     if ! log=$(swift build "${flags[@]}" --product "$target" 2>&1); then
         printf '%s\n' "$log" >&2

@@ -31,10 +31,10 @@ struct APIKeyAuthentication {
         guard let applicationID = UUID(uuidString: text) else {
             throw APIError.badRequest("application_id must be a UUID", traceID: traceID)
         }
-        guard let owner = try await services.store.applicationID(forAPIKeyHash: Secrets.hash(key)),
-            owner == applicationID
-        else {
-            services.abuse.recordCredentialFailure()
+        let owner = try await services.store.applicationID(forAPIKeyHash: Secrets.hash(key))
+        guard let owner, owner == applicationID else {
+            // Only a key that exists nowhere is a guess; a real key naming another application is not.
+            if owner == nil { services.abuse.recordCredentialFailure() }
             throw APIError.unauthorized("The API key is not valid for this application", traceID: traceID)
         }
         guard let application = try await services.store.application(id: applicationID) else {

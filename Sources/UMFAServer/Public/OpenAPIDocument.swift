@@ -9,8 +9,9 @@ enum OpenAPIDocument {
             Passkey / FIDO2 multi-factor authentication. Device-facing ceremony routes need no key;
             server-to-server routes take the application's API key as a Bearer token; admin routes take
             the admin token. Every error is {"status", "trace_id", "message"} with the same HTTP status
-            (409 when a request conflicts with stored data, 413 past 64 KiB of body, 503 while the database
-            is unavailable). A request names its trace_id in the JSON body or, without a body, in the
+            (409 when a request conflicts with stored data, 413 past 64 KiB of body, 408 when a body does not
+            arrive within the body timeout, 429 with Retry-After when a caller's failed verifications or wrong
+            keys reach the abuse limits, 503 while the database is unavailable). A request names its trace_id in the JSON body or, without a body, in the
             trace_id query parameter; every answer echoes it or carries a new UUID.
         components:
           securitySchemes:
@@ -122,6 +123,7 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "409": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/umfa/authentication/options:
             post:
               summary: Start a sign-in (user_id optional for discoverable credentials)
@@ -166,6 +168,7 @@ enum OpenAPIDocument {
                       schema: {$ref: "#/components/schemas/CeremonyResult"}
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/umfa/unenroll:
             post:
               summary: Remove the credential that signs a fresh challenge
@@ -196,6 +199,7 @@ enum OpenAPIDocument {
                           removed: {type: boolean}
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/umfa/validate-token:
             post:
               summary: Validate a login JWT or a credential assertion for the application's backend
@@ -226,6 +230,7 @@ enum OpenAPIDocument {
                           trace_id: {type: string}
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/umfa/enrollment-tokens:
             post:
               summary: Grant one registration to a user
@@ -257,6 +262,7 @@ enum OpenAPIDocument {
                           expires_at: {type: string, format: date-time}
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/umfa/users/{user_id}/credentials:
             get:
               summary: List a user's credentials
@@ -279,6 +285,7 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/umfa/users/{user_id}/credentials/{credential_id}:
             delete:
               summary: Remove a user's credential
@@ -302,6 +309,7 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/admin/applications:
             post:
               summary: Create an application
@@ -330,6 +338,7 @@ enum OpenAPIDocument {
                       schema: {$ref: "#/components/schemas/Application"}
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
             get:
               summary: List applications
               security: [{adminToken: []}]
@@ -346,6 +355,7 @@ enum OpenAPIDocument {
                           trace_id: {type: string}
                           applications: {type: array, items: {$ref: "#/components/schemas/Application"}}
                 "401": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/admin/applications/{id}:
             get:
               summary: Show an application
@@ -359,8 +369,10 @@ enum OpenAPIDocument {
                   content:
                     application/json:
                       schema: {$ref: "#/components/schemas/Application"}
+                "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
             patch:
               summary: Change an application's settings
               security: [{adminToken: []}]
@@ -381,6 +393,7 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/admin/applications/{id}/api-keys:
             post:
               summary: Add an API key (older keys keep working)
@@ -400,8 +413,10 @@ enum OpenAPIDocument {
                           trace_id: {type: string}
                           api_key: {type: string}
                           key_id: {type: string}
+                "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
             get:
               summary: List an application's API keys (ids only, never the keys)
               security: [{adminToken: []}]
@@ -425,8 +440,10 @@ enum OpenAPIDocument {
                               properties:
                                 key_id: {type: string}
                                 created_at: {type: string, format: date-time}
+                "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/admin/applications/{id}/api-keys/{key_id}:
             delete:
               summary: Revoke an API key, at once and on every instance
@@ -446,8 +463,10 @@ enum OpenAPIDocument {
                         properties:
                           trace_id: {type: string}
                           removed: {type: boolean}
+                "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
                 "404": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /api/admin/signing-keys:
             post:
               summary: Rotate the token signing key (old keys keep validating their tokens)
@@ -466,6 +485,7 @@ enum OpenAPIDocument {
                           trace_id: {type: string}
                           kid: {type: string}
                 "401": {$ref: "#/components/responses/Error"}
+                "429": {$ref: "#/components/responses/Error"}
           /.well-known/jwks.json:
             get:
               summary: Token signing keys, current and retired
