@@ -147,3 +147,100 @@ def test_url_safe_master_key_is_accepted(serve, tmp_path):
     assert server.get("/health").status_code == 200
     assert not (data / "master.key").exists()
     assert any(data.iterdir()), "nothing stored"
+
+
+# -- after a full run, nothing anywhere in clear (issue #9) ----------------------------------------
+
+PRIVATE_KEY_MARKERS = {
+    "PEM private key": b"PRIVATE KEY-----",
+    "PKCS#8 P-256 key (DER)": bytes.fromhex("308187020100301306072a8648ce3d020106082a8648ce3d030107"),
+    "SEC1 P-256 key (DER)": bytes.fromhex("30770201010420"),
+    "PKCS#8 RSA key (DER)": bytes.fromhex("020100300d06092a864886f70d0101010500"),
+    "JWK private member": b'"d":"',
+}
+
+
+def encodings(value: str | bytes) -> dict[str, bytes]:
+    """A secret as it could leak: raw, base64, base64url (padded or not), hex (either case)."""
+    raw = value.encode() if isinstance(value, str) else value
+    forms = {
+        "raw": raw,
+        "base64": base64.b64encode(raw),
+        "base64url": base64.urlsafe_b64encode(raw).rstrip(b"="),
+        "hex": raw.hex().encode(),
+        "HEX": raw.hex().upper().encode(),
+    }
+    if isinstance(value, str):
+        try:  # a base64url secret (umfa_ak_…): its decoded bytes too
+            body = value.rsplit("_", 1)[-1]
+            decoded = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+            if len(decoded) >= 16:
+                forms["decoded"] = decoded
+                forms["decoded hex"] = decoded.hex().encode()
+        except ValueError:
+            pass
+    return forms
+
+
+def test_no_secret_in_clear_in_data_dir_device_dirs_or_logs(serve, umfa, authenticator, write_json, tmp_path):
+    """A full run: admin token, master key, API keys, enrollment token, a PIN device and a
+    password device through `umfa enroll/authenticate`, the virtual authenticator, login
+    tokens, failed attempts. Then every file of the data dir and both device dirs, and the
+    server's stdout after the banner and stderr at trace level, are searched for each secret
+    in raw, base64, base64url and hex form, and for private keys in PEM, DER or JWK form."""
+    from support import DeviceCLI
+
+    data = tmp_path / "data"
+    master_key = secrets.token_bytes(32)
+    server = serve(data_dir=data, admin_token=None, env={
+        "UMFA_LOG_LEVEL": "trace", "UMFA_MASTER_KEY": base64.b64encode(master_key).decode()})
+    admin_token = server.admin_token
+    shop = server.ok("POST", "/api/admin/applications",
+                     {"name": "shop", "rp_id": "localhost", "origins": [server.origin], "enrollment_policy": "grant"},
+                     status=201, bearer=admin_token)
+    shop_key = shop["api_key"]
+    pin, password = "493817", "correct horse battery staple 42"
+    grants, tokens = [], []
+    device_dirs = [tmp_path / "pin-device", tmp_path / "password-device"]
+    for directory, user, secret in zip(device_dirs, ["pia", "pat"], [pin, password]):
+        grant = server.ok("POST", "/api/umfa/enrollment-tokens", {"application_id": shop["application_id"],
+                                                                  "user_id": user}, status=201,
+                          bearer=shop_key)["enrollment_token"]
+        grants.append(grant)
+        cli = DeviceCLI(umfa, server.base, shop["application_id"], server.origin, directory)
+        tokens.append(cli.enroll(user, "--enrollment-token", grant, pin=secret)["token"])
+        tokens.append(cli.authenticate(user, pin=secret)["token"])
+        wrong = cli.run("authenticate", user, pin=secret[::-1])
+        assert wrong.code != 0, wrong
+    dev = Device(server, authenticator, server.app_id)
+    tokens.append(dev.register("vera")["token"])
+    tokens.append(dev.login("vera")["token"])
+    for token in tokens[:2]:
+        server.ok("POST", "/api/umfa/validate-token", {"application_id": shop["application_id"], "user_id": "pia",
+                                                       "token": token}, bearer=shop_key)
+    server.get("/api/admin/applications", bearer=shop_key)  # a wrong admin token: an API key
+    server.post("/api/umfa/validate-token", {"application_id": shop["application_id"], "user_id": "pia",
+                                             "token": tokens[0]}, bearer=server.api_key)  # another app's key
+    server.stop()
+
+    named = {"admin token": admin_token, "development API key": server.api_key, "shop API key": shop_key,
+             "PIN": pin, "password": password, "master key": master_key,
+             **{f"enrollment token {i}": grant for i, grant in enumerate(grants)},
+             **{f"login token {i}": token for i, token in enumerate(tokens)},
+             **{f"login token signature {i}": token.rsplit(".", 1)[1] for i, token in enumerate(tokens)}}
+    places = {f"data/{p.relative_to(data)}": p.read_bytes() for p in data_files(data)}
+    for directory in device_dirs + [tmp_path / "state"]:
+        places.update({f"{directory.name}/{p.relative_to(directory)}": p.read_bytes()
+                       for p in data_files(directory)})
+    assert any(name.startswith("pin-device/") for name in places), "the PIN device stored nothing"
+    stdout = server.stdout
+    places["server stdout after the banner"] = stdout[KEY_BANNER.search(stdout).end():].encode()
+    places["server stderr (trace log)"] = server.stderr.encode()
+    assert "trace" in server.stderr.lower() or len(server.stderr) > 0, "no log at trace level to search"
+
+    found = [f"{name} ({form}) in {where}" for name, value in named.items()
+             for form, needle in encodings(value).items() if len(needle) >= 6
+             for where, content in places.items() if needle in content]
+    found += [f"{kind} in {where}" for kind, marker in PRIVATE_KEY_MARKERS.items()
+              for where, content in places.items() if marker in content]
+    assert not found, "secrets in clear:\n" + "\n".join(found)
