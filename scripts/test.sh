@@ -12,12 +12,17 @@ swift format lint --strict -r Sources Tests
 echo "== swift build"
 swift build --build-tests
 
+echo "== fuzzing smoke run (libFuzzer, every target from the seed corpus)"
+timeout --kill-after=30 900 scripts/fuzz-smoke.sh
+
 echo "== swift test and interoperability (SQLite and a throwaway PostgreSQL)"
 timeout --kill-after=30 2400 scripts/with-postgres.sh bash -c '
     set -euo pipefail
     swift test --skip-build
     echo "== interoperability (py_webauthn, PyJWT, live servers)"
     scripts/interop.sh
+    echo "== API fuzzing (schemathesis against /openapi.yaml of a live server)"
+    scripts/apifuzz.sh
     echo "== browser (Chromium, selenium)"
     scripts/browser.sh
 '
