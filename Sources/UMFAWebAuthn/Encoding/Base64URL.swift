@@ -6,32 +6,72 @@ import Foundation
 public enum Base64URL {
     /// Encodes bytes as base64url without padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= input.count {
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output.append(contentsOf: [sextet(group, 18), sextet(group, 12), sextet(group, 6), sextet(group, 0)])
+            index += 3
+        }
+        switch input.count - index {
+        case 1:
+            let group = UInt32(input[index]) << 16
+            output.append(contentsOf: [sextet(group, 18), sextet(group, 12)])
+        case 2:
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            output.append(contentsOf: [sextet(group, 18), sextet(group, 12), sextet(group, 6)])
+        default:
+            break
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes base64url text, with or without padding; `nil` when it is not base64url.
     public static func decode(_ text: String) -> [UInt8]? {
-        var body = Substring(text)
-        while body.hasSuffix("=") { body = body.dropLast() }
-        guard body.utf8.allSatisfy(isAlphabet), body.utf8.count % 4 != 1 else { return nil }
-        var standard = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: standard) else { return nil }
-        return [UInt8](data)
+        var utf8 = Array(text.utf8)
+        while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
+        guard utf8.count % 4 != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count * 3 / 4)
+        var group: UInt32 = 0
+        for (position, character) in utf8.enumerated() {
+            let value = decodingTable[Int(character)]
+            guard value != invalid else { return nil }
+            group = group << 6 | UInt32(value)
+            if position % 4 == 3 {
+                output.append(UInt8(truncatingIfNeeded: group >> 16))
+                output.append(UInt8(truncatingIfNeeded: group >> 8))
+                output.append(UInt8(truncatingIfNeeded: group))
+                group = 0
+            }
+        }
+        // A final group of 2 or 3 characters carries 1 or 2 bytes; its spare low bits are ignored.
+        switch utf8.count % 4 {
+        case 2: output.append(UInt8(truncatingIfNeeded: group >> 4))
+        case 3:
+            output.append(UInt8(truncatingIfNeeded: group >> 10))
+            output.append(UInt8(truncatingIfNeeded: group >> 2))
+        default: break
+        }
+        return output
     }
 
-    private static func isAlphabet(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "+"),
-            UInt8(ascii: "/"):
-            return true
-        default:
-            return false
-        }
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let invalid: UInt8 = 0xFF
+
+    /// Character → 6-bit value, for both the URL-safe (`-`, `_`) and the standard (`+`, `/`) alphabet.
+    private static let decodingTable: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
+        table[Int(UInt8(ascii: "+"))] = 62
+        table[Int(UInt8(ascii: "/"))] = 63
+        return table
+    }()
+
+    private static func sextet(_ group: UInt32, _ shift: UInt32) -> UInt8 {
+        alphabet[Int((group >> shift) & 0x3F)]
     }
 }
 
