@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `umfa-bench`: the measurements behind BENCHMARKS.md. Each subcommand prints one JSON object
+/// on standard output, which `scripts/bench.sh` collects and turns into the report.
+@main
+struct UMFABench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "umfa-bench",
+        abstract: "UMFA benchmarks: library verification, crypto ceiling, HTTP load.",
+        subcommands: [LibraryCommand.self, CeilingCommand.self, LoadCommand.self])
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds UMFA and its benchmarks in release mode, runs every measurement and rewrites
+# BENCHMARKS.md with the figures, the machine and the commands. Not part of the test command.
+#   scripts/bench.sh            full run (about 15 minutes after the build)
+#   scripts/bench.sh --smoke    seconds per figure and 1,000 users at most: checks it all works
+# Installs wrk (Debian) and a venv with py_webauthn 3.0.1 and psycopg itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+smoke=0
+[ "${1:-}" = "--smoke" ] && smoke=1
+if [ $smoke = 1 ]; then
+    seconds=1; load_seconds=3; warmup=1; growth=(1000); wrk_seconds=3
+else
+    seconds=3; load_seconds=10; warmup=3; growth=(1000 100000 1000000); wrk_seconds=10
+fi
+concurrency=${UMFA_BENCH_CONCURRENCY:-16}
+out=$root/.build/bench
+rm -rf "$out" && mkdir -p "$out"
+
+if ! command -v wrk >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+fi
+venv=$root/.build/bench-venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check webauthn==3.0.1 "psycopg[binary]" requests
+
+echo "== release build (umfa, umfa-bench)"
+swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa-bench
+swift build -c release --product umfa --scratch-path .build-release
+bench=$root/.build-bench/release/umfa-bench
+umfa=$root/.build-release/release/umfa
+
+echo "== library: UMFAWebAuthn vs raw P-256 vs py_webauthn"
+"$bench" library --seconds $seconds --vectors "$out/vectors.json" > "$out/library.json"
+"$venv/bin/python" scripts/bench/pywebauthn_bench.py "$out/vectors.json" $seconds > "$out/pywebauthn.json"
+"$bench" ceiling --seconds $seconds > "$out/ceiling.json"
+
+export BENCH_PY="$venv/bin/python"
+export BENCH_ARGS="--umfa $umfa --bench $bench --out $out --concurrency $concurrency --load-seconds $load_seconds \
+--warmup $warmup --wrk-seconds $wrk_seconds --growth ${growth[*]}"
+echo "== server on SQLite"
+# shellcheck disable=SC2086
+"$BENCH_PY" scripts/bench/server_bench.py --engine sqlite --database "sqlite://$out/sqlite/umfa.sqlite" $BENCH_ARGS
+echo "== server on PostgreSQL"
+UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-55499} scripts/with-postgres.sh bash -c \
+    '"$BENCH_PY" scripts/bench/server_bench.py --engine postgres --database "$UMFA_TEST_POSTGRES_URL" $BENCH_ARGS'
+
+report=BENCHMARKS.md
+[ $smoke = 1 ] && report=$out/BENCHMARKS.smoke.md
+"$venv/bin/python" scripts/bench/report.py "$out" "$report" "scripts/bench.sh${1:+ $1}"
+echo "== wrote $report"

@@ -1,0 +1,139 @@
+"""Turns the JSON figures of one scripts/bench.sh run into BENCHMARKS.md: machine, date,
+commands, every figure beside its target, then the analysis kept in scripts/bench/ANALYSIS.md."""
+
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+
+def load(out: Path, name: str) -> dict | None:
+    path = out / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "**not met**"
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
+
+
+def main() -> None:
+    out, target, command = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+    library, python, ceiling = load(out, "library.json"), load(out, "pywebauthn.json"), load(out, "ceiling.json")
+    engines = {name: load(out, f"server-{name}.json") for name in ("sqlite", "postgres")}
+    cores = os.cpu_count() or 1
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Written by `{command}` on {datetime.date.today().isoformat()} at commit `{git('rev-parse', '--short', 'HEAD')}`"
+        f" (`{git('status', '--porcelain') and 'with local changes' or 'clean tree'}`).",
+        f"Machine: {cores} cores (`nproc`), {cpu_model()}, {platform.system()} {platform.release()};"
+        f" {subprocess.run(['swift', '--version'], capture_output=True, text=True).stdout.splitlines()[0]}.",
+        "Release builds (`swift build -c release`). Every ratio compares figures taken in the same run;",
+        "the load generator, wrk and the server share the same cores (their CPU use is reported).",
+        "",
+        "Reproduce: `scripts/bench.sh` (all of it, ~15 min after the build) or `scripts/bench.sh --smoke`.",
+        "Pieces: `umfa-bench library|ceiling|load` (Benchmarks/, an executable of its own package),",
+        "`scripts/bench/pywebauthn_bench.py` (py_webauthn 3.0.1 on the same responses),",
+        "`scripts/bench/server_bench.py` (release `umfa serve`, seeding, wrk), `scripts/bench/report.py`.",
+        "",
+        "## Library (one core, ES256)",
+        "",
+        "| figure | UMFA | raw P-256 verify | py_webauthn 3.0.1 | UMFA / raw | UMFA / py_webauthn |",
+        "|---|---|---|---|---|---|",
+    ]
+    if library and python:
+        raw = library["raw_p256_verify_per_second"]
+        for label, key in (("assertion verification (§7.2)", "assertion_verify_per_second"),
+                           ("registration verification, `none`", "registration_none_verify_per_second"),
+                           ("registration verification, `packed` self", "registration_packed_verify_per_second")):
+            ours, theirs = library[key], python[key]
+            lines.append(f"| {label} | {ours:,.0f}/s | {raw:,.0f}/s | {theirs:,.0f}/s | {ours / raw:.2f} |"
+                         f" {ours / theirs:.2f} × |")
+        assertion = library["assertion_verify_per_second"]
+        lines += ["", "Targets: assertion verification ≥ 0.90 × raw P-256 — "
+                  f"{verdict(assertion / raw >= 0.9)} ({assertion / raw:.2f}); ≥ 1.8 × py_webauthn — "
+                  f"{verdict(assertion / python['assertion_verify_per_second'] >= 1.8)}"
+                  f" ({assertion / python['assertion_verify_per_second']:.2f} ×)."]
+    if ceiling:
+        per_core = ceiling["logins_per_second_per_core"]
+        lines += ["", "## Crypto ceiling of one login", "",
+                  f"P-256 verify {ceiling['p256_verify_per_second']:,.0f}/s, RS256 sign (2048-bit)"
+                  f" {ceiling['rs256_sign_per_second']:,.0f}/s on one core → {per_core:,.0f} logins/s per core,"
+                  f" {per_core * cores:,.0f}/s for the {cores} cores (the ceiling below)."]
+    lines += ["", "## Server over HTTP on loopback", "",
+              "Complete logins: options → assertion signed with a real P-256 key → verify → RS256 token. "
+              "Registrations: options → new key → verify (`none`). "
+              "Load: `umfa-bench load`, concurrency as shown, each figure after a warm-up.", "",
+              "| engine | ceremony | per second | p50 | p99 | errors | server CPU | generator CPU | of ceiling |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    ceiling_total = (ceiling["logins_per_second_per_core"] * cores) if ceiling else None
+    for name, figures in engines.items():
+        if not figures:
+            continue
+        first = next(iter(figures["logins"].values()))
+        for ceremony, row in (("login", first), ("registration", figures["registration"])):
+            share = f"{row['per_second'] / ceiling_total:.0%}" if ceiling_total and ceremony == "login" else ""
+            lines.append(
+                f"| {name} | {ceremony} | {row['per_second']:,.0f} | {row['p50_ms']:.2f} ms | {row['p99_ms']:.2f} ms |"
+                f" {row['errors']} | {row['server_cpu_cores_incl_setup']:.2f} cores |"
+                f" {row['generator_cpu_cores']:.2f} cores | {share} |")
+    sqlite, postgres = engines.get("sqlite"), engines.get("postgres")
+    if sqlite and ceiling_total:
+        logins = next(iter(sqlite["logins"].values()))["per_second"]
+        lines += ["", f"Targets: logins on SQLite ≥ 60 % of the ceiling — {verdict(logins >= 0.6 * ceiling_total)}"
+                  f" ({logins / ceiling_total:.0%})"
+                  + (f"; PostgreSQL ≥ 80 % of SQLite — "
+                     f"{verdict(next(iter(postgres['logins'].values()))['per_second'] >= 0.8 * logins)}"
+                     f" ({next(iter(postgres['logins'].values()))['per_second'] / logins:.0%})" if postgres else "")
+                  + "."]
+    lines += ["", "## validate-token beside /health (wrk -t2 -c32, same server, same run)", "",
+              "| engine | validate-token | /health | ratio | validate-token p50 / p99 | non-2xx |", "|---|---|---|---|---|---|"]
+    for name, figures in engines.items():
+        if figures:
+            v, h = figures["validate_token"], figures["health"]
+            lines.append(f"| {name} | {v['per_second']:,.0f}/s | {h['per_second']:,.0f}/s |"
+                         f" {v['per_second'] / h['per_second']:.0%} | {v['p50_ms']:.2f} / {v['p99_ms']:.2f} ms |"
+                         f" {v['non_2xx'] + h['non_2xx']} |")
+    lines += ["", "Target: validate-token ≥ 50 % of /health.", "",
+              "## Growth: login latency by enrolled users (seeded directly into the database)", "",
+              "| engine | users | logins/s | p50 | p99 |", "|---|---|---|---|---|"]
+    for name, figures in engines.items():
+        if not figures:
+            continue
+        for users, row in figures["logins"].items():
+            lines.append(f"| {name} | {int(users):,} | {row['per_second']:,.0f} | {row['p50_ms']:.2f} ms |"
+                         f" {row['p99_ms']:.2f} ms |")
+        rows = list(figures["logins"].values())
+        if len(rows) > 1:
+            growth50, growth99 = rows[-1]["p50_ms"] / rows[0]["p50_ms"], rows[-1]["p99_ms"] / rows[0]["p99_ms"]
+            lines.append(f"| {name} | growth | | {growth50:.2f} × ({verdict(growth50 <= 1.3)}) |"
+                         f" {growth99:.2f} × ({verdict(growth99 <= 1.3)}) |")
+    lines += ["", "Target: latency grows by at most 1.3 × from 1 thousand to 1 million users.", "",
+              "## Memory (server RSS)", "", "| engine | idle | peak (VmHWM, whole run) |", "|---|---|---|"]
+    for name, figures in engines.items():
+        if figures:
+            lines.append(f"| {name} | {figures['rss_idle_kb'] / 1024:.1f} MB | {figures['rss_peak_kb'] / 1024:.1f} MB"
+                         f" ({verdict(figures['rss_peak_kb'] < 100 * 1024)}) |")
+    lines += ["", "Target: RSS under 100 MB at peak load.", ""]
+    analysis = Path(__file__).parent / "ANALYSIS.md"
+    if analysis.exists():
+        lines += [analysis.read_text().rstrip(), ""]
+    target.write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Seeds enrolled users straight into a UMFA database (SQLite file or PostgreSQL URL) so login
+latency can be measured with many users: `seed.py DATABASE APPLICATION_ID TOTAL` tops the
+application up to TOTAL seeded users (ids `seed-<n>`), each with one ES256 credential. The rows
+have the shape the server writes (bytes as base64url text, times in ms, lists as JSON)."""
+
+import base64
+import os
+import sqlite3
+import sys
+import time
+
+BATCH = 20_000
+
+
+def b64u(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+# One real COSE ES256 public key for every seeded credential: the seeded users only need to
+# exist and be indexed; the measured logins use their own keys.
+COSE_KEY = b64u(bytes.fromhex(
+    "a5010203262001215820" + "65eda5a12577c2bae829437fe338701a10aaa375e1bb5b5de108de439c08551d"
+    + "225820" + "1e52ed75701163f7f9e40ddf9f341b3dc9ba860af7e0ca7ca7e9eecd0084d19c"))
+
+
+def rows(application_id: str, start: int, stop: int):
+    now = int(time.time() * 1000)
+    users, credentials = [], []
+    for n in range(start, stop):
+        user_id = f"seed-{n}"
+        users.append((application_id, user_id, b64u(os.urandom(16)), user_id, now))
+        credentials.append((application_id, b64u(os.urandom(32)), user_id, COSE_KEY, 0, b64u(bytes(16)),
+                            '["internal"]', 0, 0, 1, "none", None, now, None))
+    return users, credentials
+
+
+USERS_SQL = "INSERT INTO users (application_id, user_id, user_handle, display_name, created_at) VALUES ({})"
+CREDENTIALS_SQL = ("INSERT INTO credentials (application_id, credential_id, user_id, public_key, sign_count, "
+                   "aaguid, transports, backup_eligible, backup_state, uv_initialized, attestation_format, "
+                   "device_name, created_at, last_used_at) VALUES ({})")
+
+
+def seeded_count(cursor, placeholder: str, application_id: str) -> int:
+    cursor.execute(f"SELECT COUNT(*) FROM users WHERE application_id = {placeholder} AND user_id LIKE 'seed-%'",
+                   (application_id,))
+    return cursor.fetchone()[0]
+
+
+def main() -> None:
+    database, application_id, total = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if database.startswith("postgres"):
+        import psycopg
+        connection = psycopg.connect(database)
+        placeholder = "%s"
+    else:
+        connection = sqlite3.connect(database.removeprefix("sqlite://"), timeout=60)
+        placeholder = "?"
+    cursor = connection.cursor()
+    have = seeded_count(cursor, placeholder, application_id)
+    started = time.perf_counter()
+    for start in range(have, total, BATCH):
+        users, credentials = rows(application_id, start, min(total, start + BATCH))
+        cursor.executemany(USERS_SQL.format(", ".join([placeholder] * 5)), users)
+        cursor.executemany(CREDENTIALS_SQL.format(", ".join([placeholder] * 14)), credentials)
+        connection.commit()
+    if database.startswith("postgres"):
+        cursor.execute("ANALYZE users")
+        cursor.execute("ANALYZE credentials")
+        connection.commit()
+    print(f"seeded {total - have} users (now {max(have, total)}) in {time.perf_counter() - started:.1f} s",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""HTTP figures for one storage engine, driven from scripts/bench.sh: starts a release
+`umfa serve`, creates an application, then measures registrations/s, logins/s with 1k / 100k /
+1M seeded users (umfa-bench load), validate-token vs /health (wrk), server CPU and RSS.
+Writes OUT/server-<engine>.json."""
+
+import argparse
+import base64
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ADMIN_TOKEN = "bench-admin-" + base64.urlsafe_b64encode(os.urandom(18)).decode()
+ORIGIN = "https://bench.example"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def proc_status(pid: int, field: str) -> int:
+    """A /proc/PID/status field in kB (VmRSS now, VmHWM peak)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    def __init__(self, umfa: str, database: str, data_dir: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, UMFA_ADMIN_TOKEN=ADMIN_TOKEN,
+                   UMFA_MASTER_KEY=base64.b64encode(os.urandom(32)).decode())
+        self.log = open(data_dir / "server.log", "wb")
+        self.process = subprocess.Popen(
+            [umfa, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--database", database,
+             "--data-dir", str(data_dir), "--no-default-app"], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if requests.get(self.url + "/health", timeout=1).status_code == 200:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.2)
+        raise RuntimeError("umfa serve did not answer /health")
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+def run_json(command: list[str]) -> dict:
+    return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+
+
+def wrk(url: str, seconds: int, script: str | None = None, env: dict | None = None) -> dict:
+    command = ["wrk", "-t2", "-c32", f"-d{seconds}s", "--latency"] + (["-s", script] if script else []) + [url]
+    output = subprocess.run(command, check=True, capture_output=True, text=True,
+                            env=dict(os.environ, **(env or {}))).stdout
+    non_ok = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return {
+        "per_second": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+        "p50_ms": latency(re.search(r"50%\s+(\S+)", output).group(1)),
+        "p99_ms": latency(re.search(r"99%\s+(\S+)", output).group(1)),
+        "non_2xx": int(non_ok.group(1)) if non_ok else 0,
+    }
+
+
+def latency(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    for name in ("engine", "database", "umfa", "bench", "out"):
+        parser.add_argument(f"--{name}", required=True)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--load-seconds", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--wrk-seconds", type=int, default=10)
+    parser.add_argument("--growth", type=int, nargs="+", default=[1000])
+    args = parser.parse_args()
+    out = Path(args.out)
+    data_dir = out / args.engine
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server = Server(args.umfa, args.database, data_dir)
+    result: dict = {"engine": args.engine, "concurrency": args.concurrency}
+    try:
+        created = requests.post(server.url + "/api/admin/applications", headers={
+            "Authorization": f"Bearer {ADMIN_TOKEN}"}, json={
+            "name": "bench", "rp_id": "bench.example", "origins": [ORIGIN], "enrollment_policy": "open",
+            "user_verification": "discouraged"}, timeout=10).json()
+        app, api_key = created["application_id"], created["api_key"]
+        time.sleep(1)
+        result["rss_idle_kb"] = proc_status(server.process.pid, "VmRSS")
+
+        def load(ceremony: str, **extra) -> dict:
+            before = cpu_seconds(server.process.pid)
+            started = time.time()
+            figures = run_json([args.bench, "load", "--server", server.url, "--app", app, "--origin", ORIGIN,
+                                "--ceremony", ceremony, "--concurrency", str(args.concurrency),
+                                "--seconds", str(args.load_seconds), "--warmup", str(args.warmup)]
+                               + [f"--{key}={value}" for key, value in extra.items()])
+            figures["server_cpu_cores_incl_setup"] = (cpu_seconds(server.process.pid) - before) / (
+                time.time() - started)
+            figures["rss_kb_after"] = proc_status(server.process.pid, "VmRSS")
+            print(f"  {args.engine} {ceremony} {extra}: {figures['per_second']:.0f}/s p50 "
+                  f"{figures['p50_ms']:.2f} ms p99 {figures['p99_ms']:.2f} ms errors {figures['errors']}",
+                  file=sys.stderr)
+            return figures
+
+        result["registration"] = load("registration")
+        result["logins"] = {}
+        for total in args.growth:
+            subprocess.run([sys.executable, str(Path(__file__).parent / "seed.py"), args.database, app, str(total)],
+                           check=True)
+            result["logins"][str(total)] = load("login", users=64, **{"user-prefix": f"bench{total}"})
+
+        with tempfile.TemporaryDirectory() as device_dir:
+            enrolled = subprocess.run(
+                [args.umfa, "enroll", "--server", server.url, "--app", app, "--user", "wrk-user",
+                 "--device-dir", device_dir, "--origin", ORIGIN], check=True, capture_output=True, text=True)
+            token = json.loads(enrolled.stdout)["token"]
+        body = json.dumps({"application_id": app, "user_id": "wrk-user", "token": token})
+        check = requests.post(server.url + "/api/umfa/validate-token", data=body, headers={
+            "Authorization": f"Bearer {api_key}", "Content-Type": "application/json"}, timeout=10)
+        assert check.status_code == 200, check.text
+        script = str(Path(__file__).parent / "validate-token.lua")
+        result["validate_token"] = wrk(server.url + "/api/umfa/validate-token", args.wrk_seconds, script,
+                                       {"UMFA_BENCH_API_KEY": api_key, "UMFA_BENCH_BODY": body})
+        result["health"] = wrk(server.url + "/health", args.wrk_seconds)
+        result["rss_peak_kb"] = proc_status(server.process.pid, "VmHWM")
+    finally:
+        server.stop()
+    (out / f"server-{args.engine}.json").write_text(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
