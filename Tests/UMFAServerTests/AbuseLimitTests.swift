@@ -158,6 +158,36 @@ struct AbuseLimitTests {
         }
     }
 
+    @Test("an application backend relaying failed credential validations is not blocked (one address, many users)")
+    func backendNotBlocked() async throws {
+        try await AbuseServer.with(limits: Self.limits) { api in
+            let app = try await api.createApplication(policy: "open")
+            let device = Device.make()
+            _ = try await api.register(app, user: "alice", device: device)
+            for _ in 0..<10 {
+                var assertion = try await api.assertion(app, user: "alice", device: device)
+                var signature = assertion.response.signature.bytes
+                signature[signature.count - 1] ^= 0x01
+                assertion.response.signature = .init(signature)
+                let refused = try await api.send(
+                    .post, "/api/umfa/validate-token",
+                    json: .object([
+                        "application_id": .string(app.id), "user_id": "alice", "token": try .encoding(assertion),
+                        "token_type": "credential",
+                    ]), bearer: app.apiKey, from: "192.0.2.10")
+                expectError(refused, .unauthorized, containing: "MFA credential was invalid")
+            }
+            let valid = try await api.assertion(app, user: "alice", device: device)
+            let accepted = try await api.send(
+                .post, "/api/umfa/validate-token",
+                json: .object([
+                    "application_id": .string(app.id), "user_id": "alice", "token": try .encoding(valid),
+                    "token_type": "credential",
+                ]), bearer: app.apiKey, from: "192.0.2.10")
+            #expect(accepted.status == .ok, "\(accepted.text)")
+        }
+    }
+
     @Test("limits come from UMFA_LIMIT_* and wrong values stop the start with a clear message")
     func environment() throws {
         var configuration = ServerConfiguration()

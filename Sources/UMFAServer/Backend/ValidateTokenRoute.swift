@@ -67,8 +67,9 @@ struct ValidateTokenRoute {
         case "credential":
             let assertion = try Self.assertion(from: token, traceID: traceID)
             do {
-                _ = try await AssertionCheck(services: services, application: application, traceID: traceID)
-                    .verify(assertion, expectedUserID: userID)
+                _ = try await AssertionCheck(
+                    services: services, application: application, traceID: traceID, countsFailures: false
+                ).verify(assertion, expectedUserID: userID)
             } catch let error as APIError where error.status == .unauthorized {
                 throw APIError.unauthorized(
                     Self.failurePrefix + "MFA credential was invalid: \(error.message)", traceID: traceID)

@@ -8,6 +8,10 @@ struct AssertionCheck {
     let services: ServerServices
     let application: ApplicationRecord
     let traceID: String
+    /// Whether failures count against the abuse limits: yes for devices; no for an application
+    /// backend relaying its users' assertions (`validate-token`, authenticated by its API key),
+    /// whose one address would otherwise be blocked for all of its users.
+    var countsFailures = true
 
     struct Outcome {
         let credential: StoredCredential
@@ -18,7 +22,10 @@ struct AssertionCheck {
     /// client address, and a blocked caller gets 429 before anything is looked up.
     /// - Parameter expectedUserID: the user the caller names, or `nil` for a discoverable sign-in.
     func verify(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
-        try await services.abuse.ceremony(application: application.id, userID: expectedUserID, traceID: traceID) {
+        guard countsFailures else { return try await check(response, expectedUserID: expectedUserID) }
+        return try await services.abuse.ceremony(
+            application: application.id, userID: expectedUserID, traceID: traceID
+        ) {
             try await check(response, expectedUserID: expectedUserID)
         }
     }
