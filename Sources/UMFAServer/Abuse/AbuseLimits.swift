@@ -8,7 +8,7 @@ import Foundation
 /// blocked for more than ``maxBlock`` after the last failure. Keys whose window and block have
 /// passed are forgotten.
 public struct AbuseLimits: Sendable, Equatable {
-    /// Failed ceremony verifications (registration, sign-in, unenroll, credential validation)
+    /// Failed ceremony verifications (registration, sign-in, unenroll)
     /// for one user from one client address within ``window``.
     public var userFailures: Int
     /// Failed ceremony verifications from one client address, over all users, within ``window``.
