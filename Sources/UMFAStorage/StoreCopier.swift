@@ -12,7 +12,7 @@ public enum StoreCopier {
             "applications",
             [
                 "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
-                "token_ttl_seconds", "created_at",
+                "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),
@@ -22,7 +22,7 @@ public enum StoreCopier {
             [
                 "application_id", "credential_id", "user_id", "public_key", "sign_count", "aaguid", "transports",
                 "backup_eligible", "backup_state", "uv_initialized", "attestation_format", "device_name", "created_at",
-                "last_used_at",
+                "last_used_at", "authenticator_name",
             ]
         ),
         ("signing_keys", ["kid", "algorithm", "public_key", "sealed_private_key", "created_at", "retired_at"]),

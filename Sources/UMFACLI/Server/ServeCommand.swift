@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import UMFAServer
+import UMFAWebAuthn
 
 /// `umfa serve`: runs the authenticator server.
 struct ServeCommand: AsyncParsableCommand {
@@ -12,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Environment: UMFA_HOST, UMFA_PORT, UMFA_DATABASE_URL, UMFA_DATA_DIR, UMFA_ADMIN_TOKEN \
             (used as given; generated and printed once when unset), UMFA_MASTER_KEY (32 random bytes \
-            in base64; a generated key file of mode 0600 in the data dir when unset).
+            in base64; a generated key file of mode 0600 in the data dir when unset), UMFA_METADATA_FILE \
+            (a FIDO MDS3 metadata BLOB, as --metadata).
             """
     )
 
@@ -28,7 +30,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "The data directory (env UMFA_DATA_DIR); ./.umfa by default.")
     var dataDir: String?
 
-    @Flag(name: .customLong("no-default-app"), help: "Do not create the development application on a fresh database, nor serve the demo routes.")
+    @Option(
+        help:
+            "A FIDO Metadata Service (MDS3) BLOB file, verified to GlobalSign Root CA - R3 at start (env UMFA_METADATA_FILE)."
+    )
+    var metadata: String?
+
+    @Flag(
+        name: .customLong("no-default-app"),
+        help: "Do not create the development application on a fresh database, nor serve the demo routes.")
     var noDefaultApp = false
 
     func run() async throws {
@@ -47,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         try configuration.applyHardening(environment: environment)
         if let seconds = environment["UMFA_SIGNING_KEY_REFRESH_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {
             configuration.signingKeyRefreshInterval = seconds
+        }
+        if let file = metadata ?? environment["UMFA_METADATA_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.attestationAnchors = .wellKnown(metadata: try await MetadataFile.load(file))
         }
         let displayHost =
             configuration.host == "0.0.0.0" || configuration.host == "127.0.0.1" ? "localhost" : configuration.host

@@ -71,13 +71,7 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
     /// The metadata BLOB named by `--metadata`, verified against its root at `time`.
     func loadMetadata(at time: Date) async throws -> MetadataIndex? {
         guard let metadata else { return nil }
-        let blob = String(decoding: try CommandIO.readFile(metadata), as: UTF8.self)
-        let root = try metadataRoot.map(CertificateFile.load) ?? WellKnownRoot.fidoMetadataRoot.certificate
-        do {
-            return try await MetadataIndex(blob: blob, root: root, at: time)
-        } catch {
-            throw ValidationError("\(metadata): \(error.message)")
-        }
+        return try await MetadataFile.load(metadata, root: try metadataRoot.map(CertificateFile.load), at: time)
     }
 }
 

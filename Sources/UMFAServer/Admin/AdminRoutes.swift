@@ -16,6 +16,9 @@ struct AdminRoutes {
         let userVerification: String?
         let attestation: String?
         let tokenTTLSeconds: Int?
+        let attestationPolicy: String?
+        let aaguidAllow: [String]?
+        let aaguidDeny: [String]?
 
         enum CodingKeys: String, CodingKey {
             case name, origins, attestation
@@ -24,6 +27,9 @@ struct AdminRoutes {
             case enrollmentPolicy = "enrollment_policy"
             case userVerification = "user_verification"
             case tokenTTLSeconds = "token_ttl_seconds"
+            case attestationPolicy = "attestation_policy"
+            case aaguidAllow = "aaguid_allow"
+            case aaguidDeny = "aaguid_deny"
         }
     }
 
@@ -36,6 +42,9 @@ struct AdminRoutes {
         let userVerification: String?
         let attestation: String?
         let tokenTTLSeconds: Int?
+        let attestationPolicy: String?
+        let aaguidAllow: [String]?
+        let aaguidDeny: [String]?
 
         enum CodingKeys: String, CodingKey {
             case name, origins, attestation
@@ -44,6 +53,9 @@ struct AdminRoutes {
             case enrollmentPolicy = "enrollment_policy"
             case userVerification = "user_verification"
             case tokenTTLSeconds = "token_ttl_seconds"
+            case attestationPolicy = "attestation_policy"
+            case aaguidAllow = "aaguid_allow"
+            case aaguidDeny = "aaguid_deny"
         }
     }
 
@@ -60,7 +72,8 @@ struct AdminRoutes {
             PatchBody(
                 name: nil, rpID: nil, rpName: nil, origins: nil, enrollmentPolicy: body.enrollmentPolicy,
                 userVerification: body.userVerification, attestation: body.attestation,
-                tokenTTLSeconds: body.tokenTTLSeconds), to: &application, traceID: traceID)
+                tokenTTLSeconds: body.tokenTTLSeconds, attestationPolicy: body.attestationPolicy,
+                aaguidAllow: body.aaguidAllow, aaguidDeny: body.aaguidDeny), to: &application, traceID: traceID)
         try Self.validate(application, traceID: traceID)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
         try await services.store.insertApplication(application)
@@ -130,6 +143,11 @@ struct AdminRoutes {
         if let userVerification = patch.userVerification { application.userVerification = userVerification }
         if let attestation = patch.attestation { application.attestation = attestation }
         if let ttl = patch.tokenTTLSeconds { application.tokenTTLSeconds = ttl }
+        if let policy = patch.attestationPolicy { application.attestationPolicy = policy }
+        if let allow = patch.aaguidAllow {
+            application.aaguidAllow = allow.isEmpty ? nil : allow.map { $0.lowercased() }
+        }
+        if let deny = patch.aaguidDeny { application.aaguidDeny = deny.map { $0.lowercased() } }
     }
 
     static func validate(_ application: ApplicationRecord, traceID: String) throws {
@@ -155,6 +173,7 @@ struct AdminRoutes {
         guard (30...86_400).contains(application.tokenTTLSeconds) else {
             throw APIError.badRequest("token_ttl_seconds must be 30 to 86400", traceID: traceID)
         }
+        try ApplicationSettingsValidation.validateAttestation(application, traceID: traceID)
     }
 }
 
@@ -173,6 +192,9 @@ struct ApplicationView: Encodable {
     let attestation: String
     let tokenTTLSeconds: Int
     let createdAt: String
+    let attestationPolicy: String
+    let aaguidAllow: [String]?
+    let aaguidDeny: [String]
 
     enum CodingKeys: String, CodingKey {
         case traceID = "trace_id"
@@ -186,6 +208,9 @@ struct ApplicationView: Encodable {
         case userVerification = "user_verification"
         case tokenTTLSeconds = "token_ttl_seconds"
         case createdAt = "created_at"
+        case attestationPolicy = "attestation_policy"
+        case aaguidAllow = "aaguid_allow"
+        case aaguidDeny = "aaguid_deny"
     }
 
     init(_ application: ApplicationRecord, traceID: String, apiKey: String? = nil) {
@@ -202,6 +227,9 @@ struct ApplicationView: Encodable {
         attestation = application.attestation
         tokenTTLSeconds = application.tokenTTLSeconds
         createdAt = Timestamps.rfc3339(application.createdAt)
+        attestationPolicy = application.attestationPolicy
+        aaguidAllow = application.aaguidAllow
+        aaguidDeny = application.aaguidDeny
     }
 }
 

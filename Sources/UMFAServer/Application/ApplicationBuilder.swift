@@ -65,7 +65,8 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
     let services = ServerServices(
         store: store, tokens: tokens, serverSecret: serverSecret, adminTokenHash: adminTokenHash,
         challengeLifetime: configuration.challengeLifetime, now: configuration.now, logger: logger,
-        abuse: AbuseGuard(limits: configuration.abuseLimits, now: configuration.now, logger: logger))
+        abuse: AbuseGuard(limits: configuration.abuseLimits, now: configuration.now, logger: logger),
+        attestationAnchors: configuration.attestationAnchors)
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }

@@ -19,6 +19,8 @@ struct CredentialRoutes {
         let backupState: Bool
         let signCount: UInt32
         let attestationFormat: String
+        /// The model's name from FIDO metadata; left out when no metadata named it.
+        let authenticatorName: String?
 
         enum CodingKeys: String, CodingKey {
             case credentialID = "credential_id"
@@ -30,6 +32,7 @@ struct CredentialRoutes {
             case backupState = "backup_state"
             case signCount = "sign_count"
             case attestationFormat = "attestation_format"
+            case authenticatorName = "authenticator_name"
         }
 
         init(_ credential: StoredCredential) {
@@ -43,6 +46,7 @@ struct CredentialRoutes {
             backupState = credential.backupState
             signCount = credential.signCount
             attestationFormat = credential.attestationFormat
+            authenticatorName = credential.authenticatorName
         }
     }
 

@@ -111,7 +111,9 @@ struct RegistrationRoutes {
         }
         let verified: VerifiedRegistration
         do {
-            verified = try await RegistrationVerifier(policy: application.relyingPartyPolicy).verify(
+            verified = try await RegistrationVerifier(
+                policy: application.registrationPolicy(anchors: services.attestationAnchors)
+            ).verify(
                 body.credential, expectedChallenge: challengeBytes, userHandle: user.userHandle,
                 userVerification: UserVerificationRequirement(rawValue: challenge.userVerification), at: services.now(),
                 isRegistered: { id in
@@ -119,6 +121,10 @@ struct RegistrationRoutes {
                 })
         } catch let error as WebAuthnError where error.code == .credentialAlreadyRegistered {
             throw APIError.conflict("This credential is already registered", traceID: traceID)
+        } catch let error as WebAuthnError
+            where error.code == .untrustedAttestation || error.code == .authenticatorRevoked
+        {
+            throw APIError.forbidden("Registration refused by the attestation policy: \(error)", traceID: traceID)
         } catch let error as WebAuthnError {
             throw APIError.unauthorized("Registration failed: \(error)", traceID: traceID)
         }
@@ -131,7 +137,8 @@ struct RegistrationRoutes {
                     transports: record.transports.map(\.rawValue), backupEligible: record.backupEligible,
                     backupState: record.backupState, uvInitialized: record.uvInitialized,
                     attestationFormat: verified.format, deviceName: body.deviceName.map { String($0.prefix(128)) },
-                    createdAt: services.now(), lastUsedAt: nil))
+                    createdAt: services.now(), lastUsedAt: nil,
+                    authenticatorName: verified.attestation.authenticatorName))
         } catch let error as StoreError where error.code == .conflict {
             throw APIError.conflict("This credential is already registered", traceID: traceID)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAWebAuthn
 
 /// Everything `umfa serve` can be told, from flags or the environment (DESIGN.md §3).
 public struct ServerConfiguration: Sendable {
@@ -61,6 +62,9 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: TimeInterval = 30
     /// A request body must arrive in full within this many seconds, else 408.
     public var bodyReadTimeout: TimeInterval = 10
+    /// The attestation roots registrations are judged against: UMFA's shipped public roots,
+    /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
+    public var attestationAnchors = AttestationTrustAnchors.wellKnown()
 
     /// Creates a configuration with the documented defaults.
     public init(

@@ -10,6 +10,23 @@ extension ApplicationRecord {
             userVerification: UserVerificationRequirement(rawValue: userVerification))
     }
 
+    /// The policy registrations run under: the application's attestation acceptance judged
+    /// against the server's attestation roots and FIDO metadata (§7.1 steps 23–24).
+    func registrationPolicy(anchors: AttestationTrustAnchors) -> RelyingPartyPolicy {
+        var policy = relyingPartyPolicy
+        policy.trustAnchors = anchors
+        var acceptance: AttestationPolicy
+        switch attestationPolicy {
+        case "trusted": acceptance = .trustedOnly
+        case "self_or_trusted": acceptance = .selfOrTrusted
+        default: acceptance = AttestationPolicy()
+        }
+        acceptance.aaguidAllow = aaguidAllow.map(Set.init)
+        acceptance.aaguidDeny = Set(aaguidDeny)
+        policy.attestation = acceptance
+        return policy
+    }
+
     /// The description the admin API gives, with the `open` policy warning.
     var policyDescription: String {
         switch enrollmentPolicy {
@@ -26,6 +43,25 @@ extension ApplicationRecord {
 enum ApplicationSettingsValidation {
     static let userVerificationValues = ["required", "preferred", "discouraged"]
     static let attestationValues = ["none", "indirect", "direct", "enterprise"]
+    static let attestationPolicyValues = ["any", "self_or_trusted", "trusted"]
+
+    /// Checks `attestation_policy` and the AAGUID lists.
+    static func validateAttestation(_ application: ApplicationRecord, traceID: String) throws {
+        guard attestationPolicyValues.contains(application.attestationPolicy) else {
+            throw APIError.badRequest("attestation_policy must be any, self_or_trusted or trusted", traceID: traceID)
+        }
+        // With conveyance none, browsers replace every attestation with `none`, which only
+        // `any` accepts.
+        guard application.attestationPolicy == "any" || application.attestation != "none" else {
+            throw APIError.badRequest(
+                "attestation_policy \(application.attestationPolicy) needs attestation direct, indirect or enterprise",
+                traceID: traceID)
+        }
+        let lists = (application.aaguidAllow ?? []) + application.aaguidDeny
+        guard lists.count <= 1000, lists.allSatisfy({ UUID(uuidString: $0) != nil }) else {
+            throw APIError.badRequest("aaguid_allow and aaguid_deny must hold AAGUIDs (UUIDs)", traceID: traceID)
+        }
+    }
 
     /// Checks an origin: a web origin without path, or a native-app origin.
     static func isValidOrigin(_ origin: String) -> Bool {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import UMFAStorage
 import UMFATokens
+import UMFAWebAuthn
 
 /// What every route needs: storage, the token service, the server secret and the clock.
 struct ServerServices: Sendable {
@@ -17,6 +18,8 @@ struct ServerServices: Sendable {
     let logger: Logger
     /// The abuse limits every verification and credential check goes through.
     let abuse: AbuseGuard
+    /// The attestation roots and FIDO metadata registrations are judged against.
+    var attestationAnchors = AttestationTrustAnchors.wellKnown()
 
     /// Looks an application up for a device-facing route; unknown ids are a 400 there, since
     /// 404 is reserved for the API-key and admin routes.

@@ -66,6 +66,9 @@ enum OpenAPIDocument {
                 attestation: {type: string, enum: [none, indirect, direct, enterprise]}
                 token_ttl_seconds: {type: integer}
                 created_at: {type: string, format: date-time}
+                attestation_policy: {type: string, enum: [any, self_or_trusted, trusted]}
+                aaguid_allow: {type: array, nullable: true, items: {type: string, format: uuid}}
+                aaguid_deny: {type: array, items: {type: string, format: uuid}}
           parameters:
             TraceID: {name: trace_id, in: query, required: false, schema: {type: string, maxLength: 128}}
             UserID:
@@ -122,6 +125,7 @@ enum OpenAPIDocument {
                       schema: {$ref: "#/components/schemas/CeremonyResult"}
                 "400": {$ref: "#/components/responses/Error"}
                 "401": {$ref: "#/components/responses/Error"}
+                "403": {$ref: "#/components/responses/Error"}
                 "409": {$ref: "#/components/responses/Error"}
                 "429": {$ref: "#/components/responses/Error"}
           /api/umfa/authentication/options:
@@ -330,6 +334,9 @@ enum OpenAPIDocument {
                         user_verification: {type: string, enum: [required, preferred, discouraged]}
                         attestation: {type: string, enum: [none, indirect, direct, enterprise]}
                         token_ttl_seconds: {type: integer, minimum: 30, maximum: 86400}
+                        attestation_policy: {type: string, enum: [any, self_or_trusted, trusted]}
+                        aaguid_allow: {type: array, items: {type: string, format: uuid}}
+                        aaguid_deny: {type: array, items: {type: string, format: uuid}}
               responses:
                 "201":
                   description: The application and its first API key (shown once)

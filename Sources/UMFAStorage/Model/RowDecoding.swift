@@ -41,7 +41,9 @@ extension ApplicationRecord {
             rpName: try row.text("rp_name"), origins: try StoredValue.list(try row.text("origins")),
             enrollmentPolicy: policy, userVerification: try row.text("user_verification"),
             attestation: try row.text("attestation"), tokenTTLSeconds: Int(try row.integer("token_ttl_seconds")),
-            createdAt: try row.date("created_at"))
+            createdAt: try row.date("created_at"), attestationPolicy: row.optionalText("attestation_policy") ?? "any",
+            aaguidAllow: try row.optionalText("aaguid_allow").map(StoredValue.list),
+            aaguidDeny: try row.optionalText("aaguid_deny").map(StoredValue.list) ?? [])
     }
 }
 
@@ -67,7 +69,7 @@ extension StoredCredential {
             backupEligible: try row.bool("backup_eligible"), backupState: try row.bool("backup_state"),
             uvInitialized: try row.bool("uv_initialized"), attestationFormat: try row.text("attestation_format"),
             deviceName: row.optionalText("device_name"), createdAt: try row.date("created_at"),
-            lastUsedAt: row.optionalDate("last_used_at"))
+            lastUsedAt: row.optionalDate("last_used_at"), authenticatorName: row.optionalText("authenticator_name"))
     }
 }
 

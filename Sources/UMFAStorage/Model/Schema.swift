@@ -50,6 +50,13 @@ enum Schema {
                 sealed_private_key TEXT NOT NULL, created_at BIGINT NOT NULL, retired_at BIGINT)
             """,
             "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        ]
+        ],
+        [
+            // 2: which attestations an application accepts, and the authenticator's name from metadata.
+            "ALTER TABLE applications ADD COLUMN attestation_policy TEXT NOT NULL DEFAULT 'any'",
+            "ALTER TABLE applications ADD COLUMN aaguid_allow TEXT",
+            "ALTER TABLE applications ADD COLUMN aaguid_deny TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE credentials ADD COLUMN authenticator_name TEXT",
+        ],
     ]
 }

@@ -30,12 +30,22 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var tokenTTLSeconds: Int
     /// When the application was created.
     public var createdAt: Date
+    /// Which attestations registration accepts: `any`, `self_or_trusted` or `trusted`.
+    public var attestationPolicy: String
+    /// When set, only these authenticator models (AAGUIDs) may register.
+    public var aaguidAllow: [String]?
+    /// Authenticator models (AAGUIDs) that may never register.
+    public var aaguidDeny: [String]
 
     /// Creates an application record.
     public init(
         id: UUID, name: String, rpID: String, rpName: String, origins: [String], enrollmentPolicy: EnrollmentPolicy,
-        userVerification: String, attestation: String, tokenTTLSeconds: Int, createdAt: Date
+        userVerification: String, attestation: String, tokenTTLSeconds: Int, createdAt: Date,
+        attestationPolicy: String = "any", aaguidAllow: [String]? = nil, aaguidDeny: [String] = []
     ) {
+        self.attestationPolicy = attestationPolicy
+        self.aaguidAllow = aaguidAllow
+        self.aaguidDeny = aaguidDeny
         self.id = id
         self.name = name
         self.rpID = rpID
@@ -102,13 +112,17 @@ public struct StoredCredential: Sendable, Hashable {
     public var createdAt: Date
     /// When it was last used to sign in.
     public var lastUsedAt: Date?
+    /// The authenticator model's name from FIDO metadata, such as "YubiKey 5 Series with NFC".
+    public var authenticatorName: String?
 
     /// Creates a credential record.
     public init(
         applicationID: UUID, userID: String, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32,
         aaguid: [UInt8], transports: [String], backupEligible: Bool, backupState: Bool, uvInitialized: Bool,
-        attestationFormat: String, deviceName: String?, createdAt: Date, lastUsedAt: Date?
+        attestationFormat: String, deviceName: String?, createdAt: Date, lastUsedAt: Date?,
+        authenticatorName: String? = nil
     ) {
+        self.authenticatorName = authenticatorName
         self.applicationID = applicationID
         self.userID = userID
         self.credentialID = credentialID

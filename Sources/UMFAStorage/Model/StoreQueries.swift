@@ -32,13 +32,15 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
-                attestation, token_ttl_seconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
                 .text(StoredValue.json(app.origins)),
                 .text(app.enrollmentPolicy.rawValue), .text(app.userVerification), .text(app.attestation),
-                .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt),
+                .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt), .text(app.attestationPolicy),
+                app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
             ])
     }
 
@@ -46,12 +48,15 @@ enum StoreQueries {
         StoreQuery(
             """
             UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
-                user_verification = ?, attestation = ?, token_ttl_seconds = ? WHERE id = ?
+                user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
+                aaguid_allow = ?, aaguid_deny = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
                 .text(app.enrollmentPolicy.rawValue), .text(app.userVerification), .text(app.attestation),
-                .integer(Int64(app.tokenTTLSeconds)), .uuid(app.id),
+                .integer(Int64(app.tokenTTLSeconds)), .text(app.attestationPolicy),
+                app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
+                .uuid(app.id),
             ])
     }
 
@@ -111,7 +116,7 @@ enum StoreQueries {
             """
             INSERT INTO credentials (application_id, credential_id, user_id, public_key, sign_count, aaguid,
                 transports, backup_eligible, backup_state, uv_initialized, attestation_format, device_name,
-                created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                created_at, last_used_at, authenticator_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(credential.applicationID), .bytes(credential.credentialID), .text(credential.userID),
@@ -119,7 +124,7 @@ enum StoreQueries {
                 .text(StoredValue.json(credential.transports)), .bool(credential.backupEligible),
                 .bool(credential.backupState), .bool(credential.uvInitialized), .text(credential.attestationFormat),
                 credential.deviceName.map { .text($0) } ?? .null, .date(credential.createdAt),
-                .optionalDate(credential.lastUsedAt),
+                .optionalDate(credential.lastUsedAt), credential.authenticatorName.map { .text($0) } ?? .null,
             ])
     }
 
