@@ -4,6 +4,7 @@ Tests/UMFAWebAuthnTests/Resources) give the same verdict from `umfa verify`."""
 import base64
 import json
 
+import cbor2  # installed with webauthn (py_webauthn depends on it)
 import pytest
 from webauthn import verify_registration_response
 from webauthn.helpers import base64url_to_bytes
@@ -199,3 +200,35 @@ def test_metadata_names_and_revokes(umfa, write_json, tmp_path):
     # A BLOB under another root than the one named is refused before anything is verified.
     result = umfa.run(*args, "--metadata", blob)
     assert result.code != 0 and "metadata" in result.stderr, result
+
+
+YUBICO = _load("yubico-real-examples.json")
+
+
+@pytest.mark.parametrize("vector", YUBICO, ids=lambda v: v["name"])
+def test_yubico_real_example(umfa, write_json, vector):
+    """Yubico's RealExamples registrations through `umfa verify registration`: format, type, trust."""
+    registration = vector["registration"]
+    attestation_object = base64url_to_bytes(registration["attestationObject"])
+    # The credential id sits after rpIdHash(32) flags(1) signCount(4) aaguid(16) length(2) in authData.
+    auth_data = cbor2.loads(attestation_object)["authData"]
+    length = int.from_bytes(auth_data[53:55], "big")
+    credential_id = base64.urlsafe_b64encode(auth_data[55:55 + length]).rstrip(b"=").decode()
+    response = {"id": credential_id, "rawId": credential_id, "type": "public-key",
+                "response": {"clientDataJSON": registration["clientDataJSON"],
+                             "attestationObject": registration["attestationObject"]},
+                "clientExtensionResults": registration.get("clientExtensionResults", {})}
+    args = registration_args(write_json(response, "registration"), registration["challenge"], [vector["origin"]],
+                             vector["rp_id"])
+    if vector["verification_time"]:
+        args += ["--at", vector["verification_time"]]
+    if not vector["expected"]["valid"]:
+        out = umfa.refused(*args)
+        assert out["error"] == vector["expected"]["error"], out
+        return
+    result = umfa.run(*args, "--require-trusted") if vector["fmt"] != "none" else umfa.run(*args)
+    assert result.code == 0, result
+    out = result.json()
+    assert out["fmt"] == vector["fmt"] and out["credential_id"] == credential_id, out
+    assert out["trust"] == ("none" if vector["fmt"] == "none" else "trusted"), out
+    assert out["attestation_type"] in {"none", "basic", "attca", "anonca"}, out
