@@ -28,6 +28,31 @@ struct AbuseTimeoutTests {
         }
     }
 
+    @Test("a client that trickles its request head one byte at a time is disconnected all the same (slowloris)")
+    func tricklingHead() async throws {
+        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: 1) { api in
+            let port = try #require(api.client.port)
+            let socket = try RawSocket(port: port)
+            defer { socket.close() }
+            let head = Array("POST /api/umfa/authentication/options HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".utf8)
+            let start = ContinuousClock.now
+            var closed = false
+            for byte in head + Array(repeating: UInt8(ascii: "a"), count: 40) {
+                do {
+                    try socket.send(String(decoding: [byte], as: UTF8.self))
+                } catch {
+                    closed = true
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+                if ContinuousClock.now - start > .seconds(6) { break }
+            }
+            let answer = closed ? (text: "", closed: true) : socket.receiveUntilClosed(limit: .seconds(3))
+            #expect(answer.closed, "a trickled request head kept the connection open")
+            #expect(ContinuousClock.now - start < .seconds(9))
+        }
+    }
+
     @Test("a body that trickles in slower than the body timeout gets 408 in the error shape")
     func slowBody() async throws {
         try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: 30, bodyReadTimeout: 1) { api in
@@ -76,7 +101,12 @@ final class RawSocket: Sendable {
 
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
-        let sent = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        // MSG_NOSIGNAL: writing to a connection the server closed must fail, not raise SIGPIPE.
+        #if canImport(Glibc)
+            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #else
+            let sent = bytes.withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress, $0.count, 0) }
+        #endif
         guard sent == bytes.count else { throw TestFailure("the server closed the connection") }
     }
 
