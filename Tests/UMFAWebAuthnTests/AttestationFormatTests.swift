@@ -68,11 +68,12 @@ struct AttestationFormatTests {
         "step 22 (packed x5c): a leaf that breaks §8.2.1 is refused",
         arguments: [
             LeafDefect.organizationalUnit, .certificateAuthority, .aaguidMismatch, .aaguidCritical, .countryCode,
+            .noOrganization, .noCommonName, .version1,
         ])
     func packedCertificateRequirements(defect: LeafDefect) async throws {
         let factory = RegistrationFactory.es256(.packed(try pki.signer(defect.options)))
         let error = await expectRegistrationFailure(.invalidAttestation, step: "7.1 step 22", factory)
-        #expect(error?.message.contains("certificate") == true)
+        #expect(error?.message.contains(defect.reason) == true, "\(String(describing: error))")
     }
 
     @Test("step 22 (packed x5c): a leaf without the AAGUID extension is accepted as basic")
@@ -147,9 +148,24 @@ struct AttestationFormatTests {
 
 /// One way a packed attestation certificate breaks §8.2.1.
 enum LeafDefect: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case organizationalUnit, certificateAuthority, aaguidMismatch, aaguidCritical, countryCode
+    case organizationalUnit, certificateAuthority, aaguidMismatch, aaguidCritical, countryCode, noOrganization
+    case noCommonName, version1
 
     var testDescription: String { rawValue }
+
+    /// What the refusal must name.
+    var reason: String {
+        switch self {
+        case .organizationalUnit: return "Subject-OU"
+        case .certificateAuthority: return "CA false"
+        case .aaguidMismatch: return "does not match"
+        case .aaguidCritical: return "must not be critical"
+        case .countryCode: return "Subject-C"
+        case .noOrganization: return "Subject-O"
+        case .noCommonName: return "Subject-CN"
+        case .version1: return "version must be 3"
+        }
+    }
 
     var options: TestPKI.LeafOptions {
         var options = TestPKI.LeafOptions()
@@ -159,6 +175,11 @@ enum LeafDefect: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .aaguidMismatch: options.aaguid = Array(repeating: 0xee, count: 16)
         case .aaguidCritical: options.aaguidCritical = true
         case .countryCode: options.country = "USA"
+        case .noOrganization: options.organization = nil
+        case .noCommonName: options.commonName = nil
+        case .version1:
+            options.version = .v1
+            options.aaguid = nil
         }
         return options
     }

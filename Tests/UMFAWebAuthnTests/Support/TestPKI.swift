@@ -35,9 +35,10 @@ struct TestPKI {
     /// What a leaf certificate says; the defaults meet §8.2.1.
     struct LeafOptions {
         var country = "US"
-        var organization = "UMFA Tests"
+        var organization: String? = "UMFA Tests"
         var organizationalUnit = "Authenticator Attestation"
-        var commonName = "UMFA Test Authenticator"
+        var commonName: String? = "UMFA Test Authenticator"
+        var version = Certificate.Version.v3
         var isCertificateAuthority = false
         /// The id-fido-gen-ce-aaguid extension's value, or `nil` for no extension.
         var aaguid: [UInt8]? = Fixture.aaguid
@@ -48,12 +49,18 @@ struct TestPKI {
 
     /// A leaf certificate for `publicKey`, issued by the root.
     func leaf(for publicKey: Certificate.PublicKey, _ options: LeafOptions = LeafOptions()) throws -> Certificate {
-        let subject = try DistinguishedName {
-            CountryName(options.country)
-            OrganizationName(options.organization)
-            OrganizationalUnitName(options.organizationalUnit)
-            CommonName(options.commonName)
+        let country = try RelativeDistinguishedName.Attribute(
+            type: .RDNAttributeType.countryName, printableString: options.country)
+        var attributes = [country]
+        if let organization = options.organization {
+            attributes.append(.init(type: .RDNAttributeType.organizationName, utf8String: organization))
         }
+        attributes.append(
+            .init(type: .RDNAttributeType.organizationalUnitName, utf8String: options.organizationalUnit))
+        if let commonName = options.commonName {
+            attributes.append(.init(type: .RDNAttributeType.commonName, utf8String: commonName))
+        }
+        let subject = DistinguishedName(attributes.map { RelativeDistinguishedName($0) })
         var extensions: [Certificate.Extension] = [
             try Certificate.Extension(
                 options.isCertificateAuthority
@@ -66,8 +73,9 @@ struct TestPKI {
                     oid: [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4], critical: options.aaguidCritical,
                     value: ArraySlice([0x04, UInt8(aaguid.count)] + aaguid)))
         }
+        if options.version != .v3 { extensions = [] }  // v1 certificates carry no extensions
         return try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
+            version: options.version, serialNumber: Certificate.SerialNumber(), publicKey: publicKey,
             notValidBefore: options.notValidBefore, notValidAfter: options.notValidAfter, issuer: root.subject,
             subject: subject, signatureAlgorithm: .ecdsaWithSHA256, extensions: try Certificate.Extensions(extensions),
             issuerPrivateKey: .init(rootKey))
