@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+import UMFACBOR
 import UMFAWebAuthn
 
 /// §8.4: the `android-key` format, each requirement broken once on a genuine statement.
@@ -85,5 +86,15 @@ extension AndroidKeyAttestationTests {
         _ = try await RegistrationVerifier(policy: lenient).verify(RegistrationFactory.es256(empty.attestation))
         await expectRegistrationFailure(
             .invalidAttestation, step: "7.1 step 22", policy: lenient, factory { $0.origin = 1 })
+    }
+}
+
+extension AndroidKeyAttestationTests {
+    @Test("step 2: RS1 (SHA-1) is refused outside the tpm format")
+    func noRS1() async {
+        var factory = factory()
+        factory.editStatement = { $0["alg"] = CBORValue(Int64(COSEAlgorithm.rs1.rawValue)) }
+        let error = await expectRegistrationFailure(.invalidAttestation, step: "7.1 step 22", factory)
+        #expect(error?.message.contains("RS1") == true)
     }
 }

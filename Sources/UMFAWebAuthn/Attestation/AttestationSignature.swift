@@ -8,12 +8,18 @@ import _CryptoExtras
 enum AttestationSignature {
     /// Whether `signature` by `certificate`'s key under `algorithm` signs `data`.
     ///
-    /// RS1 (RSASSA-PKCS1-v1_5 with SHA-1), which older Windows TPMs use for attestation, is
-    /// accepted here only; credential keys never get it.
+    /// RS1 (RSASSA-PKCS1-v1_5 with SHA-1), which Windows TPMs use for attestation, is accepted
+    /// only when `allowRS1` says so (the `tpm` format); credential keys never get it.
     static func isValid(
-        _ signature: [UInt8], for data: [UInt8], certificate: Certificate, algorithm: COSEAlgorithm, format: String
+        _ signature: [UInt8], for data: [UInt8], certificate: Certificate, algorithm: COSEAlgorithm, format: String,
+        allowRS1: Bool = false
     ) throws(WebAuthnError) -> Bool {
         if algorithm == .rs1 {
+            guard allowRS1 else {
+                throw WebAuthnError(
+                    .invalidAttestation, "\(format) attestation may not use RS1 (SHA-1)",
+                    step: AttestationStatementFields.step)
+            }
             guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
                 throw WebAuthnError(
                     .invalidAttestation, "\(format) certificate key does not fit RS1",

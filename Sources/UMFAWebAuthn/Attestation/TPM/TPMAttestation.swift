@@ -69,7 +69,8 @@ public struct TPMAttestation: AttestationFormatVerifier {
         // Step 6: sig is the AIK's signature over certInfo.
         guard
             try AttestationSignature.isValid(
-                signature, for: certInfoBytes, certificate: aikCertificate, algorithm: alg, format: format)
+                signature, for: certInfoBytes, certificate: aikCertificate, algorithm: alg, format: format,
+                allowRS1: true)
         else {
             throw Self.refuse("sig is not the AIK certificate key's signature over certInfo")
         }
