@@ -232,3 +232,17 @@ def test_yubico_real_example(umfa, write_json, vector):
     assert out["fmt"] == vector["fmt"] and out["credential_id"] == credential_id, out
     assert out["trust"] == ("none" if vector["fmt"] == "none" else "trusted"), out
     assert out["attestation_type"] in {"none", "basic", "attca", "anonca"}, out
+
+
+def test_serve_refuses_metadata_not_signed_under_the_fido_root(umfa, write_json, tmp_path):
+    """`umfa serve --metadata` verifies the BLOB to GlobalSign Root CA - R3 before it listens."""
+    blob, _ = _metadata_blob(tmp_path, [])
+    result = umfa.run("serve", "--port", "0", "--data-dir", tmp_path / "data", "--no-default-app",
+                      "--metadata", blob)
+    assert result.code != 0, result
+    assert "blob.jwt" in result.stderr and "FIDO metadata root" in result.stderr, result
+    garbage = tmp_path / "garbage.jwt"
+    garbage.write_text("not a jws")
+    result = umfa.run("serve", "--port", "0", "--data-dir", tmp_path / "data", "--no-default-app",
+                      "--metadata", garbage)
+    assert result.code != 0 and "three dot-separated parts" in result.stderr, result
