@@ -60,6 +60,7 @@ let package = Package(
             name: "UMFATokens",
             dependencies: [
                 "UMFAStorage",
+                "UMFAWebAuthn",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

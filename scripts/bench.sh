@@ -26,10 +26,11 @@ venv=$root/.build/bench-venv
 "$venv/bin/pip" install --quiet --disable-pip-version-check webauthn==3.0.1 "psycopg[binary]" requests
 
 echo "== release build (umfa, umfa-bench)"
+# One release tree for both: the benchmark package depends on UMFA, so it can build `umfa` too.
 swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa-bench
-swift build -c release --product umfa --scratch-path .build-release
+swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa
 bench=$root/.build-bench/release/umfa-bench
-umfa=$root/.build-release/release/umfa
+umfa=$root/.build-bench/release/umfa
 
 echo "== library: UMFAWebAuthn vs raw P-256 vs py_webauthn"
 "$bench" library --seconds $seconds --vectors "$out/vectors.json" > "$out/library.json"

@@ -74,12 +74,30 @@ struct ReceivedLoginClaims: JWTPayload {
     var userID: String?
     var applicationID: String?
     var webauthnTime: String?
+    var jti: String?
+    var credentialID: String?
+    var userpwTime: String?
+    var amr: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, exp
+        case iss, sub, aud, iat, exp, jti, amr
         case userID = "user_id"
         case applicationID = "application_id"
+        case credentialID = "credential_id"
         case webauthnTime = "webauthn_time"
+        case userpwTime = "userpw_time"
+    }
+
+    /// The claims as a ``LoginTokenClaims`` when every claim one of our tokens carries is
+    /// present, read from the one decoding the signature check already did.
+    var loginClaims: LoginTokenClaims? {
+        guard let iss, let sub, let aud, let iat, let exp, let jti, let userID, let applicationID, let credentialID,
+            let webauthnTime, let amr
+        else { return nil }
+        return LoginTokenClaims(
+            iss: iss, sub: sub, aud: aud.values, iat: Int64(iat), exp: Int64(exp), jti: jti, userID: userID,
+            applicationID: applicationID, credentialID: credentialID, webauthnTime: webauthnTime,
+            userpwTime: userpwTime, amr: amr)
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}

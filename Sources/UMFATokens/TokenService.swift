@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import UMFAStorage
+import UMFAWebAuthn
 import _CryptoExtras
 
 /// Issues and validates UMFA login tokens (RS256) and publishes the signing keys as JWKS.
@@ -107,7 +108,7 @@ public actor TokenService {
     {
         let claims = try await verifiedClaims(token)
         try check(claims, applicationID: applicationID, userID: userID, now: now)
-        return try? await keys.unverified(token, as: LoginTokenClaims.self)
+        return claims.loginClaims
     }
 
     private func verifiedClaims(_ token: String) async throws(TokenValidationFailure) -> ReceivedLoginClaims {
@@ -167,11 +168,18 @@ public actor TokenService {
         }
     }
 
-    /// The decoded header of a compact JWS, or `nil` when it is not one.
-    static func header(of token: String) -> JWTHeader? {
+    /// The two header fields validation looks at before the signature.
+    struct HeaderFields: Decodable {
+        let alg: String?
+        let kid: String?
+    }
+
+    /// The `alg` and `kid` of a compact JWS, or `nil` when it is not one. Only these two are
+    /// decoded: JWTKit reads the whole header again when it checks the signature.
+    static func header(of token: String) -> HeaderFields? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let data = Base64URLText.decode(String(parts[0])) else { return nil }
-        return try? JSONDecoder().decode(JWTHeader.self, from: data)
+        return try? JSONDecoder().decode(HeaderFields.self, from: data)
     }
 
     /// The RFC 7638 JWK thumbprint of an RSA public key, base64url.
@@ -229,18 +237,16 @@ public struct JWKSDocument: Codable, Sendable, Equatable {
     public let keys: [Key]
 }
 
-/// Base64url without padding for `Data`.
+/// Base64url without padding for `Data`, strictly: JWS (RFC 7515 §2) allows neither padding
+/// nor the standard alphabet, so those are refused before the shared codec reads the rest.
 enum Base64URLText {
     static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(data)
     }
 
     static func decode(_ text: String) -> Data? {
         guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=") })
         else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard)
+        return Base64URL.decode(text).map { Data($0) }
     }
 }

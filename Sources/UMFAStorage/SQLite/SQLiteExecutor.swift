@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import SQLiteNIO
 
-/// Runs statements on one SQLite connection: WAL journal, foreign keys on, full sync, and a
-/// busy timeout so a second process waits instead of failing.
+/// Runs statements on one SQLite connection: WAL journal, foreign keys on, the chosen
+/// ``SQLiteDurability``, and a busy timeout so a second process waits instead of failing.
 ///
 /// The connection has a thread of its own. On the shared thread pool, connections waiting for
 /// a lock could occupy every thread, so the one holding the lock could not finish and the
@@ -17,7 +17,9 @@ final class SQLiteExecutor: SQLExecutor {
         self.threadPool = threadPool
     }
 
-    static func open(path: String, logger: Logger) async throws -> SQLiteExecutor {
+    static func open(path: String, durability: SQLiteDurability = .normal, logger: Logger) async throws
+        -> SQLiteExecutor
+    {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         let connection: SQLiteConnection
@@ -34,7 +36,7 @@ final class SQLiteExecutor: SQLExecutor {
             // The busy timeout first: switching to WAL needs a lock another process may hold.
             for pragma in [
                 "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON",
-                "PRAGMA synchronous = FULL",
+                "PRAGMA synchronous = \(durability.pragmaValue)",
             ] {
                 try await retryingWhenBusy { _ = try await executor.rows(StoreQuery(pragma)) }
             }
@@ -154,8 +156,13 @@ struct SQLiteStoredRow: StoredRow {
 /// Opens the embedded SQLite store.
 public enum SQLiteStore {
     /// Opens (creating when needed) the SQLite file at `path` and migrates it.
+    ///
+    /// - Parameter path: the file, optionally followed by `?synchronous=normal|full`
+    ///   (see ``SQLiteDurability``), as in `sqlite:///var/lib/umfa/umfa.sqlite?synchronous=full`.
     public static func open(path: String, logger: Logger) async throws -> any UMFAStore {
-        let executor = try await SQLiteExecutor.open(path: path, logger: logger)
+        let location = try SQLiteLocation(path)
+        let executor = try await SQLiteExecutor.open(
+            path: location.file, durability: location.durability, logger: logger)
         let store = SQLStore(executor: executor)
         do {
             try await store.migrate()
