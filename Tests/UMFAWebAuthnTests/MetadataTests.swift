@@ -37,6 +37,7 @@ struct MetadataTests {
         builder.algorithm = algorithm
         let index = try await index(builder)
         #expect(index.serialNumber == 42 && index.entries.count == 2)
+        #expect(index.nextUpdateDate == Date(timeIntervalSince1970: 1_751_328_000))  // 2025-07-01
         let entry = try #require(index.entry(for: Fixture.aaguid))
         #expect(entry.description == "UMFA Test Key 5 NFC")
         #expect(entry.attestationRoots == [attestationPKI.root])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import UMFAWebAuthn
 import X509
 
@@ -13,6 +14,21 @@ enum MetadataFile {
             return try await MetadataIndex(blob: blob, root: anchor, at: time)
         } catch let error as WebAuthnError {
             throw ValidationError("\(path): \(error.message)")
+        }
+    }
+
+    /// Says which BLOB was loaded, and warns when its `nextUpdate` has passed.
+    static func logLoaded(_ index: MetadataIndex, logger: Logger, now: Date = Date()) {
+        logger.info(
+            "FIDO metadata loaded",
+            metadata: [
+                "metadata.serial": "\(index.serialNumber)", "metadata.entries": "\(index.entries.count)",
+                "metadata.next_update": "\(index.nextUpdate)",
+            ])
+        if let next = index.nextUpdateDate, next < now {
+            logger.warning(
+                "the FIDO metadata BLOB is past its nextUpdate: download a fresh one",
+                metadata: ["metadata.next_update": "\(index.nextUpdate)"])
         }
     }
 }

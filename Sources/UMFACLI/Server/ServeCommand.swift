@@ -69,6 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = environment["UMFA_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
         StartupPrinter.print(report, configuration: configuration, logger: logger)
+        if let index = configuration.attestationAnchors.metadata {
+            MetadataFile.logLoaded(index, logger: logger)
+        }
         try await app.runService()
     }
 }

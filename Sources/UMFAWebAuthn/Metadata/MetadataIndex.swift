@@ -70,6 +70,9 @@ public struct MetadataIndex: Sendable {
         self.init(entries: entries, serialNumber: payload.no, nextUpdate: payload.nextUpdate)
     }
 
+    /// `nextUpdate` as a date (midnight UTC), when it parses: after it, fetch a newer BLOB.
+    public var nextUpdateDate: Date? { MetadataEntry.date(nextUpdate) }
+
     /// The entry for the model `aaguid`, if the BLOB lists it.
     public func entry(for aaguid: [UInt8]) -> MetadataEntry? {
         entries[AAGUID.string(aaguid)]
