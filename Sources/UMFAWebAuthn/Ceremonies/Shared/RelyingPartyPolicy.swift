@@ -24,7 +24,7 @@ public struct RelyingPartyPolicy: Sendable {
     public var signCount: SignCountPolicy
 
     /// Creates a policy with safe defaults: user verification preferred, UP required, every
-    /// supported algorithm, `none`/`packed`/`fido-u2f`, no trust anchors (so nothing is called
+    /// supported algorithm, every attestation format of §8, no trust anchors (so nothing is called
     /// trusted), any backup state, and sign-counter regressions refused.
     public init(
         rpID: String, origins: OriginPolicy, userVerification: UserVerificationRequirement = .preferred,
