@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds every libFuzzer target of Fuzz/ once (release, fuzzer + address sanitizer) and runs each
-# for UMFA_FUZZ_SECONDS (default 15) from the committed seed corpus. Fails on any crash, leak,
+# for UMFA_FUZZ_SECONDS (default 10) from the committed seed corpus. Fails on any crash, leak,
 # timeout or out-of-memory; prints the executions per target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${UMFA_FUZZ_SECONDS:-15}
+seconds=${UMFA_FUZZ_SECONDS:-10}
 start=$(date +%s)
 if ! log=$(swift build -c release --package-path Fuzz --scratch-path Fuzz/.build \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld 2>&1); then
