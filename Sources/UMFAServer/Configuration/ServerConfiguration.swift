@@ -58,8 +58,9 @@ public struct ServerConfiguration: Sendable {
     /// that sets it) instead of the connected peer.
     public var trustForwardedFor = false
     /// A connection that sends nothing for this long — between requests, or before a request's
-    /// head is complete — is closed, in seconds.
-    public var idleTimeout: TimeInterval = 30
+    /// head is complete — is closed, in seconds. Longer than the keep-alive of common HTTP
+    /// clients, so a client rarely sends on a connection the server is closing.
+    public var idleTimeout: TimeInterval = 120
     /// A request body must arrive in full within this many seconds, else 408.
     public var bodyReadTimeout: TimeInterval = 10
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
