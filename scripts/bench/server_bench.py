@@ -92,6 +92,7 @@ def main() -> None:
     for name in ("engine", "database", "umfa", "bench", "out"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--load-seconds", type=float, default=10)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--wrk-seconds", type=int, default=10)
@@ -112,12 +113,41 @@ def main() -> None:
         result["rss_idle_kb"] = proc_status(server.process.pid, "VmRSS")
 
         def load(ceremony: str, **extra) -> dict:
+            """Runs `umfa-bench load` in --processes processes at once (one generator process
+            saturates before the server does) and merges their figures."""
             before = cpu_seconds(server.process.pid)
             started = time.time()
-            figures = run_json([args.bench, "load", "--server", server.url, "--app", app, "--origin", ORIGIN,
-                                "--ceremony", ceremony, "--concurrency", str(args.concurrency),
-                                "--seconds", str(args.load_seconds), "--warmup", str(args.warmup)]
-                               + [f"--{key}={value}" for key, value in extra.items()])
+            runs = []
+            for index in range(args.processes):
+                options = dict(extra)
+                options["user-prefix"] = f"{options.get('user-prefix', 'bench')}-p{index}"
+                samples = data_dir / f"samples-{ceremony}-{index}.txt"
+                command = [args.bench, "load", "--server", server.url, "--app", app, "--origin", ORIGIN,
+                           "--ceremony", ceremony, "--concurrency", str(args.concurrency // args.processes),
+                           "--seconds", str(args.load_seconds), "--warmup", str(args.warmup),
+                           "--samples", str(samples)] + [f"--{key}={value}" for key, value in options.items()]
+                runs.append((subprocess.Popen(command, stdout=subprocess.PIPE, text=True), samples))
+            parts = []
+            latencies: list[float] = []
+            for process, samples in runs:
+                output, _ = process.communicate()
+                if process.returncode != 0:
+                    raise RuntimeError(f"umfa-bench load failed: {output}")
+                parts.append(json.loads(output))
+                latencies += [float(line) for line in samples.read_text().split()]
+            latencies.sort()
+
+            def percentile(q: float) -> float:
+                return latencies[min(len(latencies) - 1, max(0, int(q * len(latencies) + 0.999999) - 1))]
+
+            figures = {
+                "ceremony": ceremony, "processes": args.processes, "concurrency": args.concurrency,
+                "operations": sum(p["operations"] for p in parts), "errors": sum(p["errors"] for p in parts),
+                "per_second": sum(p["per_second"] for p in parts),
+                "p50_ms": percentile(0.50), "p99_ms": percentile(0.99),
+                "generator_cpu_cores": sum(p["generator_cpu_cores"] for p in parts),
+                "first_error": next((p["first_error"] for p in parts if p["first_error"]), ""),
+            }
             figures["server_cpu_cores_incl_setup"] = (cpu_seconds(server.process.pid) - before) / (
                 time.time() - started)
             figures["rss_kb_after"] = proc_status(server.process.pid, "VmRSS")

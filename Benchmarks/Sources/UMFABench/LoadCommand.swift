@@ -23,6 +23,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Seconds of measured load (after a warm-up).") var seconds: Double = 10
     @Option(help: "Seconds of unmeasured warm-up.") var warmup: Double = 2
     @Option(help: "A prefix for the user ids this run creates.") var userPrefix: String = "bench"
+    @Option(help: "Write every measured latency (ms, one per line) here, to merge runs of several processes.")
+    var samples: String?
 
     func run() async throws {
         var configuration = HTTPClient.Configuration()
@@ -38,6 +40,10 @@ struct LoadCommand: AsyncParsableCommand {
             throw error
         }
         let (result, cpu) = measured
+        if let samples {
+            let lines = result.latencies.samples.map { String($0 * 1000) }.joined(separator: "\n")
+            try Data(lines.utf8).write(to: URL(fileURLWithPath: samples))
+        }
         try printJSON([
             "ceremony": ceremony.rawValue, "concurrency": concurrency, "users": users,
             "operations": result.operations, "errors": result.errors, "seconds": result.seconds,
