@@ -26,6 +26,9 @@ venv=$root/.build/bench-venv
 "$venv/bin/pip" install --quiet --disable-pip-version-check webauthn==3.0.1 "psycopg[binary]" requests
 
 echo "== release build (umfa, umfa-bench)"
+# SwiftPM can miss files added to a path dependency since the last build: touching the
+# manifests makes it look again.
+touch Package.swift Benchmarks/Package.swift
 # One release tree for both: the benchmark package depends on UMFA, so it can build `umfa` too.
 swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa-bench
 swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa
