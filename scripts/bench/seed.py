@@ -41,8 +41,8 @@ CREDENTIALS_SQL = ("INSERT INTO credentials (application_id, credential_id, user
 
 
 def seeded_count(cursor, placeholder: str, application_id: str) -> int:
-    cursor.execute(f"SELECT COUNT(*) FROM users WHERE application_id = {placeholder} AND user_id LIKE 'seed-%'",
-                   (application_id,))
+    cursor.execute(f"SELECT COUNT(*) FROM users WHERE application_id = {placeholder} AND user_id LIKE {placeholder}",
+                   (application_id, "seed-%"))
     return cursor.fetchone()[0]
 
 

@@ -76,8 +76,8 @@ def wrk(url: str, seconds: int, script: str | None = None, env: dict | None = No
     non_ok = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     return {
         "per_second": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
-        "p50_ms": latency(re.search(r"50%\s+(\S+)", output).group(1)),
-        "p99_ms": latency(re.search(r"99%\s+(\S+)", output).group(1)),
+        "p50_ms": latency(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1)),
+        "p99_ms": latency(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1)),
         "non_2xx": int(non_ok.group(1)) if non_ok else 0,
     }
 
