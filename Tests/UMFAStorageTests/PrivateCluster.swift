@@ -39,6 +39,11 @@ struct PrivateCluster: Sendable {
         try await Self.shell(
             "\(runAs) '\(binaries)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w "
                 + "-o '-p \(port) -k \(directory) -c listen_addresses=127.0.0.1' start >/dev/null")
+        // `pg_ctl -w` returns once the server says it is ready; on a loaded machine the first
+        // TCP connection can still lag, so wait (up to 60 s) until one query over TCP answers.
+        try await Self.shell(
+            "for i in $(seq 120); do \(runAs) '\(binaries)/psql' -h 127.0.0.1 -p \(port) -U postgres "
+                + "-d postgres -qAtc 'SELECT 1' >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1")
     }
 
     /// Stops the server the hard way, as a crash would: no checkpoint, connections cut.
