@@ -76,22 +76,36 @@ struct CredentialRoutes {
         guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
             throw APIError.notFound("Unknown user", traceID: traceID)
         }
-        let credentials = try await services.store.credentials(applicationID: application.id, userID: userID)
-        return try JSONExchange.response(
-            ListAnswer(traceID: traceID, credentials: credentials.map(CredentialView.init)))
+        return try await Self.listAnswer(services.store, application: application.id, userID: userID, traceID: traceID)
     }
 
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
         let traceID = TraceID.from(request)
         let (application, userID) = try await authorize(request, context: context, traceID: traceID)
+        return try await Self.deleteAnswer(
+            services.store, application: application.id, userID: userID, context: context, traceID: traceID)
+    }
+
+    /// The credential list of a user whose right to see it the caller has checked.
+    static func listAnswer(_ store: any UMFAStore, application: UUID, userID: String, traceID: String)
+        async throws -> Response
+    {
+        let credentials = try await store.credentials(applicationID: application, userID: userID)
+        return try JSONExchange.response(
+            ListAnswer(traceID: traceID, credentials: credentials.map(CredentialView.init)))
+    }
+
+    /// Deletes the route's `credential_id` of a user whose right to do so the caller has checked;
+    /// another user's credential id is simply unknown.
+    static func deleteAnswer(
+        _ store: any UMFAStore, application: UUID, userID: String, context: some RequestContext, traceID: String
+    ) async throws -> Response {
         guard let text = context.parameters.get("credential_id")?.removingPercentEncoding,
             let credentialID = Base64URL.decode(text)
         else {
             throw APIError.badRequest("credential_id must be base64url", traceID: traceID)
         }
-        guard
-            try await services.store.deleteCredential(
-                applicationID: application.id, userID: userID, credentialID: credentialID)
+        guard try await store.deleteCredential(applicationID: application, userID: userID, credentialID: credentialID)
         else {
             throw APIError.notFound("Unknown credential", traceID: traceID)
         }

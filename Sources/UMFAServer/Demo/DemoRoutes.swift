@@ -44,28 +44,15 @@ struct DemoRoutes {
     func listCredentials(_ request: Request, context: some RequestContext) async throws -> Response {
         let traceID = TraceID.from(request)
         let (application, userID) = try await signedInUser(request, context: context, traceID: traceID)
-        let credentials = try await services.store.credentials(applicationID: application.id, userID: userID)
-        return try JSONExchange.response(
-            CredentialRoutes.ListAnswer(
-                traceID: traceID, credentials: credentials.map(CredentialRoutes.CredentialView.init)))
+        return try await CredentialRoutes.listAnswer(
+            services.store, application: application.id, userID: userID, traceID: traceID)
     }
 
     func deleteCredential(_ request: Request, context: some RequestContext) async throws -> Response {
         let traceID = TraceID.from(request)
         let (application, userID) = try await signedInUser(request, context: context, traceID: traceID)
-        guard let text = context.parameters.get("credential_id")?.removingPercentEncoding,
-            let credentialID = Base64URL.decode(text)
-        else {
-            throw APIError.badRequest("credential_id must be base64url", traceID: traceID)
-        }
-        // Scoped to the token's user: another user's credential id is simply unknown here.
-        guard
-            try await services.store.deleteCredential(
-                applicationID: application.id, userID: userID, credentialID: credentialID)
-        else {
-            throw APIError.notFound("Unknown credential", traceID: traceID)
-        }
-        return try JSONExchange.response(CredentialRoutes.RemovedAnswer(traceID: traceID, removed: true))
+        return try await CredentialRoutes.deleteAnswer(
+            services.store, application: application.id, userID: userID, context: context, traceID: traceID)
     }
 
     /// The user of the path, proven by a valid login token for that user of the development
