@@ -51,6 +51,7 @@ let package = Package(
         .target(
             name: "UMFAStorage",
             dependencies: [
+                "UMFAWebAuthn",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -50,8 +50,8 @@ struct SQLStore: UMFAStore {
         try await run(StoreQueries.insertAPIKey(hash: hash, applicationID: applicationID, createdAt: createdAt))
     }
 
-    func applicationID(forAPIKeyHash hash: [UInt8]) async throws -> UUID? {
-        try await executor.rows(StoreQueries.apiKey(hash: hash)).first.map { try $0.uuid("application_id") }
+    func application(forAPIKeyHash hash: [UInt8]) async throws -> ApplicationRecord? {
+        try await executor.rows(StoreQueries.application(apiKeyHash: hash)).first.map { try ApplicationRecord(row: $0) }
     }
 
     func user(applicationID: UUID, userID: String) async throws -> UserRecord? {

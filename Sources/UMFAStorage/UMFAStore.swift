@@ -22,8 +22,8 @@ public protocol UMFAStore: Sendable {
 
     /// Adds an API key hash for an application.
     func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) async throws
-    /// The application an API key hash belongs to.
-    func applicationID(forAPIKeyHash hash: [UInt8]) async throws -> UUID?
+    /// The application an API key hash belongs to, read in one query.
+    func application(forAPIKeyHash hash: [UInt8]) async throws -> ApplicationRecord?
     /// An application's API keys (ids and creation times; never the keys).
     func apiKeys(applicationID: UUID) async throws -> [APIKeyRecord]
     /// Deletes an API key by id; `false` when the application has no such key.

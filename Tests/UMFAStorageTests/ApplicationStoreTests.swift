@@ -59,17 +59,17 @@ struct ApplicationStoreTests {
             try await store.insertAPIKey(hash: first, applicationID: shop.id, createdAt: Records.time(1))
             try await store.insertAPIKey(hash: second, applicationID: shop.id, createdAt: Records.time(2))
             try await store.insertAPIKey(hash: banks, applicationID: bank.id, createdAt: Records.time(3))
-            #expect(try await store.applicationID(forAPIKeyHash: first) == shop.id)
-            #expect(try await store.applicationID(forAPIKeyHash: second) == shop.id)
-            #expect(try await store.applicationID(forAPIKeyHash: banks) == bank.id)
-            #expect(try await store.applicationID(forAPIKeyHash: Records.bytes(32)) == nil)
-            #expect(try await store.applicationID(forAPIKeyHash: Array(first.dropLast())) == nil)
+            #expect(try await store.application(forAPIKeyHash: first)?.id == shop.id)
+            #expect(try await store.application(forAPIKeyHash: second)?.id == shop.id)
+            #expect(try await store.application(forAPIKeyHash: banks)?.id == bank.id)
+            #expect(try await store.application(forAPIKeyHash: Records.bytes(32))?.id == nil)
+            #expect(try await store.application(forAPIKeyHash: Array(first.dropLast())) == nil)
 
             let reused = await #expect(throws: StoreError.self) {
                 try await store.insertAPIKey(hash: first, applicationID: bank.id, createdAt: Records.time(4))
             }
             #expect(reused?.code == .conflict)
-            #expect(try await store.applicationID(forAPIKeyHash: first) == shop.id)
+            #expect(try await store.application(forAPIKeyHash: first)?.id == shop.id)
             let orphan = await #expect(throws: StoreError.self) {
                 try await store.insertAPIKey(hash: Records.bytes(32), applicationID: UUID(), createdAt: Records.time(4))
             }

@@ -31,26 +31,31 @@ struct APIKeyAuthentication {
         guard let applicationID = UUID(uuidString: text) else {
             throw APIError.badRequest("application_id must be a UUID", traceID: traceID)
         }
-        let owner = try await services.store.applicationID(forAPIKeyHash: Secrets.hash(key))
-        guard let owner, owner == applicationID else {
+        // One query: the key's application, which must be the one named.
+        let owner = try await services.store.application(forAPIKeyHash: Secrets.hash(key))
+        guard let owner, owner.id == applicationID else {
             // Only a key that exists nowhere is a guess; a real key naming another application is not.
             if owner == nil { services.abuse.recordCredentialFailure() }
             throw APIError.unauthorized("The API key is not valid for this application", traceID: traceID)
         }
-        guard let application = try await services.store.application(id: applicationID) else {
-            throw APIError.unauthorized("The API key is not valid for this application", traceID: traceID)
-        }
-        return application
+        return owner
     }
 }
 
 /// The bearer token of a request.
 enum BearerToken {
     static func from(_ request: Request) -> String? {
+        // On UTF-8 bytes: `split`, `lowercased` and `trimmingCharacters` on Characters cost
+        // about 5 % of a validate-token request.
         guard let value = request.headers[.authorization] else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let bytes = value.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+            bytes[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 })
+        else { return nil }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let rest = bytes[bytes.index(after: space)...]
+        guard let first = rest.firstIndex(where: { !isBlank($0) }), let last = rest.lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return String(bytes[first...last])
     }
 }

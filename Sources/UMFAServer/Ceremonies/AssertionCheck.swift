@@ -60,8 +60,11 @@ struct AssertionCheck {
         }
         var identifiedHandle: [UInt8]?
         if let identifiedUserID {
-            guard let user = try await services.store.user(applicationID: application.id, userID: identifiedUserID)
-            else {
+            // Usually the owner itself, already read; another user's handle makes step 6 fail.
+            let identified =
+                identifiedUserID == owner.userID
+                ? owner : try await services.store.user(applicationID: application.id, userID: identifiedUserID)
+            guard let user = identified else {
                 throw APIError.unauthorized("The credential does not belong to this user", traceID: traceID)
             }
             identifiedHandle = user.userHandle

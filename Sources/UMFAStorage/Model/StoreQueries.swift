@@ -72,8 +72,10 @@ enum StoreQueries {
             [.bytes(hash), .uuid(applicationID), .date(createdAt)])
     }
 
-    static func apiKey(hash: [UInt8]) -> StoreQuery {
-        StoreQuery("SELECT application_id FROM api_keys WHERE key_hash = ?", [.bytes(hash)])
+    static func application(apiKeyHash hash: [UInt8]) -> StoreQuery {
+        StoreQuery(
+            "SELECT applications.* FROM api_keys JOIN applications ON applications.id = api_keys.application_id WHERE api_keys.key_hash = ?",
+            [.bytes(hash)])
     }
 
     static func user(applicationID: UUID, userID: String) -> StoreQuery {

@@ -1,20 +1,18 @@
 import Foundation
+import UMFAWebAuthn
 
 /// How values are written to columns so that the same SQL works on SQLite and PostgreSQL:
 /// bytes as base64url text, times as integer milliseconds since 1970, lists as JSON text.
 enum StoredValue {
     static func text(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(bytes)
     }
 
     static func bytes(_ text: String) throws -> [UInt8] {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        guard let data = Data(base64Encoded: standard) else {
+        guard let bytes = Base64URL.decode(text) else {
             throw StoreError(.corrupt, "a stored byte string is not base64url")
         }
-        return [UInt8](data)
+        return bytes
     }
 
     static func milliseconds(_ date: Date) -> Int64 {

@@ -1,37 +1,37 @@
 import Foundation
 import Logging
-import SQLiteNIO
+import NIOPosix
 
 /// Runs statements on one SQLite connection: WAL journal, foreign keys on, the chosen
 /// ``SQLiteDurability``, and a busy timeout so a second process waits instead of failing.
 ///
-/// The connection has a thread of its own. On the shared thread pool, connections waiting for
-/// a lock could occupy every thread, so the one holding the lock could not finish and the
-/// others would fail after the busy timeout.
+/// The connection has a thread of its own, and a query resumes its caller straight from that
+/// thread. On the shared thread pool, connections waiting for a lock could occupy every thread,
+/// so the one holding the lock could not finish and the others would fail after the busy
+/// timeout.
 final class SQLiteExecutor: SQLExecutor {
-    private let connection: SQLiteConnection
-    private let threadPool: NIOThreadPool
+    private let connection: SQLiteConnectionHandle
+    private let thread: NIOThreadPool
 
-    private init(connection: SQLiteConnection, threadPool: NIOThreadPool) {
+    private init(connection: SQLiteConnectionHandle, thread: NIOThreadPool) {
         self.connection = connection
-        self.threadPool = threadPool
+        self.thread = thread
     }
 
     static func open(path: String, durability: SQLiteDurability = .normal, logger: Logger) async throws
         -> SQLiteExecutor
     {
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection: SQLiteConnection
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        let connection: SQLiteConnectionHandle
         do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, logger: logger,
-                on: MultiThreadedEventLoopGroup.singleton.any())
+            connection = try await thread.runIfActive { try SQLiteConnectionHandle(path: path) }
         } catch {
-            try? await threadPool.shutdownGracefully()
-            throw StoreError(.unavailable, "SQLite: cannot open \(path): \(error)")
+            try? await thread.shutdownGracefully()
+            throw error as? StoreError ?? StoreError(.unavailable, "SQLite: cannot open \(path): \(error)")
         }
-        let executor = SQLiteExecutor(connection: connection, threadPool: threadPool)
+        logger.debug("opened the SQLite database", metadata: ["path": .string(path)])
+        let executor = SQLiteExecutor(connection: connection, thread: thread)
         do {
             // The busy timeout first: switching to WAL needs a lock another process may hold.
             for pragma in [
@@ -48,47 +48,20 @@ final class SQLiteExecutor: SQLExecutor {
     }
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
-        let binds: [SQLiteData] = query.values.map {
-            switch $0 {
-            case .text(let text): return .text(text)
-            case .integer(let integer): return .integer(Int(integer))
-            case .null: return .null
+        let connection = connection
+        return try await withCheckedThrowingContinuation { continuation in
+            thread.submit { state in
+                guard case .active = state else {
+                    return continuation.resume(throwing: StoreError(.unavailable, "SQLite: the connection is closed"))
+                }
+                continuation.resume(with: Result { try connection.run(query) })
             }
-        }
-        do {
-            return try await connection.query(query.sql, binds).map(SQLiteStoredRow.init)
-        } catch let error as SQLiteError where Self.isConflict(error) {
-            throw StoreError(.conflict, "a unique value already exists or a referenced row is missing")
-        } catch let error as SQLiteError where Self.isBusy(error) {
-            throw Self.busy
-        } catch let error as SQLiteError {
-            throw StoreError(.unavailable, "SQLite: \(error.message)")
-        } catch {
-            throw StoreError(.unavailable, "SQLite: \(String(describing: type(of: error))): \(error)")
-        }
-    }
-
-    /// Uniqueness and foreign-key violations, which PostgreSQL reports as 23505 and 23503: the
-    /// same ``StoreError/Code/conflict`` on both engines.
-    static func isConflict(_ error: SQLiteError) -> Bool {
-        switch error.reason {
-        case .constraint, .constraintUniqueFailed, .constraintPrimaryKeyFailed, .constraintForeignKeyFailed,
-            .constraintUniqueRowIDFailed:
-            return true
-        default: return false
         }
     }
 
     /// Another connection holds the lock, beyond the busy timeout or where SQLite refuses to
     /// wait (two connections switching a new file to WAL at once would deadlock).
     static let busy = StoreError(.unavailable, "SQLite: the database is locked by another connection")
-
-    static func isBusy(_ error: SQLiteError) -> Bool {
-        switch error.reason {
-        case .busy, .busyTimeout, .busyInRecovery, .busyInSnapshot, .locked: return true
-        default: return false
-        }
-    }
 
     /// Runs `body` again, a few times and a little later each time, while the database is busy.
     /// Only for statements that changed nothing when they failed busy: opening and migrating.
@@ -130,26 +103,17 @@ final class SQLiteExecutor: SQLExecutor {
         }
     }
 
-    /// Closes even when the calling task is cancelled (the async `close()` of SQLiteNIO then
-    /// does nothing, and the connection traps when it is released unclosed).
+    /// Closes the connection on its thread, then stops the thread; runs to the end even when
+    /// the calling task is cancelled.
     func close() async throws {
-        defer { threadPool.shutdownGracefully { _ in } }
-        try await connection.close().get()
-    }
-}
-
-/// An SQLite row read by column name.
-struct SQLiteStoredRow: StoredRow {
-    let row: SQLiteRow
-
-    func optionalText(_ column: String) -> String? {
-        guard let data = row.column(column), !data.isNull else { return nil }
-        return data.string
-    }
-
-    func optionalInteger(_ column: String) -> Int64? {
-        guard let data = row.column(column), !data.isNull else { return nil }
-        return data.integer.map(Int64.init)
+        let connection = connection
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            thread.submit { _ in
+                connection.close()
+                continuation.resume()
+            }
+        }
+        try? await thread.shutdownGracefully()
     }
 }
 

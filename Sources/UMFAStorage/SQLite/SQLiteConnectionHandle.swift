@@ -1,0 +1,207 @@
+import Synchronization
+import VaporCSQLite
+
+/// One SQLite connection through the C API, with its prepared statements kept for reuse.
+///
+/// Not thread-safe: ``SQLiteExecutor`` touches it from its one thread only. Preparing a
+/// statement (parsing the SQL) cost more than running it — about 5 % of a login's server CPU
+/// through SQLiteNIO, which prepares every query anew and answers each row through an event
+/// loop — so statements are prepared once and reset after each run.
+final class SQLiteConnectionHandle: @unchecked Sendable {
+    private var database: OpaquePointer?
+    private var statements: [String: PreparedStatement] = [:]
+    /// Statement texts beyond this many are not kept (a safety net: the store's SQL is a
+    /// small fixed set, but `IN (...)` lists vary in length).
+    private static let maximumKeptStatements = 256
+
+    private final class PreparedStatement {
+        let handle: OpaquePointer
+        var columns: SQLiteColumns?
+
+        init(handle: OpaquePointer) { self.handle = handle }
+    }
+
+    /// `sqlite3_initialize` once per process before the first open (SQLiteNIO does the same:
+    /// concurrent first opens raced on SQLite's global configuration).
+    private static let initialized = Mutex(false)
+
+    init(path: String) throws {
+        Self.initialized.withLock { done in
+            if !done { _ = sqlite_nio_sqlite3_initialize() }
+            done = true
+        }
+        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let status = sqlite_nio_sqlite3_open_v2(path, &database, flags, nil)
+        guard status == SQLITE_OK else {
+            let message = database.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite_nio_sqlite3_close_v2(database)
+            database = nil
+            throw StoreError(.unavailable, "SQLite: cannot open \(path): \(message)")
+        }
+    }
+
+    /// Runs one statement to its end and returns its rows.
+    func run(_ query: StoreQuery) throws -> [SQLiteStoredRow] {
+        guard let database else { throw StoreError(.unavailable, "SQLite: the connection is closed") }
+        let statement = try prepared(query.sql, database: database)
+        // Runs last, after the reset below.
+        defer { if Self.changesSchema(query.sql) { finalizeStatements() } }
+        defer {
+            sqlite_nio_sqlite3_reset(statement.handle)
+            sqlite_nio_sqlite3_clear_bindings(statement.handle)
+        }
+        try bind(query.values, to: statement.handle, database: database)
+        var rows: [SQLiteStoredRow] = []
+        while true {
+            let status = sqlite_nio_sqlite3_step(statement.handle)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw Self.error(status, database: database) }
+            let columns = statement.columns ?? SQLiteColumns(statement.handle)
+            statement.columns = columns
+            let values = Self.values(of: statement.handle, count: columns.count)
+            rows.append(SQLiteStoredRow(columns: columns, values: values))
+        }
+        return rows
+    }
+
+    /// Finalizes the statements and closes the connection.
+    func close() {
+        finalizeStatements()
+        sqlite_nio_sqlite3_close_v2(database)
+        database = nil
+    }
+
+    private func prepared(_ sql: String, database: OpaquePointer) throws -> PreparedStatement {
+        if let kept = statements[sql] { return kept }
+        var handle: OpaquePointer?
+        let status = sqlite_nio_sqlite3_prepare_v3(database, sql, -1, 0, &handle, nil)
+        guard status == SQLITE_OK, let handle else { throw Self.error(status, database: database) }
+        let statement = PreparedStatement(handle: handle)
+        if statements.count >= Self.maximumKeptStatements { finalizeStatements() }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// After a schema change every kept statement is prepared again, so a `SELECT *` never
+    /// reads with the column names of the old table.
+    private func finalizeStatements() {
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+        statements.removeAll()
+    }
+
+    private static func changesSchema(_ sql: String) -> Bool {
+        let start = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }.prefix(6).map { $0 & 0xDF }  // upper case
+        return [Array("CREATE".utf8), Array("ALTER ".utf8), Array("DROP ".utf8)].contains {
+            start.starts(with: $0.map { $0 & 0xDF })
+        }
+    }
+
+    private func bind(_ values: [StoreQuery.Value], to statement: OpaquePointer, database: OpaquePointer) throws {
+        for (offset, value) in values.enumerated() {
+            let position = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .text(let text):
+                status = sqlite_nio_sqlite3_bind_text64(
+                    statement, position, text, UInt64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+            case .integer(let integer):
+                status = sqlite_nio_sqlite3_bind_int64(statement, position, integer)
+            case .null:
+                status = sqlite_nio_sqlite3_bind_null(statement, position)
+            }
+            guard status == SQLITE_OK else { throw Self.error(status, database: database) }
+        }
+    }
+
+    private static func values(of statement: OpaquePointer, count: Int) -> [SQLiteValue] {
+        (0..<Int32(count)).map { column in
+            switch sqlite_nio_sqlite3_column_type(statement, column) {
+            case SQLITE_INTEGER:
+                return .integer(sqlite_nio_sqlite3_column_int64(statement, column))
+            case SQLITE_FLOAT:
+                return .real(sqlite_nio_sqlite3_column_double(statement, column))
+            case SQLITE_TEXT, SQLITE_BLOB:
+                // Text is read with its length: it may hold NUL bytes.
+                guard let bytes = sqlite_nio_sqlite3_column_text(statement, column) else { return .text("") }
+                let length = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+                return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
+            default:
+                return .null
+            }
+        }
+    }
+
+    /// SQLite's "copy the value now" destructor.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Uniqueness and foreign-key violations become ``StoreError/Code/conflict`` (PostgreSQL
+    /// 23505 and 23503 do too); a lock held past the busy timeout is ``SQLiteExecutor/busy``.
+    static func error(_ status: Int32, database: OpaquePointer) -> StoreError {
+        let extended = sqlite_nio_sqlite3_extended_errcode(database)
+        // Plain SQLITE_CONSTRAINT, then its UNIQUE, PRIMARYKEY, FOREIGNKEY and ROWID forms.
+        switch extended {
+        case SQLITE_CONSTRAINT, 2067, 1555, 787, 2579:
+            return StoreError(.conflict, "a unique value already exists or a referenced row is missing")
+        default:
+            break
+        }
+        switch extended & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: return SQLiteExecutor.busy
+        default: return StoreError(.unavailable, "SQLite: \(String(cString: sqlite_nio_sqlite3_errmsg(database)))")
+        }
+    }
+}
+
+/// Column names of a statement's result, by position.
+final class SQLiteColumns: Sendable {
+    let count: Int
+    private let positions: [String: Int]
+
+    init(_ statement: OpaquePointer) {
+        count = Int(sqlite_nio_sqlite3_column_count(statement))
+        var positions: [String: Int] = [:]
+        for column in 0..<count {
+            let name = String(cString: sqlite_nio_sqlite3_column_name(statement, Int32(column)))
+            if positions[name] == nil { positions[name] = column }
+        }
+        self.positions = positions
+    }
+
+    func position(of name: String) -> Int? { positions[name] }
+}
+
+/// One value of an SQLite row.
+enum SQLiteValue: Sendable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case null
+}
+
+/// An SQLite row read by column name, with SQLite's own conversions between text and numbers.
+struct SQLiteStoredRow: StoredRow {
+    let columns: SQLiteColumns
+    let values: [SQLiteValue]
+
+    private func value(_ column: String) -> SQLiteValue {
+        columns.position(of: column).map { values[$0] } ?? .null
+    }
+
+    func optionalText(_ column: String) -> String? {
+        switch value(column) {
+        case .text(let text): return text
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        case .null: return nil
+        }
+    }
+
+    func optionalInteger(_ column: String) -> Int64? {
+        switch value(column) {
+        case .integer(let integer): return integer
+        case .real(let real): return Int64(exactly: real.rounded(.towardZero))
+        case .text(let text): return Int64(text)
+        case .null: return nil
+        }
+    }
+}
