@@ -37,15 +37,30 @@ enum JSONExchange {
     static func read(_ request: Request) async throws -> Body {
         let buffer = try await collect(request)
         let data = Data(buffer: buffer)
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let envelope = try? JSONDecoder().decode(TraceEnvelope.self, from: data)
         let traceID: String
-        if let given = (object?["trace_id"] as? String).flatMap(validTraceID) {
+        if let given = envelope?.traceID.flatMap(validTraceID) {
             traceID = given
             TraceScope.record(given)
         } else {
             traceID = TraceID.from(request)
         }
-        return Body(data: data, isObject: object != nil, traceID: traceID)
+        return Body(data: data, isObject: envelope != nil, traceID: traceID)
+    }
+
+    /// Any JSON object, and its `trace_id` when that is a string. Read with `JSONDecoder`,
+    /// whose parser is several times faster than `JSONSerialization`'s.
+    private struct TraceEnvelope: Decodable {
+        let traceID: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case traceID = "trace_id"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            traceID = try? container.decodeIfPresent(String.self, forKey: .traceID)
+        }
     }
 
     /// The body in full: 413 past ``maxBodySize``, 408 when it does not arrive within

@@ -74,7 +74,8 @@ enum StoreQueries {
 
     static func application(apiKeyHash hash: [UInt8]) -> StoreQuery {
         StoreQuery(
-            "SELECT applications.* FROM api_keys JOIN applications ON applications.id = api_keys.application_id WHERE api_keys.key_hash = ?",
+            // A subquery, not a join: SQLite prepared the join again on every new key bound.
+            "SELECT * FROM applications WHERE id = (SELECT application_id FROM api_keys WHERE key_hash = ?)",
             [.bytes(hash)])
     }
 
