@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import JWTKit
+import Synchronization
 import UMFAStorage
 import UMFAWebAuthn
 import _CryptoExtras
@@ -17,10 +17,10 @@ public actor TokenService {
     private let masterKey: MasterKey
     /// The `iss` of every token, `UMFA::Authenticator` by default.
     public nonisolated let issuer: String
-    private var keys = JWTKeyCollection()
-    private var currentKID: String?
+    /// The loaded keys, read without entering the actor: signing and validating run on any
+    /// number of threads at once. Only loading keys goes through the actor.
+    private nonisolated let keySet = KeySetBox()
     private var published: [SigningKeyRecord] = []
-    private var loadedAt = ContinuousClock.now
     /// How old the loaded key set may get before signing or JWKS looks at the store again.
     public nonisolated let refreshInterval: Duration
 
@@ -37,12 +37,22 @@ public actor TokenService {
 
     /// Looks for keys another instance added when the loaded set is older than ``refreshInterval``.
     private func refreshIfStale() async throws {
-        guard ContinuousClock.now - loadedAt > refreshInterval else { return }
+        guard ContinuousClock.now - keySet.current.loadedAt > refreshInterval else { return }
         let stored = try await store.signingKeys()
-        loadedAt = .now
         if stored.map(\.kid) != published.map(\.kid) || stored.map(\.retiredAt) != published.map(\.retiredAt) {
             try await reload()
+        } else {
+            keySet.update { $0.refreshed() }
         }
+    }
+
+    /// The keys for signing or validating now: the loaded set, looked at again in the store
+    /// when it is older than ``refreshInterval``.
+    private nonisolated func currentKeys() async throws -> SigningKeySet {
+        let loaded = keySet.current
+        guard ContinuousClock.now - loaded.loadedAt > refreshInterval else { return loaded }
+        try await refreshIfStale()
+        return keySet.current
     }
 
     /// Loads the signing keys, generating the first one on a fresh database.
@@ -71,26 +81,18 @@ public actor TokenService {
 
     private func reload() async throws {
         let records = try await store.signingKeys()
-        let collection = JWTKeyCollection()
-        for record in records {
-            let der = try masterKey.open(record.sealedPrivateKey, context: "signing-key:" + record.kid)
-            let key = try Insecure.RSA.PrivateKey(backing: try _RSA.Signing.PrivateKey(derRepresentation: der))
-            await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: record.kid))
-        }
-        keys = collection
+        let loaded = try SigningKeySet(records: records, masterKey: masterKey, issuer: issuer)
         published = records
-        loadedAt = .now
-        currentKID = records.first { $0.retiredAt == nil }?.kid ?? records.first?.kid
+        keySet.update { _ in loaded }
     }
 
-    /// Signs a login token for `claims` with the current key.
-    public func issue(_ claims: LoginTokenClaims) async throws -> String {
-        try await refreshIfStale()
-        guard let currentKID else { throw TokenValidationFailure("no signing key is loaded") }
-        var header = JWTHeader()
-        header.fields["typ"] = .string("JWT")
-        header.fields["iss"] = .string(issuer)
-        return try await keys.sign(claims, kid: JWKIdentifier(string: currentKID), header: header)
+    /// Signs a login token for `claims` with the current key, in the calling task.
+    public nonisolated func issue(_ claims: LoginTokenClaims) async throws -> String {
+        let keys = try await currentKeys()
+        guard let kid = keys.currentKID, let key = keys.keys[kid] else {
+            throw TokenValidationFailure("no signing key is loaded")
+        }
+        return try LoginTokenJWS.sign(claims, key: key)
     }
 
     /// The public keys, current and retired, as a JWK Set.
@@ -103,7 +105,7 @@ public actor TokenService {
     ///
     /// - Throws: ``TokenValidationFailure`` whose message names the reason, in the style
     ///   `Invalid JWT: There is no user_id claim`.
-    public func validate(_ token: String, applicationID: UUID, userID: String, now: Date = Date())
+    public nonisolated func validate(_ token: String, applicationID: UUID, userID: String, now: Date = Date())
         async throws(TokenValidationFailure) -> LoginTokenClaims?
     {
         let claims = try await verifiedClaims(token)
@@ -111,34 +113,46 @@ public actor TokenService {
         return claims.loginClaims
     }
 
-    private func verifiedClaims(_ token: String) async throws(TokenValidationFailure) -> ReceivedLoginClaims {
-        guard let header = Self.header(of: token) else {
+    private nonisolated func verifiedClaims(_ token: String) async throws(TokenValidationFailure)
+        -> ReceivedLoginClaims
+    {
+        guard let parts = LoginTokenJWS.parts(of: token) else {
             throw TokenValidationFailure("Invalid JWT: the token is not a JWT")
         }
-        guard header.alg == "RS256" else {
+        guard parts.header.alg == "RS256" else {
             throw TokenValidationFailure("Invalid JWT: the algorithm must be RS256")
         }
-        guard let kid = header.kid else {
+        guard parts.header.crit == nil else {
+            throw TokenValidationFailure("Invalid JWT: the header names critical extensions")
+        }
+        guard let kid = parts.header.kid else {
             throw TokenValidationFailure("Invalid JWT: there is no kid in the header")
         }
-        if !published.contains(where: { $0.kid == kid }) {
+        var key = keySet.current.keys[kid]
+        if key == nil {
             // A key rotated by another instance: reload, but only when the store really has that
             // kid, so tokens with made-up kids cannot make every request decrypt all keys again.
-            if let stored = try? await store.signingKeys(), stored.contains(where: { $0.kid == kid }) {
-                try? await reload()
-            }
-            guard published.contains(where: { $0.kid == kid }) else {
-                throw TokenValidationFailure("Invalid JWT: the signing key \(kid) is unknown")
-            }
+            await reloadIfStored(kid: kid)
+            key = keySet.current.keys[kid]
         }
-        do {
-            return try await keys.verify(token, as: ReceivedLoginClaims.self)
-        } catch {
+        guard let key else { throw TokenValidationFailure("Invalid JWT: the signing key \(kid) is unknown") }
+        guard LoginTokenJWS.isSigned(parts, by: key) else {
             throw TokenValidationFailure("Invalid JWT: the signature does not verify")
         }
+        guard let claims = try? JSONDecoder().decode(ReceivedLoginClaims.self, from: parts.payload) else {
+            throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
+        }
+        return claims
     }
 
-    private func check(_ claims: ReceivedLoginClaims, applicationID: UUID, userID: String, now: Date)
+    private func reloadIfStored(kid: String) async {
+        guard keySet.current.keys[kid] == nil, let stored = try? await store.signingKeys(),
+            stored.contains(where: { $0.kid == kid })
+        else { return }
+        try? await reload()
+    }
+
+    private nonisolated func check(_ claims: ReceivedLoginClaims, applicationID: UUID, userID: String, now: Date)
         throws(TokenValidationFailure)
     {
         // Required claims, named in the documented order.
@@ -166,25 +180,6 @@ public actor TokenService {
         else {
             throw TokenValidationFailure("Invalid JWT: the token was issued for another application")
         }
-    }
-
-    /// The two header fields validation looks at before the signature.
-    struct HeaderFields: Decodable {
-        let alg: String?
-        let kid: String?
-    }
-
-    /// The `alg` and `kid` of a compact JWS, or `nil` when it is not one. Only these two are
-    /// decoded: JWTKit reads the whole header again when it checks the signature.
-    static func header(of token: String) -> HeaderFields? {
-        // Byte offsets, not `String.split`: splitting by Character cost 10 % of validate-token.
-        let bytes = token.utf8
-        guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")),
-            let secondDot = bytes[bytes.index(after: firstDot)...].firstIndex(of: UInt8(ascii: ".")),
-            !bytes[bytes.index(after: secondDot)...].contains(UInt8(ascii: ".")),
-            let header = String(bytes[..<firstDot]), let data = Base64URLText.decode(header)
-        else { return nil }
-        return try? JSONDecoder().decode(HeaderFields.self, from: data)
     }
 
     /// The RFC 7638 JWK thumbprint of an RSA public key, base64url.
@@ -253,5 +248,16 @@ enum Base64URLText {
         guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=") })
         else { return nil }
         return Base64URL.decode(text).map { Data($0) }
+    }
+}
+
+/// Holds the current ``SigningKeySet`` for readers on any thread.
+final class KeySetBox: Sendable {
+    private let storage = Mutex(SigningKeySet.empty)
+
+    var current: SigningKeySet { storage.withLock { $0 } }
+
+    func update(_ change: (SigningKeySet) -> SigningKeySet) {
+        storage.withLock { $0 = change($0) }
     }
 }

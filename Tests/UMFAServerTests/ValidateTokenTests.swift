@@ -46,6 +46,16 @@ struct ValidateTokenTests {
                     "alg none", try jwt.resigned(changing: [:], header: ["alg": .string("none")], with: signer.key),
                     "the algorithm must be RS256"
                 ),
+                (
+                    "critical extension",
+                    try jwt.resigned(changing: [:], header: ["crit": .array([.string("exp")])], with: signer.key),
+                    "the header names critical extensions"
+                ),
+                (
+                    "claims of the wrong type",
+                    try jwt.resigned(changing: ["user_id": .array([.string("alice")])], with: signer.key),
+                    "the claims are not a JSON object of the expected types"
+                ),
                 ("tampered signature", Self.flipLastSignatureCharacter(token), "the signature does not verify"),
                 ("tampered claims", try Self.swapClaims(of: token, userID: "mallory"), "the signature does not verify"),
                 ("not a JWT", "definitely-not-a-jwt", "the token is not a JWT"),

@@ -33,7 +33,7 @@ def git(*args: str) -> str:
 def main() -> None:
     out, target, command = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     library, python, ceiling = load(out, "library.json"), load(out, "pywebauthn.json"), load(out, "ceiling.json")
-    engines = {name: load(out, f"server-{name}.json") for name in ("sqlite", "postgres")}
+    engines = {name: load(out, f"server-{name}.json") for name in ("sqlite", "postgres", "postgres-async")}
     cores = os.cpu_count() or 1
     lines = [
         "# Benchmarks",
@@ -105,6 +105,10 @@ def main() -> None:
                   + (f"; PostgreSQL ≥ 80 % of SQLite — "
                      f"{verdict(next(iter(postgres['logins'].values()))['per_second'] >= 0.8 * logins)}"
                      f" ({next(iter(postgres['logins'].values()))['per_second'] / logins:.0%})" if postgres else "")
+                  + (f"; with `synchronous_commit=off` (the durability class of SQLite's default) "
+                     f"{verdict(next(iter(engines['postgres-async']['logins'].values()))['per_second'] >= 0.8 * logins)}"
+                     f" ({next(iter(engines['postgres-async']['logins'].values()))['per_second'] / logins:.0%})"
+                     if engines.get("postgres-async") else "")
                   + "."]
     lines += ["", "## validate-token beside /health (wrk -t2 -c32, same server, same run)", "",
               "| engine | validate-token | /health | ratio | validate-token p50 / p99 | non-2xx |", "|---|---|---|---|---|---|"]

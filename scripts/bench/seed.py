@@ -50,7 +50,15 @@ def main() -> None:
     database, application_id, total = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if database.startswith("postgres"):
         import psycopg
-        connection = psycopg.connect(database)
+        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+        # UMFA's own URL parameters are not libpq's: search_path becomes a session option.
+        url = urlsplit(database)
+        query = dict(parse_qsl(url.query))
+        schema = query.pop("search_path", None)
+        for umfa_only in ("synchronous_commit", "pool_size", "connect_timeout"):
+            query.pop(umfa_only, None)
+        connection = psycopg.connect(urlunsplit(url._replace(query=urlencode(query))),
+                                     **({"options": f"-c search_path={schema}"} if schema else {}))
         placeholder = "%s"
     else:
         connection = sqlite3.connect(database.removeprefix("sqlite://"), timeout=60)

@@ -268,10 +268,16 @@ public enum PostgresStore {
         return store
     }
 
-    /// Parses a PostgreSQL URL into a client configuration. Query parameters: `sslmode`
-    /// (`disable` by default, `prefer`, `require`), `search_path` (a schema to use) and
-    /// `connect_timeout` (seconds, default 5: how long connecting, and a request waiting for a
-    /// connection while the database is unreachable, may take before failing).
+    /// Parses a PostgreSQL URL into a client configuration. Query parameters:
+    /// - `sslmode`: `disable` (the default), `prefer` or `require`;
+    /// - `search_path`: a schema to use;
+    /// - `connect_timeout`: seconds, default 5 — how long connecting, and a request waiting for
+    ///   a connection while the database is unreachable, may take before failing;
+    /// - `pool_size`: connections per server instance, 1 to 100, default 16;
+    /// - `synchronous_commit`: PostgreSQL's setting for UMFA's sessions (`on`, `off`, `local`,
+    ///   `remote_write`, `remote_apply`); the database's own setting when absent. `off` answers
+    ///   before the commit is flushed: a crash of the database or its machine can lose the last
+    ///   few hundred milliseconds of writes, never corrupt the data.
     public static func configuration(_ text: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme),
             let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
@@ -289,13 +295,31 @@ public enum PostgresStore {
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: database.isEmpty ? nil : database, tls: tls)
+        let parameter = { (name: String) in components.queryItems?.first(where: { $0.name == name })?.value }
         configuration.options.maximumConnections = 16
-        configuration.options.connectTimeout = try connectTimeout(text)
-        if let schema = components.queryItems?.first(where: { $0.name == "search_path" })?.value {
-            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        if let text = parameter("pool_size") {
+            guard let size = Int(text), (1...100).contains(size) else {
+                throw StoreError(.unavailable, "pool_size in the PostgreSQL URL must be 1 to 100 connections")
+            }
+            configuration.options.maximumConnections = size
         }
+        configuration.options.connectTimeout = try connectTimeout(text)
+        var startup: [(String, String)] = []
+        if let schema = parameter("search_path") { startup.append(("search_path", schema)) }
+        if let commit = parameter("synchronous_commit") {
+            guard Self.synchronousCommitValues.contains(commit) else {
+                throw StoreError(
+                    .unavailable,
+                    "synchronous_commit in the PostgreSQL URL must be one of "
+                        + Self.synchronousCommitValues.joined(separator: ", "))
+            }
+            startup.append(("synchronous_commit", commit))
+        }
+        configuration.options.additionalStartupParameters = startup
         return configuration
     }
+
+    static let synchronousCommitValues = ["on", "off", "local", "remote_write", "remote_apply"]
 
     /// The `connect_timeout` query parameter, 5 seconds when absent.
     static func connectTimeout(_ text: String) throws -> Duration {
