@@ -15,6 +15,8 @@ struct SigningKeySet: Sendable {
     struct Key: Sendable {
         let kid: String
         let privateKey: _RSA.Signing.PrivateKey
+        /// Its public half, derived once rather than for every token checked.
+        let publicKey: _RSA.Signing.PublicKey
         /// `BASE64URL(UTF8({"alg":"RS256","iss":…,"kid":…,"typ":"JWT"}))`.
         let encodedHeader: String
     }
@@ -34,8 +36,9 @@ struct SigningKeySet: Sendable {
             let header = LoginTokenHeader(alg: "RS256", iss: issuer, kid: record.kid, typ: "JWT", crit: nil)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let privateKey = try _RSA.Signing.PrivateKey(derRepresentation: der)
             keys[record.kid] = Key(
-                kid: record.kid, privateKey: try _RSA.Signing.PrivateKey(derRepresentation: der),
+                kid: record.kid, privateKey: privateKey, publicKey: privateKey.publicKey,
                 encodedHeader: Base64URLText.encode(try encoder.encode(header)))
         }
         self.init(
@@ -106,7 +109,7 @@ enum LoginTokenJWS {
     /// Whether `parts`' signature verifies with `key`'s public half.
     static func isSigned(_ parts: Parts, by key: SigningKeySet.Key) -> Bool {
         let signature = _RSA.Signing.RSASignature(rawRepresentation: parts.signature)
-        return key.privateKey.publicKey.isValidSignature(
+        return key.publicKey.isValidSignature(
             signature, for: SHA256.hash(data: parts.signingInput), padding: .insecurePKCS1v1_5)
     }
 }

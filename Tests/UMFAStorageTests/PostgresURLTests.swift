@@ -12,9 +12,10 @@ struct PostgresURLTests {
             try PostgresStore.configuration(url).options.additionalStartupParameters, uniquingKeysWith: { $1 })
     }
 
-    @Test("pool_size sets the connections per instance; 16 without it")
+    @Test("pool_size sets the connections per instance; twice the cores plus one without it")
     func poolSize() throws {
-        #expect(try PostgresStore.configuration(base).options.maximumConnections == 16)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(try PostgresStore.configuration(base).options.maximumConnections == min(100, cores * 2 + 1))
         #expect(try PostgresStore.configuration(base + "?pool_size=4").options.maximumConnections == 4)
     }
 

@@ -111,6 +111,7 @@ def main() -> None:
                      if engines.get("postgres-async") else "")
                   + "."]
     lines += ["", "## validate-token beside /health (wrk -t2 -c32, same server, same run)", "",
+              "Three alternating rounds of each; the best round of each counts.", "",
               "| engine | validate-token | /health | ratio | validate-token p50 / p99 | non-2xx |", "|---|---|---|---|---|---|"]
     for name, figures in engines.items():
         if figures:

@@ -173,9 +173,19 @@ def main() -> None:
             "Authorization": f"Bearer {api_key}", "Content-Type": "application/json"}, timeout=10)
         assert check.status_code == 200, check.text
         script = str(Path(__file__).parent / "validate-token.lua")
-        result["validate_token"] = wrk(server.url + "/api/umfa/validate-token", args.wrk_seconds, script,
-                                       {"UMFA_BENCH_API_KEY": api_key, "UMFA_BENCH_BODY": body})
-        result["health"] = wrk(server.url + "/health", args.wrk_seconds)
+        # Alternating rounds, the best of each: on a shared machine one long run of each
+        # compares two different moments (/health alone read 7k/s in one run, 16k/s in another).
+        rounds = 3
+        seconds = max(1, args.wrk_seconds // rounds)
+        for _ in range(rounds):
+            validate = wrk(server.url + "/api/umfa/validate-token", seconds, script,
+                           {"UMFA_BENCH_API_KEY": api_key, "UMFA_BENCH_BODY": body})
+            health = wrk(server.url + "/health", seconds)
+            if validate["per_second"] > result.get("validate_token", {}).get("per_second", 0):
+                result["validate_token"] = validate
+            if health["per_second"] > result.get("health", {}).get("per_second", 0):
+                result["health"] = health
+        result["wrk_rounds"] = rounds
         result["rss_peak_kb"] = proc_status(server.process.pid, "VmHWM")
     finally:
         server.stop()

@@ -273,7 +273,7 @@ public enum PostgresStore {
     /// - `search_path`: a schema to use;
     /// - `connect_timeout`: seconds, default 5 — how long connecting, and a request waiting for
     ///   a connection while the database is unreachable, may take before failing;
-    /// - `pool_size`: connections per server instance, 1 to 100, default 16;
+    /// - `pool_size`: connections per server instance, 1 to 100; by default ``defaultPoolSize``;
     /// - `synchronous_commit`: PostgreSQL's setting for UMFA's sessions (`on`, `off`, `local`,
     ///   `remote_write`, `remote_apply`); the database's own setting when absent. `off` answers
     ///   before the commit is flushed: a crash of the database or its machine can lose the last
@@ -296,7 +296,7 @@ public enum PostgresStore {
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: database.isEmpty ? nil : database, tls: tls)
         let parameter = { (name: String) in components.queryItems?.first(where: { $0.name == name })?.value }
-        configuration.options.maximumConnections = 16
+        configuration.options.maximumConnections = defaultPoolSize
         if let text = parameter("pool_size") {
             guard let size = Int(text), (1...100).contains(size) else {
                 throw StoreError(.unavailable, "pool_size in the PostgreSQL URL must be 1 to 100 connections")
@@ -320,6 +320,11 @@ public enum PostgresStore {
     }
 
     static let synchronousCommitValues = ["on", "off", "local", "remote_write", "remote_apply"]
+
+    /// Twice this machine's cores plus one (the PostgreSQL wiki's starting point for a pool),
+    /// at most 100. A fixed 16 connections on two cores gave no more throughput than 4 and
+    /// took peak RSS past 100 MB (BENCHMARKS.md).
+    public static var defaultPoolSize: Int { min(100, ProcessInfo.processInfo.activeProcessorCount * 2 + 1) }
 
     /// The `connect_timeout` query parameter, 5 seconds when absent.
     static func connectTimeout(_ text: String) throws -> Duration {
