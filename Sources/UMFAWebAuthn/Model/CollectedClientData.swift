@@ -49,6 +49,32 @@ public struct CollectedClientData: Sendable, Hashable {
         guard !body.contains(0) else {
             throw WebAuthnError(.malformedResponse, "clientDataJSON contains a NUL byte", step: parseStep)
         }
+        if let members = ClientDataFastPath.read(body) {
+            self.init(
+                rawBytes: bytes, type: members.type, challenge: members.challenge, origin: members.origin,
+                topOrigin: members.topOrigin, crossOrigin: members.crossOrigin, tokenBindingStatus: nil)
+        } else {
+            self = try Self.fullyParsed(rawBytes: bytes, body: body, parseStep: parseStep)
+        }
+    }
+
+    private init(
+        rawBytes: [UInt8], type: String, challenge: String, origin: String, topOrigin: String?, crossOrigin: Bool?,
+        tokenBindingStatus: String?
+    ) {
+        self.rawBytes = rawBytes
+        self.type = type
+        self.challenge = challenge
+        self.origin = origin
+        self.topOrigin = topOrigin
+        self.crossOrigin = crossOrigin
+        self.tokenBindingStatus = tokenBindingStatus
+    }
+
+    /// The full parse, for every shape ``ClientDataFastPath`` does not take.
+    static func fullyParsed(rawBytes bytes: [UInt8], body: ArraySlice<UInt8>, parseStep: String?)
+        throws(WebAuthnError) -> CollectedClientData
+    {
         let fields: Fields
         do {
             fields = try JSONDecoder().decode(Fields.self, from: Data(body))
@@ -66,13 +92,9 @@ public struct CollectedClientData: Sendable, Hashable {
             }
             tokenBindingStatus = status
         }
-        self.rawBytes = bytes
-        self.type = fields.type
-        self.challenge = fields.challenge
-        self.origin = fields.origin
-        self.crossOrigin = fields.crossOrigin
-        self.topOrigin = fields.topOrigin
-        self.tokenBindingStatus = tokenBindingStatus
+        return CollectedClientData(
+            rawBytes: bytes, type: fields.type, challenge: fields.challenge, origin: fields.origin,
+            topOrigin: fields.topOrigin, crossOrigin: fields.crossOrigin, tokenBindingStatus: tokenBindingStatus)
     }
 
     private struct Fields: Decodable {
