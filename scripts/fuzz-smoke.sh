@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${UMFA_FUZZ_SECONDS:-10}
 start=$(date +%s)
+# SwiftPM can miss files added to the UMFA path dependency since the last build of Fuzz/:
+# touching the manifest makes it look again.
+touch Fuzz/Package.swift
 if ! log=$(swift build -c release --package-path Fuzz --scratch-path Fuzz/.build \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld 2>&1); then
     printf '%s\n' "$log" >&2

@@ -22,6 +22,7 @@ esac
 scratch=Fuzz/.build
 flags=(-c release --package-path Fuzz --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
 if [ "${UMFA_FUZZ_NO_BUILD:-0}" != 1 ]; then
+    touch Fuzz/Package.swift  # SwiftPM can miss files added to the path dependency otherwise
     if ! log=$(swift build "${flags[@]}" --product "$target" 2>&1); then
         printf '%s\n' "$log" >&2
         exit 1
