@@ -10,15 +10,20 @@ import VaporCSQLite
 final class SQLiteConnectionHandle: @unchecked Sendable {
     private var database: OpaquePointer?
     private var statements: [String: PreparedStatement] = [:]
-    /// Statement texts beyond this many are not kept (a safety net: the store's SQL is a
-    /// small fixed set, but `IN (...)` lists vary in length).
+    /// Statement texts beyond this many are not kept: a safety net, since the store's SQL is a
+    /// small fixed set.
     private static let maximumKeptStatements = 256
 
     private final class PreparedStatement {
         let handle: OpaquePointer
+        /// `CREATE`, `ALTER` or `DROP`: running it drops every kept statement.
+        let changesSchema: Bool
         var columns: SQLiteColumns?
 
-        init(handle: OpaquePointer) { self.handle = handle }
+        init(handle: OpaquePointer, changesSchema: Bool) {
+            self.handle = handle
+            self.changesSchema = changesSchema
+        }
     }
 
     /// `sqlite3_initialize` once per process before the first open (SQLiteNIO does the same:
@@ -45,7 +50,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         guard let database else { throw StoreError(.unavailable, "SQLite: the connection is closed") }
         let statement = try prepared(query.sql, database: database)
         // Runs last, after the reset below.
-        defer { if Self.changesSchema(query.sql) { finalizeStatements() } }
+        defer { if statement.changesSchema { finalizeStatements() } }
         defer {
             sqlite_nio_sqlite3_reset(statement.handle)
             sqlite_nio_sqlite3_clear_bindings(statement.handle)
@@ -76,7 +81,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         var handle: OpaquePointer?
         let status = sqlite_nio_sqlite3_prepare_v3(database, sql, -1, 0, &handle, nil)
         guard status == SQLITE_OK, let handle else { throw Self.error(status, database: database) }
-        let statement = PreparedStatement(handle: handle)
+        let statement = PreparedStatement(handle: handle, changesSchema: Self.changesSchema(sql))
         if statements.count >= Self.maximumKeptStatements { finalizeStatements() }
         statements[sql] = statement
         return statement
@@ -89,11 +94,10 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         statements.removeAll()
     }
 
+    /// Read once per statement text, when it is prepared.
     private static func changesSchema(_ sql: String) -> Bool {
-        let start = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }.prefix(6).map { $0 & 0xDF }  // upper case
-        return [Array("CREATE".utf8), Array("ALTER ".utf8), Array("DROP ".utf8)].contains {
-            start.starts(with: $0.map { $0 & 0xDF })
-        }
+        let start = sql.drop { $0.isWhitespace }.prefix(6).uppercased()
+        return ["CREATE", "ALTER ", "DROP "].contains { start.hasPrefix($0) }
     }
 
     private func bind(_ values: [StoreQuery.Value], to statement: OpaquePointer, database: OpaquePointer) throws {
