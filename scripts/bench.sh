@@ -49,7 +49,7 @@ echo "== server on SQLite"
 echo "== server on PostgreSQL"
 # Then again with synchronous_commit=off in a schema of its own (fresh keys), at 1,000 users:
 # PostgreSQL's default flushes every commit, which SQLite's default (synchronous=NORMAL) does not.
-UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-55499} scripts/with-postgres.sh bash -c '
+UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-25499} scripts/with-postgres.sh bash -c '
     "$BENCH_PY" scripts/bench/server_bench.py --engine postgres --database "$UMFA_TEST_POSTGRES_URL" $BENCH_ARGS &&
     "$BENCH_PY" -c "import psycopg, sys; psycopg.connect(sys.argv[1], autocommit=True).execute(\"CREATE SCHEMA async\")" \
         "$UMFA_TEST_POSTGRES_URL" &&

@@ -11,7 +11,8 @@ if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb 
 fi
 bindir=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1 || command -v initdb)")
 
-port=${UMFA_TEST_POSTGRES_PORT:-55432}
+# Below the ephemeral port range (32768-60999), so no outgoing connection holds it.
+port=${UMFA_TEST_POSTGRES_PORT:-25432}
 work=$(mktemp -d /tmp/umfa-pg.XXXXXX)
 chmod 755 "$work"
 runas=()

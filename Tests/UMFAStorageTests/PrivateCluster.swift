@@ -11,6 +11,11 @@ struct PrivateCluster: Sendable {
 
     var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
 
+    /// Below Linux's ephemeral range (32768–60999): a port in it can be taken by any outgoing
+    /// connection between choosing it and the server binding it, or while a test has the
+    /// server stopped, and pg_ctl then fails with "Address already in use".
+    static let ports = 20_000..<30_000
+
     /// Creates and starts a cluster on a free-looking port.
     static func start() async throws -> PrivateCluster {
         guard let control = ProcessInfo.processInfo.environment["UMFA_TEST_PGCTL"], !control.isEmpty else {
@@ -25,7 +30,7 @@ struct PrivateCluster: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-pg-\(UUID().uuidString)")
             .path
         let cluster = PrivateCluster(
-            directory: directory, port: Int.random(in: 56_000..<60_000), runAs: runAs, binaries: binaries)
+            directory: directory, port: Int.random(in: PrivateCluster.ports), runAs: runAs, binaries: binaries)
         try await shell("mkdir -p '\(directory)' && chmod 755 '\(directory)'")
         if !runAs.isEmpty { try await shell("chown postgres '\(directory)'") }
         try await shell(
