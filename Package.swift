@@ -8,7 +8,11 @@ let package = Package(
         .library(name: "UMFACBOR", targets: ["UMFACBOR"]),
         .library(name: "UMFAWebAuthn", targets: ["UMFAWebAuthn"]),
         .library(name: "UMFAAuthenticator", targets: ["UMFAAuthenticator"]),
+        .library(name: "UMFAContract", targets: ["UMFAContract"]),
         .library(name: "UMFA", targets: ["UMFA"]),
+        .library(name: "UMFAStorage", targets: ["UMFAStorage"]),
+        .library(name: "UMFATokens", targets: ["UMFATokens"]),
+        .library(name: "UMFAServer", targets: ["UMFAServer"]),
         .executable(name: "umfa", targets: ["UMFACLI"]),
     ],
     dependencies: [
@@ -17,14 +21,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
-        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.0"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
     ],
     targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UMFACBOR"),
         .target(
             name: "UMFAWebAuthn",
@@ -44,15 +49,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(name: "UMFAContract", dependencies: ["UMFAWebAuthn"]),
         .target(
             name: "UMFA",
-            dependencies: ["UMFAWebAuthn", "UMFAAuthenticator"]
+            dependencies: ["UMFAWebAuthn", "UMFAAuthenticator", "UMFAContract"]
         ),
         .target(
             name: "UMFAStorage",
             dependencies: [
                 "UMFAWebAuthn",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "CSQLite",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -62,7 +69,6 @@ let package = Package(
             dependencies: [
                 "UMFAStorage",
                 "UMFAWebAuthn",
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -71,6 +77,7 @@ let package = Package(
             name: "UMFAServer",
             dependencies: [
                 "UMFAWebAuthn",
+                "UMFAContract",
                 "UMFAStorage",
                 "UMFATokens",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -80,13 +87,14 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Resources/Demo/index.html"), .embedInCode("Resources/Demo/demo.css"),
-                .embedInCode("Resources/Demo/demo.js"),
+                .embedInCode("Resources/Demo/demo.js"), .embedInCode("Resources/openapi.yaml"),
             ]
         ),
         .executableTarget(
             name: "UMFACLI",
             dependencies: [
                 "UMFAWebAuthn",
+                "UMFAContract",
                 "UMFAAuthenticator",
                 "UMFAServer",
                 "UMFA",
@@ -111,6 +119,8 @@ let package = Package(
             name: "UMFAServerTests",
             dependencies: [
                 "UMFAServer",
+                "UMFAContract",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "UMFAStorage",
@@ -125,6 +135,7 @@ let package = Package(
             name: "UMFATests",
             dependencies: [
                 "UMFA",
+                "UMFAContract",
                 "UMFAServer",
                 "UMFAAuthenticator",
                 "UMFAWebAuthn",

@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "UMFAWebAuthn", package: umfa),
                 .product(name: "UMFAAuthenticator", package: umfa),
+                .product(name: "UMFAContract", package: umfa),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

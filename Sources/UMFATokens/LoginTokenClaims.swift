@@ -1,8 +1,7 @@
 import Foundation
-import JWTKit
 
 /// The claims of a UMFA login token (DESIGN.md §2).
-public struct LoginTokenClaims: JWTPayload, Equatable {
+public struct LoginTokenClaims: Codable, Sendable, Equatable {
     /// The issuer, `UMFA::Authenticator` by default.
     public var iss: String
     /// Always `UMFA_login`.
@@ -58,14 +57,11 @@ public struct LoginTokenClaims: JWTPayload, Equatable {
         case webauthnTime = "webauthn_time"
         case userpwTime = "userpw_time"
     }
-
-    /// Claim checks happen in ``LoginTokenValidator`` so each failure can be named.
-    public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// The claims as they arrive for validation: everything optional, so a missing claim is
 /// reported by name instead of as a decoding failure.
-struct ReceivedLoginClaims: JWTPayload {
+struct ReceivedLoginClaims: Codable, Sendable {
     var iss: String?
     var sub: String?
     var aud: AudienceValue?
@@ -99,8 +95,6 @@ struct ReceivedLoginClaims: JWTPayload {
             applicationID: applicationID, credentialID: credentialID, webauthnTime: webauthnTime,
             userpwTime: userpwTime, amr: amr)
     }
-
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
 
     /// `aud` may be a string or an array of strings (RFC 7519 §4.1.3).
     struct AudienceValue: Codable {

@@ -141,7 +141,8 @@ struct IsolationTests {
     ]
 
     @Test(
-        "EVERY API-key and admin route of Routes.table refuses no key, another app's key and a wrong key: 401, no data")
+        "EVERY API-key and admin operation of APIOperation refuses no key, another app's key and a wrong key: 401, no data"
+    )
     func everyProtectedRoute() async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
@@ -159,7 +160,7 @@ struct IsolationTests {
                 "enrollment_policy": "open",
             ])
             // The demo page's static files (GET /demo/…) are public too.
-            let protected = Routes.table.filter { !Self.openRoutes.contains($0) && !$0.hasPrefix("GET /demo/") }
+            let protected = OpenAPITests.table.filter { !Self.openRoutes.contains($0) && !$0.hasPrefix("GET /demo/") }
             #expect(protected.count >= 12, "\(protected)")
             for route in protected {
                 let parts = route.split(separator: " ", maxSplits: 1).map(String.init)

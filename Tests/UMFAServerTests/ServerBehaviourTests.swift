@@ -79,10 +79,10 @@ struct ServerBehaviourTests {
 
     @Test("storage failures map to 409 and 503 in the error shape with the request's trace id; others to 500")
     func storeErrorMapping() async throws {
-        let router = Router()
+        let router = Router(context: UMFARequestContext.self)
         router.add(middleware: ErrorMiddleware())
         router.post("/fail/:kind") { request, context -> Response in
-            _ = try await JSONExchange.read(request)
+            _ = try await JSONExchange.read(request, context: context)
             switch context.parameters.get("kind") {
             case "conflict": throw StoreError(.conflict, "duplicate key value")
             case "unavailable": throw StoreError(.unavailable, "connection refused")

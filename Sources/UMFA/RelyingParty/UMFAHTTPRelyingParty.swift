@@ -1,4 +1,5 @@
 import Foundation
+import UMFAContract
 import UMFAWebAuthn
 
 #if canImport(FoundationNetworking)
@@ -18,107 +19,69 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         self.session = session
     }
 
-    struct OptionsEnvelope<Options: Decodable>: Decodable {
-        let traceID: String?
-        let publicKey: Options
-
-        enum CodingKeys: String, CodingKey {
-            case traceID = "trace_id"
-            case publicKey
-        }
-    }
-
-    struct OutcomeBody: Decodable {
-        let traceID: String?
-        let userID: String
-        let credentialID: String
-        let token: String?
-
-        enum CodingKeys: String, CodingKey {
-            case traceID = "trace_id"
-            case userID = "user_id"
-            case credentialID = "credential_id"
-            case token
-        }
-    }
-
     /// `POST /api/umfa/registration/options`.
     public func beginRegistration(userId: String, displayName: String?, enrollmentToken: String?) async throws(ZSMError)
         -> CeremonyOptions<CreationOptionsJSON>
     {
-        var body: [String: JSONValue] = ["application_id": .string(config.applicationId), "user_id": .string(userId)]
-        if let displayName { body["display_name"] = .string(displayName) }
-        if let enrollmentToken { body["enrollment_token"] = .string(enrollmentToken) }
-        let envelope: OptionsEnvelope<CreationOptionsJSON> = try await post(
-            "/api/umfa/registration/options", body, retry: true)
-        return CeremonyOptions(options: envelope.publicKey, traceId: envelope.traceID)
+        let answer: RegistrationOptionsResponse = try await post(.registrationOptions, retry: true) {
+            RegistrationOptionsRequest(
+                applicationID: config.applicationId, userID: userId, displayName: displayName,
+                enrollmentToken: enrollmentToken, traceID: $0)
+        }
+        return CeremonyOptions(options: answer.publicKey, traceId: answer.traceID)
     }
 
     /// `POST /api/umfa/registration/verify`.
     public func finishRegistration(userId: String, credential: RegistrationResponseJSON, deviceName: String?)
         async throws(ZSMError) -> CeremonyOutcome
     {
-        var body: [String: JSONValue] = [
-            "application_id": .string(config.applicationId), "user_id": .string(userId),
-            "credential": try Self.json(credential),
-        ]
-        if let deviceName { body["device_name"] = .string(deviceName) }
-        return try await outcome("/api/umfa/registration/verify", body)
+        let answer: CeremonyResponse = try await post(.registrationVerify, retry: false) {
+            RegistrationVerifyRequest(
+                applicationID: config.applicationId, userID: userId, credential: credential, deviceName: deviceName,
+                traceID: $0)
+        }
+        return CeremonyOutcome(
+            userId: answer.userID, credentialId: answer.credentialID, token: answer.token, traceId: answer.traceID)
     }
 
     /// `POST /api/umfa/authentication/options`.
     public func beginAuthentication(userId: String?) async throws(ZSMError) -> CeremonyOptions<RequestOptionsJSON> {
-        var body: [String: JSONValue] = ["application_id": .string(config.applicationId)]
-        if let userId { body["user_id"] = .string(userId) }
-        let envelope: OptionsEnvelope<RequestOptionsJSON> = try await post(
-            "/api/umfa/authentication/options", body, retry: true)
-        return CeremonyOptions(options: envelope.publicKey, traceId: envelope.traceID)
+        let answer: AuthenticationOptionsResponse = try await post(.authenticationOptions, retry: true) {
+            AuthenticationOptionsRequest(applicationID: config.applicationId, userID: userId, traceID: $0)
+        }
+        return CeremonyOptions(options: answer.publicKey, traceId: answer.traceID)
     }
 
     /// `POST /api/umfa/authentication/verify`.
     public func finishAuthentication(userId: String?, credential: AuthenticationResponseJSON) async throws(ZSMError)
         -> CeremonyOutcome
     {
-        var body: [String: JSONValue] = [
-            "application_id": .string(config.applicationId), "credential": try Self.json(credential),
-        ]
-        if let userId { body["user_id"] = .string(userId) }
-        return try await outcome("/api/umfa/authentication/verify", body)
+        let answer: CeremonyResponse = try await post(.authenticationVerify, retry: false) {
+            AuthenticationVerifyRequest(
+                applicationID: config.applicationId, userID: userId, credential: credential, traceID: $0)
+        }
+        return CeremonyOutcome(
+            userId: answer.userID, credentialId: answer.credentialID, token: answer.token, traceId: answer.traceID)
     }
 
     /// `POST /api/umfa/unenroll`.
     public func unenroll(userId: String, credential: AuthenticationResponseJSON) async throws(ZSMError)
         -> CeremonyOutcome
     {
-        try await outcome(
-            "/api/umfa/unenroll",
-            [
-                "application_id": .string(config.applicationId), "user_id": .string(userId),
-                "credential": try Self.json(credential),
-            ])
-    }
-
-    private func outcome(_ path: String, _ body: [String: JSONValue]) async throws(ZSMError) -> CeremonyOutcome {
-        let answer: OutcomeBody = try await post(path, body, retry: false)
-        return CeremonyOutcome(
-            userId: answer.userID, credentialId: answer.credentialID, token: answer.token, traceId: answer.traceID)
-    }
-
-    static func json(_ value: some Encodable) throws(ZSMError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
-        } catch {
-            throw ZSMError(.invalidConfiguration, "a response could not be encoded")
+        let answer: UnenrollResponse = try await post(.unenroll, retry: false) {
+            UnenrollRequest(applicationID: config.applicationId, userID: userId, credential: credential, traceID: $0)
         }
+        return CeremonyOutcome(
+            userId: answer.userID, credentialId: answer.credentialID, token: nil, traceId: answer.traceID)
     }
 
     /// Posts JSON and decodes the answer, mapping failures to ``ZSMError``.
-    private func post<Answer: Decodable>(_ path: String, _ body: [String: JSONValue], retry: Bool)
-        async throws(ZSMError) -> Answer
-    {
-        var body = body
+    private func post<Body: ContractBody, Answer: ContractBody>(
+        _ operation: APIOperation, retry: Bool, _ makeBody: (String) -> Body
+    ) async throws(ZSMError) -> Answer {
         let traceID = UUID().uuidString.lowercased()
-        body["trace_id"] = .string(traceID)
+        let body = makeBody(traceID)
+        let path = operation.path
         // Appended, not resolved: a server behind a path prefix (https://example.com/mfa) keeps it.
         var base = config.hostURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
@@ -168,16 +131,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
 
     /// Maps an error answer `{"status","trace_id","message"}` to a ``ZSMError``.
     static func serverError(status: Int, data: Data, traceID: String) -> ZSMError {
-        struct Body: Decodable {
-            let message: String?
-            let traceID: String?
-
-            enum CodingKeys: String, CodingKey {
-                case message
-                case traceID = "trace_id"
-            }
-        }
-        let body = try? JSONDecoder().decode(Body.self, from: data)
+        let body = try? JSONDecoder().decode(ErrorResponse.self, from: data)
         let message = body?.message ?? "HTTP \(status)"
         let trace = body?.traceID ?? traceID
         switch status {

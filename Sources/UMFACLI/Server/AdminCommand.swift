@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UMFAContract
 
 /// `umfa admin`: the admin API from the shell. The admin token comes from `UMFA_ADMIN_TOKEN`
 /// or `--admin-token` (the environment keeps it out of the process list).
@@ -23,11 +24,13 @@ struct AdminConnection: ParsableArguments {
         name: .customLong("admin-token"), parsing: .unconditional, help: "The admin token (or env UMFA_ADMIN_TOKEN).")
     var adminToken: String?
 
-    func send(_ method: String, _ path: String, json: Any? = nil) async throws -> HTTPClient.Reply {
+    func send(
+        _ operation: APIOperation, _ parameters: [String: String] = [:], body: (some ContractBody)? = EmptyBody?.none
+    ) async throws -> HTTPClient.Reply {
         guard let token = adminToken ?? ProcessInfo.processInfo.environment["UMFA_ADMIN_TOKEN"] else {
             throw ValidationError("give --admin-token or set UMFA_ADMIN_TOKEN")
         }
-        return try await HTTPClient(server: server).send(method, path, bearer: token, json: json)
+        return try await HTTPClient(server: server).send(operation, parameters, bearer: token, body: body)
     }
 }
 
@@ -57,17 +60,11 @@ struct ApplicationSettingsOptions: ParsableArguments {
     @Option(name: .customLong("token-ttl"), help: "Login token lifetime in seconds.")
     var tokenTTL: Int?
 
-    var body: [String: Any] {
-        var body: [String: Any] = [:]
-        if let name { body["name"] = name }
-        if let rpID { body["rp_id"] = rpID }
-        if let rpName { body["rp_name"] = rpName }
-        if !origin.isEmpty { body["origins"] = origin }
-        if let policy { body["enrollment_policy"] = policy }
-        if let userVerification { body["user_verification"] = userVerification }
-        if let attestation { body["attestation"] = attestation }
-        if let tokenTTL { body["token_ttl_seconds"] = tokenTTL }
-        return body
+    /// The settings given, as the admin API takes them.
+    var body: ApplicationSettingsRequest {
+        ApplicationSettingsRequest(
+            name: name, rpID: rpID, rpName: rpName, origins: origin.isEmpty ? nil : origin, enrollmentPolicy: policy,
+            userVerification: userVerification, attestation: attestation, tokenTTLSeconds: tokenTTL)
     }
 }
 
@@ -79,10 +76,12 @@ extension AdminCommand {
         @OptionGroup var settings: ApplicationSettingsOptions
 
         func run() async throws {
-            guard settings.name != nil, settings.rpID != nil, !settings.origin.isEmpty else {
+            guard let name = settings.name, let rpID = settings.rpID, !settings.origin.isEmpty else {
                 throw ValidationError("create-app needs --name, --rp-id and at least one --origin")
             }
-            try HTTPClient.finish(try await connection.send("POST", "/api/admin/applications", json: settings.body))
+            let body = CreateApplicationRequest(
+                name: name, rpID: rpID, origins: settings.origin, settings: settings.body)
+            try HTTPClient.finish(try await connection.send(.createApplication, body: body))
         }
     }
 
@@ -91,7 +90,7 @@ extension AdminCommand {
         @OptionGroup var connection: AdminConnection
 
         func run() async throws {
-            try HTTPClient.finish(try await connection.send("GET", "/api/admin/applications"))
+            try HTTPClient.finish(try await connection.send(.listApplications))
         }
     }
 
@@ -101,7 +100,7 @@ extension AdminCommand {
         @Option(help: "The application id.") var app: String
 
         func run() async throws {
-            try HTTPClient.finish(try await connection.send("GET", "/api/admin/applications/\(app)"))
+            try HTTPClient.finish(try await connection.send(.getApplication, ["id": app]))
         }
     }
 
@@ -114,7 +113,7 @@ extension AdminCommand {
 
         func run() async throws {
             try HTTPClient.finish(
-                try await connection.send("PATCH", "/api/admin/applications/\(app)", json: settings.body))
+                try await connection.send(.updateApplication, ["id": app], body: settings.body))
         }
     }
 
@@ -125,7 +124,7 @@ extension AdminCommand {
         @Option(help: "The application id.") var app: String
 
         func run() async throws {
-            try HTTPClient.finish(try await connection.send("POST", "/api/admin/applications/\(app)/api-keys"))
+            try HTTPClient.finish(try await connection.send(.createAPIKey, ["id": app]))
         }
     }
 
@@ -136,7 +135,7 @@ extension AdminCommand {
         @Option(help: "The application id.") var app: String
 
         func run() async throws {
-            try HTTPClient.finish(try await connection.send("GET", "/api/admin/applications/\(app)/api-keys"))
+            try HTTPClient.finish(try await connection.send(.listAPIKeys, ["id": app]))
         }
     }
 
@@ -150,7 +149,7 @@ extension AdminCommand {
 
         func run() async throws {
             try HTTPClient.finish(
-                try await connection.send("DELETE", "/api/admin/applications/\(app)/api-keys/\(keyID)"))
+                try await connection.send(.deleteAPIKey, ["id": app, "key_id": keyID]))
         }
     }
 
@@ -161,7 +160,7 @@ extension AdminCommand {
         @OptionGroup var connection: AdminConnection
 
         func run() async throws {
-            try HTTPClient.finish(try await connection.send("POST", "/api/admin/signing-keys"))
+            try HTTPClient.finish(try await connection.send(.rotateSigningKey))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UMFAContract
 
 /// `umfa validate-token`: what an application's backend does with a token from a device.
 struct ValidateTokenCommand: AsyncParsableCommand {
@@ -38,10 +39,9 @@ struct ValidateTokenCommand: AsyncParsableCommand {
         if token.hasPrefix("@") {
             tokenValue = String(decoding: try CommandIO.readFile(String(token.dropFirst())), as: UTF8.self)
         }
-        var body: [String: Any] = ["application_id": app, "user_id": user, "token": tokenValue]
-        if let tokenType { body["token_type"] = tokenType }
-        let reply = try await HTTPClient(server: server).send(
-            "POST", "/api/umfa/validate-token", bearer: key, json: body)
+        let body = ValidateTokenRequest(
+            applicationID: app, userID: user, token: .string(tokenValue), tokenType: tokenType)
+        let reply = try await HTTPClient(server: server).send(.validateToken, bearer: key, body: body)
         try HTTPClient.finish(reply, success: [200])
     }
 }

@@ -6,6 +6,8 @@ import UMFAWebAuthn
 /// messages on standard error.
 enum CommandIO {
     static func readFile(_ path: String) throws -> Data {
+        // Standard input is a stream, not a file FileManager can read in one go.
+        if path == "-" || path == "/dev/stdin" { return FileHandle.standardInput.readDataToEndOfFile() }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError("cannot read \(path)")
         }

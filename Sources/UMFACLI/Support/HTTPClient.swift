@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UMFAContract
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -24,21 +25,30 @@ struct HTTPClient {
     }
 
     /// Sends a request and returns the status and body, whatever the status.
-    func send(_ method: String, _ path: String, bearer: String? = nil, json: Any? = nil) async throws -> Reply {
+    /// Calls `operation` with its path parameters filled in and `body` as JSON. An unreachable
+    /// server is an error (exit 1), never a clean exit.
+    func send(
+        _ operation: APIOperation, _ parameters: [String: String] = [:], bearer: String? = nil,
+        body: (some ContractBody)? = EmptyBody?.none
+    ) async throws -> Reply {
+        let path = operation.path(parameters)
         guard let url = URL(string: path, relativeTo: server) else { throw ValidationError("bad path \(path)") }
         var request = URLRequest(url: url)
-        request.httpMethod = method
+        request.httpMethod = operation.method
         request.timeoutInterval = 30
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let json {
+        if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            request.httpBody = try encoder.encode(body)
         }
         do {
             let (data, response) = try await URLSession.shared.data(for: request)
             return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
         } catch {
-            throw CleanExit.message("error: cannot reach \(server.absoluteString): \(error.localizedDescription)")
+            CommandIO.printError("cannot reach \(server.absoluteString): \(error.localizedDescription)")
+            throw ExitCode(1)
         }
     }
 
@@ -46,9 +56,14 @@ struct HTTPClient {
     static func finish(_ reply: Reply, success: Set<Int> = [200, 201]) throws {
         FileHandle.standardOutput.write(reply.body + Data("\n".utf8))
         guard success.contains(reply.status) else {
-            let message = (try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["message"] as? String
+            let message = (try? JSONDecoder().decode(ErrorResponse.self, from: reply.body))?.message
             CommandIO.printError("HTTP \(reply.status): \(message ?? "request failed")")
             throw ExitCode(1)
         }
     }
+}
+
+/// The body of a request without one.
+struct EmptyBody: ContractBody {
+    static let example = EmptyBody()
 }

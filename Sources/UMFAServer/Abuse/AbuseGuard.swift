@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import Logging
 
 /// The server's abuse limits: failed ceremony verifications per user and client address and
@@ -30,16 +29,16 @@ struct AbuseGuard: Sendable {
     /// this address) or the address is blocked; a 401 it throws counts as a failure, a
     /// success forgets the user's failures from this address.
     func ceremony<T>(
-        application: UUID, userID: String?, traceID: String, _ body: () async throws -> T
+        application: UUID, userID: String?, caller: Caller, _ body: () async throws -> T
     ) async throws -> T {
-        let address = ClientAddress.current
+        let address = caller.clientAddress
         let userKey = "\(application.uuidString):\(userID ?? ""):\(address)"
-        try refuseIfBlocked([(users, userKey), (addresses, address)], traceID: traceID)
+        try refuseIfBlocked([(users, userKey), (addresses, address)])
         do {
             let value = try await body()
             users.reset(userKey)
             return value
-        } catch let error as APIError where error.status == .unauthorized {
+        } catch let error as ServiceError where error.code == .unauthenticated {
             record(users, userKey, kind: "user")
             record(addresses, address, kind: "address")
             throw error
@@ -47,23 +46,22 @@ struct AbuseGuard: Sendable {
     }
 
     /// Refuses a caller whose address is blocked for wrong admin tokens or API keys.
-    func checkCredentialGuessing(traceID: String) throws {
-        try refuseIfBlocked([(credentials, ClientAddress.current)], traceID: traceID)
+    func checkCredentialGuessing(_ caller: Caller) throws {
+        try refuseIfBlocked([(credentials, caller.clientAddress)])
     }
 
     /// Counts a wrong or missing admin token or API key from the caller's address.
-    func recordCredentialFailure() {
-        record(credentials, ClientAddress.current, kind: "credential")
+    func recordCredentialFailure(_ caller: Caller) {
+        record(credentials, caller.clientAddress, kind: "credential")
     }
 
-    private func refuseIfBlocked(_ keys: [(FailureCounter, String)], traceID: String) throws {
+    private func refuseIfBlocked(_ keys: [(FailureCounter, String)]) throws {
         let now = now()
         let wait = keys.compactMap { $0.0.retryAfter($0.1, now: now) }.max()
         guard let wait else { return }
         let seconds = Int(wait.rounded(.up))
-        throw APIError(
-            .tooManyRequests, "Too many failed attempts; try again in \(seconds) seconds", traceID: traceID,
-            headers: [.retryAfter: String(seconds)])
+        throw ServiceError(
+            .rateLimited(retryAfterSeconds: seconds), "Too many failed attempts; try again in \(seconds) seconds")
     }
 
     private func record(_ counter: FailureCounter, _ key: String, kind: String) {

@@ -32,8 +32,9 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
         let router = Router(context: UMFARequestContext.self)
         router.add(
             middleware: RequestScopeMiddleware(
-                trustForwardedFor: configuration.trustForwardedFor, bodyReadTimeout: configuration.bodyReadTimeout))
-        Routes.install(on: router, services: services, metrics: registry, demoRoutes: configuration.demoRoutes)
+                trustForwardedFor: configuration.trustForwardedFor,
+                bodyReadTimeout: .milliseconds(Int64(configuration.bodyReadTimeout * 1000))))
+        Routes(services: services, metrics: registry, demoRoutes: configuration.demoRoutes).install(on: router)
         let app = Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),

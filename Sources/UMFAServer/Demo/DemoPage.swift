@@ -30,7 +30,7 @@ struct DemoPage {
     /// `GET /demo/<name>`: one of ``DemoAssets/files``.
     func asset(_ name: String, request: Request) throws -> Response {
         guard let asset = DemoAssets.files[name] else {
-            throw APIError.notFound("No such file", traceID: TraceID.from(request))
+            throw ServiceError.notFound("No such file")
         }
         var response: Response
         if let given = request.headers[.ifNoneMatch],

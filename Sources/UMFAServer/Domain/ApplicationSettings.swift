@@ -46,20 +46,19 @@ enum ApplicationSettingsValidation {
     static let attestationPolicyValues = ["any", "self_or_trusted", "trusted"]
 
     /// Checks `attestation_policy` and the AAGUID lists.
-    static func validateAttestation(_ application: ApplicationRecord, traceID: String) throws {
+    static func validateAttestation(_ application: ApplicationRecord) throws {
         guard attestationPolicyValues.contains(application.attestationPolicy) else {
-            throw APIError.badRequest("attestation_policy must be any, self_or_trusted or trusted", traceID: traceID)
+            throw ServiceError.invalid("attestation_policy must be any, self_or_trusted or trusted")
         }
         // With conveyance none, browsers replace every attestation with `none`, which only
         // `any` accepts.
         guard application.attestationPolicy == "any" || application.attestation != "none" else {
-            throw APIError.badRequest(
-                "attestation_policy \(application.attestationPolicy) needs attestation direct, indirect or enterprise",
-                traceID: traceID)
+            throw ServiceError.invalid(
+                "attestation_policy \(application.attestationPolicy) needs attestation direct, indirect or enterprise")
         }
         let lists = (application.aaguidAllow ?? []) + application.aaguidDeny
         guard lists.count <= 1000, lists.allSatisfy({ UUID(uuidString: $0) != nil }) else {
-            throw APIError.badRequest("aaguid_allow and aaguid_deny must hold AAGUIDs (UUIDs)", traceID: traceID)
+            throw ServiceError.invalid("aaguid_allow and aaguid_deny must hold AAGUIDs (UUIDs)")
         }
     }
 

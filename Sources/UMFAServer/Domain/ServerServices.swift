@@ -23,20 +23,18 @@ struct ServerServices: Sendable {
 
     /// Looks an application up for a device-facing route; unknown ids are a 400 there, since
     /// 404 is reserved for the API-key and admin routes.
-    func application(_ text: String, traceID: String) async throws -> ApplicationRecord {
-        guard let id = UUID(uuidString: text) else {
-            throw APIError.badRequest("application_id must be a UUID", traceID: traceID)
-        }
+    func application(_ text: String) async throws -> ApplicationRecord {
+        guard let id = UUID(uuidString: text) else { throw ServiceError.invalid("application_id must be a UUID") }
         guard let application = try await store.application(id: id) else {
-            throw APIError.badRequest("Unknown application_id", traceID: traceID)
+            throw ServiceError.invalid("Unknown application_id")
         }
         return application
     }
 
     /// Checks a `user_id`: 1 to 256 characters.
-    func checkUserID(_ userID: String, traceID: String) throws {
+    func checkUserID(_ userID: String) throws {
         guard (1...256).contains(userID.count) else {
-            throw APIError.badRequest("user_id must be 1 to 256 characters", traceID: traceID)
+            throw ServiceError.invalid("user_id must be 1 to 256 characters")
         }
     }
 }

@@ -6,12 +6,9 @@ import NIOCore
 /// address, or, when the server is configured to trust a reverse proxy, the last address that
 /// proxy appended to `X-Forwarded-For`.
 enum ClientAddress {
-    /// The current request's client address; `unknown` outside a request or without a socket.
-    @TaskLocal static var current = "unknown"
-
     private static let forwardedFor = HTTPFields.Element.Name("X-Forwarded-For")
 
-    /// The address of `request` as ``ClientAddressMiddleware`` sees it.
+    /// The address of `request` as ``RequestScopeMiddleware`` sets it on the context.
     static func of(_ request: Request, peer: SocketAddress?, trustForwardedFor: Bool) -> String {
         if trustForwardedFor, let name = forwardedFor, let forwarded = request.headers[name],
             let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty

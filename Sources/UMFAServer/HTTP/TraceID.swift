@@ -8,29 +8,30 @@ public enum TraceID {
     public static func make() -> String { UUID().uuidString.lowercased() }
 
     /// The trace id of a request without a JSON body: its `trace_id` query parameter when
-    /// valid, else a new one. Recorded in ``TraceScope`` for error answers.
-    static func from(_ request: Request) -> String {
-        let traceID = request.uri.queryParameters.get("trace_id").flatMap(JSONExchange.validTraceID) ?? make()
-        TraceScope.record(traceID)
+    /// valid, else a new one; settled on the context for error answers.
+    static func from(_ request: Request, context: UMFARequestContext) -> String {
+        let traceID = request.uri.queryParameters.get("trace_id").flatMap(valid) ?? make()
+        context.trace.settle(traceID)
         return traceID
+    }
+
+    /// A client's trace id, accepted when it is short printable ASCII.
+    static func valid(_ text: String) -> String? {
+        guard !text.isEmpty, text.utf8.count <= 128, text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
+            return nil
+        }
+        return text
     }
 }
 
-/// The trace id of the request being handled, so an error that is not an ``APIError`` (a
-/// storage failure, a bug) is still answered with the trace id the client sent.
-enum TraceScope {
-    /// Holds one request's trace id once a route has settled it.
-    final class Slot: Sendable {
-        private let storage = Mutex<String?>(nil)
+/// One request's trace id once it is settled, shared by the route and ``ErrorMiddleware``
+/// through the request context (contexts are values; this slot is the one shared part).
+final class TraceSlot: Sendable {
+    private let storage = Mutex<String?>(nil)
 
-        var value: String? { storage.withLock { $0 } }
+    /// The settled trace id, if any.
+    var value: String? { storage.withLock { $0 } }
 
-        func set(_ traceID: String) { storage.withLock { $0 = traceID } }
-    }
-
-    /// Task-scoped, not global: ``ErrorMiddleware`` binds a fresh slot around each request.
-    @TaskLocal static var current: Slot?
-
-    /// Records the request's trace id in the current slot, if any.
-    static func record(_ traceID: String) { current?.set(traceID) }
+    /// Settles the trace id; the first one wins.
+    func settle(_ traceID: String) { storage.withLock { if $0 == nil { $0 = traceID } } }
 }

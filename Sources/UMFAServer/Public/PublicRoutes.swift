@@ -13,10 +13,6 @@ struct PublicRoutes {
         return response
     }
 
-    func health(_ request: Request, context: some RequestContext) async throws -> Response {
-        try JSONExchange.response(["status": "ok", "trace_id": TraceID.from(request)])
-    }
-
     func prometheus(_ request: Request, context: some RequestContext) async throws -> Response {
         var buffer: [UInt8] = []
         metrics.emit(into: &buffer)
@@ -28,6 +24,6 @@ struct PublicRoutes {
     func openAPI(_ request: Request, context: some RequestContext) async throws -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+            body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
     }
 }

@@ -1,5 +1,5 @@
 import Synchronization
-import VaporCSQLite
+import CSQLite
 
 /// One SQLite connection through the C API, with its prepared statements kept for reuse.
 ///
@@ -32,14 +32,14 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     init(path: String) throws {
         Self.initialized.withLock { done in
-            if !done { _ = sqlite_nio_sqlite3_initialize() }
+            if !done { _ = sqlite3_initialize() }
             done = true
         }
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let status = sqlite_nio_sqlite3_open_v2(path, &database, flags, nil)
+        let status = sqlite3_open_v2(path, &database, flags, nil)
         guard status == SQLITE_OK else {
-            let message = database.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite_nio_sqlite3_close_v2(database)
+            let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(database)
             database = nil
             throw StoreError(.unavailable, "SQLite: cannot open \(path): \(message)")
         }
@@ -52,13 +52,13 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         // Runs last, after the reset below.
         defer { if statement.changesSchema { finalizeStatements() } }
         defer {
-            sqlite_nio_sqlite3_reset(statement.handle)
-            sqlite_nio_sqlite3_clear_bindings(statement.handle)
+            sqlite3_reset(statement.handle)
+            sqlite3_clear_bindings(statement.handle)
         }
         try bind(query.values, to: statement.handle, database: database)
         var rows: [SQLiteStoredRow] = []
         while true {
-            let status = sqlite_nio_sqlite3_step(statement.handle)
+            let status = sqlite3_step(statement.handle)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else { throw Self.error(status, database: database) }
             let columns = statement.columns ?? SQLiteColumns(statement.handle)
@@ -72,14 +72,14 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     /// Finalizes the statements and closes the connection.
     func close() {
         finalizeStatements()
-        sqlite_nio_sqlite3_close_v2(database)
+        sqlite3_close_v2(database)
         database = nil
     }
 
     private func prepared(_ sql: String, database: OpaquePointer) throws -> PreparedStatement {
         if let kept = statements[sql] { return kept }
         var handle: OpaquePointer?
-        let status = sqlite_nio_sqlite3_prepare_v3(database, sql, -1, 0, &handle, nil)
+        let status = sqlite3_prepare_v3(database, sql, -1, 0, &handle, nil)
         guard status == SQLITE_OK, let handle else { throw Self.error(status, database: database) }
         let statement = PreparedStatement(handle: handle, changesSchema: Self.changesSchema(sql))
         if statements.count >= Self.maximumKeptStatements { finalizeStatements() }
@@ -90,7 +90,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     /// After a schema change every kept statement is prepared again, so a `SELECT *` never
     /// reads with the column names of the old table.
     private func finalizeStatements() {
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+        for statement in statements.values { sqlite3_finalize(statement.handle) }
         statements.removeAll()
     }
 
@@ -106,12 +106,12 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             let status: Int32
             switch value {
             case .text(let text):
-                status = sqlite_nio_sqlite3_bind_text64(
+                status = sqlite3_bind_text64(
                     statement, position, text, UInt64(text.utf8.count), Self.transient, UInt8(SQLITE_UTF8))
             case .integer(let integer):
-                status = sqlite_nio_sqlite3_bind_int64(statement, position, integer)
+                status = sqlite3_bind_int64(statement, position, integer)
             case .null:
-                status = sqlite_nio_sqlite3_bind_null(statement, position)
+                status = sqlite3_bind_null(statement, position)
             }
             guard status == SQLITE_OK else { throw Self.error(status, database: database) }
         }
@@ -119,15 +119,15 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
 
     private static func values(of statement: OpaquePointer, count: Int) -> [SQLiteValue] {
         (0..<Int32(count)).map { column in
-            switch sqlite_nio_sqlite3_column_type(statement, column) {
+            switch sqlite3_column_type(statement, column) {
             case SQLITE_INTEGER:
-                return .integer(sqlite_nio_sqlite3_column_int64(statement, column))
+                return .integer(sqlite3_column_int64(statement, column))
             case SQLITE_FLOAT:
-                return .real(sqlite_nio_sqlite3_column_double(statement, column))
+                return .real(sqlite3_column_double(statement, column))
             case SQLITE_TEXT, SQLITE_BLOB:
                 // Text is read with its length: it may hold NUL bytes.
-                guard let bytes = sqlite_nio_sqlite3_column_text(statement, column) else { return .text("") }
-                let length = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
+                guard let bytes = sqlite3_column_text(statement, column) else { return .text("") }
+                let length = Int(sqlite3_column_bytes(statement, column))
                 return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
             default:
                 return .null
@@ -141,7 +141,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     /// Uniqueness and foreign-key violations become ``StoreError/Code/conflict`` (PostgreSQL
     /// 23505 and 23503 do too); a lock held past the busy timeout is ``SQLiteExecutor/busy``.
     static func error(_ status: Int32, database: OpaquePointer) -> StoreError {
-        let extended = sqlite_nio_sqlite3_extended_errcode(database)
+        let extended = sqlite3_extended_errcode(database)
         // Plain SQLITE_CONSTRAINT, then its UNIQUE, PRIMARYKEY, FOREIGNKEY and ROWID forms.
         switch extended {
         case SQLITE_CONSTRAINT, 2067, 1555, 787, 2579:
@@ -151,7 +151,7 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         }
         switch extended & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: return SQLiteExecutor.busy
-        default: return StoreError(.unavailable, "SQLite: \(String(cString: sqlite_nio_sqlite3_errmsg(database)))")
+        default: return StoreError(.unavailable, "SQLite: \(String(cString: sqlite3_errmsg(database)))")
         }
     }
 }
@@ -162,10 +162,10 @@ final class SQLiteColumns: Sendable {
     private let positions: [String: Int]
 
     init(_ statement: OpaquePointer) {
-        count = Int(sqlite_nio_sqlite3_column_count(statement))
+        count = Int(sqlite3_column_count(statement))
         var positions: [String: Int] = [:]
         for column in 0..<count {
-            let name = String(cString: sqlite_nio_sqlite3_column_name(statement, Int32(column)))
+            let name = String(cString: sqlite3_column_name(statement, Int32(column)))
             if positions[name] == nil { positions[name] = column }
         }
         self.positions = positions

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import UMFAAuthenticator
+import UMFAContract
 import UMFAWebAuthn
 
 /// An application created through the admin API, with what its backend and devices need.
@@ -75,18 +76,22 @@ struct API: Sendable {
         try await send(.post, path, json: json, bearer: bearer)
     }
 
+    /// Calls `operation` with a contract body.
+    func call(_ operation: APIOperation, _ body: some ContractBody, bearer: String? = nil) async throws -> Reply {
+        try await send(
+            HTTPRequest.Method(operation.method) ?? .post, operation.path, json: try .encoding(body), bearer: bearer)
+    }
+
     // MARK: Admin
 
     func createApplication(
         policy: String = "grant", tokenTTL: Int? = nil, userVerification: String? = nil
     ) async throws -> TestApplication {
-        var body: [String: JSONValue] = [
-            "name": .string("Test shop"), "rp_id": .string(TestApplication.rpID),
-            "origins": .array([.string(TestApplication.origin)]), "enrollment_policy": .string(policy),
-        ]
-        if let tokenTTL { body["token_ttl_seconds"] = .number(Double(tokenTTL)) }
-        if let userVerification { body["user_verification"] = .string(userVerification) }
-        let reply = try await post("/api/admin/applications", .object(body), bearer: TestServer.adminToken)
+        let body = CreateApplicationRequest(
+            name: "Test shop", rpID: TestApplication.rpID, origins: [TestApplication.origin],
+            settings: ApplicationSettingsRequest(
+                enrollmentPolicy: policy, userVerification: userVerification, tokenTTLSeconds: tokenTTL))
+        let reply = try await call(.createApplication, body, bearer: TestServer.adminToken)
         guard reply.status == .created, let id = reply["application_id"]?.stringValue,
             let key = reply["api_key"]?.stringValue, let settings = reply.json
         else { throw TestFailure("creating an application failed: \(reply.status) \(reply.text)") }
@@ -98,10 +103,8 @@ struct API: Sendable {
     func enrollmentToken(
         _ app: TestApplication, user: String, userpwTime: String? = nil, ttl: Int? = nil
     ) async throws -> String {
-        var body: [String: JSONValue] = ["application_id": .string(app.id), "user_id": .string(user)]
-        if let userpwTime { body["userpw_time"] = .string(userpwTime) }
-        if let ttl { body["ttl_seconds"] = .number(Double(ttl)) }
-        let reply = try await post("/api/umfa/enrollment-tokens", .object(body), bearer: app.apiKey)
+        let body = EnrollmentTokenRequest(applicationID: app.id, userID: user, ttlSeconds: ttl, userpwTime: userpwTime)
+        let reply = try await call(.createEnrollmentToken, body, bearer: app.apiKey)
         guard reply.status == .created, let token = reply["enrollment_token"]?.stringValue else {
             throw TestFailure("enrollment-tokens failed: \(reply.status) \(reply.text)")
         }
@@ -112,12 +115,18 @@ struct API: Sendable {
         _ app: TestApplication, user: String, token: JSONValue, type: String? = nil, typeKey: String = "token_type",
         key: String? = nil, traceID: String? = nil
     ) async throws -> Reply {
-        var body: [String: JSONValue] = [
-            "application_id": .string(app.id), "user_id": .string(user), "token": token,
-        ]
-        if let type { body[typeKey] = .string(type) }
-        if let traceID { body["trace_id"] = .string(traceID) }
-        return try await post("/api/umfa/validate-token", .object(body), bearer: key ?? app.apiKey)
+        guard typeKey == "token_type" else {
+            // The dashed spelling the UMFA documentation's example uses is not the contract type's.
+            var body: [String: JSONValue] = [
+                "application_id": .string(app.id), "user_id": .string(user), "token": token,
+            ]
+            if let type { body[typeKey] = .string(type) }
+            if let traceID { body["trace_id"] = .string(traceID) }
+            return try await post(APIOperation.validateToken.path, .object(body), bearer: key ?? app.apiKey)
+        }
+        let body = ValidateTokenRequest(
+            applicationID: app.id, userID: user, token: token, tokenType: type, traceID: traceID)
+        return try await call(.validateToken, body, bearer: key ?? app.apiKey)
     }
 
     // MARK: Device
@@ -125,10 +134,10 @@ struct API: Sendable {
     func registrationOptions(
         _ app: TestApplication, user: String, enrollmentToken: String? = nil, token: String? = nil
     ) async throws -> Reply {
-        var body: [String: JSONValue] = ["application_id": .string(app.id), "user_id": .string(user)]
-        if let enrollmentToken { body["enrollment_token"] = .string(enrollmentToken) }
-        if let token { body["token"] = .string(token) }
-        return try await post("/api/umfa/registration/options", .object(body))
+        try await call(
+            .registrationOptions,
+            RegistrationOptionsRequest(
+                applicationID: app.id, userID: user, enrollmentToken: enrollmentToken, token: token))
     }
 
     /// registration/options, the authenticator, registration/verify; fails unless both answer 200.
@@ -142,17 +151,13 @@ struct API: Sendable {
             throw TestFailure("registration/options failed: \(options.status) \(options.text)")
         }
         let credential = try device.create(try publicKey.decoded(CreationOptionsJSON.self), userVerified: true)
-        var body: [String: JSONValue] = [
-            "application_id": .string(app.id), "user_id": .string(user), "credential": try .encoding(credential),
-        ]
-        if let traceID { body["trace_id"] = .string(traceID) }
-        return try CeremonyResult(try await post("/api/umfa/registration/verify", .object(body)))
+        let body = RegistrationVerifyRequest(
+            applicationID: app.id, userID: user, credential: credential, traceID: traceID)
+        return try CeremonyResult(try await call(.registrationVerify, body))
     }
 
     func authenticationOptions(_ app: TestApplication, user: String?) async throws -> Reply {
-        var body: [String: JSONValue] = ["application_id": .string(app.id)]
-        if let user { body["user_id"] = .string(user) }
-        return try await post("/api/umfa/authentication/options", .object(body))
+        try await call(.authenticationOptions, AuthenticationOptionsRequest(applicationID: app.id, userID: user))
     }
 
     /// authentication/options and the authenticator's assertion, not yet verified.
@@ -168,9 +173,8 @@ struct API: Sendable {
         _ app: TestApplication, user: String?, credential: AuthenticationResponseJSON,
         path: String = "/api/umfa/authentication/verify"
     ) async throws -> Reply {
-        var body: [String: JSONValue] = ["application_id": .string(app.id), "credential": try .encoding(credential)]
-        if let user { body["user_id"] = .string(user) }
-        return try await post(path, .object(body))
+        let body = AuthenticationVerifyRequest(applicationID: app.id, userID: user, credential: credential)
+        return try await post(path, try .encoding(body))
     }
 
     /// A full sign-in; fails unless it answers 200.

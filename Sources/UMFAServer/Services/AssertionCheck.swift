@@ -7,7 +7,7 @@ import UMFAWebAuthn
 struct AssertionCheck {
     let services: ServerServices
     let application: ApplicationRecord
-    let traceID: String
+    let caller: Caller
     /// Whether failures count against the abuse limits: yes for devices; no for an application
     /// backend relaying its users' assertions (`validate-token`, authenticated by its API key),
     /// whose one address would otherwise be blocked for all of its users.
@@ -24,7 +24,7 @@ struct AssertionCheck {
     func verify(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
         guard countsFailures else { return try await check(response, expectedUserID: expectedUserID) }
         return try await services.abuse.ceremony(
-            application: application.id, userID: expectedUserID, traceID: traceID
+            application: application.id, userID: expectedUserID, caller: caller
         ) {
             try await check(response, expectedUserID: expectedUserID)
         }
@@ -32,31 +32,20 @@ struct AssertionCheck {
 
     private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
         // The challenge is found through the client data, then consumed exactly once.
-        let clientData: CollectedClientData
-        do {
-            clientData = try CollectedClientData(bytes: response.response.clientDataJSON.bytes)
-        } catch {
-            throw APIError.badRequest("credential.response.clientDataJSON is not valid client data", traceID: traceID)
-        }
-        guard let challengeBytes = Base64URL.decode(clientData.challenge),
-            let challenge = try await services.store.consumeChallenge(
-                challengeBytes, applicationID: application.id, ceremony: .authentication),
-            challenge.expiresAt > services.now()
-        else {
-            throw APIError.unauthorized("The challenge is unknown, expired or already used", traceID: traceID)
-        }
+        let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
+            .consume(for: response.response.clientDataJSON, ceremony: .authentication)
         if let bound = challenge.userID, let expectedUserID, bound != expectedUserID {
-            throw APIError.unauthorized("The challenge was issued for another user", traceID: traceID)
+            throw ServiceError.unauthenticated("The challenge was issued for another user")
         }
         let identifiedUserID = challenge.userID ?? expectedUserID
         guard
             let credential = try await services.store.credential(
                 applicationID: application.id, credentialID: response.rawId.bytes)
         else {
-            throw APIError.unauthorized("The credential is not registered", traceID: traceID)
+            throw ServiceError.unauthenticated("The credential is not registered")
         }
         guard let owner = try await services.store.user(applicationID: application.id, userID: credential.userID) else {
-            throw APIError.unauthorized("The credential is not registered", traceID: traceID)
+            throw ServiceError.unauthenticated("The credential is not registered")
         }
         var identifiedHandle: [UInt8]?
         if let identifiedUserID {
@@ -65,18 +54,18 @@ struct AssertionCheck {
                 identifiedUserID == owner.userID
                 ? owner : try await services.store.user(applicationID: application.id, userID: identifiedUserID)
             guard let user = identified else {
-                throw APIError.unauthorized("The credential does not belong to this user", traceID: traceID)
+                throw ServiceError.unauthenticated("The credential does not belong to this user")
             }
             identifiedHandle = user.userHandle
         }
-        let record = try CredentialRecordMapping.record(credential, userHandle: owner.userHandle, traceID: traceID)
+        let record = try CredentialRecordMapping.record(credential, userHandle: owner.userHandle)
         let verified: VerifiedAuthentication
         do {
             verified = try AuthenticationVerifier(policy: application.relyingPartyPolicy).verify(
                 response, expectedChallenge: challengeBytes, credential: record, identifiedUserHandle: identifiedHandle,
                 userVerification: UserVerificationRequirement(rawValue: challenge.userVerification))
         } catch {
-            throw APIError.unauthorized("Authentication failed: \(error)", traceID: traceID)
+            throw ServiceError.unauthenticated("Authentication failed: \(error)")
         }
         var updated = credential
         updated.signCount = verified.record.signCount
@@ -90,13 +79,12 @@ struct AssertionCheck {
 
 /// Between stored credentials and the relying-party core's records.
 enum CredentialRecordMapping {
-    static func record(_ credential: StoredCredential, userHandle: [UInt8], traceID: String) throws -> CredentialRecord
-    {
+    static func record(_ credential: StoredCredential, userHandle: [UInt8]) throws -> CredentialRecord {
         let key: COSEKey
         do {
             key = try COSEKey(bytes: credential.publicKey)
         } catch {
-            throw APIError(.internalServerError, "Internal server error", traceID: traceID)
+            throw ServiceError.internalFailure
         }
         return CredentialRecord(
             id: credential.credentialID, publicKey: key, signCount: credential.signCount, userHandle: userHandle,

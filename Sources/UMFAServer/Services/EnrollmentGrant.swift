@@ -7,7 +7,6 @@ import UMFATokens
 struct EnrollmentGrant {
     let services: ServerServices
     let application: ApplicationRecord
-    let traceID: String
 
     /// The most a login token may be old to add a device under the `open` policy.
     static let loginTokenMaximumAge: TimeInterval = 300
@@ -22,21 +21,21 @@ struct EnrollmentGrant {
                     hash: Secrets.hash(enrollmentToken), applicationID: application.id, userID: userID),
                 grant.expiresAt > services.now()
             else {
-                throw APIError.unauthorized(
-                    "The enrollment token is invalid, expired or already used", traceID: traceID)
+                throw ServiceError.unauthenticated(
+                    "The enrollment token is invalid, expired or already used")
             }
             return grant.userpwTime
         }
         switch application.enrollmentPolicy {
         case .grant:
-            throw APIError.forbidden(
-                "This application requires an enrollment token from its backend to register a device", traceID: traceID)
+            throw ServiceError.forbidden(
+                "This application requires an enrollment token from its backend to register a device")
         case .open where !hasCredentials:
             return nil
         case .open:
             guard let loginToken else {
-                throw APIError.forbidden(
-                    "Adding another device needs an enrollment token or a recent login token", traceID: traceID)
+                throw ServiceError.forbidden(
+                    "Adding another device needs an enrollment token or a recent login token")
             }
             let now = services.now()
             do {
@@ -45,10 +44,10 @@ struct EnrollmentGrant {
                 guard let issuedAt = claims?.iat,
                     now.timeIntervalSince1970 - Double(issuedAt) <= Self.loginTokenMaximumAge
                 else {
-                    throw APIError.forbidden("The login token is older than 5 minutes; sign in again", traceID: traceID)
+                    throw ServiceError.forbidden("The login token is older than 5 minutes; sign in again")
                 }
             } catch let failure as TokenValidationFailure {
-                throw APIError.unauthorized(failure.message, traceID: traceID)
+                throw ServiceError.unauthenticated(failure.message)
             }
             return nil
         }

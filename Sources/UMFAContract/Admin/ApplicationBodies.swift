@@ -1,0 +1,224 @@
+/// The settings of an application, as `POST /api/admin/applications` takes them and
+/// `PATCH /api/admin/applications/{id}` changes them; an absent member keeps its value (or the
+/// default, on creation).
+public struct ApplicationSettingsRequest: ContractBody, Equatable {
+    /// The application's name.
+    public var name: String?
+    /// The WebAuthn RP ID, a domain such as `example.com`.
+    public var rpID: String?
+    /// The name authenticators show; the application's name when absent.
+    public var rpName: String?
+    /// Web origins and native-app origins (`ios:bundle-id:…`, `android:apk-key-hash:…`).
+    public var origins: [String]?
+    /// `open` or `grant` (the default).
+    public var enrollmentPolicy: String?
+    /// `required`, `preferred` (the default) or `discouraged`.
+    public var userVerification: String?
+    /// `none` (the default), `indirect`, `direct` or `enterprise`.
+    public var attestation: String?
+    /// Login-token lifetime in seconds (30–86,400; default 300).
+    public var tokenTTLSeconds: Int?
+    /// `any` (the default), `self_or_trusted` or `trusted`.
+    public var attestationPolicy: String?
+    /// Only these AAGUIDs may register (empty: any).
+    public var aaguidAllow: [String]?
+    /// These AAGUIDs may not register.
+    public var aaguidDeny: [String]?
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates settings; `nil` members are left as they are.
+    public init(
+        name: String? = nil, rpID: String? = nil, rpName: String? = nil, origins: [String]? = nil,
+        enrollmentPolicy: String? = nil, userVerification: String? = nil, attestation: String? = nil,
+        tokenTTLSeconds: Int? = nil, attestationPolicy: String? = nil, aaguidAllow: [String]? = nil,
+        aaguidDeny: [String]? = nil, traceID: String? = nil
+    ) {
+        self.name = name
+        self.rpID = rpID
+        self.rpName = rpName
+        self.origins = origins
+        self.enrollmentPolicy = enrollmentPolicy
+        self.userVerification = userVerification
+        self.attestation = attestation
+        self.tokenTTLSeconds = tokenTTLSeconds
+        self.attestationPolicy = attestationPolicy
+        self.aaguidAllow = aaguidAllow
+        self.aaguidDeny = aaguidDeny
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, origins, attestation
+        case rpID = "rp_id"
+        case rpName = "rp_name"
+        case enrollmentPolicy = "enrollment_policy"
+        case userVerification = "user_verification"
+        case tokenTTLSeconds = "token_ttl_seconds"
+        case attestationPolicy = "attestation_policy"
+        case aaguidAllow = "aaguid_allow"
+        case aaguidDeny = "aaguid_deny"
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = ApplicationSettingsRequest(
+        name: "Shop", rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"],
+        enrollmentPolicy: "grant", userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
+        attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], traceID: Examples.traceID)
+}
+
+/// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are
+/// required; the other settings are those of ``ApplicationSettingsRequest``.
+public struct CreateApplicationRequest: ContractBody, Equatable {
+    /// The application's name.
+    public var name: String
+    /// The WebAuthn RP ID.
+    public var rpID: String
+    /// The allowed origins.
+    public var origins: [String]
+    /// The optional settings (their `name`, `rp_id` and `origins` are not read).
+    public var settings: ApplicationSettingsRequest
+
+    /// Creates a request.
+    public init(name: String, rpID: String, origins: [String], settings: ApplicationSettingsRequest = .init()) {
+        self.name = name
+        self.rpID = rpID
+        self.origins = origins
+        self.settings = settings
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, origins
+        case rpID = "rp_id"
+    }
+
+    /// Decodes the required members, then the settings from the same object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        rpID = try container.decode(String.self, forKey: .rpID)
+        origins = try container.decode([String].self, forKey: .origins)
+        settings = try ApplicationSettingsRequest(from: decoder)
+    }
+
+    /// Encodes one flat object.
+    public func encode(to encoder: any Encoder) throws {
+        var flat = settings
+        flat.name = name
+        flat.rpID = rpID
+        flat.origins = origins
+        try flat.encode(to: encoder)
+    }
+
+    /// An example with every member.
+    public static let example = CreateApplicationRequest(
+        name: "Shop", rpID: "shop.example", origins: ["https://shop.example"], settings: .example)
+}
+
+/// An application as the admin API shows it.
+public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The application's id, a UUID.
+    public var applicationID: String
+    /// Its first API key, only in the answer that created it.
+    public var apiKey: String?
+    /// The name.
+    public var name: String
+    /// The WebAuthn RP ID.
+    public var rpID: String
+    /// The name authenticators show.
+    public var rpName: String
+    /// The allowed origins.
+    public var origins: [String]
+    /// `open` or `grant`.
+    public var enrollmentPolicy: String
+    /// What the enrollment policy means, with a warning for `open`.
+    public var enrollmentPolicyDescription: String
+    /// `required`, `preferred` or `discouraged`.
+    public var userVerification: String
+    /// The attestation conveyance asked for.
+    public var attestation: String
+    /// Login-token lifetime in seconds.
+    public var tokenTTLSeconds: Int
+    /// When it was created (RFC 3339).
+    public var createdAt: String
+    /// `any`, `self_or_trusted` or `trusted`.
+    public var attestationPolicy: String
+    /// Only these AAGUIDs may register; `nil` for any.
+    public var aaguidAllow: [String]?
+    /// These AAGUIDs may not register.
+    public var aaguidDeny: [String]
+
+    /// Creates an answer.
+    public init(
+        traceID: String, applicationID: String, apiKey: String? = nil, name: String, rpID: String, rpName: String,
+        origins: [String], enrollmentPolicy: String, enrollmentPolicyDescription: String, userVerification: String,
+        attestation: String, tokenTTLSeconds: Int, createdAt: String, attestationPolicy: String,
+        aaguidAllow: [String]?, aaguidDeny: [String]
+    ) {
+        self.traceID = traceID
+        self.applicationID = applicationID
+        self.apiKey = apiKey
+        self.name = name
+        self.rpID = rpID
+        self.rpName = rpName
+        self.origins = origins
+        self.enrollmentPolicy = enrollmentPolicy
+        self.enrollmentPolicyDescription = enrollmentPolicyDescription
+        self.userVerification = userVerification
+        self.attestation = attestation
+        self.tokenTTLSeconds = tokenTTLSeconds
+        self.createdAt = createdAt
+        self.attestationPolicy = attestationPolicy
+        self.aaguidAllow = aaguidAllow
+        self.aaguidDeny = aaguidDeny
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case applicationID = "application_id"
+        case apiKey = "api_key"
+        case name, origins, attestation
+        case rpID = "rp_id"
+        case rpName = "rp_name"
+        case enrollmentPolicy = "enrollment_policy"
+        case enrollmentPolicyDescription = "enrollment_policy_description"
+        case userVerification = "user_verification"
+        case tokenTTLSeconds = "token_ttl_seconds"
+        case createdAt = "created_at"
+        case attestationPolicy = "attestation_policy"
+        case aaguidAllow = "aaguid_allow"
+        case aaguidDeny = "aaguid_deny"
+    }
+
+    /// An example with every member.
+    public static let example = ApplicationResponse(
+        traceID: Examples.traceID, applicationID: Examples.applicationID, apiKey: "umfa_ak_x", name: "Shop",
+        rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"], enrollmentPolicy: "grant",
+        enrollmentPolicyDescription: "grant: …", userVerification: "preferred", attestation: "none",
+        tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [])
+}
+
+/// `GET /api/admin/applications`: `{trace_id, applications}`.
+public struct ApplicationListResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// Every application.
+    public var applications: [ApplicationResponse]
+
+    /// Creates an answer.
+    public init(traceID: String, applications: [ApplicationResponse]) {
+        self.traceID = traceID
+        self.applications = applications
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case applications
+    }
+
+    /// An example with every member.
+    public static let example = ApplicationListResponse(traceID: Examples.traceID, applications: [.example])
+}

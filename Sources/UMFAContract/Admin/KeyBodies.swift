@@ -1,0 +1,89 @@
+/// `POST /api/admin/applications/{id}/api-keys`: `{trace_id, api_key, key_id}`.
+public struct APIKeyCreatedResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The new key, shown once (`umfa_ak_…`).
+    public var apiKey: String
+    /// The key's public id, for listing and deleting it.
+    public var keyID: String
+
+    /// Creates an answer.
+    public init(traceID: String, apiKey: String, keyID: String) {
+        self.traceID = traceID
+        self.apiKey = apiKey
+        self.keyID = keyID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case apiKey = "api_key"
+        case keyID = "key_id"
+    }
+
+    /// An example with every member.
+    public static let example = APIKeyCreatedResponse(traceID: Examples.traceID, apiKey: "umfa_ak_x", keyID: "k1")
+}
+
+/// One API key of an application, without the key itself.
+public struct APIKeySummary: Codable, Sendable, Equatable {
+    /// The key's public id.
+    public var keyID: String
+    /// When it was created (RFC 3339).
+    public var createdAt: String
+
+    /// Creates a summary.
+    public init(keyID: String, createdAt: String) {
+        self.keyID = keyID
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case keyID = "key_id"
+        case createdAt = "created_at"
+    }
+}
+
+/// `GET /api/admin/applications/{id}/api-keys`: `{trace_id, api_keys}`.
+public struct APIKeyListResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The application's keys.
+    public var apiKeys: [APIKeySummary]
+
+    /// Creates an answer.
+    public init(traceID: String, apiKeys: [APIKeySummary]) {
+        self.traceID = traceID
+        self.apiKeys = apiKeys
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case apiKeys = "api_keys"
+    }
+
+    /// An example with every member.
+    public static let example = APIKeyListResponse(
+        traceID: Examples.traceID, apiKeys: [APIKeySummary(keyID: "k1", createdAt: Examples.time)])
+}
+
+/// `POST /api/admin/signing-keys`: `{trace_id, kid}` of the new signing key.
+public struct SigningKeyRotatedResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The new key's id.
+    public var kid: String
+
+    /// Creates an answer.
+    public init(traceID: String, kid: String) {
+        self.traceID = traceID
+        self.kid = kid
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case kid
+    }
+
+    /// An example with every member.
+    public static let example = SigningKeyRotatedResponse(traceID: Examples.traceID, kid: "k1")
+}

@@ -1,0 +1,107 @@
+/// A registered credential as the application's backend sees it (never its public key).
+public struct CredentialSummary: Codable, Sendable, Equatable {
+    /// The credential id, base64url.
+    public var credentialID: String
+    /// The name given at registration.
+    public var deviceName: String?
+    /// When it was registered (RFC 3339).
+    public var createdAt: String
+    /// When it last signed in (RFC 3339).
+    public var lastUsedAt: String?
+    /// The authenticator model's AAGUID.
+    public var aaguid: String
+    /// How the authenticator can be reached.
+    public var transports: [String]
+    /// Whether the credential may be synced (BE).
+    public var backupEligible: Bool
+    /// Whether it is synced now (BS).
+    public var backupState: Bool
+    /// The last signature counter seen.
+    public var signCount: UInt32
+    /// The attestation statement format it registered with.
+    public var attestationFormat: String
+    /// The model's name from FIDO metadata, when metadata named it.
+    public var authenticatorName: String?
+
+    /// Creates a summary.
+    public init(
+        credentialID: String, deviceName: String?, createdAt: String, lastUsedAt: String?, aaguid: String,
+        transports: [String], backupEligible: Bool, backupState: Bool, signCount: UInt32, attestationFormat: String,
+        authenticatorName: String?
+    ) {
+        self.credentialID = credentialID
+        self.deviceName = deviceName
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.aaguid = aaguid
+        self.transports = transports
+        self.backupEligible = backupEligible
+        self.backupState = backupState
+        self.signCount = signCount
+        self.attestationFormat = attestationFormat
+        self.authenticatorName = authenticatorName
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case credentialID = "credential_id"
+        case deviceName = "device_name"
+        case createdAt = "created_at"
+        case lastUsedAt = "last_used_at"
+        case aaguid, transports
+        case backupEligible = "backup_eligible"
+        case backupState = "backup_state"
+        case signCount = "sign_count"
+        case attestationFormat = "attestation_format"
+        case authenticatorName = "authenticator_name"
+    }
+
+    /// An example with every member.
+    public static let example = CredentialSummary(
+        credentialID: "AQIDBA", deviceName: "Alice's phone", createdAt: Examples.time, lastUsedAt: Examples.time,
+        aaguid: "00000000-0000-0000-0000-000000000000", transports: ["internal"], backupEligible: false,
+        backupState: false, signCount: 1, attestationFormat: "none", authenticatorName: "Example Key")
+}
+
+/// `GET /api/umfa/users/{user_id}/credentials`: `{trace_id, credentials}`.
+public struct CredentialListResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The user's credentials.
+    public var credentials: [CredentialSummary]
+
+    /// Creates an answer.
+    public init(traceID: String, credentials: [CredentialSummary]) {
+        self.traceID = traceID
+        self.credentials = credentials
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case credentials
+    }
+
+    /// An example with every member.
+    public static let example = CredentialListResponse(traceID: Examples.traceID, credentials: [.example])
+}
+
+/// The answer of a deletion: `{trace_id, removed: true}`.
+public struct RemovedResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// Always `true`.
+    public var removed: Bool
+
+    /// Creates an answer.
+    public init(traceID: String, removed: Bool = true) {
+        self.traceID = traceID
+        self.removed = removed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case removed
+    }
+
+    /// An example with every member.
+    public static let example = RemovedResponse(traceID: Examples.traceID)
+}

@@ -1,0 +1,147 @@
+import UMFAWebAuthn
+
+/// `POST /api/umfa/authentication/options`: start a sign-in.
+public struct AuthenticationOptionsRequest: ContractBody, Equatable {
+    /// The application, a UUID.
+    public var applicationID: String
+    /// The user, or `nil` for a discoverable credential.
+    public var userID: String?
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(applicationID: String, userID: String? = nil, traceID: String? = nil) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = AuthenticationOptionsRequest(
+        applicationID: Examples.applicationID, userID: "alice", traceID: Examples.traceID)
+}
+
+/// The answer of `authentication/options`: `{trace_id, publicKey}`.
+public struct AuthenticationOptionsResponse: ContractBody, TraceCarrying {
+    /// The request's trace id.
+    public var traceID: String
+    /// `PublicKeyCredentialRequestOptionsJSON`.
+    public var publicKey: RequestOptionsJSON
+
+    /// Creates an answer.
+    public init(traceID: String, publicKey: RequestOptionsJSON) {
+        self.traceID = traceID
+        self.publicKey = publicKey
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case publicKey
+    }
+
+    /// An example with every member.
+    public static let example = AuthenticationOptionsResponse(
+        traceID: Examples.traceID, publicKey: RequestOptionsJSON(challenge: Examples.bytes))
+}
+
+/// `POST /api/umfa/authentication/verify`: finish a sign-in.
+public struct AuthenticationVerifyRequest: ContractBody {
+    /// The application, a UUID.
+    public var applicationID: String
+    /// The user, or `nil` when the credential identifies them (discoverable).
+    public var userID: String?
+    /// The authenticator's answer, as `credential.toJSON()` gives it.
+    public var credential: AuthenticationResponseJSON
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(
+        applicationID: String, userID: String? = nil, credential: AuthenticationResponseJSON, traceID: String? = nil
+    ) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.credential = credential
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case credential
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = AuthenticationVerifyRequest(
+        applicationID: Examples.applicationID, userID: "alice", credential: Examples.authenticationResponse,
+        traceID: Examples.traceID)
+}
+
+/// `POST /api/umfa/unenroll`: remove the credential that signs a fresh challenge.
+public struct UnenrollRequest: ContractBody {
+    /// The application, a UUID.
+    public var applicationID: String
+    /// The credential's owner.
+    public var userID: String
+    /// An assertion over a challenge from `authentication/options`.
+    public var credential: AuthenticationResponseJSON
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(applicationID: String, userID: String, credential: AuthenticationResponseJSON, traceID: String? = nil) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.credential = credential
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case credential
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = UnenrollRequest(
+        applicationID: Examples.applicationID, userID: "alice", credential: Examples.authenticationResponse,
+        traceID: Examples.traceID)
+}
+
+/// The answer of `unenroll`: `{trace_id, user_id, credential_id, removed: true}`.
+public struct UnenrollResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The credential's former owner.
+    public var userID: String
+    /// The removed credential, base64url.
+    public var credentialID: String
+    /// Always `true`.
+    public var removed: Bool
+
+    /// Creates an answer.
+    public init(traceID: String, userID: String, credentialID: String, removed: Bool = true) {
+        self.traceID = traceID
+        self.userID = userID
+        self.credentialID = credentialID
+        self.removed = removed
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case userID = "user_id"
+        case credentialID = "credential_id"
+        case removed
+    }
+
+    /// An example with every member.
+    public static let example = UnenrollResponse(traceID: Examples.traceID, userID: "alice", credentialID: "AQIDBA")
+}

@@ -1,0 +1,141 @@
+import UMFAWebAuthn
+
+/// `POST /api/umfa/registration/options`: start a registration.
+public struct RegistrationOptionsRequest: ContractBody, Equatable {
+    /// The application, a UUID.
+    public var applicationID: String
+    /// The application's user id (1–256 bytes of UTF-8).
+    public var userID: String
+    /// The name the authenticator shows; the user id when absent.
+    public var displayName: String?
+    /// A grant from the application's backend (`POST /api/umfa/enrollment-tokens`).
+    public var enrollmentToken: String?
+    /// A recent login token of the user, to add a device under the `open` policy.
+    public var token: String?
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(
+        applicationID: String, userID: String, displayName: String? = nil, enrollmentToken: String? = nil,
+        token: String? = nil, traceID: String? = nil
+    ) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.displayName = displayName
+        self.enrollmentToken = enrollmentToken
+        self.token = token
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case displayName = "display_name"
+        case enrollmentToken = "enrollment_token"
+        case token
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = RegistrationOptionsRequest(
+        applicationID: Examples.applicationID, userID: "alice", displayName: "Alice", enrollmentToken: "umfa_et_x",
+        token: "eyJ", traceID: Examples.traceID)
+}
+
+/// The answer of `registration/options`: `{trace_id, publicKey}`.
+public struct RegistrationOptionsResponse: ContractBody, TraceCarrying {
+    /// The request's trace id.
+    public var traceID: String
+    /// `PublicKeyCredentialCreationOptionsJSON`.
+    public var publicKey: CreationOptionsJSON
+
+    /// Creates an answer.
+    public init(traceID: String, publicKey: CreationOptionsJSON) {
+        self.traceID = traceID
+        self.publicKey = publicKey
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case publicKey
+    }
+
+    /// An example with every member.
+    public static let example = RegistrationOptionsResponse(
+        traceID: Examples.traceID,
+        publicKey: CreationOptionsJSON(
+            rp: RelyingPartyEntity(id: "example.com", name: "Example"),
+            user: UserEntity(id: Examples.bytes, name: "alice", displayName: "Alice"), challenge: Examples.bytes,
+            pubKeyCredParams: [CredentialParameters(alg: .es256)]))
+}
+
+/// `POST /api/umfa/registration/verify`: finish a registration.
+public struct RegistrationVerifyRequest: ContractBody {
+    /// The application, a UUID.
+    public var applicationID: String
+    /// The user the options were issued for.
+    public var userID: String
+    /// The authenticator's answer, as `credential.toJSON()` gives it.
+    public var credential: RegistrationResponseJSON
+    /// A name for the device, at most 128 bytes.
+    public var deviceName: String?
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(
+        applicationID: String, userID: String, credential: RegistrationResponseJSON, deviceName: String? = nil,
+        traceID: String? = nil
+    ) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.credential = credential
+        self.deviceName = deviceName
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case credential
+        case deviceName = "device_name"
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = RegistrationVerifyRequest(
+        applicationID: Examples.applicationID, userID: "alice", credential: Examples.registrationResponse,
+        deviceName: "Alice's phone", traceID: Examples.traceID)
+}
+
+/// The answer of both verify routes: `{trace_id, user_id, credential_id, token}`.
+public struct CeremonyResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The user the credential belongs to.
+    public var userID: String
+    /// The credential, base64url.
+    public var credentialID: String
+    /// A login token (JWT) for the application's backend.
+    public var token: String
+
+    /// Creates an answer.
+    public init(traceID: String, userID: String, credentialID: String, token: String) {
+        self.traceID = traceID
+        self.userID = userID
+        self.credentialID = credentialID
+        self.token = token
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case userID = "user_id"
+        case credentialID = "credential_id"
+        case token
+    }
+
+    /// An example with every member.
+    public static let example = CeremonyResponse(
+        traceID: Examples.traceID, userID: "alice", credentialID: "AQIDBA", token: "eyJ")
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Every operation of the HTTP API v1, one case each: the table the server builds its router
+/// from, the SDK and the command-line tool name their paths by, and the contract test checks
+/// against `openapi.yaml` (method, path, operation id, request and response fields).
+public enum APIOperation: String, CaseIterable, Sendable {
+    case registrationOptions
+    case registrationVerify
+    case authenticationOptions
+    case authenticationVerify
+    case unenroll
+    case validateToken
+    case createEnrollmentToken
+    case listUserCredentials
+    case deleteUserCredential
+    case createApplication
+    case listApplications
+    case getApplication
+    case updateApplication
+    case createAPIKey
+    case listAPIKeys
+    case deleteAPIKey
+    case rotateSigningKey
+    case jwks
+    case health
+    case metrics
+    case openAPI
+    case demoPage
+    case demoStylesheet
+    case demoScript
+    case demoValidateToken
+    case demoListCredentials
+    case demoDeleteCredential
+
+    /// Who may call an operation.
+    public enum Access: Sendable {
+        /// Anyone; device-facing routes prove themselves through the ceremony.
+        case open
+        /// `Authorization: Bearer <application API key>`.
+        case apiKey
+        /// `Authorization: Bearer <admin token>`.
+        case adminToken
+        /// `Authorization: Bearer <login token>` of the user (demo routes).
+        case loginToken
+    }
+
+    /// The HTTP method, upper case.
+    public var method: String {
+        switch self {
+        case .registrationOptions, .registrationVerify, .authenticationOptions, .authenticationVerify, .unenroll,
+            .validateToken, .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey,
+            .demoValidateToken:
+            "POST"
+        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential: "DELETE"
+        case .updateApplication: "PATCH"
+        case .listUserCredentials, .listApplications, .getApplication, .listAPIKeys, .jwks, .health, .metrics,
+            .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials:
+            "GET"
+        }
+    }
+
+    /// The path as OpenAPI writes it, parameters in braces (`/api/umfa/users/{user_id}/credentials`).
+    public var path: String {
+        switch self {
+        case .registrationOptions: "/api/umfa/registration/options"
+        case .registrationVerify: "/api/umfa/registration/verify"
+        case .authenticationOptions: "/api/umfa/authentication/options"
+        case .authenticationVerify: "/api/umfa/authentication/verify"
+        case .unenroll: "/api/umfa/unenroll"
+        case .validateToken: "/api/umfa/validate-token"
+        case .createEnrollmentToken: "/api/umfa/enrollment-tokens"
+        case .listUserCredentials: "/api/umfa/users/{user_id}/credentials"
+        case .deleteUserCredential: "/api/umfa/users/{user_id}/credentials/{credential_id}"
+        case .createApplication, .listApplications: "/api/admin/applications"
+        case .getApplication, .updateApplication: "/api/admin/applications/{id}"
+        case .createAPIKey, .listAPIKeys: "/api/admin/applications/{id}/api-keys"
+        case .deleteAPIKey: "/api/admin/applications/{id}/api-keys/{key_id}"
+        case .rotateSigningKey: "/api/admin/signing-keys"
+        case .jwks: "/.well-known/jwks.json"
+        case .health: "/health"
+        case .metrics: "/metrics"
+        case .openAPI: "/openapi.yaml"
+        case .demoPage: "/"
+        case .demoStylesheet: "/demo/demo.css"
+        case .demoScript: "/demo/demo.js"
+        case .demoValidateToken: "/api/demo/validate-token"
+        case .demoListCredentials: "/api/demo/users/{user_id}/credentials"
+        case .demoDeleteCredential: "/api/demo/users/{user_id}/credentials/{credential_id}"
+        }
+    }
+
+    /// Who may call it.
+    public var access: Access {
+        switch self {
+        case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential: .apiKey
+        case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
+            .deleteAPIKey, .rotateSigningKey:
+            .adminToken
+        case .demoListCredentials, .demoDeleteCredential: .loginToken
+        default: .open
+        }
+    }
+
+    /// Whether the route exists only for the development application's demo page.
+    public var isDemoOnly: Bool {
+        switch self {
+        case .demoValidateToken, .demoListCredentials, .demoDeleteCredential: true
+        default: false
+        }
+    }
+
+    /// The JSON request body, or `nil` for an operation without one.
+    public var requestBody: (any ContractBody.Type)? {
+        switch self {
+        case .registrationOptions: RegistrationOptionsRequest.self
+        case .registrationVerify: RegistrationVerifyRequest.self
+        case .authenticationOptions: AuthenticationOptionsRequest.self
+        case .authenticationVerify: AuthenticationVerifyRequest.self
+        case .unenroll: UnenrollRequest.self
+        case .validateToken: ValidateTokenRequest.self
+        case .createEnrollmentToken: EnrollmentTokenRequest.self
+        case .createApplication: CreateApplicationRequest.self
+        case .updateApplication: ApplicationSettingsRequest.self
+        case .demoValidateToken: DemoValidateRequest.self
+        default: nil
+        }
+    }
+
+    /// The JSON body of the success answer, or `nil` when it is not a UMFA JSON object (JWKS,
+    /// Prometheus text, YAML, the demo page).
+    public var responseBody: (any ContractBody.Type)? {
+        switch self {
+        case .registrationOptions: RegistrationOptionsResponse.self
+        case .authenticationOptions: AuthenticationOptionsResponse.self
+        case .registrationVerify, .authenticationVerify: CeremonyResponse.self
+        case .unenroll: UnenrollResponse.self
+        case .validateToken, .demoValidateToken: ValidateTokenResponse.self
+        case .createEnrollmentToken: EnrollmentTokenResponse.self
+        case .listUserCredentials, .demoListCredentials: CredentialListResponse.self
+        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential: RemovedResponse.self
+        case .createApplication, .getApplication, .updateApplication: ApplicationResponse.self
+        case .listApplications: ApplicationListResponse.self
+        case .createAPIKey: APIKeyCreatedResponse.self
+        case .listAPIKeys: APIKeyListResponse.self
+        case .rotateSigningKey: SigningKeyRotatedResponse.self
+        case .health: HealthResponse.self
+        case .jwks, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript: nil
+        }
+    }
+
+    /// The success status: 201 for what creates a resource, else 200.
+    public var successStatus: Int {
+        switch self {
+        case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey: 201
+        default: 200
+        }
+    }
+
+    /// The path with its `{name}` parameters filled in, percent-encoded.
+    public func path(_ parameters: [String: String]) -> String {
+        var result = path
+        for (name, value) in parameters {
+            let encoded = value.addingPercentEncoding(withAllowedCharacters: Self.pathSegmentCharacters) ?? value
+            result = result.replacingOccurrences(of: "{\(name)}", with: encoded)
+        }
+        return result
+    }
+
+    private static let pathSegmentCharacters: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.remove(charactersIn: "/?#%")
+        return set
+    }()
+}

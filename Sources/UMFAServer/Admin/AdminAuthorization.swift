@@ -1,0 +1,25 @@
+import Hummingbird
+import UMFAWebAuthn
+
+/// The admin token check, as middleware on the admin route group: a wrong or missing token is
+/// 401 and counts against the caller's address; a caller that keeps guessing gets 429 first.
+struct AdminAuthorization: RouterMiddleware {
+    typealias Context = UMFARequestContext
+    let services: ServerServices
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        // The trace id is not settled here, so a body read later may still name it.
+        try authorize(Caller(traceID: "", clientAddress: context.clientAddress, bearer: BearerToken.from(request)))
+        return try await next(request, context)
+    }
+
+    func authorize(_ caller: Caller) throws {
+        try services.abuse.checkCredentialGuessing(caller)
+        guard let token = caller.bearer, constantTimeEqual(Secrets.hash(token), services.adminTokenHash) else {
+            if caller.bearer != nil { services.abuse.recordCredentialFailure(caller) }
+            throw ServiceError.unauthenticated("Missing or invalid admin token")
+        }
+    }
+}

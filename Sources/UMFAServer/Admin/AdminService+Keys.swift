@@ -1,0 +1,38 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+
+extension AdminService {
+    /// A new API key for the application (shown once, stored hashed); older keys keep working.
+    func addAPIKey(id: String?, caller: Caller) async throws -> APIKeyCreatedResponse {
+        let application = try await lookup(id)
+        let apiKey = Secrets.make(prefix: "umfa_ak_")
+        let hash = Secrets.hash(apiKey)
+        try await services.store.insertAPIKey(hash: hash, applicationID: application.id, createdAt: services.now())
+        return APIKeyCreatedResponse(traceID: caller.traceID, apiKey: apiKey, keyID: APIKeyRecord.keyID(forHash: hash))
+    }
+
+    /// The application's API keys, by key id (never the keys).
+    func listAPIKeys(id: String?, caller: Caller) async throws -> APIKeyListResponse {
+        let application = try await lookup(id)
+        let keys = try await services.store.apiKeys(applicationID: application.id)
+        return APIKeyListResponse(
+            traceID: caller.traceID,
+            apiKeys: keys.map { APIKeySummary(keyID: $0.keyID, createdAt: Timestamps.rfc3339($0.createdAt)) })
+    }
+
+    /// Deletes one API key.
+    func deleteAPIKey(id: String?, keyID: String?, caller: Caller) async throws -> RemovedResponse {
+        let application = try await lookup(id)
+        guard let keyID, !keyID.isEmpty else { throw ServiceError.invalid("key_id is required") }
+        guard try await services.store.deleteAPIKey(applicationID: application.id, keyID: keyID) else {
+            throw ServiceError.notFound("Unknown API key")
+        }
+        return RemovedResponse(traceID: caller.traceID)
+    }
+
+    /// A new signing key; the previous one is retired and still validates.
+    func rotateSigningKey(caller: Caller) async throws -> SigningKeyRotatedResponse {
+        SigningKeyRotatedResponse(traceID: caller.traceID, kid: try await services.tokens.rotate())
+    }
+}

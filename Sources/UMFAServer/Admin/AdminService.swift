@@ -1,0 +1,122 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// The admin API: applications, their API keys and the signing keys. Callers are authorised
+/// by ``AdminAuthorization`` (middleware on the admin route group) before anything here runs.
+struct AdminService: Sendable {
+    let services: ServerServices
+
+    /// Creates an application with its first API key (shown once, stored hashed).
+    func create(_ request: CreateApplicationRequest, caller: Caller) async throws -> ApplicationResponse {
+        var application = ApplicationRecord(
+            id: UUID(), name: request.name, rpID: request.rpID, rpName: request.settings.rpName ?? request.name,
+            origins: request.origins, enrollmentPolicy: .grant, userVerification: "preferred", attestation: "none",
+            tokenTTLSeconds: 300, createdAt: services.now())
+        var settings = request.settings
+        (settings.name, settings.rpID, settings.rpName, settings.origins) = (nil, nil, nil, nil)
+        try apply(settings, to: &application)
+        try Self.validate(application)
+        let apiKey = Secrets.make(prefix: "umfa_ak_")
+        try await services.store.insertApplication(application)
+        try await services.store.insertAPIKey(
+            hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: services.now())
+        return Self.view(application, traceID: caller.traceID, apiKey: apiKey)
+    }
+
+    /// One application.
+    func show(id: String?, caller: Caller) async throws -> ApplicationResponse {
+        Self.view(try await lookup(id), traceID: caller.traceID)
+    }
+
+    /// Every application.
+    func list(caller: Caller) async throws -> ApplicationListResponse {
+        let applications = try await services.store.applications().map { Self.view($0, traceID: caller.traceID) }
+        return ApplicationListResponse(traceID: caller.traceID, applications: applications)
+    }
+
+    /// Changes the settings the request names.
+    func update(id: String?, _ request: ApplicationSettingsRequest, caller: Caller) async throws
+        -> ApplicationResponse
+    {
+        var application = try await lookup(id)
+        try apply(request, to: &application)
+        try Self.validate(application)
+        try await services.store.updateApplication(application)
+        return Self.view(application, traceID: caller.traceID)
+    }
+
+    /// The application a path's `{id}` names: 400 when it is not a UUID, 404 when unknown.
+    func lookup(_ text: String?) async throws -> ApplicationRecord {
+        guard let text, let id = UUID(uuidString: text) else {
+            throw ServiceError.invalid("The application id must be a UUID")
+        }
+        guard let application = try await services.store.application(id: id) else {
+            throw ServiceError.notFound("Unknown application")
+        }
+        return application
+    }
+
+    private func apply(_ patch: ApplicationSettingsRequest, to application: inout ApplicationRecord) throws {
+        if let name = patch.name { application.name = name }
+        if let rpID = patch.rpID { application.rpID = rpID }
+        if let rpName = patch.rpName { application.rpName = rpName }
+        if let origins = patch.origins { application.origins = origins }
+        if let policy = patch.enrollmentPolicy {
+            guard let value = EnrollmentPolicy(rawValue: policy) else {
+                throw ServiceError.invalid("enrollment_policy must be open or grant")
+            }
+            application.enrollmentPolicy = value
+        }
+        if let userVerification = patch.userVerification { application.userVerification = userVerification }
+        if let attestation = patch.attestation { application.attestation = attestation }
+        if let ttl = patch.tokenTTLSeconds { application.tokenTTLSeconds = ttl }
+        if let policy = patch.attestationPolicy { application.attestationPolicy = policy }
+        if let allow = patch.aaguidAllow {
+            application.aaguidAllow = allow.isEmpty ? nil : allow.map { $0.lowercased() }
+        }
+        if let deny = patch.aaguidDeny { application.aaguidDeny = deny.map { $0.lowercased() } }
+    }
+
+    static func validate(_ application: ApplicationRecord) throws {
+        guard (1...200).contains(application.name.count), (1...200).contains(application.rpName.count) else {
+            throw ServiceError.invalid("name and rp_name must be 1 to 200 characters")
+        }
+        guard ApplicationSettingsValidation.isValidRPID(application.rpID) else {
+            throw ServiceError.invalid("rp_id must be a lowercase domain name such as example.com")
+        }
+        guard !application.origins.isEmpty, application.origins.count <= 50,
+            let invalid = Optional(application.origins.filter { !ApplicationSettingsValidation.isValidOrigin($0) }),
+            invalid.isEmpty
+        else {
+            throw ServiceError.invalid(
+                "origins must be 1 to 50 web origins (https://host[:port]) or native-app origins")
+        }
+        guard ApplicationSettingsValidation.userVerificationValues.contains(application.userVerification) else {
+            throw ServiceError.invalid("user_verification must be required, preferred or discouraged")
+        }
+        guard ApplicationSettingsValidation.attestationValues.contains(application.attestation) else {
+            throw ServiceError.invalid("attestation must be none, indirect, direct or enterprise")
+        }
+        guard (30...86_400).contains(application.tokenTTLSeconds) else {
+            throw ServiceError.invalid("token_ttl_seconds must be 30 to 86400")
+        }
+        try ApplicationSettingsValidation.validateAttestation(application)
+    }
+}
+
+extension AdminService {
+    /// An application as the admin API shows it.
+    static func view(_ application: ApplicationRecord, traceID: String, apiKey: String? = nil) -> ApplicationResponse {
+        ApplicationResponse(
+            traceID: traceID, applicationID: application.id.uuidString.lowercased(), apiKey: apiKey,
+            name: application.name, rpID: application.rpID, rpName: application.rpName, origins: application.origins,
+            enrollmentPolicy: application.enrollmentPolicy.rawValue,
+            enrollmentPolicyDescription: application.policyDescription,
+            userVerification: application.userVerification, attestation: application.attestation,
+            tokenTTLSeconds: application.tokenTTLSeconds, createdAt: Timestamps.rfc3339(application.createdAt),
+            attestationPolicy: application.attestationPolicy, aaguidAllow: application.aaguidAllow,
+            aaguidDeny: application.aaguidDeny)
+    }
+}

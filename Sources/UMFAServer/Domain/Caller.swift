@@ -1,0 +1,18 @@
+/// Who is calling, as the domain needs to know it: the request's trace id (for answers and
+/// logs), the client address (for the abuse limits) and the bearer credential it presented.
+/// Built by the HTTP layer from the request context; services never see HTTP.
+public struct Caller: Sendable {
+    /// The request's trace id (echoed or new).
+    public let traceID: String
+    /// The client address the abuse limits count by.
+    public let clientAddress: String
+    /// The `Authorization: Bearer` value, if any (an API key, the admin token or a login token).
+    public let bearer: String?
+
+    /// Creates a caller.
+    public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil) {
+        self.traceID = traceID
+        self.clientAddress = clientAddress
+        self.bearer = bearer
+    }
+}

@@ -1,0 +1,55 @@
+/// The one error type of UMFA's server-side domain code: a code that says what kind of failure
+/// it is, and a message for the caller (never a secret). Services throw it and know nothing of
+/// HTTP; ``ErrorMap`` is the one place that turns codes into statuses and the documented shape.
+public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure it is.
+    public enum Code: Sendable, Equatable {
+        /// The request is malformed (400).
+        case invalidRequest
+        /// The caller did not prove who it is, or a proof failed (401).
+        case unauthenticated
+        /// Policy does not allow it (403).
+        case forbidden
+        /// An unknown resource, on API-key and admin routes (404).
+        case notFound
+        /// It conflicts with what is stored (409).
+        case conflict
+        /// The body did not arrive in time (408).
+        case timeout
+        /// The body is too large (413).
+        case tooLarge
+        /// The caller failed too often; try again after the given seconds (429).
+        case rateLimited(retryAfterSeconds: Int)
+        /// A dependency (the database) is unavailable (503).
+        case unavailable
+        /// A fault of the server; the message is generic, the details are logged (500).
+        case internalFailure
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// What the caller is told.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+
+    /// 400: the request is malformed.
+    public static func invalid(_ message: String) -> ServiceError { ServiceError(.invalidRequest, message) }
+    /// 401: unauthenticated or an invalid proof.
+    public static func unauthenticated(_ message: String) -> ServiceError { ServiceError(.unauthenticated, message) }
+    /// 403: not allowed by policy.
+    public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
+    /// 404: unknown resource.
+    public static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, message) }
+    /// 409: conflict with what is stored.
+    public static func conflict(_ message: String) -> ServiceError { ServiceError(.conflict, message) }
+    /// 500 with the generic message.
+    public static let internalFailure = ServiceError(.internalFailure, "Internal server error")
+}

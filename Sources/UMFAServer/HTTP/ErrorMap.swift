@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import Logging
+import UMFAContract
+import UMFAStorage
+
+/// The one place where failures become HTTP answers in the documented shape
+/// `{"status", "trace_id", "message"}` (DESIGN.md §2): ``ServiceError`` by its code,
+/// Hummingbird's own errors (404 no route, 413, 405) by their status, storage failures as 409
+/// or 503, anything else as a generic 500 whose details go only to the server log.
+enum ErrorMap {
+    /// The status, message and extra headers for `error`.
+    static func answer(for error: any Error, traceID: String, logger: Logger) -> (
+        HTTPResponse.Status, String, HTTPFields
+    ) {
+        switch error {
+        case let error as ServiceError:
+            if error.code == .internalFailure { log(error, traceID: traceID, logger: logger) }
+            return (status(of: error.code), error.message, headers(of: error.code))
+        case let error as HTTPError:
+            let message =
+                error.status == .contentTooLarge
+                ? "The request body is too large" : (error.body ?? error.status.reasonPhrase)
+            return (error.status, message, [:])
+        case let error as StoreError where error.code == .conflict:
+            return (.conflict, "The request conflicts with stored data", [:])
+        case let error as StoreError where error.code == .unavailable:
+            log(error, traceID: traceID, logger: logger)
+            return (.serviceUnavailable, "The database is unavailable; try again later", [.retryAfter: "5"])
+        default:
+            log(error, traceID: traceID, logger: logger)
+            return (.internalServerError, ServiceError.internalFailure.message, [:])
+        }
+    }
+
+    /// The HTTP status of a code.
+    static func status(of code: ServiceError.Code) -> HTTPResponse.Status {
+        switch code {
+        case .invalidRequest: .badRequest
+        case .unauthenticated: .unauthorized
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .timeout: .requestTimeout
+        case .tooLarge: .contentTooLarge
+        case .rateLimited: .tooManyRequests
+        case .unavailable: .serviceUnavailable
+        case .internalFailure: .internalServerError
+        }
+    }
+
+    private static func headers(of code: ServiceError.Code) -> HTTPFields {
+        switch code {
+        case .rateLimited(let seconds): [.retryAfter: String(seconds)]
+        case .timeout: [.connection: "close"]
+        case .unavailable: [.retryAfter: "5"]
+        default: [:]
+        }
+    }
+
+    /// The documented error response.
+    static func response(for error: any Error, traceID: String, logger: Logger) -> Response {
+        let (status, message, extra) = answer(for: error, traceID: traceID, logger: logger)
+        var fields = extra
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.cacheControl] = "no-store"
+        let body = ErrorResponse(status: Int(status.code), traceID: traceID, message: message)
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func log(_ error: any Error, traceID: String, logger: Logger) {
+        logger.error(
+            "internal error",
+            metadata: [
+                "trace.id": .string(traceID), "error.type": .string(String(describing: type(of: error))),
+                "error.message": .string(String(describing: error)),
+            ])
+    }
+}

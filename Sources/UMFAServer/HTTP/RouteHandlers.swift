@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import UMFAContract
+
+/// A route handler on UMFA's context.
+typealias RouteHandler = @Sendable (Request, UMFARequestContext) async throws -> Response
+
+/// The three shapes every route takes: decode, call, encode. Routes hold no logic of their own.
+enum RouteHandlers {
+    /// A route with a JSON body: the body is read (413, 408), its trace id settled, `precheck`
+    /// run (an API-key route refuses a caller without a key before judging the body), the body
+    /// decoded as `Body` (400 naming the field), `call` run and its answer encoded.
+    static func json<Body: ContractBody, Answer: Encodable & Sendable>(
+        status: HTTPResponse.Status = .ok, precheck: (@Sendable (Caller) throws -> Void)? = nil,
+        _ call: @escaping @Sendable (Body, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        { request, context in
+            let input = try await JSONExchange.read(request, context: context)
+            let caller = context.caller(request, traceID: input.traceID)
+            try precheck?(caller)
+            let body = try input.decode(Body.self)
+            return try JSONExchange.response(try await call(body, caller), status: status)
+        }
+    }
+
+    /// A route without a body: the trace id comes from the query; path and query values are
+    /// handed over as ``RouteValues``.
+    static func plain<Answer: Encodable & Sendable>(
+        status: HTTPResponse.Status = .ok, _ call: @escaping @Sendable (RouteValues, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        { request, context in
+            let caller = context.caller(request, traceID: TraceID.from(request, context: context))
+            return try JSONExchange.response(
+                try await call(RouteValues(request: request, context: context), caller), status: status)
+        }
+    }
+
+    /// A route with a JSON body and path values (`PATCH /api/admin/applications/{id}`).
+    static func jsonWithPath<Body: ContractBody, Answer: Encodable & Sendable>(
+        status: HTTPResponse.Status = .ok,
+        _ call: @escaping @Sendable (Body, RouteValues, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        { request, context in
+            let input = try await JSONExchange.read(request, context: context)
+            let caller = context.caller(request, traceID: input.traceID)
+            let body = try input.decode(Body.self)
+            return try JSONExchange.response(
+                try await call(body, RouteValues(request: request, context: context), caller), status: status)
+        }
+    }
+}
+
+/// Path parameters (percent-decoded; `nil` when absent or not valid percent-encoded UTF-8)
+/// and query parameters of a request.
+struct RouteValues: Sendable {
+    private let path: [String: String?]
+    private let query: [String: String]
+
+    init(request: Request, context: UMFARequestContext) {
+        var path: [String: String?] = [:]
+        for (name, value) in context.parameters { path[String(name)] = String(value).removingPercentEncoding }
+        self.path = path
+        var query: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
+            query[String(name)] = String(value)
+        }
+        self.query = query
+    }
+
+    /// The decoded path parameter `name`.
+    func path(_ name: String) -> String? { path[name] ?? nil }
+
+    /// The query parameter `name`.
+    func query(_ name: String) -> String? { query[name] }
+
+    /// The values a credential route works on.
+    var credentialTarget: CredentialService.Target {
+        .init(applicationID: query("application_id"), userID: path("user_id"), credentialID: path("credential_id"))
+    }
+}

@@ -1,0 +1,89 @@
+import Hummingbird
+import Prometheus
+import UMFAContract
+
+/// The router, built from the one table of operations (``APIOperation``): every operation gets
+/// its handler from ``handler(for:)``, whose exhaustive switch makes a new operation without a
+/// handler a compile error. Admin operations sit in a group behind ``AdminAuthorization``.
+struct Routes {
+    let services: ServerServices
+    let metrics: PrometheusCollectorRegistry
+    let demoRoutes: Bool
+
+    /// Installs the middleware and every operation.
+    func install(on router: Router<UMFARequestContext>) {
+        router.add(middleware: RequestMetricsMiddleware(registry: metrics))
+        router.add(middleware: ErrorMiddleware())
+        let admin = router.group().add(middleware: AdminAuthorization(services: services))
+        for operation in APIOperation.allCases where demoRoutes || !operation.isDemoOnly {
+            let path = RouterPath(Self.routerPath(operation.path))
+            let method = HTTPRequest.Method(operation.method) ?? .get
+            if operation.access == .adminToken {
+                admin.on(path, method: method, use: handler(for: operation))
+            } else {
+                router.on(path, method: method, use: handler(for: operation))
+            }
+        }
+    }
+
+    /// `/users/{user_id}` as Hummingbird writes it: `/users/:user_id`.
+    static func routerPath(_ path: String) -> String {
+        path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")
+    }
+
+    /// The handler of each operation: decode, call the service, encode.
+    func handler(for operation: APIOperation) -> RouteHandler {
+        let registration = RegistrationService(services: services)
+        let authentication = AuthenticationService(services: services)
+        let credentials = CredentialService(services: services)
+        let admin = AdminService(services: services)
+        let demo = DemoService(services: services)
+        let publicRoutes = PublicRoutes(services: services, metrics: metrics)
+        let demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
+        let created = HTTPResponse.Status.created
+        switch operation {
+        case .registrationOptions: return RouteHandlers.json(registration.options)
+        case .registrationVerify: return RouteHandlers.json(registration.verify)
+        case .authenticationOptions: return RouteHandlers.json(authentication.options)
+        case .authenticationVerify: return RouteHandlers.json(authentication.verify)
+        case .unenroll: return RouteHandlers.json(authentication.unenroll)
+        case .validateToken:
+            return RouteHandlers.json(
+                precheck: APIKeyAuthentication.requireKey, ValidateTokenService(services: services).validate)
+        case .createEnrollmentToken:
+            return RouteHandlers.json(
+                status: created, precheck: APIKeyAuthentication.requireKey,
+                EnrollmentTokenService(services: services).create)
+        case .listUserCredentials:
+            return RouteHandlers.plain { try await credentials.list($0.credentialTarget, caller: $1) }
+        case .deleteUserCredential:
+            return RouteHandlers.plain { try await credentials.delete($0.credentialTarget, caller: $1) }
+        case .createApplication: return RouteHandlers.json(status: created, admin.create)
+        case .listApplications: return RouteHandlers.plain { try await admin.list(caller: $1) }
+        case .getApplication: return RouteHandlers.plain { try await admin.show(id: $0.path("id"), caller: $1) }
+        case .updateApplication:
+            return RouteHandlers.jsonWithPath { try await admin.update(id: $1.path("id"), $0, caller: $2) }
+        case .createAPIKey:
+            return RouteHandlers.plain(status: created) { try await admin.addAPIKey(id: $0.path("id"), caller: $1) }
+        case .listAPIKeys: return RouteHandlers.plain { try await admin.listAPIKeys(id: $0.path("id"), caller: $1) }
+        case .deleteAPIKey:
+            return RouteHandlers.plain {
+                try await admin.deleteAPIKey(id: $0.path("id"), keyID: $0.path("key_id"), caller: $1)
+            }
+        case .rotateSigningKey:
+            return RouteHandlers.plain(status: created) { try await admin.rotateSigningKey(caller: $1) }
+        case .jwks: return publicRoutes.jwks
+        case .health: return RouteHandlers.plain { HealthResponse(traceID: $1.traceID) }
+        case .metrics: return publicRoutes.prometheus
+        case .openAPI: return publicRoutes.openAPI
+        case .demoPage: return demoPage.home
+        case .demoStylesheet: return { request, _ in try demoPage.asset("demo.css", request: request) }
+        case .demoScript: return { request, _ in try demoPage.asset("demo.js", request: request) }
+        case .demoValidateToken: return RouteHandlers.json(demo.validate)
+        case .demoListCredentials:
+            return RouteHandlers.plain { try await demo.listCredentials($0.credentialTarget, caller: $1) }
+        case .demoDeleteCredential:
+            return RouteHandlers.plain { try await demo.deleteCredential($0.credentialTarget, caller: $1) }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// Sign-in (WebAuthn L3 §7.2) and unenroll for an application's users. Knows the store, the
+/// token service and the clock; nothing of HTTP.
+struct AuthenticationService: Sendable {
+    let services: ServerServices
+
+    /// Request options. For a named user they list the user's credentials; for an unknown user
+    /// (or one without credentials) a stable pseudo-random id derived with the server secret, so
+    /// the answer never tells whether the user exists.
+    func options(_ request: AuthenticationOptionsRequest, caller: Caller) async throws
+        -> AuthenticationOptionsResponse
+    {
+        let application = try await services.application(request.applicationID)
+        var allow: [CredentialDescriptor]?
+        if let userID = request.userID {
+            try services.checkUserID(userID)
+            let credentials = try await services.store.credentials(applicationID: application.id, userID: userID)
+            allow = credentials.map {
+                CredentialDescriptor(
+                    id: Base64URLBytes($0.credentialID),
+                    transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
+            }
+            if credentials.isEmpty {
+                let pseudo = Secrets.derive(
+                    "pseudo-credential:\(application.id.uuidString.lowercased()):\(userID)", key: services.serverSecret)
+                allow = [CredentialDescriptor(id: Base64URLBytes(pseudo), transports: [.internal])]
+            }
+        }
+        let challenge = Secrets.randomBytes(32)
+        try await services.store.insertChallenge(
+            ChallengeRecord(
+                challenge: challenge, applicationID: application.id, userID: request.userID,
+                ceremony: .authentication, userVerification: application.userVerification,
+                expiresAt: services.now().addingTimeInterval(services.challengeLifetime)))
+        let options = RequestOptionsJSON(
+            challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),
+            rpId: application.rpID, allowCredentials: allow ?? [],
+            userVerification: UserVerificationRequirement(rawValue: application.userVerification),
+            extensions: LoginTokens.requestedExtensions)
+        return AuthenticationOptionsResponse(traceID: caller.traceID, publicKey: options)
+    }
+
+    /// §7.2 against a challenge this server issued, then a login token.
+    func verify(_ request: AuthenticationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
+        let application = try await services.application(request.applicationID)
+        if let userID = request.userID { try services.checkUserID(userID) }
+        let outcome = try await AssertionCheck(services: services, application: application, caller: caller)
+            .verify(request.credential, expectedUserID: request.userID)
+        let token = try await LoginTokens.issue(
+            services: services, application: application, userID: outcome.credential.userID,
+            credentialID: outcome.credential.credentialID, authenticatorData: outcome.verified.authenticatorData,
+            userpwTime: nil)
+        return CeremonyResponse(
+            traceID: caller.traceID, userID: outcome.credential.userID,
+            credentialID: Base64URL.encode(outcome.credential.credentialID), token: token)
+    }
+
+    /// Removes the credential that signed a fresh challenge: only its holder can unenroll it.
+    func unenroll(_ request: UnenrollRequest, caller: Caller) async throws -> UnenrollResponse {
+        let application = try await services.application(request.applicationID)
+        try services.checkUserID(request.userID)
+        let outcome = try await AssertionCheck(services: services, application: application, caller: caller)
+            .verify(request.credential, expectedUserID: request.userID)
+        _ = try await services.store.deleteCredential(
+            applicationID: application.id, userID: request.userID, credentialID: outcome.credential.credentialID)
+        return UnenrollResponse(
+            traceID: caller.traceID, userID: request.userID,
+            credentialID: Base64URL.encode(outcome.credential.credentialID))
+    }
+}

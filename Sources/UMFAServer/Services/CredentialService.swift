@@ -1,0 +1,80 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// A user's credentials for the application's backend (API key), and for the demo page's
+/// signed-in user: list and delete.
+struct CredentialService: Sendable {
+    let services: ServerServices
+
+    /// Path values as the route read them: `nil` when one was not valid percent-encoded UTF-8.
+    struct Target: Sendable {
+        /// `application_id` from the query.
+        var applicationID: String?
+        /// The decoded `{user_id}`.
+        var userID: String?
+        /// The decoded `{credential_id}`, base64url.
+        var credentialID: String?
+    }
+
+    /// `GET /api/umfa/users/{user_id}/credentials`.
+    func list(_ target: Target, caller: Caller) async throws -> CredentialListResponse {
+        let (application, userID) = try await authorize(target, caller: caller)
+        guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
+            throw ServiceError.notFound("Unknown user")
+        }
+        return try await Self.list(services.store, application: application.id, userID: userID, caller: caller)
+    }
+
+    /// `DELETE /api/umfa/users/{user_id}/credentials/{credential_id}`.
+    func delete(_ target: Target, caller: Caller) async throws -> RemovedResponse {
+        let (application, userID) = try await authorize(target, caller: caller)
+        return try await Self.delete(
+            services.store, application: application.id, userID: userID, credentialID: target.credentialID,
+            caller: caller)
+    }
+
+    /// The credential list of a user whose right to see it the caller has checked.
+    static func list(_ store: any UMFAStore, application: UUID, userID: String, caller: Caller) async throws
+        -> CredentialListResponse
+    {
+        let credentials = try await store.credentials(applicationID: application, userID: userID)
+        return CredentialListResponse(traceID: caller.traceID, credentials: credentials.map(summary))
+    }
+
+    /// Deletes a credential of a user whose right to do so the caller has checked; another
+    /// user's credential id is simply unknown.
+    static func delete(
+        _ store: any UMFAStore, application: UUID, userID: String, credentialID text: String?, caller: Caller
+    ) async throws -> RemovedResponse {
+        guard let text, let credentialID = Base64URL.decode(text) else {
+            throw ServiceError.invalid("credential_id must be base64url")
+        }
+        guard try await store.deleteCredential(applicationID: application, userID: userID, credentialID: credentialID)
+        else {
+            throw ServiceError.notFound("Unknown credential")
+        }
+        return RemovedResponse(traceID: caller.traceID)
+    }
+
+    /// A stored credential as the API shows it (never its public key).
+    static func summary(_ credential: StoredCredential) -> CredentialSummary {
+        CredentialSummary(
+            credentialID: Base64URL.encode(credential.credentialID), deviceName: credential.deviceName,
+            createdAt: Timestamps.rfc3339(credential.createdAt),
+            lastUsedAt: credential.lastUsedAt.map(Timestamps.rfc3339),
+            aaguid: AAGUID.string(credential.aaguid), transports: credential.transports,
+            backupEligible: credential.backupEligible, backupState: credential.backupState,
+            signCount: credential.signCount, attestationFormat: credential.attestationFormat,
+            authenticatorName: credential.authenticatorName)
+    }
+
+    private func authorize(_ target: Target, caller: Caller) async throws -> (ApplicationRecord, String) {
+        let application = try await APIKeyAuthentication(services: services)
+            .application(for: caller, applicationID: target.applicationID)
+        guard let userID = target.userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
+        try services.checkUserID(userID)
+        return (application, userID)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+
+/// Enrollment tokens: one-time grants the application's backend asks for (API key) after its
+/// own login of a user, to register a device under the `grant` policy.
+struct EnrollmentTokenService: Sendable {
+    let services: ServerServices
+
+    static let defaultLifetime = 600
+    static let maximumLifetime = 86_400
+
+    /// Issues a token for `request.userID`, stored only as its hash.
+    func create(_ request: EnrollmentTokenRequest, caller: Caller) async throws -> EnrollmentTokenResponse {
+        let application = try await APIKeyAuthentication(services: services)
+            .application(for: caller, applicationID: request.applicationID)
+        try services.checkUserID(request.userID)
+        let lifetime = request.ttlSeconds ?? Self.defaultLifetime
+        guard (1...Self.maximumLifetime).contains(lifetime) else {
+            throw ServiceError.invalid("ttl_seconds must be 1 to \(Self.maximumLifetime)")
+        }
+        var userpwTime: Date?
+        if let text = request.userpwTime {
+            guard let parsed = Timestamps.parse(text) else {
+                throw ServiceError.invalid("userpw_time must be an RFC 3339 time")
+            }
+            userpwTime = parsed
+        }
+        let token = Secrets.make(prefix: "umfa_et_")
+        let expiresAt = services.now().addingTimeInterval(TimeInterval(lifetime))
+        try await services.store.insertEnrollmentToken(
+            EnrollmentTokenRecord(
+                tokenHash: Secrets.hash(token), applicationID: application.id, userID: request.userID,
+                userpwTime: userpwTime, expiresAt: expiresAt))
+        return EnrollmentTokenResponse(
+            traceID: caller.traceID, enrollmentToken: token, expiresAt: Timestamps.rfc3339(expiresAt))
+    }
+}

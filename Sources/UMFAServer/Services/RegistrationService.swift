@@ -1,0 +1,113 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// Registration (WebAuthn L3 §7.1) for an application's users: options under the enrollment
+/// policy, then verification, storage of the credential and a login token. Knows the store,
+/// the token service and the clock; nothing of HTTP.
+struct RegistrationService: Sendable {
+    let services: ServerServices
+
+    /// The algorithms offered, in order of preference.
+    static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .ps256, .rs256]
+
+    /// Creation options for `request.userID`, once the enrollment policy allows it; the
+    /// challenge is stored bound to the application, the user and the ceremony.
+    func options(_ request: RegistrationOptionsRequest, caller: Caller) async throws -> RegistrationOptionsResponse {
+        let application = try await services.application(request.applicationID)
+        try services.checkUserID(request.userID)
+        let existing = try await services.store.credentials(applicationID: application.id, userID: request.userID)
+        let userpwTime = try await EnrollmentGrant(services: services, application: application)
+            .authorize(
+                userID: request.userID, hasCredentials: !existing.isEmpty, enrollmentToken: request.enrollmentToken,
+                loginToken: request.token)
+        let displayName = String((request.displayName ?? request.userID).prefix(256))
+        let user = try await services.store.insertUser(
+            UserRecord(
+                applicationID: application.id, userID: request.userID, userHandle: Secrets.randomBytes(32),
+                displayName: displayName, createdAt: services.now()))
+        let challenge = Secrets.randomBytes(32)
+        try await services.store.insertChallenge(
+            ChallengeRecord(
+                challenge: challenge, applicationID: application.id, userID: request.userID, ceremony: .registration,
+                userVerification: application.userVerification, userpwTime: userpwTime,
+                expiresAt: services.now().addingTimeInterval(services.challengeLifetime)))
+        let options = CreationOptionsJSON(
+            rp: RelyingPartyEntity(id: application.rpID, name: application.rpName),
+            user: UserEntity(id: Base64URLBytes(user.userHandle), name: request.userID, displayName: displayName),
+            challenge: Base64URLBytes(challenge),
+            pubKeyCredParams: Self.offeredAlgorithms.map { CredentialParameters(alg: $0) },
+            timeout: UInt32(services.challengeLifetime * 1000),
+            excludeCredentials: existing.map {
+                CredentialDescriptor(
+                    id: Base64URLBytes($0.credentialID),
+                    transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
+            },
+            authenticatorSelection: AuthenticatorSelectionCriteria(
+                residentKey: .preferred, requireResidentKey: false,
+                userVerification: UserVerificationRequirement(rawValue: application.userVerification)),
+            attestation: AttestationConveyancePreference(rawValue: application.attestation),
+            extensions: LoginTokens.requestedExtensions)
+        return RegistrationOptionsResponse(traceID: caller.traceID, publicKey: options)
+    }
+
+    /// §7.1 under the abuse limits (a failed verification counts against the caller).
+    func verify(_ request: RegistrationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
+        let application = try await services.application(request.applicationID)
+        try services.checkUserID(request.userID)
+        return try await services.abuse.ceremony(application: application.id, userID: request.userID, caller: caller) {
+            try await register(request, application: application, caller: caller)
+        }
+    }
+
+    private func register(_ request: RegistrationVerifyRequest, application: ApplicationRecord, caller: Caller)
+        async throws -> CeremonyResponse
+    {
+        let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
+            .consume(for: request.credential.response.clientDataJSON, ceremony: .registration)
+        guard challenge.userID == request.userID,
+            let user = try await services.store.user(applicationID: application.id, userID: request.userID)
+        else {
+            throw ServiceError.unauthenticated("The challenge was issued for another user")
+        }
+        let verified: VerifiedRegistration
+        do {
+            verified = try await RegistrationVerifier(
+                policy: application.registrationPolicy(anchors: services.attestationAnchors)
+            ).verify(
+                request.credential, expectedChallenge: challengeBytes, userHandle: user.userHandle,
+                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification), at: services.now(),
+                isRegistered: { id in
+                    try await services.store.credential(applicationID: application.id, credentialID: id) != nil
+                })
+        } catch let error as WebAuthnError where error.code == .credentialAlreadyRegistered {
+            throw ServiceError.conflict("This credential is already registered")
+        } catch let error as WebAuthnError
+            where error.code == .untrustedAttestation || error.code == .authenticatorRevoked
+        {
+            throw ServiceError.forbidden("Registration refused by the attestation policy: \(error)")
+        } catch let error as WebAuthnError {
+            throw ServiceError.unauthenticated("Registration failed: \(error)")
+        }
+        let record = verified.record
+        do {
+            try await services.store.insertCredential(
+                StoredCredential(
+                    applicationID: application.id, userID: request.userID, credentialID: record.id,
+                    publicKey: record.publicKey.encoded, signCount: record.signCount, aaguid: record.aaguid,
+                    transports: record.transports.map(\.rawValue), backupEligible: record.backupEligible,
+                    backupState: record.backupState, uvInitialized: record.uvInitialized,
+                    attestationFormat: verified.format,
+                    deviceName: request.deviceName.map { String($0.prefix(128)) }, createdAt: services.now(),
+                    lastUsedAt: nil, authenticatorName: verified.attestation.authenticatorName))
+        } catch let error as StoreError where error.code == .conflict {
+            throw ServiceError.conflict("This credential is already registered")
+        }
+        let token = try await LoginTokens.issue(
+            services: services, application: application, userID: request.userID, credentialID: record.id,
+            authenticatorData: verified.authenticatorData, userpwTime: challenge.userpwTime)
+        return CeremonyResponse(
+            traceID: caller.traceID, userID: request.userID, credentialID: Base64URL.encode(record.id), token: token)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import UMFAContract
+import Yams
+
+@testable import UMFAServer
+
+/// Keeps `openapi.yaml` and the contract types one: every operation of ``APIOperation`` is in
+/// the document under its method, path and operation id, and every request and success body
+/// has exactly the fields (and the required fields) of its Swift type, nested objects included.
+@Suite("Contract: openapi.yaml and UMFAContract")
+struct ContractTests {
+    /// The document, parsed anew for each use (a `[String: Any]` cannot be a shared constant).
+    static var document: [String: Any] {
+        (try? Yams.load(yaml: OpenAPIDocument.yaml) as? [String: Any]) ?? [:]
+    }
+
+    @Test("the document parses as OpenAPI 3.1")
+    func parses() {
+        #expect(Self.document["openapi"] as? String == "3.1.0")
+        #expect((Self.document["paths"] as? [String: Any])?.isEmpty == false)
+    }
+
+    @Test("the operations of the document are exactly APIOperation's, with their operation ids")
+    func operations() {
+        let paths = Self.document["paths"] as? [String: Any] ?? [:]
+        var documented: [String: String] = [:]
+        for (path, item) in paths {
+            for (method, operation) in item as? [String: Any] ?? [:] {
+                let id = (operation as? [String: Any])?["operationId"] as? String ?? "(none)"
+                documented["\(method.uppercased()) \(path)"] = id
+            }
+        }
+        let table = Dictionary(
+            uniqueKeysWithValues: APIOperation.allCases.map { ("\($0.method) \($0.path)", $0.rawValue) })
+        #expect(documented == table)
+    }
+
+    @Test("the Error schema is ErrorResponse")
+    func errorSchema() throws {
+        let schemas = (Self.document["components"] as? [String: Any])?["schemas"] as? [String: Any]
+        let schema = try #require(schemas?["Error"] as? [String: Any])
+        for problem in SchemaComparison.compare(ErrorResponse.self, schema: schema, document: Self.document) {
+            Issue.record("Error: \(problem)")
+        }
+    }
+
+    @Test("request bodies have the fields and required fields of their types", arguments: APIOperation.allCases)
+    func requestBody(_ operation: APIOperation) throws {
+        let spec = try #require(Self.operation(operation))
+        let body = (spec["requestBody"] as? [String: Any]).flatMap(Self.jsonSchema)
+        guard let type = operation.requestBody else {
+            #expect(body == nil, "\(operation) has no request type but the document gives it a body")
+            return
+        }
+        let schema = try #require(body, "\(operation) has no application/json request schema in the document")
+        for problem in SchemaComparison.compare(type, schema: schema, document: Self.document) {
+            Issue.record("\(operation) request: \(problem)")
+        }
+    }
+
+    @Test("success answers have the fields and required fields of their types", arguments: APIOperation.allCases)
+    func responseBody(_ operation: APIOperation) throws {
+        let spec = try #require(Self.operation(operation))
+        let responses = try #require(spec["responses"] as? [String: Any])
+        let success = try #require(
+            responses[String(operation.successStatus)] as? [String: Any],
+            "\(operation) documents no \(operation.successStatus) answer")
+        guard let type = operation.responseBody else { return }
+        let schema = try #require(Self.jsonSchema(success), "\(operation) has no application/json answer schema")
+        for problem in SchemaComparison.compare(type, schema: schema, document: Self.document) {
+            Issue.record("\(operation) answer: \(problem)")
+        }
+    }
+
+    @Test("the comparison notices a renamed, a missing and an extra field")
+    func comparisonIsStrict() {
+        let schema: [String: Any] = [
+            "type": "object", "required": ["trace_id", "user_id"],
+            "properties": ["trace_id": ["type": "string"], "user": ["type": "string"]],
+        ]
+        let problems = SchemaComparison.compare(ValidateTokenResponse.self, schema: schema, document: [:])
+        #expect(problems.contains { $0.contains("user_id") && $0.contains("not in the document") })
+        #expect(problems.contains { $0.contains("user") && $0.contains("not in the type") })
+        let optional: [String: Any] = [
+            "type": "object", "required": ["application_id", "user_id", "token", "trace_id"],
+            "properties": [
+                "application_id": [:], "user_id": [:], "token": [:], "token_type": [:], "trace_id": [:],
+            ],
+        ]
+        let requiredProblems = SchemaComparison.compare(ValidateTokenRequest.self, schema: optional, document: [:])
+        #expect(
+            requiredProblems == [
+                "required fields differ at (top): type [application_id, token, user_id], document [application_id, token, trace_id, user_id]"
+            ])
+    }
+
+    static func operation(_ operation: APIOperation) -> [String: Any]? {
+        let paths = document["paths"] as? [String: Any]
+        return (paths?[operation.path] as? [String: Any])?[operation.method.lowercased()] as? [String: Any]
+    }
+
+    static func jsonSchema(_ holder: [String: Any]) -> [String: Any]? {
+        let content = holder["content"] as? [String: Any]
+        return (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
+    }
+}
