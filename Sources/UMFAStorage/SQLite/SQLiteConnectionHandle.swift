@@ -1,5 +1,5 @@
-import Synchronization
 import CSQLite
+import Synchronization
 
 /// One SQLite connection through the C API, with its prepared statements kept for reuse.
 ///
