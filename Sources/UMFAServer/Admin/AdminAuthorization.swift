@@ -3,6 +3,8 @@ import UMFAWebAuthn
 
 /// The admin token check, as middleware on the admin route group: a wrong or missing token is
 /// 401 and counts against the caller's address; a caller that keeps guessing gets 429 first.
+/// A body is read (413 past the limit, 408 when slow, its trace id settled) before the token is
+/// checked, but judged only after: a caller without the token learns nothing from how it is read.
 struct AdminAuthorization: RouterMiddleware {
     typealias Context = UMFARequestContext
     let services: ServerServices
@@ -10,7 +12,7 @@ struct AdminAuthorization: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        // The trace id is not settled here, so a body read later may still name it.
+        let request = request.method == .get ? request : try await JSONExchange.buffered(request, context: context)
         try authorize(Caller(traceID: "", clientAddress: context.clientAddress, bearer: BearerToken.from(request)))
         return try await next(request, context)
     }

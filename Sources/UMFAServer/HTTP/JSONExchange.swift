@@ -44,6 +44,15 @@ enum JSONExchange {
         return Body(data: data, isObject: envelope != nil, traceID: traceID)
     }
 
+    /// The request with its body read in full (413, 408) and its trace id settled, so
+    /// middleware can check credentials before a route judges the body.
+    static func buffered(_ request: Request, context: UMFARequestContext) async throws -> Request {
+        var request = request
+        let body = try await read(request, context: context)
+        request.body = RequestBody(buffer: ByteBuffer(bytes: body.data))
+        return request
+    }
+
     /// Any JSON object, and its `trace_id` when that is a string. Read with `JSONDecoder`,
     /// whose parser is several times faster than `JSONSerialization`'s.
     private struct TraceEnvelope: Decodable {
