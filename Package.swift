@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "UMFACBOR", targets: ["UMFACBOR"]),
+        .library(name: "UMFAEncoding", targets: ["UMFAEncoding"]),
         .library(name: "UMFAWebAuthn", targets: ["UMFAWebAuthn"]),
         .library(name: "UMFAAuthenticator", targets: ["UMFAAuthenticator"]),
         .library(name: "UMFAContract", targets: ["UMFAContract"]),
@@ -31,10 +32,12 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UMFACBOR"),
+        .target(name: "UMFAEncoding"),
         .target(
             name: "UMFAWebAuthn",
             dependencies: [
                 "UMFACBOR",
+                "UMFAEncoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "UMFAStorage",
             dependencies: [
-                "UMFAWebAuthn",
+                "UMFAEncoding",
                 "CSQLite",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -68,7 +71,7 @@ let package = Package(
             name: "UMFATokens",
             dependencies: [
                 "UMFAStorage",
-                "UMFAWebAuthn",
+                "UMFAEncoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

@@ -4,7 +4,7 @@ import Foundation
 /// (embedded default) and PostgreSQL (shared by many server instances).
 ///
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
-public protocol UMFAStore: Sendable {
+public protocol UMFAStore: SigningKeyStore {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws
 
@@ -65,13 +65,6 @@ public protocol UMFAStore: Sendable {
     func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws
         -> EnrollmentTokenRecord?
 
-    /// Every signing key, newest first (within one millisecond the current one first).
-    func signingKeys() async throws -> [SigningKeyRecord]
-    /// Adds a signing key and retires the other current keys at `retiring`. Only the newest
-    /// key stays current: a key older than one another instance rotated in meanwhile is stored
-    /// retired. A conflicting `kid` throws ``StoreError/Code/conflict`` and retires nothing.
-    func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws
-
     /// A server setting (admin token hash, server secret).
     func setting(_ name: String) async throws -> String?
     /// Stores a setting unless it exists; returns the value now stored.
@@ -103,4 +96,14 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The code and the explanation.
     public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// The part of the store the token service uses: the signing keys, sealed with the master key.
+public protocol SigningKeyStore: Sendable {
+    /// Every signing key, newest first (within one millisecond the current one first).
+    func signingKeys() async throws -> [SigningKeyRecord]
+    /// Adds a signing key and retires the other current keys at `retiring`. Only the newest
+    /// key stays current: a key older than one another instance rotated in meanwhile is stored
+    /// retired. A conflicting `kid` throws ``StoreError/Code/conflict`` and retires nothing.
+    func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws
 }

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import Synchronization
+import UMFAEncoding
 import UMFAStorage
-import UMFAWebAuthn
 import _CryptoExtras
 
 /// Issues and validates UMFA login tokens (RS256) and publishes the signing keys as JWKS.
@@ -13,7 +13,7 @@ import _CryptoExtras
 /// in JWKS), and at once for validation: a token whose `kid` is not known yet makes the
 /// service reload the keys.
 public actor TokenService {
-    private let store: any UMFAStore
+    private let store: any SigningKeyStore
     private let masterKey: MasterKey
     /// The `iss` of every token, `UMFA::Authenticator` by default.
     public nonisolated let issuer: String
@@ -26,7 +26,7 @@ public actor TokenService {
 
     /// Creates a service; call ``loadKeys()`` before use.
     public init(
-        store: any UMFAStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator",
+        store: any SigningKeyStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator",
         refreshInterval: Duration = .seconds(10)
     ) {
         self.store = store

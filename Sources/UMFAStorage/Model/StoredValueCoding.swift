@@ -1,5 +1,5 @@
 import Foundation
-import UMFAWebAuthn
+import UMFAEncoding
 
 /// How values are written to columns so that the same SQL works on SQLite and PostgreSQL:
 /// bytes as base64url text, times as integer milliseconds since 1970, lists as JSON text.
