@@ -23,8 +23,8 @@ struct ApplicationStoreTests {
             changed.rpName = "Renamed shop"
             changed.origins = ["https://login.example.com", "android:apk-key-hash:abc-_DEF"]
             changed.enrollmentPolicy = .open
-            changed.userVerification = "required"
-            changed.attestation = "direct"
+            changed.userVerification = .required
+            changed.attestation = .direct
             changed.tokenTTLSeconds = 3600
             try await store.updateApplication(changed)
             #expect(try await store.application(id: newer.id) == changed)

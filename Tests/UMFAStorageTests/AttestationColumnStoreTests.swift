@@ -13,16 +13,16 @@ struct AttestationColumnStoreTests {
             let plain = Records.application(name: "Plain")
             try await store.insertApplication(plain)
             let stored = try #require(try await store.application(id: plain.id))
-            #expect(stored.attestationPolicy == "any" && stored.aaguidAllow == nil && stored.aaguidDeny.isEmpty)
+            #expect(stored.attestationPolicy == .any && stored.aaguidAllow == nil && stored.aaguidDeny.isEmpty)
 
             var strict = Records.application(name: "Bank")
-            strict.attestationPolicy = "trusted"
+            strict.attestationPolicy = .trusted
             strict.aaguidAllow = ["cb69481e-8ff7-4039-93ec-0a2729a154a8", "ee882879-721c-4913-9775-3dfcce97072a"]
             strict.aaguidDeny = ["00000000-0000-0000-0000-0000000000aa"]
             try await store.insertApplication(strict)
             #expect(try await store.application(id: strict.id) == strict)
 
-            strict.attestationPolicy = "self_or_trusted"
+            strict.attestationPolicy = .selfOrTrusted
             strict.aaguidAllow = nil
             strict.aaguidDeny = []
             try await store.updateApplication(strict)

@@ -64,8 +64,8 @@ struct AttestationMigrationStoreTests {
 
         let store = try await location.open()
         let application = try #require(try await store.application(id: app))
-        #expect(application.name == "Old shop" && application.attestation == "direct")
-        #expect(application.attestationPolicy == "any")
+        #expect(application.name == "Old shop" && application.attestation == .direct)
+        #expect(application.attestationPolicy == .any)
         #expect(application.aaguidAllow == nil && application.aaguidDeny.isEmpty)
         let credentials = try await store.credentials(applicationID: app, userID: "alice")
         #expect(credentials.count == 1 && credentials.first?.signCount == 7)

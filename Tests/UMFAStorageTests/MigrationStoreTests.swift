@@ -57,7 +57,7 @@ struct MigrationStoreTests {
 
             let challenge = ChallengeRecord(
                 challenge: Records.bytes(32), applicationID: app.id, userID: nil, ceremony: .authentication,
-                userVerification: "preferred", userpwTime: exact, expiresAt: Date(timeIntervalSince1970: 0.001))
+                userVerification: .preferred, userpwTime: exact, expiresAt: Date(timeIntervalSince1970: 0.001))
             try await store.insertChallenge(challenge)
             #expect(
                 try await store.consumeChallenge(challenge.challenge, applicationID: app.id, ceremony: .authentication)

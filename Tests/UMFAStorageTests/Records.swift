@@ -21,7 +21,7 @@ enum Records {
         ApplicationRecord(
             id: id, name: name, rpID: "example.com", rpName: "Example shop",
             origins: ["https://app.example.com", "ios:bundle-id:com.example.app"], enrollmentPolicy: policy,
-            userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300, createdAt: createdAt)
+            userVerification: .preferred, attestation: .none, tokenTTLSeconds: 300, createdAt: createdAt)
     }
 
     static func user(_ applicationID: UUID, _ userID: String, createdAt: Date = epoch) -> UserRecord {
@@ -47,7 +47,7 @@ enum Records {
     ) -> ChallengeRecord {
         ChallengeRecord(
             challenge: bytes(32), applicationID: applicationID, userID: user, ceremony: ceremony,
-            userVerification: "required", userpwTime: time(-60), expiresAt: expiresAt)
+            userVerification: .required, userpwTime: time(-60), expiresAt: expiresAt)
     }
 
     static func enrollmentToken(_ applicationID: UUID, user: String, expiresAt: Date = time(600))

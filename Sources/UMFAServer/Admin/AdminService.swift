@@ -12,7 +12,7 @@ struct AdminService: Sendable {
     func create(_ request: CreateApplicationRequest, caller: Caller) async throws -> ApplicationResponse {
         var application = ApplicationRecord(
             id: UUID(), name: request.name, rpID: request.rpID, rpName: request.settings.rpName ?? request.name,
-            origins: request.origins, enrollmentPolicy: .grant, userVerification: "preferred", attestation: "none",
+            origins: request.origins, enrollmentPolicy: .grant, userVerification: .preferred, attestation: .none,
             tokenTTLSeconds: 300, createdAt: services.now())
         var settings = request.settings
         (settings.name, settings.rpID, settings.rpName, settings.origins) = (nil, nil, nil, nil)
@@ -69,10 +69,25 @@ struct AdminService: Sendable {
             }
             application.enrollmentPolicy = value
         }
-        if let userVerification = patch.userVerification { application.userVerification = userVerification }
-        if let attestation = patch.attestation { application.attestation = attestation }
+        if let text = patch.userVerification {
+            guard let value = UserVerificationSetting(rawValue: text) else {
+                throw ServiceError.invalid("user_verification must be required, preferred or discouraged")
+            }
+            application.userVerification = value
+        }
+        if let text = patch.attestation {
+            guard let value = AttestationConveyanceSetting(rawValue: text) else {
+                throw ServiceError.invalid("attestation must be none, indirect, direct or enterprise")
+            }
+            application.attestation = value
+        }
         if let ttl = patch.tokenTTLSeconds { application.tokenTTLSeconds = ttl }
-        if let policy = patch.attestationPolicy { application.attestationPolicy = policy }
+        if let text = patch.attestationPolicy {
+            guard let value = AttestationPolicySetting(rawValue: text) else {
+                throw ServiceError.invalid("attestation_policy must be any, self_or_trusted or trusted")
+            }
+            application.attestationPolicy = value
+        }
         if let allow = patch.aaguidAllow {
             application.aaguidAllow = allow.isEmpty ? nil : allow.map { $0.lowercased() }
         }
@@ -93,12 +108,6 @@ struct AdminService: Sendable {
             throw ServiceError.invalid(
                 "origins must be 1 to 50 web origins (https://host[:port]) or native-app origins")
         }
-        guard ApplicationSettingsValidation.userVerificationValues.contains(application.userVerification) else {
-            throw ServiceError.invalid("user_verification must be required, preferred or discouraged")
-        }
-        guard ApplicationSettingsValidation.attestationValues.contains(application.attestation) else {
-            throw ServiceError.invalid("attestation must be none, indirect, direct or enterprise")
-        }
         guard (30...86_400).contains(application.tokenTTLSeconds) else {
             throw ServiceError.invalid("token_ttl_seconds must be 30 to 86400")
         }
@@ -114,9 +123,9 @@ extension AdminService {
             name: application.name, rpID: application.rpID, rpName: application.rpName, origins: application.origins,
             enrollmentPolicy: application.enrollmentPolicy.rawValue,
             enrollmentPolicyDescription: application.policyDescription,
-            userVerification: application.userVerification, attestation: application.attestation,
+            userVerification: application.userVerification.rawValue, attestation: application.attestation.rawValue,
             tokenTTLSeconds: application.tokenTTLSeconds, createdAt: Timestamps.rfc3339(application.createdAt),
-            attestationPolicy: application.attestationPolicy, aaguidAllow: application.aaguidAllow,
+            attestationPolicy: application.attestationPolicy.rawValue, aaguidAllow: application.aaguidAllow,
             aaguidDeny: application.aaguidDeny)
     }
 }

@@ -32,7 +32,7 @@ struct Bootstrap {
             let origin = configuration.publicOrigin ?? "http://localhost:\(configuration.port)"
             let application = ApplicationRecord(
                 id: UUID(), name: "Development", rpID: "localhost", rpName: "UMFA development", origins: [origin],
-                enrollmentPolicy: .open, userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
+                enrollmentPolicy: .open, userVerification: .preferred, attestation: .none, tokenTTLSeconds: 300,
                 createdAt: configuration.now())
             let apiKey = Secrets.make(prefix: "umfa_ak_")
             try await store.insertApplication(application)

@@ -7,7 +7,7 @@ extension ApplicationRecord {
     var relyingPartyPolicy: RelyingPartyPolicy {
         RelyingPartyPolicy(
             rpID: rpID, origins: OriginPolicy(allowed: Set(origins)),
-            userVerification: UserVerificationRequirement(rawValue: userVerification))
+            userVerification: UserVerificationRequirement(rawValue: userVerification.rawValue))
     }
 
     /// The policy registrations run under: the application's attestation acceptance judged
@@ -17,9 +17,9 @@ extension ApplicationRecord {
         policy.trustAnchors = anchors
         var acceptance: AttestationPolicy
         switch attestationPolicy {
-        case "trusted": acceptance = .trustedOnly
-        case "self_or_trusted": acceptance = .selfOrTrusted
-        default: acceptance = AttestationPolicy()
+        case .trusted: acceptance = .trustedOnly
+        case .selfOrTrusted: acceptance = .selfOrTrusted
+        case .any: acceptance = AttestationPolicy()
         }
         acceptance.aaguidAllow = aaguidAllow.map(Set.init)
         acceptance.aaguidDeny = Set(aaguidDeny)
@@ -41,20 +41,14 @@ extension ApplicationRecord {
 
 /// Validation of application settings from the admin API.
 enum ApplicationSettingsValidation {
-    static let userVerificationValues = ["required", "preferred", "discouraged"]
-    static let attestationValues = ["none", "indirect", "direct", "enterprise"]
-    static let attestationPolicyValues = ["any", "self_or_trusted", "trusted"]
-
-    /// Checks `attestation_policy` and the AAGUID lists.
+    /// Checks that the attestation policy can be met and the AAGUID lists.
     static func validateAttestation(_ application: ApplicationRecord) throws {
-        guard attestationPolicyValues.contains(application.attestationPolicy) else {
-            throw ServiceError.invalid("attestation_policy must be any, self_or_trusted or trusted")
-        }
         // With conveyance none, browsers replace every attestation with `none`, which only
         // `any` accepts.
-        guard application.attestationPolicy == "any" || application.attestation != "none" else {
+        guard application.attestationPolicy == .any || application.attestation != .none else {
             throw ServiceError.invalid(
-                "attestation_policy \(application.attestationPolicy) needs attestation direct, indirect or enterprise")
+                "attestation_policy \(application.attestationPolicy.rawValue) needs attestation direct, indirect or enterprise"
+            )
         }
         let lists = (application.aaguidAllow ?? []) + application.aaguidDeny
         guard lists.count <= 1000, lists.allSatisfy({ UUID(uuidString: $0) != nil }) else {

@@ -63,7 +63,7 @@ struct AssertionCheck {
         do {
             verified = try AuthenticationVerifier(policy: application.relyingPartyPolicy).verify(
                 response, expectedChallenge: challengeBytes, credential: record, identifiedUserHandle: identifiedHandle,
-                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification))
+                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification.rawValue))
         } catch {
             throw ServiceError.unauthenticated("Authentication failed: \(error)")
         }

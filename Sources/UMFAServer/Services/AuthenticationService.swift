@@ -39,7 +39,7 @@ struct AuthenticationService: Sendable {
         let options = RequestOptionsJSON(
             challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),
             rpId: application.rpID, allowCredentials: allow ?? [],
-            userVerification: UserVerificationRequirement(rawValue: application.userVerification),
+            userVerification: UserVerificationRequirement(rawValue: application.userVerification.rawValue),
             extensions: LoginTokens.requestedExtensions)
         return AuthenticationOptionsResponse(traceID: caller.traceID, publicKey: options)
     }

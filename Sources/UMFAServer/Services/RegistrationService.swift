@@ -46,8 +46,8 @@ struct RegistrationService: Sendable {
             },
             authenticatorSelection: AuthenticatorSelectionCriteria(
                 residentKey: .preferred, requireResidentKey: false,
-                userVerification: UserVerificationRequirement(rawValue: application.userVerification)),
-            attestation: AttestationConveyancePreference(rawValue: application.attestation),
+                userVerification: UserVerificationRequirement(rawValue: application.userVerification.rawValue)),
+            attestation: AttestationConveyancePreference(rawValue: application.attestation.rawValue),
             extensions: LoginTokens.requestedExtensions)
         return RegistrationOptionsResponse(traceID: caller.traceID, publicKey: options)
     }
@@ -77,7 +77,8 @@ struct RegistrationService: Sendable {
                 policy: application.registrationPolicy(anchors: services.attestationAnchors)
             ).verify(
                 request.credential, expectedChallenge: challengeBytes, userHandle: user.userHandle,
-                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification), at: services.now(),
+                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification.rawValue),
+                at: services.now(),
                 isRegistered: { id in
                     try await services.store.credential(applicationID: application.id, credentialID: id) != nil
                 })

@@ -39,9 +39,10 @@ extension ApplicationRecord {
         self.init(
             id: try row.uuid("id"), name: try row.text("name"), rpID: try row.text("rp_id"),
             rpName: try row.text("rp_name"), origins: try StoredValue.list(try row.text("origins")),
-            enrollmentPolicy: policy, userVerification: try row.text("user_verification"),
-            attestation: try row.text("attestation"), tokenTTLSeconds: Int(try row.integer("token_ttl_seconds")),
-            createdAt: try row.date("created_at"), attestationPolicy: row.optionalText("attestation_policy") ?? "any",
+            enrollmentPolicy: policy, userVerification: try row.setting("user_verification"),
+            attestation: try row.setting("attestation"), tokenTTLSeconds: Int(try row.integer("token_ttl_seconds")),
+            createdAt: try row.date("created_at"),
+            attestationPolicy: try row.optionalText("attestation_policy").map(AttestationPolicySetting.parse) ?? .any,
             aaguidAllow: try row.optionalText("aaguid_allow").map(StoredValue.list),
             aaguidDeny: try row.optionalText("aaguid_deny").map(StoredValue.list) ?? [])
     }
@@ -81,7 +82,7 @@ extension ChallengeRecord {
         self.init(
             challenge: try row.bytes("challenge"), applicationID: try row.uuid("application_id"),
             userID: row.optionalText("user_id"), ceremony: ceremony,
-            userVerification: try row.text("user_verification"), userpwTime: row.optionalDate("userpw_time"),
+            userVerification: try row.setting("user_verification"), userpwTime: row.optionalDate("userpw_time"),
             expiresAt: try row.date("expires_at"))
     }
 }
@@ -101,5 +102,22 @@ extension SigningKeyRecord {
             kid: try row.text("kid"), algorithm: try row.text("algorithm"), publicKey: try row.bytes("public_key"),
             sealedPrivateKey: try row.bytes("sealed_private_key"), createdAt: try row.date("created_at"),
             retiredAt: row.optionalDate("retired_at"))
+    }
+}
+
+extension StoredRow {
+    /// A setting stored as its raw value; any other text is a damaged row.
+    func setting<Setting: RawRepresentable<String>>(_ column: String) throws -> Setting {
+        try Setting.parse(try text(column))
+    }
+}
+
+extension RawRepresentable<String> {
+    /// The stored raw value as a setting; any other text is a damaged row.
+    static func parse(_ text: String) throws -> Self {
+        guard let value = Self(rawValue: text) else {
+            throw StoreError(.corrupt, "a stored setting has an unknown value")
+        }
+        return value
     }
 }

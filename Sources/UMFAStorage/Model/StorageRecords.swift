@@ -8,6 +8,38 @@ public enum EnrollmentPolicy: String, Sendable, Codable, CaseIterable {
     case grant
 }
 
+/// Whether ceremonies require user verification (WebAuthn `userVerification`).
+public enum UserVerificationSetting: String, Sendable, Codable, CaseIterable {
+    /// Every ceremony must verify the user.
+    case required
+    /// Verify when the authenticator can (the default).
+    case preferred
+    /// Do not ask for verification.
+    case discouraged
+}
+
+/// The attestation conveyance registrations ask for (WebAuthn `attestation`).
+public enum AttestationConveyanceSetting: String, Sendable, Codable, CaseIterable {
+    /// No attestation (the default): browsers replace any with `none`.
+    case none
+    /// An attestation the client may anonymise.
+    case indirect
+    /// The authenticator's attestation as it is.
+    case direct
+    /// An enterprise attestation that identifies the device.
+    case enterprise
+}
+
+/// Which attestations a registration must carry to be accepted.
+public enum AttestationPolicySetting: String, Sendable, Codable, CaseIterable {
+    /// Any, including `none` (the default).
+    case any
+    /// Self attestation or a chain to a trusted root.
+    case selfOrTrusted = "self_or_trusted"
+    /// Only a chain to a trusted root.
+    case trusted
+}
+
 /// An application (a relying party) and its settings.
 public struct ApplicationRecord: Sendable, Hashable {
     /// The application id.
@@ -23,15 +55,15 @@ public struct ApplicationRecord: Sendable, Hashable {
     /// Who may enroll.
     public var enrollmentPolicy: EnrollmentPolicy
     /// `required`, `preferred` or `discouraged`.
-    public var userVerification: String
+    public var userVerification: UserVerificationSetting
     /// `none`, `indirect`, `direct` or `enterprise`.
-    public var attestation: String
+    public var attestation: AttestationConveyanceSetting
     /// The lifetime of login tokens, in seconds.
     public var tokenTTLSeconds: Int
     /// When the application was created.
     public var createdAt: Date
     /// Which attestations registration accepts: `any`, `self_or_trusted` or `trusted`.
-    public var attestationPolicy: String
+    public var attestationPolicy: AttestationPolicySetting
     /// When set, only these authenticator models (AAGUIDs) may register.
     public var aaguidAllow: [String]?
     /// Authenticator models (AAGUIDs) that may never register.
@@ -40,8 +72,9 @@ public struct ApplicationRecord: Sendable, Hashable {
     /// Creates an application record.
     public init(
         id: UUID, name: String, rpID: String, rpName: String, origins: [String], enrollmentPolicy: EnrollmentPolicy,
-        userVerification: String, attestation: String, tokenTTLSeconds: Int, createdAt: Date,
-        attestationPolicy: String = "any", aaguidAllow: [String]? = nil, aaguidDeny: [String] = []
+        userVerification: UserVerificationSetting, attestation: AttestationConveyanceSetting, tokenTTLSeconds: Int,
+        createdAt: Date, attestationPolicy: AttestationPolicySetting = .any, aaguidAllow: [String]? = nil,
+        aaguidDeny: [String] = []
     ) {
         self.attestationPolicy = attestationPolicy
         self.aaguidAllow = aaguidAllow
@@ -159,7 +192,7 @@ public struct ChallengeRecord: Sendable, Hashable {
     /// The ceremony.
     public var ceremony: CeremonyKind
     /// The user verification requirement in the options.
-    public var userVerification: String
+    public var userVerification: UserVerificationSetting
     /// For registrations granted by an enrollment token: when the application last checked
     /// the user's password.
     public var userpwTime: Date?
@@ -168,7 +201,8 @@ public struct ChallengeRecord: Sendable, Hashable {
 
     /// Creates a challenge record.
     public init(
-        challenge: [UInt8], applicationID: UUID, userID: String?, ceremony: CeremonyKind, userVerification: String,
+        challenge: [UInt8], applicationID: UUID, userID: String?, ceremony: CeremonyKind,
+        userVerification: UserVerificationSetting,
         userpwTime: Date? = nil, expiresAt: Date
     ) {
         self.challenge = challenge

@@ -38,8 +38,9 @@ enum StoreQueries {
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
                 .text(StoredValue.json(app.origins)),
-                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification), .text(app.attestation),
-                .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt), .text(app.attestationPolicy),
+                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification.rawValue),
+                .text(app.attestation.rawValue),
+                .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt), .text(app.attestationPolicy.rawValue),
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
             ])
     }
@@ -53,8 +54,9 @@ enum StoreQueries {
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
-                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification), .text(app.attestation),
-                .integer(Int64(app.tokenTTLSeconds)), .text(app.attestationPolicy),
+                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification.rawValue),
+                .text(app.attestation.rawValue),
+                .integer(Int64(app.tokenTTLSeconds)), .text(app.attestationPolicy.rawValue),
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
                 .uuid(app.id),
             ])
@@ -160,7 +162,8 @@ enum StoreQueries {
             [
                 .bytes(challenge.challenge), .uuid(challenge.applicationID),
                 challenge.userID.map { .text($0) } ?? .null, .text(challenge.ceremony.rawValue),
-                .text(challenge.userVerification), .optionalDate(challenge.userpwTime), .date(challenge.expiresAt),
+                .text(challenge.userVerification.rawValue), .optionalDate(challenge.userpwTime),
+                .date(challenge.expiresAt),
             ])
     }
 
