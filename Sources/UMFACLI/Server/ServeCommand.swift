@@ -14,7 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
             Environment: UMFA_HOST, UMFA_PORT, UMFA_DATABASE_URL, UMFA_DATA_DIR, UMFA_ADMIN_TOKEN \
             (used as given; generated and printed once when unset), UMFA_MASTER_KEY (32 random bytes \
             in base64; a generated key file of mode 0600 in the data dir when unset), UMFA_METADATA_FILE \
-            (a FIDO MDS3 metadata BLOB, as --metadata).
+            (a FIDO MDS3 metadata BLOB, as --metadata), and the rest in the README. The same settings \
+            may come from --config FILE; flags win over the environment, which wins over the file. A \
+            value that does not parse stops the start with a message naming it.
             """
     )
 
@@ -36,29 +38,33 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var metadata: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of settings, keys as the UMFA_ variables without the prefix ({\"port\": 8443}); flags and the environment win over it.",
+            valueName: "file"))
+    var config: String?
+
     @Flag(
         name: .customLong("no-default-app"),
         help: "Do not create the development application on a fresh database, nor serve the demo routes.")
     var noDefaultApp = false
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        var flags: [String: String] = [:]
+        flags["UMFA_HOST"] = host
+        flags["UMFA_PORT"] = port.map(String.init)
+        flags["UMFA_DATABASE_URL"] = database
+        flags["UMFA_DATA_DIR"] = dataDir
+        flags["UMFA_METADATA_FILE"] = metadata
+        // A bad value from any source stops the start with a ConfigurationError naming it (exit 1).
+        let settings = SettingsReader(
+            flags: flags, environment: ProcessInfo.processInfo.environment,
+            file: try config.map(SettingsReader.fileSettings(at:)) ?? [:], fileName: config ?? "")
         var configuration = ServerConfiguration()
-        configuration.host = host ?? environment["UMFA_HOST"] ?? configuration.host
-        if let port = port ?? environment["UMFA_PORT"].flatMap(Int.init) { configuration.port = port }
-        configuration.dataDirectory = URL(fileURLWithPath: dataDir ?? environment["UMFA_DATA_DIR"] ?? ".umfa")
-        if let url = database ?? environment["UMFA_DATABASE_URL"] {
-            configuration.database = try ServerConfiguration.Database.parse(url)
-        }
-        configuration.adminToken = environment["UMFA_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.masterKey = environment["UMFA_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        try configuration.apply(settings)
         configuration.createDefaultApplication = !noDefaultApp
         configuration.demoRoutes = !noDefaultApp
-        try configuration.applyHardening(environment: environment)
-        if let seconds = environment["UMFA_SIGNING_KEY_REFRESH_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {
-            configuration.signingKeyRefreshInterval = seconds
-        }
-        if let file = metadata ?? environment["UMFA_METADATA_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+        if let file = settings.string("UMFA_METADATA_FILE") {
             configuration.attestationAnchors = .wellKnown(metadata: try await MetadataFile.load(file))
         }
         let displayHost =
@@ -66,7 +72,15 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicOrigin = "http://\(displayHost):\(configuration.port)"
 
         var logger = Logger(label: "umfa")
-        logger.logLevel = environment["UMFA_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        logger.logLevel =
+            try settings.string("UMFA_LOG_LEVEL").map { text in
+                guard let level = Logger.Level(rawValue: text) else {
+                    throw ConfigurationError(
+                        "UMFA_LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\""
+                    )
+                }
+                return level
+            } ?? .info
         let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
         StartupPrinter.print(report, configuration: configuration, logger: logger)
         if let index = configuration.attestationAnchors.metadata {

@@ -43,24 +43,26 @@ public struct AbuseLimits: Sendable, Equatable {
     /// `UMFA_LIMIT_CREDENTIAL_FAILURES`, `UMFA_LIMIT_WINDOW_SECONDS`, `UMFA_LIMIT_BLOCK_SECONDS`
     /// and `UMFA_LIMIT_MAX_BLOCK_SECONDS`; a limit of 0 turns that limit off.
     public static func fromEnvironment(_ environment: [String: String]) throws -> AbuseLimits {
+        try from(SettingsReader(environment: environment))
+    }
+
+    /// The limits from every source of settings (``SettingsReader``).
+    public static func from(_ settings: SettingsReader) throws -> AbuseLimits {
         var limits = AbuseLimits()
-        func number(_ name: String) throws -> Int? {
-            guard let text = environment[name] else { return nil }
-            guard let value = Int(text), value >= 0 else {
-                throw ConfigurationError("\(name) must be a whole number ≥ 0, not \"\(text)\"")
-            }
-            return value
-        }
-        limits.userFailures = try number("UMFA_LIMIT_USER_FAILURES") ?? limits.userFailures
-        limits.addressFailures = try number("UMFA_LIMIT_ADDRESS_FAILURES") ?? limits.addressFailures
-        limits.credentialFailures = try number("UMFA_LIMIT_CREDENTIAL_FAILURES") ?? limits.credentialFailures
-        limits.window = try number("UMFA_LIMIT_WINDOW_SECONDS").map(TimeInterval.init) ?? limits.window
-        limits.baseBlock = try number("UMFA_LIMIT_BLOCK_SECONDS").map(TimeInterval.init) ?? limits.baseBlock
-        limits.maxBlock = try number("UMFA_LIMIT_MAX_BLOCK_SECONDS").map(TimeInterval.init) ?? limits.maxBlock
-        guard limits.window > 0, limits.baseBlock > 0, limits.maxBlock >= limits.baseBlock else {
-            throw ConfigurationError(
-                "UMFA_LIMIT_WINDOW_SECONDS and UMFA_LIMIT_BLOCK_SECONDS must be > 0 and "
-                    + "UMFA_LIMIT_MAX_BLOCK_SECONDS at least the block")
+        let counts = 0...1_000_000
+        limits.userFailures = try settings.integer("UMFA_LIMIT_USER_FAILURES", in: counts) ?? limits.userFailures
+        limits.addressFailures =
+            try settings.integer("UMFA_LIMIT_ADDRESS_FAILURES", in: counts) ?? limits.addressFailures
+        limits.credentialFailures =
+            try settings.integer("UMFA_LIMIT_CREDENTIAL_FAILURES", in: counts) ?? limits.credentialFailures
+        let day = 1.0...86_400
+        limits.window = try settings.duration("UMFA_LIMIT_WINDOW_SECONDS", seconds: day)?.timeInterval ?? limits.window
+        limits.baseBlock =
+            try settings.duration("UMFA_LIMIT_BLOCK_SECONDS", seconds: day)?.timeInterval ?? limits.baseBlock
+        limits.maxBlock =
+            try settings.duration("UMFA_LIMIT_MAX_BLOCK_SECONDS", seconds: day)?.timeInterval ?? limits.maxBlock
+        guard limits.maxBlock >= limits.baseBlock else {
+            throw ConfigurationError("UMFA_LIMIT_MAX_BLOCK_SECONDS must be at least UMFA_LIMIT_BLOCK_SECONDS")
         }
         return limits
     }

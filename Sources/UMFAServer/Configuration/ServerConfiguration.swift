@@ -90,18 +90,27 @@ public struct ServerConfiguration: Sendable {
     /// Applies `UMFA_LIMIT_*` (see ``AbuseLimits/fromEnvironment(_:)``),
     /// `UMFA_TRUST_FORWARDED_FOR=1`, `UMFA_IDLE_TIMEOUT_SECONDS` and `UMFA_BODY_TIMEOUT_SECONDS`.
     public mutating func applyHardening(environment: [String: String]) throws {
-        abuseLimits = try AbuseLimits.fromEnvironment(environment)
-        trustForwardedFor = environment["UMFA_TRUST_FORWARDED_FOR"] == "1"
-        for (name, keyPath) in [
-            ("UMFA_IDLE_TIMEOUT_SECONDS", \ServerConfiguration.idleTimeout),
-            ("UMFA_BODY_TIMEOUT_SECONDS", \ServerConfiguration.bodyReadTimeout),
-        ] {
-            guard let text = environment[name] else { continue }
-            guard let seconds = TimeInterval(text), seconds > 0, seconds <= 3600 else {
-                throw ConfigurationError("\(name) must be a number of seconds between 0 and 3600, not \"\(text)\"")
-            }
-            self[keyPath: keyPath] = seconds
-        }
+        try apply(SettingsReader(environment: environment))
+    }
+
+    /// Applies every setting ``SettingsReader`` knows, from whichever source gives it; a bad
+    /// value throws a ``ConfigurationError`` naming the setting and its source.
+    public mutating func apply(_ settings: SettingsReader) throws {
+        host = settings.string("UMFA_HOST") ?? host
+        port = try settings.integer("UMFA_PORT", in: 0...65_535) ?? port
+        if let directory = settings.string("UMFA_DATA_DIR") { dataDirectory = URL(fileURLWithPath: directory) }
+        if let url = settings.string("UMFA_DATABASE_URL") { database = try Database.parse(url) }
+        adminToken = settings.string("UMFA_ADMIN_TOKEN") ?? adminToken
+        masterKey = settings.string("UMFA_MASTER_KEY") ?? masterKey
+        abuseLimits = try AbuseLimits.from(settings)
+        trustForwardedFor = try settings.flag("UMFA_TRUST_FORWARDED_FOR") ?? trustForwardedFor
+        idleTimeout =
+            try settings.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600)?.timeInterval ?? idleTimeout
+        bodyReadTimeout =
+            try settings.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600)?.timeInterval ?? bodyReadTimeout
+        signingKeyRefreshInterval =
+            try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)?.timeInterval
+            ?? signingKeyRefreshInterval
     }
 
     /// The SQLite path in use when no database was named.
