@@ -6,6 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# SQLite's C API comes from the system library (Sources/CSQLite); the Swift machine image has it.
+if ! dpkg -s libsqlite3-dev > /dev/null 2>&1; then
+    echo "== installing libsqlite3-dev"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev > /dev/null
+fi
+
 echo "== swift format lint"
 swift format lint --strict -r Sources Tests
 
