@@ -10,10 +10,10 @@ import Yams
 /// has exactly the fields (and the required fields) of its Swift type, nested objects included.
 @Suite("Contract: openapi.yaml and UMFAContract")
 struct ContractTests {
-    /// The document, parsed anew for each use (a `[String: Any]` cannot be a shared constant).
-    static var document: [String: Any] {
+    /// The document, parsed once. `nonisolated(unsafe)`: a `[String: Any]` is not `Sendable`,
+    /// but this one is never written after it is built.
+    nonisolated(unsafe) static let document: [String: Any] =
         (try? Yams.load(yaml: OpenAPIDocument.yaml) as? [String: Any]) ?? [:]
-    }
 
     @Test("the document parses as OpenAPI 3.1")
     func parses() {
@@ -73,6 +73,17 @@ struct ContractTests {
         }
     }
 
+    @Test("every JSON answer carries trace_id (DESIGN.md §2), as its type and the document say")
+    func answersCarryTraceID() throws {
+        for operation in APIOperation.allCases {
+            guard let type = operation.responseBody else { continue }
+            #expect(type is any TraceCarrying.Type, "\(operation): \(type) has no trace id")
+            let data = try JSONEncoder().encode(AnyEncodable(example: type))
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(object?["trace_id"] is String, "\(operation): the example answer has no trace_id")
+        }
+    }
+
     @Test("the comparison notices a renamed, a missing and an extra field")
     func comparisonIsStrict() {
         let schema: [String: Any] = [
@@ -104,4 +115,15 @@ struct ContractTests {
         let content = holder["content"] as? [String: Any]
         return (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
     }
+}
+
+/// A contract type's example, to encode without knowing its type statically.
+private struct AnyEncodable: Encodable {
+    let encodeExample: (any Encoder) throws -> Void
+
+    init(example type: any ContractBody.Type) {
+        encodeExample = { encoder in try type.example.encode(to: encoder) }
+    }
+
+    func encode(to encoder: any Encoder) throws { try encodeExample(encoder) }
 }

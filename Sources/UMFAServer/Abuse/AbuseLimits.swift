@@ -39,14 +39,10 @@ public struct AbuseLimits: Sendable, Equatable {
         self.maxTrackedKeys = maxTrackedKeys
     }
 
-    /// Reads `UMFA_LIMIT_USER_FAILURES`, `UMFA_LIMIT_ADDRESS_FAILURES`,
-    /// `UMFA_LIMIT_CREDENTIAL_FAILURES`, `UMFA_LIMIT_WINDOW_SECONDS`, `UMFA_LIMIT_BLOCK_SECONDS`
-    /// and `UMFA_LIMIT_MAX_BLOCK_SECONDS`; a limit of 0 turns that limit off.
-    public static func fromEnvironment(_ environment: [String: String]) throws -> AbuseLimits {
-        try from(SettingsReader(environment: environment))
-    }
-
-    /// The limits from every source of settings (``SettingsReader``).
+    /// The limits from every source of settings (``SettingsReader``): `UMFA_LIMIT_USER_FAILURES`,
+    /// `UMFA_LIMIT_ADDRESS_FAILURES`, `UMFA_LIMIT_CREDENTIAL_FAILURES`, `UMFA_LIMIT_WINDOW_SECONDS`,
+    /// `UMFA_LIMIT_BLOCK_SECONDS` and `UMFA_LIMIT_MAX_BLOCK_SECONDS`; a limit of 0 turns that
+    /// limit off.
     public static func from(_ settings: SettingsReader) throws -> AbuseLimits {
         var limits = AbuseLimits()
         let counts = 0...1_000_000

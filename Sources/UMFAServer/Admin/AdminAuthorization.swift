@@ -12,7 +12,10 @@ struct AdminAuthorization: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let request = request.method == .get ? request : try await JSONExchange.buffered(request, context: context)
+        var context = context
+        if request.method == .post || request.method == .patch {
+            context.readBody = try await JSONExchange.read(request, context: context)
+        }
         try authorize(Caller(traceID: "", clientAddress: context.clientAddress, bearer: BearerToken.from(request)))
         return try await next(request, context)
     }

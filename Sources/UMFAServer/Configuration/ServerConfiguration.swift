@@ -87,7 +87,7 @@ public struct ServerConfiguration: Sendable {
         self.now = now
     }
 
-    /// Applies `UMFA_LIMIT_*` (see ``AbuseLimits/fromEnvironment(_:)``),
+    /// Applies `UMFA_LIMIT_*` (see ``AbuseLimits/from(_:)``),
     /// `UMFA_TRUST_FORWARDED_FOR=1`, `UMFA_IDLE_TIMEOUT_SECONDS` and `UMFA_BODY_TIMEOUT_SECONDS`.
     public mutating func applyHardening(environment: [String: String]) throws {
         try apply(SettingsReader(environment: environment))

@@ -121,7 +121,7 @@ public struct SettingsReader: Sendable {
 
 extension Duration {
     /// The duration in seconds, for APIs that take `TimeInterval`.
-    public var timeInterval: TimeInterval {
+    var timeInterval: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

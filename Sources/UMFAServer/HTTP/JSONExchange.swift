@@ -11,7 +11,7 @@ enum JSONExchange {
     /// A request body read in full, with the request's `trace_id` (or a new one). Reading
     /// and decoding are separate steps so a route can check credentials in between: a caller
     /// without them learns nothing from how the body is judged.
-    struct Body {
+    struct Body: Sendable {
         let data: Data
         let isObject: Bool
         let traceID: String
@@ -44,13 +44,11 @@ enum JSONExchange {
         return Body(data: data, isObject: envelope != nil, traceID: traceID)
     }
 
-    /// The request with its body read in full (413, 408) and its trace id settled, so
-    /// middleware can check credentials before a route judges the body.
-    static func buffered(_ request: Request, context: UMFARequestContext) async throws -> Request {
-        var request = request
-        let body = try await read(request, context: context)
-        request.body = RequestBody(buffer: ByteBuffer(bytes: body.data))
-        return request
+    /// The body a middleware already read (``UMFARequestContext/readBody``), else the body
+    /// read now.
+    static func body(of request: Request, context: UMFARequestContext) async throws -> Body {
+        if let body = context.readBody { return body }
+        return try await read(request, context: context)
     }
 
     /// Any JSON object, and its `trace_id` when that is a string. Read with `JSONDecoder`,

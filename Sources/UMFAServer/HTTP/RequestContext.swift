@@ -17,6 +17,9 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
     var bodyReadTimeout: Duration = .seconds(10)
     /// The request's trace id once a route has settled it.
     let trace = TraceSlot()
+    /// The JSON body, when a middleware had to read it before the route (``AdminAuthorization``),
+    /// so the route does not read and parse it again.
+    var readBody: JSONExchange.Body?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -7,19 +7,29 @@ typealias RouteHandler = @Sendable (Request, UMFARequestContext) async throws ->
 
 /// The three shapes every route takes: decode, call, encode. Routes hold no logic of their own.
 enum RouteHandlers {
-    /// A route with a JSON body: the body is read (413, 408), its trace id settled, `precheck`
-    /// run (an API-key route refuses a caller without a key before judging the body), the body
-    /// decoded as `Body` (400 naming the field), `call` run and its answer encoded.
+    /// A route with a JSON body: the body is read (413, 408) unless middleware read it already,
+    /// its trace id settled, `precheck` run (an API-key route refuses a caller without a key
+    /// before judging the body), the body decoded as `Body` (400 naming the field), `call` run
+    /// and its answer encoded.
     static func json<Body: ContractBody, Answer: Encodable & Sendable>(
         status: HTTPResponse.Status = .ok, precheck: (@Sendable (Caller) throws -> Void)? = nil,
         _ call: @escaping @Sendable (Body, Caller) async throws -> Answer
     ) -> RouteHandler {
+        jsonWithPath(status: status, precheck: precheck) { body, _, caller in try await call(body, caller) }
+    }
+
+    /// A route with a JSON body and path values (`PATCH /api/admin/applications/{id}`).
+    static func jsonWithPath<Body: ContractBody, Answer: Encodable & Sendable>(
+        status: HTTPResponse.Status = .ok, precheck: (@Sendable (Caller) throws -> Void)? = nil,
+        _ call: @escaping @Sendable (Body, RouteValues, Caller) async throws -> Answer
+    ) -> RouteHandler {
         { request, context in
-            let input = try await JSONExchange.read(request, context: context)
+            let input = try await JSONExchange.body(of: request, context: context)
             let caller = context.caller(request, traceID: input.traceID)
             try precheck?(caller)
             let body = try input.decode(Body.self)
-            return try JSONExchange.response(try await call(body, caller), status: status)
+            return try JSONExchange.response(
+                try await call(body, RouteValues(request: request, context: context), caller), status: status)
         }
     }
 
@@ -34,44 +44,24 @@ enum RouteHandlers {
                 try await call(RouteValues(request: request, context: context), caller), status: status)
         }
     }
-
-    /// A route with a JSON body and path values (`PATCH /api/admin/applications/{id}`).
-    static func jsonWithPath<Body: ContractBody, Answer: Encodable & Sendable>(
-        status: HTTPResponse.Status = .ok,
-        _ call: @escaping @Sendable (Body, RouteValues, Caller) async throws -> Answer
-    ) -> RouteHandler {
-        { request, context in
-            let input = try await JSONExchange.read(request, context: context)
-            let caller = context.caller(request, traceID: input.traceID)
-            let body = try input.decode(Body.self)
-            return try JSONExchange.response(
-                try await call(body, RouteValues(request: request, context: context), caller), status: status)
-        }
-    }
 }
 
 /// Path parameters (percent-decoded; `nil` when absent or not valid percent-encoded UTF-8)
-/// and query parameters of a request.
+/// and query parameters of a request, read when asked for.
 struct RouteValues: Sendable {
-    private let path: [String: String?]
-    private let query: [String: String]
+    private let parameters: Parameters
+    private let request: Request
 
     init(request: Request, context: UMFARequestContext) {
-        var path: [String: String?] = [:]
-        for (name, value) in context.parameters { path[String(name)] = String(value).removingPercentEncoding }
-        self.path = path
-        var query: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
-            query[String(name)] = String(value)
-        }
-        self.query = query
+        parameters = context.parameters
+        self.request = request
     }
 
     /// The decoded path parameter `name`.
-    func path(_ name: String) -> String? { path[name] ?? nil }
+    func path(_ name: String) -> String? { parameters.get(name)?.removingPercentEncoding }
 
     /// The query parameter `name`.
-    func query(_ name: String) -> String? { query[name] }
+    func query(_ name: String) -> String? { request.uri.queryParameters.get(name) }
 
     /// The values a credential route works on.
     var credentialTarget: CredentialService.Target {
