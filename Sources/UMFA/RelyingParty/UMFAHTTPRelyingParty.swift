@@ -89,7 +89,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
             throw ZSMError(.invalidConfiguration, "host_url cannot be combined with \(path)")
         }
         var request = URLRequest(url: url, timeoutInterval: config.timeout)
-        request.httpMethod = "POST"
+        request.httpMethod = operation.method
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(config.applicationEnvironment, forHTTPHeaderField: "X-UMFA-Environment")
         request.setValue("umfa-swift/\(UMFAVersion.string)", forHTTPHeaderField: "User-Agent")
