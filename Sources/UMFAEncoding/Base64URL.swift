@@ -58,6 +58,31 @@ public enum Base64URL {
         return output
     }
 
+    /// Decodes base64url text only in its one canonical spelling: the URL-safe alphabet, no
+    /// padding, and zero spare bits in the last character. Signed text such as a JWS must have
+    /// exactly one spelling, or one signature would validate under many strings.
+    public static func decodeCanonical(_ text: String) -> [UInt8]? {
+        let utf8 = text.utf8
+        guard
+            utf8.allSatisfy({
+                $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=")
+            }),
+            let bytes = decode(text)
+        else { return nil }
+        // The last character of a 2- or 3-character final group has 4 or 2 bits that carry
+        // nothing; a canonical encoder writes them as zero.
+        if let last = utf8.last {
+            let spare: UInt8
+            switch utf8.count % 4 {
+            case 2: spare = 0x0F
+            case 3: spare = 0x03
+            default: spare = 0
+            }
+            guard decodingTable[Int(last)] & spare == 0 else { return nil }
+        }
+        return bytes
+    }
+
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let invalid: UInt8 = 0xFF
 

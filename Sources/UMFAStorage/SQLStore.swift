@@ -83,6 +83,18 @@ struct SQLStore: UMFAStore {
         }
     }
 
+    func sampleCredentials(applicationID: UUID, seed: [UInt8]) async throws -> [StoredCredential] {
+        for query in [
+            StoreQueries.credentialOwner(applicationID: applicationID, atOrAfter: seed),
+            StoreQueries.credentialOwner(applicationID: applicationID, atOrAfter: nil),
+        ] {
+            if let owner = try await executor.rows(query).first {
+                return try await credentials(applicationID: applicationID, userID: try owner.text("user_id"))
+            }
+        }
+        return []
+    }
+
     func credential(applicationID: UUID, credentialID: [UInt8]) async throws -> StoredCredential? {
         try await executor.rows(StoreQueries.credential(applicationID: applicationID, credentialID: credentialID))
             .first.map { try StoredCredential(row: $0) }
@@ -92,8 +104,13 @@ struct SQLStore: UMFAStore {
         try await run(StoreQueries.insertCredential(credential))
     }
 
-    func updateCredentialUse(_ credential: StoredCredential) async throws {
-        try await run(StoreQueries.updateCredentialUse(credential))
+    func updateCredentialUse(_ credential: StoredCredential, expectedSignCount: UInt32) async throws -> Bool {
+        let query = StoreQueries.updateCredentialUse(credential, expectedSignCount: expectedSignCount)
+        return try await !executor.rows(query).isEmpty
+    }
+
+    func insertFirstCredential(_ credential: StoredCredential) async throws -> Bool {
+        try await !executor.rows(StoreQueries.insertFirstCredential(credential)).isEmpty
     }
 
     func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) async throws -> Bool {
@@ -119,6 +136,11 @@ struct SQLStore: UMFAStore {
 
     func insertEnrollmentToken(_ token: EnrollmentTokenRecord) async throws {
         try await run(StoreQueries.insertEnrollmentToken(token))
+    }
+
+    func enrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws -> EnrollmentTokenRecord? {
+        let query = StoreQueries.enrollmentToken(hash: hash, applicationID: applicationID, userID: userID)
+        return try await executor.rows(query).first.map { try EnrollmentTokenRecord(row: $0) }
     }
 
     func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws

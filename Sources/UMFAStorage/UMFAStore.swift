@@ -38,14 +38,23 @@ public protocol UMFAStore: SigningKeyStore {
 
     /// The user's credentials, oldest first (ties by credential id bytes).
     func credentials(applicationID: UUID, userID: String) async throws -> [StoredCredential]
+    /// The credentials of one real user of the application, picked by `seed` (the same seed
+    /// picks the same user while the credentials stay as they are); empty when the application
+    /// has none. Pseudo credential lists for unknown users are shaped after them.
+    func sampleCredentials(applicationID: UUID, seed: [UInt8]) async throws -> [StoredCredential]
     /// Looks a credential up by id within an application.
     func credential(applicationID: UUID, credentialID: [UInt8]) async throws -> StoredCredential?
     /// Adds a credential; throws ``StoreError/conflict`` when the id is registered already.
     func insertCredential(_ credential: StoredCredential) async throws
-    /// Records a sign-in: sign count, backup state, UV history and last use. The stored sign
-    /// count never goes down, so of two sign-ins recorded at once by two instances the higher
-    /// count stays.
-    func updateCredentialUse(_ credential: StoredCredential) async throws
+    /// Records a sign-in (sign count, backup state, UV history, last use) when the stored sign
+    /// count is still `expectedSignCount`, the value the assertion was checked against; the
+    /// compare is in the statement, so of two assertions checked against one counter value only
+    /// one is recorded, even on two instances. `false` when the counter moved meanwhile (or
+    /// the credential is gone): the caller refuses that assertion.
+    func updateCredentialUse(_ credential: StoredCredential, expectedSignCount: UInt32) async throws -> Bool
+    /// Adds a credential only when its user has no credential yet, in one statement; `false`
+    /// when the user has one. Throws ``StoreError/conflict`` when the id is registered already.
+    func insertFirstCredential(_ credential: StoredCredential) async throws -> Bool
     /// Removes a credential of a user; `false` when there was none.
     func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) async throws -> Bool
 
@@ -60,6 +69,8 @@ public protocol UMFAStore: SigningKeyStore {
 
     /// Stores an enrollment token hash.
     func insertEnrollmentToken(_ token: EnrollmentTokenRecord) async throws
+    /// Reads an enrollment token of this application and user without spending it.
+    func enrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws -> EnrollmentTokenRecord?
     /// Atomically removes and returns an enrollment token of this application and user;
     /// `nil` when unknown, used, or issued for someone else (which leaves it untouched).
     func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws

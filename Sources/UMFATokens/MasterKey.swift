@@ -34,10 +34,14 @@ public struct MasterKey: Sendable {
 
     /// Loads `master.key` from `directory`, creating it with mode 0600 when absent.
     ///
-    /// The key is written to a temporary file that `mkstemp` creates with mode 0600 and then
-    /// linked into place, so it is never readable by others, not even for a moment, a reader
-    /// never sees half a key, and two servers starting together on one data directory end up
-    /// with the same key.
+    /// An existing file is refused, naming the path and the fix, when its mode gives the group
+    /// or others any access (0600 and 0400 are fine, 0640 is not) or when the user running the
+    /// server does not own it: a key others could read, or swap, protects nothing.
+    ///
+    /// The key is written to a temporary file that `mkstemp` creates (`O_CREAT | O_EXCL`, mode
+    /// 0600 from the start, never widened afterwards) and then linked into place, so it is
+    /// never readable by others, not even for a moment, a reader never sees half a key, and
+    /// two servers starting together on one data directory end up with the same key.
     public static func loadOrCreate(in directory: URL) throws -> MasterKey {
         let file = directory.appendingPathComponent("master.key")
         if let existing = try read(file) { return existing }
@@ -58,8 +62,37 @@ public struct MasterKey: Sendable {
         return MasterKey(bytes: fresh)
     }
 
+    /// The key in `file`, or `nil` when there is none; refused when others may read it or the
+    /// running user does not own it. The checks look at the opened file itself (`fstat`), so
+    /// what is checked is what is read.
     private static func read(_ file: URL) throws -> MasterKey? {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+            guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+            throw Failure(description: "cannot read \(file.path)")
+        }
+        defer { try? handle.close() }
+        var status = stat()
+        guard fstat(handle.fileDescriptor, &status) == 0 else { throw Failure(description: "cannot read \(file.path)") }
+        guard status.st_uid == geteuid() else {
+            throw Failure(
+                description:
+                    "\(file.path) belongs to user id \(status.st_uid), not to the user running UMFA (\(geteuid())): "
+                    + "give it to that user and keep it private (`chown $(id -un) \(file.path) && chmod 600 \(file.path)`)"
+            )
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw Failure(
+                description:
+                    "\(file.path) may be read or changed by others (mode \(String(status.st_mode & 0o777, radix: 8))): "
+                    + "run `chmod 600 \(file.path)`"
+            )
+        }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: 33) ?? Data()
+        } catch {
+            throw Failure(description: "cannot read \(file.path)")
+        }
         guard data.count == 32 else {
             throw Failure(description: "\(file.path) is damaged: it must hold exactly 32 bytes")
         }

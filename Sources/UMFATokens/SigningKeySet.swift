@@ -19,6 +19,8 @@ struct SigningKeySet: Sendable {
         let publicKey: _RSA.Signing.PublicKey
         /// `BASE64URL(UTF8({"alg":"RS256","iss":…,"kid":…,"typ":"JWT"}))`.
         let encodedHeader: String
+        /// When it stopped signing; `nil` while it is current.
+        var retiredAt: Date? = nil
     }
 
     let keys: [String: Key]
@@ -39,7 +41,7 @@ struct SigningKeySet: Sendable {
             let privateKey = try _RSA.Signing.PrivateKey(derRepresentation: der)
             keys[record.kid] = Key(
                 kid: record.kid, privateKey: privateKey, publicKey: privateKey.publicKey,
-                encodedHeader: Base64URLText.encode(try encoder.encode(header)))
+                encodedHeader: Base64URLText.encode(try encoder.encode(header)), retiredAt: record.retiredAt)
         }
         self.init(
             keys: keys, currentKID: records.first { $0.retiredAt == nil }?.kid ?? records.first?.kid,

@@ -23,12 +23,15 @@ public actor TokenService {
     private var published: [SigningKeyRecord] = []
     /// How old the loaded key set may get before signing or JWKS looks at the store again.
     public nonisolated let refreshInterval: Duration
+    /// The clock keys are created and retired by, and JWKS is judged at.
+    private nonisolated let now: @Sendable () -> Date
 
     /// Creates a service; call ``loadKeys()`` before use.
     public init(
         store: any SigningKeyStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator",
-        refreshInterval: Duration = .seconds(10)
+        refreshInterval: Duration = .seconds(10), now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.now = now
         self.store = store
         self.masterKey = masterKey
         self.issuer = issuer
@@ -73,8 +76,8 @@ public actor TokenService {
         let record = SigningKeyRecord(
             kid: kid, algorithm: "RS256", publicKey: publicDER,
             sealedPrivateKey: try masterKey.seal([UInt8](privateKey.derRepresentation), context: "signing-key:" + kid),
-            createdAt: Date(), retiredAt: nil)
-        try await store.insertSigningKey(record, retiringOthersAt: Date())
+            createdAt: now(), retiredAt: nil)
+        try await store.insertSigningKey(record, retiringOthersAt: now())
         try await reload()
         return kid
     }
@@ -95,26 +98,60 @@ public actor TokenService {
         return try LoginTokenJWS.sign(claims, key: key)
     }
 
-    /// The public keys, current and retired, as a JWK Set.
+    /// The public keys, current and retired, as a JWK Set; a key retired longer ago than
+    /// ``longestLifetime`` is left out, since no token it signed can still be valid.
     public func jwks() async throws -> JWKSDocument {
         try await refreshIfStale()
-        return JWKSDocument(keys: published.compactMap { JWKSDocument.Key(record: $0) })
+        let now = now()
+        let live = published.filter { record in
+            record.retiredAt.map { now.timeIntervalSince($0) <= Self.longestLifetime } ?? true
+        }
+        return JWKSDocument(keys: live.compactMap { JWKSDocument.Key(record: $0) })
     }
 
-    /// Validates a login token for `applicationID` and `userID` as DESIGN.md §2 specifies.
+    /// The longest token lifetime an application may set; a key retired longer ago than this
+    /// has no unexpired token left, so it validates nothing and leaves the JWKS.
+    public static let longestLifetime: TimeInterval = 86_400
+
+    /// How far ahead of this server's clock a token's `iat` may be (another instance's clock).
+    public static let clockSkew: TimeInterval = 60
+
+    /// Validates a login token for `applicationID` and `userID` as DESIGN.md §2 and §4 specify.
     ///
+    /// Besides the documented claims: `exp − iat` must not exceed `maximumLifetime` (the
+    /// application's token TTL), a retired key validates only tokens issued before it retired
+    /// and none once it has been retired for longer than `maximumLifetime`.
     /// - Throws: ``TokenValidationFailure`` whose message names the reason, in the style
     ///   `Invalid JWT: There is no user_id claim`.
-    public nonisolated func validate(_ token: String, applicationID: UUID, userID: String, now: Date = Date())
-        async throws(TokenValidationFailure) -> LoginTokenClaims?
-    {
-        let claims = try await verifiedClaims(token)
+    public nonisolated func validate(
+        _ token: String, applicationID: UUID, userID: String, maximumLifetime: TimeInterval, now: Date = Date()
+    ) async throws(TokenValidationFailure) -> LoginTokenClaims? {
+        let (claims, key) = try await verifiedClaims(token, now: now, maximumLifetime: maximumLifetime)
         try check(claims, applicationID: applicationID, userID: userID, now: now)
+        try checkLifetime(claims, key: key, maximumLifetime: maximumLifetime, now: now)
         return claims.loginClaims
     }
 
-    private nonisolated func verifiedClaims(_ token: String) async throws(TokenValidationFailure)
-        -> ReceivedLoginClaims
+    private nonisolated func checkLifetime(
+        _ claims: ReceivedLoginClaims, key: SigningKeySet.Key, maximumLifetime: TimeInterval, now: Date
+    ) throws(TokenValidationFailure) {
+        guard let iat = claims.iat, let exp = claims.exp else { return }
+        guard exp - iat <= maximumLifetime else {
+            throw TokenValidationFailure("Invalid JWT: the token lives longer than the application's token TTL")
+        }
+        guard iat <= now.timeIntervalSince1970 + Self.clockSkew else {
+            throw TokenValidationFailure("Invalid JWT: the token was issued in the future")
+        }
+        if let retiredAt = key.retiredAt {
+            // iat is whole seconds, rounded down; the key's last token was issued before it retired.
+            guard iat <= retiredAt.timeIntervalSince1970 else {
+                throw TokenValidationFailure("Invalid JWT: the token was issued after its signing key was retired")
+            }
+        }
+    }
+
+    private nonisolated func verifiedClaims(_ token: String, now: Date, maximumLifetime: TimeInterval)
+        async throws(TokenValidationFailure) -> (ReceivedLoginClaims, SigningKeySet.Key)
     {
         guard let parts = LoginTokenJWS.parts(of: token) else {
             throw TokenValidationFailure("Invalid JWT: the token is not a JWT")
@@ -136,13 +173,17 @@ public actor TokenService {
             key = keySet.current.keys[kid]
         }
         guard let key else { throw TokenValidationFailure("Invalid JWT: the signing key \(kid) is unknown") }
+        if let retiredAt = key.retiredAt, now.timeIntervalSince(retiredAt) > min(maximumLifetime, Self.longestLifetime)
+        {
+            throw TokenValidationFailure("Invalid JWT: the signing key \(kid) was retired too long ago")
+        }
         guard LoginTokenJWS.isSigned(parts, by: key) else {
             throw TokenValidationFailure("Invalid JWT: the signature does not verify")
         }
         guard let claims = try? JSONDecoder().decode(ReceivedLoginClaims.self, from: parts.payload) else {
             throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
         }
-        return claims
+        return (claims, key)
     }
 
     private func reloadIfStored(kid: String) async {
@@ -171,7 +212,8 @@ public actor TokenService {
         guard let exp = claims.exp, exp > now.timeIntervalSince1970 else {
             throw TokenValidationFailure("Invalid JWT: the token has expired")
         }
-        guard claims.userID == userID else {
+        // Byte for byte: a Unicode-equal spelling of the user id is another user (DESIGN.md §4).
+        guard let claimed = claims.userID, claimed.isSameBytes(as: userID) else {
             throw TokenValidationFailure("Invalid JWT: the user_id claim does not match the user")
         }
         let application = applicationID.uuidString.lowercased()
@@ -238,16 +280,15 @@ public struct JWKSDocument: Codable, Sendable, Equatable {
 }
 
 /// Base64url without padding for `Data`, strictly: JWS (RFC 7515 §2) allows neither padding
-/// nor the standard alphabet, so those are refused before the shared codec reads the rest.
+/// nor the standard alphabet, and a token has one spelling only (no spare bits set), so the
+/// same signature never validates under a second string (DESIGN.md §4).
 enum Base64URLText {
     static func encode(_ data: Data) -> String {
         Base64URL.encode(data)
     }
 
     static func decode(_ text: String) -> Data? {
-        guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=") })
-        else { return nil }
-        return Base64URL.decode(text).map { Data($0) }
+        Base64URL.decodeCanonical(text).map { Data($0) }
     }
 }
 

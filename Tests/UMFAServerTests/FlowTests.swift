@@ -85,7 +85,7 @@ struct FlowTests {
             ]
             let stale = try device.get(request, userVerified: true)
             let refused = try await api.verifyAssertion(app, user: "alice", credential: stale)
-            expectError(refused, .unauthorized, message: "The credential is not registered")
+            expectError(refused, .unauthorized, message: "Authentication failed")
         }
     }
 

@@ -36,4 +36,47 @@ struct MasterKeyTests {
             #expect(throws: MasterKey.Failure.self) { try MasterKey(base64: bad) }
         }
     }
+
+    @Test(
+        "a key file the group or others may use stops the start, naming the file and chmod 600",
+        arguments: [0o644, 0o640, 0o604, 0o660, 0o620, 0o602, 0o666])
+    func openKeyFile(mode: Int) throws {
+        let directory = try Self.directoryWithKey()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("master.key").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file)
+        let failure = #expect(throws: MasterKey.Failure.self) { try MasterKey.loadOrCreate(in: directory) }
+        #expect(failure?.description.contains(file) == true, "\(String(describing: failure))")
+        #expect(failure?.description.contains("chmod 600 \(file)") == true, "\(String(describing: failure))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "the key is never replaced")
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: file)
+        _ = try MasterKey.loadOrCreate(in: directory)
+    }
+
+    @Test("a key file owned by another user stops the start, naming the file and the fix")
+    func foreignKeyFile() throws {
+        let directory = try Self.directoryWithKey()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("master.key").path
+        if geteuid() == 0 {
+            #expect(chown(file, 65_534, 65_534) == 0)
+        } else {
+            // Someone else's private file cannot be made here; a link to one of root's will do.
+            try FileManager.default.removeItem(atPath: file)
+            try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/etc/hostname")
+        }
+        let failure = #expect(throws: MasterKey.Failure.self) { try MasterKey.loadOrCreate(in: directory) }
+        #expect(failure?.description.contains("\(file) belongs to user id") == true, "\(String(describing: failure))")
+        #expect(failure?.description.contains("chmod 600") == true)
+    }
+
+    /// A fresh directory with a generated `master.key`.
+    static func directoryWithKey() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-key-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        _ = try MasterKey.loadOrCreate(in: directory)
+        return directory
+    }
 }

@@ -28,7 +28,8 @@ struct PublicRoutesTests {
 
     @Test("/metrics is Prometheus text counting requests by route pattern, never by user id")
     func metrics() async throws {
-        try await TestServer.with { api in
+        // Over a socket: without UMFA_METRICS_TOKEN, /metrics answers loopback callers only.
+        try await TestServer.with(.live) { api in
             for _ in 0..<3 { _ = try await api.send(.get, "/health") }
             let app = try await api.createApplication()
             _ = try await api.send(

@@ -57,4 +57,26 @@ struct SettingsReaderTests {
             try strict.apply(SettingsReader(file: ["UMFA_LIMIT_MAX_BLOCK_SECONDS": "1"]))
         }
     }
+
+    @Test("UMFA_METRICS_TOKEN comes from --metrics-token, the environment or metrics_token in the file")
+    func metricsToken() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("umfa.json")
+        try Data(#"{"metrics_token": "from-the-file"}"#.utf8).write(to: file)
+        let fromFile = try SettingsReader.fileSettings(at: file.path)
+        var configuration = ServerConfiguration()
+        #expect(configuration.metricsToken == nil)
+        try configuration.apply(SettingsReader(file: fromFile))
+        #expect(configuration.metricsToken == "from-the-file")
+        try configuration.apply(
+            SettingsReader(
+                flags: ["UMFA_METRICS_TOKEN": "from-the-flag"], environment: ["UMFA_METRICS_TOKEN": "from-env"],
+                file: fromFile))
+        #expect(configuration.metricsToken == "from-the-flag")
+        var fromEnvironment = ServerConfiguration()
+        try fromEnvironment.apply(SettingsReader(environment: ["UMFA_METRICS_TOKEN": "from-env"], file: fromFile))
+        #expect(fromEnvironment.metricsToken == "from-env")
+    }
 }

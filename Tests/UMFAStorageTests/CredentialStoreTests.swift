@@ -89,18 +89,56 @@ struct CredentialStoreTests {
             ignored.deviceName = "Renamed"
             ignored.transports = ["usb"]
             ignored.createdAt = Records.time(1)
-            try await store.updateCredentialUse(ignored)
+            #expect(try await store.updateCredentialUse(ignored, expectedSignCount: 7))
             #expect(try await store.credential(applicationID: app.id, credentialID: stored.credentialID) == used)
             #expect(
                 try await store.credential(applicationID: app.id, credentialID: neighbour.credentialID) == neighbour)
+        }
+    }
 
-            var older = used
-            older.signCount = 3
-            older.lastUsedAt = Records.time(50)
-            try await store.updateCredentialUse(older)
-            let afterOlder = try await store.credential(applicationID: app.id, credentialID: stored.credentialID)
-            #expect(afterOlder?.signCount == 8, "the sign count never goes down")
-            #expect(afterOlder?.lastUsedAt == Records.time(50))
+    @Test(
+        "two sign-ins checked against one counter value: only the first is recorded",
+        arguments: Engine.allCases)
+    func signCountCompareAndSet(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store)
+            let stored = Records.credential(app.id, "alice", signCount: 7)
+            try await store.insertCredential(stored)
+
+            var first = stored
+            first.signCount = 8
+            first.lastUsedAt = Records.time(50)
+            var second = stored
+            second.signCount = 8
+            second.lastUsedAt = Records.time(51)
+            #expect(try await store.updateCredentialUse(first, expectedSignCount: 7))
+            #expect(
+                try await !store.updateCredentialUse(second, expectedSignCount: 7),
+                "the counter moved after the second assertion was checked")
+            let after = try await store.credential(applicationID: app.id, credentialID: stored.credentialID)
+            #expect(after?.signCount == 8)
+            #expect(after?.lastUsedAt == Records.time(50), "the refused sign-in changed nothing")
+
+            // Counters that stay 0 (synced passkeys) are not a race: both sign-ins are recorded.
+            let synced = Records.credential(app.id, "alice", signCount: 0)
+            try await store.insertCredential(synced)
+            #expect(try await store.updateCredentialUse(synced, expectedSignCount: 0))
+            #expect(try await store.updateCredentialUse(synced, expectedSignCount: 0))
+
+            let gone = Records.credential(app.id, "alice", signCount: 1)
+            #expect(try await !store.updateCredentialUse(gone, expectedSignCount: 1), "an unknown credential")
+        }
+    }
+
+    @Test("a first credential is added only while the user has none", arguments: Engine.allCases)
+    func firstCredentialOnly(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store)
+            let first = Records.credential(app.id, "alice")
+            let second = Records.credential(app.id, "alice")
+            #expect(try await store.insertFirstCredential(first))
+            #expect(try await !store.insertFirstCredential(second))
+            #expect(try await store.credentials(applicationID: app.id, userID: "alice") == [first])
         }
     }
 
@@ -116,7 +154,7 @@ struct CredentialStoreTests {
             var climbing = Records.credential(app.id, "alice", signCount: .max - 1)
             try await store.insertCredential(climbing)
             climbing.signCount = .max
-            try await store.updateCredentialUse(climbing)
+            #expect(try await store.updateCredentialUse(climbing, expectedSignCount: .max - 1))
             #expect(
                 try await store.credential(applicationID: app.id, credentialID: climbing.credentialID)?.signCount
                     == .max)

@@ -41,6 +41,32 @@ struct SingleUseStoreTests {
         }
     }
 
+    @Test(
+        "a challenge keeps its allowCredentials, registration grant and enrollment token hash",
+        arguments: Engine.allCases)
+    func challengeKeepsWhatItWasIssuedWith(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store)
+            var assertion = Records.challenge(app.id)
+            assertion.allowCredentials = [Records.bytes(16), Records.bytes(32)]
+            var registration = Records.challenge(app.id, ceremony: .registration)
+            registration.grant = .enrollmentToken
+            registration.enrollmentTokenHash = Records.bytes(32)
+            var open = Records.challenge(app.id, ceremony: .registration)
+            open.grant = .openFirstEnrollment
+            for challenge in [assertion, registration, open] { try await store.insertChallenge(challenge) }
+            #expect(
+                try await store.consumeChallenge(assertion.challenge, applicationID: app.id, ceremony: .authentication)
+                    == assertion)
+            #expect(
+                try await store.consumeChallenge(
+                    registration.challenge, applicationID: app.id, ceremony: .registration) == registration)
+            #expect(
+                try await store.consumeChallenge(open.challenge, applicationID: app.id, ceremony: .registration)
+                    == open)
+        }
+    }
+
     @Test("20 concurrent consumers of one challenge: exactly one gets it", arguments: Engine.allCases)
     func concurrentConsume(engine: Engine) async throws {
         try await StoreLocation.withStore(engine) { store in
@@ -94,6 +120,11 @@ struct SingleUseStoreTests {
             let token = Records.enrollmentToken(app.id, user: "alice")
             try await store.insertEnrollmentToken(token)
 
+            #expect(
+                try await store.enrollmentToken(hash: token.tokenHash, applicationID: app.id, userID: "alice")
+                    == token, "reading does not spend it")
+            #expect(
+                try await store.enrollmentToken(hash: token.tokenHash, applicationID: app.id, userID: "mallory") == nil)
             #expect(
                 try await store.consumeEnrollmentToken(hash: token.tokenHash, applicationID: app.id, userID: "mallory")
                     == nil, "another user")

@@ -31,11 +31,33 @@ struct AndroidKeyAttestationTests {
     func genuine() async throws {
         let policy = Fixture.policy {
             $0.trustAnchors = AttestationTrustAnchors(rootsByFormat: ["android-key": [pki.root]])
-            $0.attestation = .trustedOnly
+            $0.attestation = .selfOrTrusted
         }
         let result = try await RegistrationVerifier(policy: policy).verify(factory())
         #expect(result.format == "android-key" && result.attestation.type == .basic)
         #expect(result.attestation.trust.label == "trusted")
+        #expect(!result.attestation.aaguidProven)
+    }
+
+    @Test("the format's root proves a genuine device, not its AAGUID: trustedOnly needs the model's roots")
+    func aaguidNeedsModelRoots() async throws {
+        let formatOnly = Fixture.policy {
+            $0.trustAnchors = AttestationTrustAnchors(rootsByFormat: ["android-key": [pki.root]])
+            $0.attestation = .trustedOnly
+        }
+        let error = await expectRegistrationFailure(.untrustedAttestation, step: "7.1 step 24", policy: formatOnly, factory())
+        #expect(error?.message.contains("does not prove authenticator model") == true)
+        let metadata = MetadataIndex(entries: [
+            MetadataEntry(
+                aaguid: AAGUID.string(Fixture.aaguid), description: "Android", attestationRoots: [pki.root],
+                statusReports: [])
+        ])
+        let named = Fixture.policy {
+            $0.trustAnchors = AttestationTrustAnchors(metadata: metadata)
+            $0.attestation = .trustedOnly
+        }
+        let result = try await RegistrationVerifier(policy: named).verify(factory())
+        #expect(result.attestation.aaguidProof == .modelRoots)
     }
 
     @Test("step 2: sig must verify with the certificate key")

@@ -36,10 +36,18 @@ struct AppleSafetyNetAttestationTests {
     func appleGenuine() async throws {
         let policy = Fixture.policy {
             $0.trustAnchors = AttestationTrustAnchors(rootsByFormat: ["apple": [pki.root]])
-            $0.attestation = .trustedOnly
+            $0.attestation = .selfOrTrusted
         }
         let result = try await RegistrationVerifier(policy: policy).verify(apple())
         #expect(result.attestation.type == .anonCA && result.attestation.trust.label == "trusted")
+        // Apple's root proves an Apple device, not the AAGUID: only roots named for it do.
+        #expect(!result.attestation.aaguidProven)
+        var trusted = policy
+        trusted.attestation = .trustedOnly
+        await expectRegistrationFailure(.untrustedAttestation, step: "7.1 step 24", policy: trusted, apple())
+        trusted.trustAnchors = AttestationTrustAnchors(rootsByAAGUID: [AAGUID.string(Fixture.aaguid): [pki.root]])
+        let proven = try await RegistrationVerifier(policy: trusted).verify(apple())
+        #expect(proven.attestation.aaguidProof == .modelRoots)
     }
 
     @Test("apple step 1: x5c is required")
@@ -61,10 +69,17 @@ struct AppleSafetyNetAttestationTests {
     func safetyNetGenuine() async throws {
         let policy = Fixture.policy {
             $0.trustAnchors = AttestationTrustAnchors(rootsByFormat: ["android-safetynet": [pki.root]])
-            $0.attestation = .trustedOnly
+            $0.attestation = .selfOrTrusted
         }
         let result = try await RegistrationVerifier(policy: policy).verify(safetyNet())
         #expect(result.attestation.type == .basic && result.attestation.trust.label == "trusted")
+        #expect(!result.attestation.aaguidProven)
+        var trusted = policy
+        trusted.attestation = .trustedOnly
+        await expectRegistrationFailure(.untrustedAttestation, step: "7.1 step 24", policy: trusted, safetyNet())
+        trusted.trustAnchors = AttestationTrustAnchors(rootsByAAGUID: [AAGUID.string(Fixture.aaguid): [pki.root]])
+        let proven = try await RegistrationVerifier(policy: trusted).verify(safetyNet())
+        #expect(proven.attestation.aaguidProof == .modelRoots)
     }
 
     @Test("safetynet step 1: ver must be a non-empty text string")

@@ -38,14 +38,25 @@ struct AttestationPolicyTests {
         _ = try await RegistrationVerifier(policy: policy).verify(other)
     }
 
-    @Test("step 24: with an allow list only listed AAGUIDs register")
+    @Test("step 24: with an allow list only listed AAGUIDs the attestation proves register")
     func allowList() async throws {
-        let policy = Fixture.policy { $0.attestation = AttestationPolicy(aaguidAllow: [AAGUID.string(Fixture.aaguid)]) }
-        _ = try await RegistrationVerifier(policy: policy).verify(RegistrationFactory.es256(.packedSelf))
-        var other = RegistrationFactory.es256(.packedSelf)
-        other.aaguid = Array(repeating: 0x77, count: 16)
-        let error = await expectRegistrationFailure(.untrustedAttestation, step: "7.1 step 24", policy: policy, other)
-        #expect(error?.message.contains("allow list") == true)
+        let policy = Fixture.policy {
+            $0.trustAnchors = AttestationTrustAnchors(roots: [pki.root])
+            $0.attestation = AttestationPolicy(aaguidAllow: [AAGUID.string(Fixture.aaguid)])
+        }
+        let listed = try await RegistrationVerifier(policy: policy).verify(
+            RegistrationFactory.es256(.packed(try pki.signer())))
+        #expect(listed.attestation.provenAAGUID == Fixture.aaguid)
+        let other: [UInt8] = Array(repeating: 0x77, count: 16)
+        var unlisted = RegistrationFactory.es256(.packed(try pki.signer(aaguid: other)))
+        unlisted.aaguid = other
+        let error = await expectRegistrationFailure(
+            .untrustedAttestation, step: "7.1 step 24", policy: policy, unlisted)
+        #expect(error?.message.contains("is not on the allow list") == true)
+        // Self attestation only claims its AAGUID, so it matches no allow list even when listed.
+        let claimed = await expectRegistrationFailure(
+            .untrustedAttestation, step: "7.1 step 24", policy: policy, RegistrationFactory.es256(.packedSelf))
+        #expect(claimed?.message.contains("cannot match the allow list") == true)
     }
 
     @Test("step 24: selfOrTrusted accepts self attestation and refuses none and untrusted chains")

@@ -37,10 +37,16 @@ struct CompoundAttestationTests {
         #expect(untrusted.attestation.trust.label == "untrusted")
         let policy = Fixture.policy {
             $0.trustAnchors = AttestationTrustAnchors(rootsByFormat: ["apple": [pki.root]])
-            $0.attestation = .trustedOnly
+            $0.attestation = .selfOrTrusted
         }
         let trusted = try await RegistrationVerifier(policy: policy).verify(factory())
-        #expect(trusted.attestation.trust.label == "trusted")
+        #expect(trusted.attestation.trust.label == "trusted" && !trusted.attestation.aaguidProven)
+        let named = Fixture.policy {
+            $0.trustAnchors = AttestationTrustAnchors(rootsByAAGUID: [AAGUID.string(Fixture.aaguid): [pki.root]])
+            $0.attestation = .trustedOnly
+        }
+        let proven = try await RegistrationVerifier(policy: named).verify(factory())
+        #expect(proven.attestation.trust.label == "trusted" && proven.attestation.aaguidProof == .modelRoots)
     }
 
     @Test("step 1: at least two statements")

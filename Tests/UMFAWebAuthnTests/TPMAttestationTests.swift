@@ -37,6 +37,7 @@ struct TPMAttestationTests {
             let result = try await RegistrationVerifier(policy: policy).verify(factory(key: key))
             #expect(result.format == "tpm" && result.attestation.type == .attCA)
             #expect(result.attestation.trust.label == "trusted")
+            #expect(result.attestation.aaguidProof == .certificateExtension)
         }
     }
 

@@ -27,12 +27,19 @@ extension UMFAClient {
         try openedDevice.withLock { opened throws(ZSMError) -> Device in
             if let opened { return opened }
             let store: DirectoryCredentialStore
+            let deviceKey: any DeviceKeyProvider
             do throws(AuthenticatorError) {
                 store = try DirectoryCredentialStore(directory: config.storageLocation)
+                if let provider = config.deviceKeyProvider {
+                    deviceKey = provider
+                } else {
+                    deviceKey = try DeviceKeyFile(directory: config.storageLocation)
+                }
             } catch {
                 throw ZSMError(.keyStoreDamaged, error.message)
             }
-            let authenticator = SoftwareAuthenticator(store: store, deviceKey: store.deviceKey, consent: consent)
+            let authenticator = SoftwareAuthenticator(
+                store: store, deviceKeyProvider: deviceKey, scryptRounds: config.scryptRounds, consent: consent)
             let device = Device(
                 store: store, client: WebAuthnClient(origin: config.effectiveOrigin, authenticator: authenticator),
                 enrollments: DeviceEnrollments(directory: config.storageLocation))
@@ -120,6 +127,7 @@ extension UMFAClient {
         case .notAllowed: return ZSMError(.consentRefused, error.message)
         case .notSupported: return ZSMError(.serverError, error.message)
         case .userVerificationFailed: return ZSMError(.userVerificationFailed, error.message)
+        case .weakSecret: return ZSMError(.userVerificationFailed, error.message, recovery: .retry)
         case .lockedOut: return ZSMError(.lockedOut, error.message)
         case .invalidData, .storageFailure: return ZSMError(.keyStoreDamaged, error.message)
         }

@@ -158,8 +158,9 @@ public final class UMFAClient: Sendable {
 
     /// Replaces the PIN that protects this device's passkeys.
     /// - Throws: `userVerificationFailed` for a wrong current PIN (it counts as a failed
-    ///   attempt; nothing changes), `lockedOut` after too many, `notEnrolled` when no passkey
-    ///   here is protected by a PIN.
+    ///   attempt on the passkey it was tried on; nothing changes) or a new PIN of fewer than
+    ///   4 digits or with other characters, `lockedOut` when every PIN passkey here is locked,
+    ///   `notEnrolled` when no passkey here is protected by a PIN.
     public func changePIN(from current: String, to new: String) async throws(ZSMError) {
         try await changeSecret(.pin, from: current, to: new)
     }

@@ -58,6 +58,14 @@ public struct ZSMConfig: Sendable {
     public var origin: String?
     /// Where the device keeps its passkeys; an `umfa` folder in Application Support by default.
     public var storageLocation: URL
+    /// Where the device key that seals the passkeys lives; `nil` (the default) keeps it in the
+    /// file `device.key` in ``storageLocation`` (``DeviceKeyFile``). A provider backed by the
+    /// platform keystore (Secure Enclave, Android Keystore) that cannot export its key stops
+    /// a copy of ``storageLocation`` from being used to guess PINs anywhere else.
+    public var deviceKeyProvider: (any DeviceKeyProvider)?
+    /// scrypt N for new PIN and password seals. Not public: apps always get
+    /// ``SoftwareAuthenticator/defaultScryptRounds``; only the SDK's tests lower it, for speed.
+    var scryptRounds = SoftwareAuthenticator.defaultScryptRounds
     /// The time limit of one HTTP request, in seconds.
     public var timeout: TimeInterval
     /// How often a failed connection is retried (only requests that are safe to repeat).
@@ -84,6 +92,7 @@ public struct ZSMConfig: Sendable {
             FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
         self.storageLocation = support.appendingPathComponent("umfa", isDirectory: true)
+        self.deviceKeyProvider = nil
         self.timeout = 30
         self.retryCount = 2
         self.headers = [:]

@@ -19,9 +19,10 @@ public struct ZSMError: Error, Sendable, Hashable, CustomStringConvertible {
         case consentRefused
         /// The server refused the proof (signature, challenge, origin, policy).
         case verificationFailed
-        /// The PIN or password was wrong, or user verification is required and was not done.
+        /// The PIN or password was wrong, a new one is too short (a PIN needs at least 4
+        /// digits, a password 8 characters), or user verification is required and was not done.
         case userVerificationFailed
-        /// Too many wrong PINs or passwords: the device's passkeys are locked.
+        /// Too many wrong PINs or passwords in a row for this passkey: it is locked.
         case lockedOut
         /// The device's key store is damaged or was sealed with another device key.
         case keyStoreDamaged

@@ -14,8 +14,12 @@ public struct AuthenticatorError: Error, Sendable, Hashable, CustomStringConvert
         case notSupported
         /// The user did not complete verification, or gave a wrong PIN or password.
         case userVerificationFailed
-        /// Too many wrong PINs or passwords in a row; the authenticator refuses until reset.
+        /// Too many wrong PINs or passwords in a row for this passkey; it stays locked until
+        /// it is enrolled again.
         case lockedOut
+        /// A new PIN or password breaks ``SecretPolicy`` (too short, or a PIN with other than
+        /// digits); nothing was created or changed.
+        case weakSecret
         /// The options or stored data could not be read (`DataError`/`SyntaxError`).
         case invalidData
         /// The credential store failed.

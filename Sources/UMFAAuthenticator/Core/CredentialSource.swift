@@ -22,6 +22,10 @@ public struct CredentialSource: Sendable, Hashable, Codable {
     public let publicKey: Base64URLBytes
     /// The signature counter; it only ever grows.
     public var signCount: UInt32
+    /// Wrong PINs or passwords given for this credential since its secret was last given
+    /// right. Only a right secret for this same credential sets it back to 0; at
+    /// ``SoftwareAuthenticator/maximumFailedAttempts`` the credential is locked for good.
+    public var failedVerificationAttempts: Int
     /// Whether the credential is discoverable (client-side).
     public let discoverable: Bool
     /// When the credential was created.
@@ -31,7 +35,7 @@ public struct CredentialSource: Sendable, Hashable, Codable {
     public init(
         id: [UInt8], rpID: String, userHandle: [UInt8], userName: String, userDisplayName: String,
         sealedPrivateKey: [UInt8], protection: KeyProtection, publicKey: [UInt8], signCount: UInt32 = 0,
-        discoverable: Bool, createdAt: Date
+        failedVerificationAttempts: Int = 0, discoverable: Bool, createdAt: Date
     ) {
         self.id = Base64URLBytes(id)
         self.rpID = rpID
@@ -42,7 +46,32 @@ public struct CredentialSource: Sendable, Hashable, Codable {
         self.protection = protection
         self.publicKey = Base64URLBytes(publicKey)
         self.signCount = signCount
+        self.failedVerificationAttempts = failedVerificationAttempts
         self.discoverable = discoverable
         self.createdAt = createdAt
+    }
+
+    /// Decodes a credential; a record written before attempts were counted per credential
+    /// has no `failedVerificationAttempts` and reads as 0 (``DirectoryCredentialStore``
+    /// carries its old device-wide count over).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Base64URLBytes.self, forKey: .id)
+        rpID = try container.decode(String.self, forKey: .rpID)
+        userHandle = try container.decode(Base64URLBytes.self, forKey: .userHandle)
+        userName = try container.decode(String.self, forKey: .userName)
+        userDisplayName = try container.decode(String.self, forKey: .userDisplayName)
+        sealedPrivateKey = try container.decode(Base64URLBytes.self, forKey: .sealedPrivateKey)
+        protection = try container.decode(KeyProtection.self, forKey: .protection)
+        publicKey = try container.decode(Base64URLBytes.self, forKey: .publicKey)
+        signCount = try container.decode(UInt32.self, forKey: .signCount)
+        failedVerificationAttempts =
+            try container.decodeIfPresent(Int.self, forKey: .failedVerificationAttempts) ?? 0
+        guard failedVerificationAttempts >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .failedVerificationAttempts, in: container, debugDescription: "a negative attempt count")
+        }
+        discoverable = try container.decode(Bool.self, forKey: .discoverable)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
     }
 }

@@ -16,13 +16,24 @@ public struct KeyProtection: Codable, Sendable, Hashable {
     public static let deviceKeyOnly = KeyProtection(secretKind: nil, salt: nil, rounds: nil)
 }
 
-/// Seals private keys with AES-GCM under a key derived from the device key and, when the
-/// user chose one, a PIN or password stretched with scrypt (memory-hard), so neither a copy of
-/// the files without the device key nor the device key without the secret opens them.
+/// Seals private keys with AES-GCM under a key the ``DeviceKeyProvider`` derives from the
+/// device key and, when the user chose one, a PIN or password stretched with scrypt
+/// (memory-hard), so neither a copy of the files without the device key nor the device key
+/// without the secret opens them.
 struct KeySealer: Sendable {
-    let deviceKey: SymmetricKey
-    /// scrypt N for new seals; 2^15 (32 MiB with r = 8) by default.
+    let deviceKey: any DeviceKeyProvider
+    /// scrypt N for new seals (r = 8, p = 1; memory 128 · N · r bytes).
     let scryptRounds: Int
+
+    /// The largest N a stored seal may name: 2^20 (1 GiB). A larger or odd value is damage,
+    /// refused before scrypt would try to allocate it.
+    static let largestStoredRounds = 1 << 20
+
+    /// Whether a seal opened with its secret should be sealed again at today's cost.
+    func isWeakerThanNew(_ protection: KeyProtection) -> Bool {
+        guard protection.secretKind != nil, let rounds = protection.rounds else { return false }
+        return rounds < scryptRounds
+    }
 
     func seal(_ key: P256.Signing.PrivateKey, credentialID: [UInt8], secret: (SecretKind, String)?)
         throws(AuthenticatorError) -> (sealed: [UInt8], protection: KeyProtection)
@@ -61,22 +72,21 @@ struct KeySealer: Sendable {
     }
 
     private func wrappingKey(_ protection: KeyProtection, secret: String?) throws(AuthenticatorError) -> SymmetricKey {
-        var material = deviceKey.withUnsafeBytes { [UInt8]($0) }
-        if protection.secretKind != nil {
-            guard let secret, let salt = protection.salt?.bytes, let rounds = protection.rounds else {
-                throw AuthenticatorError(.userVerificationFailed, "this credential needs its PIN or password")
-            }
-            do {
-                let stretched = try KDF.Scrypt.deriveKey(
-                    from: Array(secret.utf8), salt: salt, outputByteCount: 32, rounds: rounds, blockSize: 8,
-                    parallelism: 1)
-                material += stretched.withUnsafeBytes { [UInt8]($0) }
-            } catch {
-                throw AuthenticatorError(.storageFailure, "key derivation failed")
-            }
+        guard protection.secretKind != nil else { return try deviceKey.deriveSealingKey(from: []) }
+        guard let secret, let salt = protection.salt?.bytes, let rounds = protection.rounds else {
+            throw AuthenticatorError(.userVerificationFailed, "this credential needs its PIN or password")
         }
-        return HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: material), info: Array("umfa credential key v1".utf8),
-            outputByteCount: 32)
+        guard rounds >= 2, rounds <= Self.largestStoredRounds, rounds & (rounds - 1) == 0 else {
+            throw AuthenticatorError(.invalidData, "a stored credential is damaged")
+        }
+        let stretched: SymmetricKey
+        do {
+            stretched = try KDF.Scrypt.deriveKey(
+                from: Array(secret.utf8), salt: salt, outputByteCount: 32, rounds: rounds, blockSize: 8,
+                parallelism: 1)
+        } catch {
+            throw AuthenticatorError(.storageFailure, "key derivation failed")
+        }
+        return try deviceKey.deriveSealingKey(from: stretched.withUnsafeBytes { [UInt8]($0) })
     }
 }

@@ -7,20 +7,26 @@ extension SoftwareAuthenticator {
     /// Replaces the PIN or password on every credential it protects.
     ///
     /// Every such credential is opened with `old` before any is changed, so a wrong `old`
-    /// changes nothing; the counters are re-read when saving, so a concurrent sign-in's
-    /// counter is kept.
+    /// changes nothing; locked credentials are left as they are (they open no more). The
+    /// counters are re-read when saving, so a concurrent sign-in's counter is kept.
     /// - Returns: how many credentials were re-sealed.
-    /// - Throws: `userVerificationFailed` when `old` is wrong (which counts as a failed attempt).
+    /// - Throws: `weakSecret` when `new` breaks ``SecretPolicy``; `userVerificationFailed`
+    ///   when `old` is wrong (which counts as a failed attempt for the credential it was tried
+    ///   on); `lockedOut` when every credential with this kind of secret is locked.
     @discardableResult
     public func changeSecret(_ kind: SecretKind, from old: String, to new: String) throws(AuthenticatorError) -> Int {
-        guard !new.isEmpty else {
-            throw AuthenticatorError(.userVerificationFailed, "the new \(kind.rawValue) is empty")
-        }
+        try SecretPolicy.check(kind, new)
         var opened: [(CredentialSource, P256.Signing.PrivateKey)] = []
+        var locked = 0
         for credential in try store.allCredentials() where credential.protection.secretKind == kind {
+            guard !isLocked(credential) else {
+                locked += 1
+                continue
+            }
             let (key, _) = try unlock(credential, verification: .secret(kind, old))
             opened.append((credential, key))
         }
+        if opened.isEmpty, locked > 0 { throw Self.lockedOutError }
         for (credential, key) in opened {
             let (sealed, protection) = try sealer.seal(key, credentialID: credential.id.bytes, secret: (kind, new))
             try serialized { () throws(AuthenticatorError) in
@@ -35,11 +41,11 @@ extension SoftwareAuthenticator {
 
     /// Whether a credential in `ids` lives here for `rpID`. A damaged one cannot sign, nor can
     /// a locked one, so neither counts: they must not block the credential that replaces them.
-    func holdsAny(of ids: [[UInt8]], rpID: String, ignoringSecretProtected: Bool) throws(AuthenticatorError) -> Bool {
+    func holdsAny(of ids: [[UInt8]], rpID: String) throws(AuthenticatorError) -> Bool {
         for id in ids {
             do throws(AuthenticatorError) {
                 guard let credential = try store.credential(id: id), credential.rpID == rpID else { continue }
-                if ignoringSecretProtected, credential.protection.secretKind != nil { continue }
+                if isLocked(credential) { continue }
                 return true
             } catch  where error.code == .invalidData {
                 continue
@@ -74,7 +80,9 @@ extension SoftwareAuthenticator {
         return chosen
     }
 
-    /// Unseals a credential's key, enforcing the attempt counter for secrets.
+    /// Unseals a credential's key, enforcing that credential's own attempt counter for
+    /// secrets: a wrong secret adds one to it, a right one sets it back to 0, and nothing else
+    /// touches it, so a right secret for another credential buys no further guesses here.
     func unlock(_ credential: CredentialSource, verification: UserVerification) throws(AuthenticatorError)
         -> (P256.Signing.PrivateKey, Bool)
     {
@@ -92,44 +100,70 @@ extension SoftwareAuthenticator {
             throw AuthenticatorError(.userVerificationFailed, "this passkey is protected by a \(kind.rawValue)")
         }
         return try serialized { () throws(AuthenticatorError) -> (P256.Signing.PrivateKey, Bool) in
-            let failures = try store.failedVerificationAttempts()
-            guard failures < maximumFailedAttempts else {
-                throw AuthenticatorError(
-                    .lockedOut,
-                    "too many wrong attempts; this authenticator is locked until a passkey is enrolled again")
+            // Re-read under the lock: the count (and the seal) another process left is the one that holds.
+            guard var fresh = try store.credential(id: credential.id.bytes) else {
+                throw AuthenticatorError(.notAllowed, "the credential was removed")
             }
+            let failures = fresh.failedVerificationAttempts
+            guard failures < maximumFailedAttempts else { throw Self.lockedOutError }
             guard
                 let key = try sealer.open(
-                    credential.sealedPrivateKey.bytes, credentialID: credential.id.bytes,
-                    protection: credential.protection, secret: secret)
+                    fresh.sealedPrivateKey.bytes, credentialID: fresh.id.bytes, protection: fresh.protection,
+                    secret: secret)
             else {
-                try store.setFailedVerificationAttempts(failures + 1)
-                if failures + 1 >= maximumFailedAttempts {
-                    throw AuthenticatorError(
-                        .lockedOut,
-                        "too many wrong attempts; this authenticator is locked until a passkey is enrolled again")
-                }
+                fresh.failedVerificationAttempts = failures + 1
+                try store.save(fresh)
+                if failures + 1 >= maximumFailedAttempts { throw Self.lockedOutError }
                 throw AuthenticatorError(
                     .userVerificationFailed,
                     "wrong \(kind.rawValue); \(maximumFailedAttempts - failures - 1) attempts left")
             }
-            if failures != 0 { try store.setFailedVerificationAttempts(0) }
+            if failures != 0 {
+                fresh.failedVerificationAttempts = 0
+                try store.save(fresh)
+            }
             return (key, true)
         }
     }
 
-    /// The reset after a lockout: when a new credential is created while the authenticator
-    /// is locked, every credential the counter protected is erased (none can be used again)
-    /// and the counter starts over, so enrolling again (which the relying party must allow)
-    /// is the way back. Before the lockout nothing is erased or reset, so creating
-    /// credentials never buys extra guesses.
+    /// A new seal of `key` at this authenticator's scrypt cost when `credential`'s seal is
+    /// cheaper and the secret is at hand; `nil` otherwise, or when sealing fails (the old seal
+    /// keeps working, so signing goes on).
+    func strongerSeal(of credential: CredentialSource, key: P256.Signing.PrivateKey, verification: UserVerification)
+        -> (sealed: [UInt8], protection: KeyProtection)?
+    {
+        guard sealer.isWeakerThanNew(credential.protection), case .secret(let kind, let secret) = verification,
+            kind == credential.protection.secretKind
+        else { return nil }
+        return try? sealer.seal(key, credentialID: credential.id.bytes, secret: (kind, secret))
+    }
+
+    /// Whether too many wrong secrets in a row have locked `credential` for good.
+    func isLocked(_ credential: CredentialSource) -> Bool {
+        credential.protection.secretKind != nil && credential.failedVerificationAttempts >= maximumFailedAttempts
+    }
+
+    static var lockedOutError: AuthenticatorError {
+        AuthenticatorError(
+            .lockedOut, "too many wrong attempts; this passkey is locked until it is enrolled again")
+    }
+
+    /// Erases every locked credential before a new one is created, so enrolling again (which
+    /// the relying party must allow) is the way back from a lockout. Nothing else is erased or
+    /// reset: creating credentials never buys extra guesses for another one. When a damaged
+    /// file keeps the store from listing its credentials, the locked ones stay (they open no
+    /// more) and creating goes on.
     func eraseLockedCredentials() throws(AuthenticatorError) {
         try serialized { () throws(AuthenticatorError) in
-            guard try store.failedVerificationAttempts() >= maximumFailedAttempts else { return }
-            for credential in try store.allCredentials() where credential.protection.secretKind != nil {
+            let credentials: [CredentialSource]
+            do throws(AuthenticatorError) {
+                credentials = try store.allCredentials()
+            } catch where error.code == .invalidData {
+                return
+            }
+            for credential in credentials where isLocked(credential) {
                 try store.delete(id: credential.id.bytes)
             }
-            try store.setFailedVerificationAttempts(0)
         }
     }
 }

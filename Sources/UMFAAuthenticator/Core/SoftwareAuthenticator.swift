@@ -6,8 +6,8 @@ import UMFAWebAuthn
 
 /// A FIDO2 authenticator in software: P-256 credentials sealed at rest, a real signature
 /// counter, `none` or `packed` self attestation, user verification by PIN or password with a
-/// persisted attempt counter and lockout, and the excludeCredentials / allowCredentials / UV
-/// rules of CTAP 2.1.
+/// persisted attempt counter per credential and lockout, and the excludeCredentials /
+/// allowCredentials / UV rules of CTAP 2.1.
 ///
 /// It does no file or network work: credentials live in the injected ``CredentialStore``.
 /// The UV flag is set only when the authenticator itself checked a PIN or password, or a
@@ -17,7 +17,7 @@ public struct SoftwareAuthenticator: Sendable {
     public let aaguid: [UInt8]
     /// Where credentials are kept.
     public let store: any CredentialStore
-    /// Consecutive wrong PINs or passwords before the authenticator locks.
+    /// Consecutive wrong PINs or passwords for one credential before that credential locks.
     public let maximumFailedAttempts: Int
     /// The user's decisions before creating or reporting a credential.
     public let consent: any AuthenticatorConsent
@@ -31,24 +31,49 @@ public struct SoftwareAuthenticator: Sendable {
         0x55, 0x4d, 0x46, 0x41, 0x00, 0x00, 0x40, 0x00, 0x80, 0x00, 0x73, 0x6f, 0x66, 0x74, 0x77, 0x61,
     ]
 
-    /// Creates an authenticator over `store`.
+    /// scrypt N for new PIN and password seals: 2^17 (with r = 8 it uses 128 MiB and about
+    /// half a second of one CPU core per try; SECURITY.md has the measurement). Seals made at
+    /// a lower N still open, and are sealed again at this cost the next time their secret signs.
+    public static let defaultScryptRounds = 1 << 17
+
+    /// Creates an authenticator over `store` whose device key is `deviceKey`, held in memory.
     ///
     /// - Parameters:
-    ///   - deviceKey: the key that seals every private key (with the PIN or password when set).
-    ///   - scryptRounds: scrypt N for PIN/password stretching; 2^15 (32 MiB) by default.
-    ///   - maximumFailedAttempts: wrong secrets in a row before lockout; 8 by default.
+    ///   - deviceKey: the key that seals every private key (with the PIN or password when set);
+    ///     a new random one by default, for credentials that live as long as the process.
+    ///   - scryptRounds: scrypt N for new PIN/password seals, a power of two up to 2^20;
+    ///     ``defaultScryptRounds`` by default. Lower it only in tests.
+    ///   - maximumFailedAttempts: wrong secrets in a row before a credential locks; 8 by default.
     ///   - randomBytes: the source of credential ids.
     ///   - now: the clock used for creation times.
     public init(
         store: any CredentialStore, deviceKey: SymmetricKey = SymmetricKey(size: .bits256),
-        aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID, scryptRounds: Int = 1 << 15,
+        aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID,
+        scryptRounds: Int = SoftwareAuthenticator.defaultScryptRounds,
+        maximumFailedAttempts: Int = 8, consent: any AuthenticatorConsent = AlwaysConsent(),
+        randomBytes: @escaping @Sendable (Int) -> [UInt8] = SoftwareAuthenticator.systemRandomBytes,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            store: store, deviceKeyProvider: InMemoryDeviceKey(deviceKey), aaguid: aaguid, scryptRounds: scryptRounds,
+            maximumFailedAttempts: maximumFailedAttempts, consent: consent, randomBytes: randomBytes, now: now)
+    }
+
+    /// Creates an authenticator over `store` whose device key stays in `deviceKeyProvider`:
+    /// ``DeviceKeyFile`` beside the credentials, or a platform keystore.
+    ///
+    /// The other parameters are those of ``init(store:deviceKey:aaguid:scryptRounds:maximumFailedAttempts:consent:randomBytes:now:)``.
+    public init(
+        store: any CredentialStore, deviceKeyProvider: any DeviceKeyProvider,
+        aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID,
+        scryptRounds: Int = SoftwareAuthenticator.defaultScryptRounds,
         maximumFailedAttempts: Int = 8, consent: any AuthenticatorConsent = AlwaysConsent(),
         randomBytes: @escaping @Sendable (Int) -> [UInt8] = SoftwareAuthenticator.systemRandomBytes,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.aaguid = aaguid
-        self.sealer = KeySealer(deviceKey: deviceKey, scryptRounds: scryptRounds)
+        self.sealer = KeySealer(deviceKey: deviceKeyProvider, scryptRounds: scryptRounds)
         self.maximumFailedAttempts = maximumFailedAttempts
         self.consent = consent
         self.randomBytes = randomBytes
@@ -63,17 +88,17 @@ public struct SoftwareAuthenticator: Sendable {
 
     /// authenticatorMakeCredential: creates, seals, stores and attests a new P-256 credential.
     ///
-    /// With `.secret`, the PIN or password protects the new key and the UV flag is set. On a
-    /// locked authenticator this is the reset: the locked credentials are erased first.
+    /// With `.secret`, the PIN or password (which must meet ``SecretPolicy``) protects the new
+    /// key and the UV flag is set. Locked credentials are erased first: enrolling again is the
+    /// way back from a lockout.
     /// - Throws: ``AuthenticatorError`` `invalidState` when an excluded credential is here (or
     ///   `notAllowed` when the user declines to report it), `notSupported` without ES256,
-    ///   `userVerificationFailed` when UV is required and did not happen, `notAllowed` when
-    ///   the user declines consent.
+    ///   `userVerificationFailed` when UV is required and did not happen, `weakSecret` for a
+    ///   PIN or password too short, `notAllowed` when the user declines consent.
     public func makeCredential(_ request: MakeCredentialRequest, verification: UserVerification)
         throws(AuthenticatorError) -> MakeCredentialResult
     {
-        let lockedOut = try store.failedVerificationAttempts() >= maximumFailedAttempts
-        if try holdsAny(of: request.excludeCredentialIDs, rpID: request.rpID, ignoringSecretProtected: lockedOut) {
+        if try holdsAny(of: request.excludeCredentialIDs, rpID: request.rpID) {
             guard consent.allowExcludedCredentialReport(rpID: request.rpID) else {
                 throw AuthenticatorError(.notAllowed, "the user declined")
             }
@@ -90,9 +115,7 @@ public struct SoftwareAuthenticator: Sendable {
         }
         var secret: (SecretKind, String)?
         if case .secret(let kind, let value) = verification {
-            guard !value.isEmpty else {
-                throw AuthenticatorError(.userVerificationFailed, "the \(kind.rawValue) is empty")
-            }
+            try SecretPolicy.check(kind, value)
             secret = (kind, value)
         }
         let key = P256.Signing.PrivateKey()
@@ -115,7 +138,7 @@ public struct SoftwareAuthenticator: Sendable {
             let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
             statement = CBORMap(["alg": CBORValue(Int64(COSEAlgorithm.es256.rawValue)), "sig": .byteString(signature)])
         }
-        if lockedOut { try eraseLockedCredentials() }
+        try eraseLockedCredentials()
         try store.save(credential)
         return MakeCredentialResult(
             credentialID: credentialID,
@@ -126,11 +149,12 @@ public struct SoftwareAuthenticator: Sendable {
     }
 
     /// authenticatorGetAssertion: checks the PIN or password when the credential has one,
-    /// advances the counter durably, then signs.
+    /// advances the counter durably, then signs. A seal made at a lower scrypt N than this
+    /// authenticator seals with is sealed again at the new cost on the way.
     ///
     /// - Throws: ``AuthenticatorError`` `notAllowed` when no credential matches,
     ///   `userVerificationFailed` for a wrong or missing secret, `lockedOut` after too many
-    ///   wrong secrets in a row.
+    ///   wrong secrets in a row for this credential.
     public func getAssertion(_ request: GetAssertionRequest, verification: UserVerification) throws(AuthenticatorError)
         -> GetAssertionResult
     {
@@ -139,11 +163,17 @@ public struct SoftwareAuthenticator: Sendable {
         if request.requireUserVerification, !userVerified {
             throw AuthenticatorError(.userVerificationFailed, "user verification is required")
         }
+        let stronger = strongerSeal(of: chosen, key: key, verification: verification)
         let signCount = try serialized { () throws(AuthenticatorError) -> UInt32 in
             guard var fresh = try store.credential(id: chosen.id.bytes) else {
                 throw AuthenticatorError(.notAllowed, "the credential was removed")
             }
             fresh.signCount &+= 1
+            // Only over the seal it replaces: a secret changed meanwhile stays changed.
+            if let stronger, fresh.sealedPrivateKey == chosen.sealedPrivateKey {
+                fresh.sealedPrivateKey = Base64URLBytes(stronger.sealed)
+                fresh.protection = stronger.protection
+            }
             try store.save(fresh)
             return fresh.signCount
         }

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Where an authenticator keeps its credential sources and its verification state.
+/// Where an authenticator keeps its credential sources, each with its own count of wrong
+/// PINs or passwords (``CredentialSource/failedVerificationAttempts``).
 ///
 /// The authenticator core does no file or network work itself; an app or tool supplies a
 /// store (in memory, ``DirectoryCredentialStore``, a platform keychain).
@@ -16,12 +17,8 @@ public protocol CredentialStore: Sendable {
     func save(_ credential: CredentialSource) throws(AuthenticatorError)
     /// Removes a credential; removing an unknown id does nothing.
     func delete(id: [UInt8]) throws(AuthenticatorError)
-    /// Consecutive failed PIN or password attempts.
-    func failedVerificationAttempts() throws(AuthenticatorError) -> Int
-    /// Records the count of consecutive failed attempts, durably.
-    func setFailedVerificationAttempts(_ count: Int) throws(AuthenticatorError)
     /// Runs `body` while no other user of the store, in this process or another, runs one:
-    /// the authenticator reads and updates its counters inside.
+    /// the authenticator reads and updates a credential's counters inside.
     func exclusively<Value>(_ body: () throws(AuthenticatorError) -> Value) throws(AuthenticatorError) -> Value
 }
 
@@ -46,41 +43,31 @@ extension CredentialStore {
 
 /// A credential store that lives only as long as the process.
 public final class InMemoryCredentialStore: CredentialStore {
-    private let storage = Mutex<(credentials: [CredentialSource], failures: Int)>(([], 0))
+    private let storage = Mutex<[CredentialSource]>([])
 
     /// Creates an empty store.
     public init() {}
 
     /// Every credential.
     public func allCredentials() -> [CredentialSource] {
-        storage.withLock { $0.credentials }
+        storage.withLock { $0 }
     }
 
     /// Every credential scoped to `rpID`.
     public func credentials(rpID: String) -> [CredentialSource] {
-        storage.withLock { $0.credentials.filter { $0.rpID == rpID } }
+        storage.withLock { $0.filter { $0.rpID == rpID } }
     }
 
     /// Adds a credential or replaces the one with the same id.
     public func save(_ credential: CredentialSource) {
-        storage.withLock { state in
-            state.credentials.removeAll { $0.id == credential.id }
-            state.credentials.append(credential)
+        storage.withLock { credentials in
+            credentials.removeAll { $0.id == credential.id }
+            credentials.append(credential)
         }
     }
 
     /// Removes a credential.
     public func delete(id: [UInt8]) {
-        storage.withLock { $0.credentials.removeAll { $0.id.bytes == id } }
-    }
-
-    /// Consecutive failed PIN or password attempts.
-    public func failedVerificationAttempts() -> Int {
-        storage.withLock { $0.failures }
-    }
-
-    /// Records the count of consecutive failed attempts.
-    public func setFailedVerificationAttempts(_ count: Int) {
-        storage.withLock { $0.failures = count }
+        storage.withLock { $0.removeAll { $0.id.bytes == id } }
     }
 }

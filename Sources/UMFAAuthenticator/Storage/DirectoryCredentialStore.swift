@@ -1,22 +1,20 @@
-import Crypto
 import Foundation
 import Synchronization
 import UMFAWebAuthn
 
-/// A credential store in a directory: one file per credential (`credentials/<id>.json`,
-/// its private key sealed), the attempt counter in `state.json`, and the random device key in
-/// `device.key`. Every file has mode 0600 and the directory 0700. Writes go to a temporary
-/// file that is flushed to disk and renamed over the old one, so a crash leaves the old or the
-/// new content, and a sign counter never goes backwards.
+/// A credential store in a directory: one file per credential (`credentials/<id>.json`, its
+/// private key sealed, its sign counter and its count of wrong PINs inside). Every file has
+/// mode 0600 and the directory 0700. Writes go to a temporary file that is flushed to disk and
+/// renamed over the old one, so a crash leaves the old or the new content, and no counter goes
+/// backwards. The device key is not the store's business: ``DeviceKeyFile`` keeps it in
+/// `device.key` here by default, a platform keystore elsewhere.
 public final class DirectoryCredentialStore: CredentialStore {
     /// The directory.
     public let directory: URL
-    /// The device key that seals the private keys.
-    public let deviceKey: SymmetricKey
     private let lock = Mutex(())
 
     /// Opens (creating when needed) a store in `directory`.
-    /// - Throws: ``AuthenticatorError`` `invalidData` when `device.key` is damaged.
+    /// - Throws: ``AuthenticatorError`` `storageFailure` when the directory cannot be created.
     public init(directory: URL) throws(AuthenticatorError) {
         self.directory = directory
         let manager = FileManager.default
@@ -27,28 +25,6 @@ public final class DirectoryCredentialStore: CredentialStore {
             try manager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         } catch {
             throw AuthenticatorError(.storageFailure, "cannot create \(directory.path)")
-        }
-        let keyFile = directory.appendingPathComponent("device.key")
-        if let data = manager.contents(atPath: keyFile.path) {
-            guard data.count == 32 else {
-                throw AuthenticatorError(
-                    .invalidData,
-                    "the device key \(keyFile.path) is damaged (\(data.count) bytes, expected 32); "
-                        + "the passkeys it sealed cannot be opened")
-            }
-            deviceKey = SymmetricKey(data: data)
-        } else {
-            let key = SymmetricKey(size: .bits256)
-            do {
-                try AtomicFile.write(key.withUnsafeBytes { Data($0) }, to: keyFile, exclusive: true)
-                deviceKey = key
-            } catch {
-                // Another process created it first: use theirs.
-                guard let data = manager.contents(atPath: keyFile.path), data.count == 32 else {
-                    throw AuthenticatorError(.storageFailure, "cannot create \(keyFile.path)")
-                }
-                deviceKey = SymmetricKey(data: data)
-            }
         }
     }
 
@@ -94,11 +70,18 @@ public final class DirectoryCredentialStore: CredentialStore {
             }
             return nil
         }
+        var credential: CredentialSource
+        let counted: CountedRecord
         do {
-            return try JSONDecoder().decode(CredentialSource.self, from: data)
+            credential = try JSONDecoder().decode(CredentialSource.self, from: data)
+            counted = try JSONDecoder().decode(CountedRecord.self, from: data)
         } catch {
             throw AuthenticatorError(.invalidData, Self.damaged(url, "it is not a credential record"))
         }
+        if counted.failedVerificationAttempts == nil, credential.protection.secretKind != nil {
+            credential.failedVerificationAttempts = try legacyFailedAttempts()
+        }
+        return credential
     }
 
     private static func damaged(_ url: URL, _ reason: String) -> String {
@@ -139,27 +122,23 @@ public final class DirectoryCredentialStore: CredentialStore {
             on: directory, unavailable: { AuthenticatorError(.storageFailure, "cannot lock \(directory.path)") }, body)
     }
 
-    private struct State: Codable {
-        var failedVerificationAttempts: Int
+    /// Whether a record carries its own attempt count (records written before per-credential
+    /// counting do not).
+    private struct CountedRecord: Decodable {
+        var failedVerificationAttempts: Int?
     }
 
-    private var stateFile: URL { directory.appendingPathComponent("state.json") }
-
-    /// Consecutive failed PIN or password attempts.
-    public func failedVerificationAttempts() throws(AuthenticatorError) -> Int {
+    /// The device-wide count of wrong attempts that versions before per-credential counting
+    /// kept in `state.json`: a record written then starts from it, so an upgrade gives no
+    /// passkey fresh attempts. Nothing writes `state.json` any more.
+    private func legacyFailedAttempts() throws(AuthenticatorError) -> Int {
+        let stateFile = directory.appendingPathComponent("state.json")
         guard let data = FileManager.default.contents(atPath: stateFile.path) else { return 0 }
-        guard let state = try? JSONDecoder().decode(State.self, from: data) else {
+        struct State: Decodable { var failedVerificationAttempts: Int }
+        guard let state = try? JSONDecoder().decode(State.self, from: data), state.failedVerificationAttempts >= 0
+        else {
             throw AuthenticatorError(.invalidData, "\(stateFile.path) is damaged")
         }
         return state.failedVerificationAttempts
-    }
-
-    /// Records the count of consecutive failed attempts, durably.
-    public func setFailedVerificationAttempts(_ count: Int) throws(AuthenticatorError) {
-        do {
-            try AtomicFile.write(try JSONEncoder().encode(State(failedVerificationAttempts: count)), to: stateFile)
-        } catch {
-            throw AuthenticatorError(.storageFailure, "cannot save \(stateFile.path)")
-        }
     }
 }

@@ -30,10 +30,12 @@ struct VirtualAuthenticatorOptions: ParsableArguments {
     var uv = false
 
     func client() throws -> WebAuthnClient {
-        let store = try DirectoryCredentialStore(directory: URL(fileURLWithPath: state))
+        let directory = URL(fileURLWithPath: state)
+        let store = try DirectoryCredentialStore(directory: directory)
+        let deviceKey = try DeviceKeyFile(directory: directory)
         return WebAuthnClient(
             origin: origin, topOrigin: topOrigin,
-            authenticator: SoftwareAuthenticator(store: store, deviceKey: store.deviceKey))
+            authenticator: SoftwareAuthenticator(store: store, deviceKeyProvider: deviceKey))
     }
 
     /// Reads the options, unwrapping a `publicKey` member when there is one.

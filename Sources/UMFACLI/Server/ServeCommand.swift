@@ -14,9 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
             Environment: UMFA_HOST, UMFA_PORT, UMFA_DATABASE_URL, UMFA_DATA_DIR, UMFA_ADMIN_TOKEN \
             (used as given; generated and printed once when unset), UMFA_MASTER_KEY (32 random bytes \
             in base64; a generated key file of mode 0600 in the data dir when unset), UMFA_METADATA_FILE \
-            (a FIDO MDS3 metadata BLOB, as --metadata), and the rest in the README. The same settings \
-            may come from --config FILE; flags win over the environment, which wins over the file. A \
-            value that does not parse stops the start with a message naming it.
+            (a FIDO MDS3 metadata BLOB, as --metadata), UMFA_METRICS_TOKEN (as --metrics-token), and the \
+            rest in the README. The same settings may come from --config FILE; flags win over the \
+            environment, which wins over the file. A value that does not parse stops the start with a \
+            message naming it.
             """
     )
 
@@ -39,6 +40,13 @@ struct ServeCommand: AsyncParsableCommand {
     var metadata: String?
 
     @Option(
+        name: .customLong("metrics-token"),
+        help: ArgumentHelp(
+            "The bearer token /metrics asks for (env UMFA_METRICS_TOKEN, better than a flag other users can see in ps); without one, /metrics answers only callers on this machine.",
+            valueName: "token"))
+    var metricsToken: String?
+
+    @Option(
         help: ArgumentHelp(
             "A JSON file of settings, keys as the UMFA_ variables without the prefix ({\"port\": 8443}); flags and the environment win over it.",
             valueName: "file"))
@@ -56,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags["UMFA_DATABASE_URL"] = database
         flags["UMFA_DATA_DIR"] = dataDir
         flags["UMFA_METADATA_FILE"] = metadata
+        flags["UMFA_METRICS_TOKEN"] = metricsToken
         // A bad value from any source stops the start with a ConfigurationError naming it (exit 1).
         let settings = SettingsReader(
             flags: flags, environment: ProcessInfo.processInfo.environment,

@@ -25,6 +25,13 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
     var requireTrusted = false
 
     @Flag(
+        name: .customLong("require-proven-aaguid"),
+        help:
+            "Fail unless the attestation also proves the AAGUID (a certificate extension, or a chain to the roots its metadata entry names), as attestation_policy trusted does."
+    )
+    var requireProvenAAGUID = false
+
+    @Flag(
         name: .customLong("no-well-known-roots"),
         help: "Trust only --root and metadata roots, not the public roots UMFA ships (Apple, Google, ...).")
     var noWellKnownRoots = false
@@ -56,7 +63,11 @@ struct VerifyRegistrationCommand: AsyncParsableCommand {
                 allowedTopOrigins: Set(relyingParty.topOrigin)),
             userVerification: relyingParty.requireUV ? .required : .preferred,
             trustAnchors: anchors)
-        if requireTrusted { policy.attestation = .trustedOnly }
+        if requireTrusted || requireProvenAAGUID {
+            // --require-trusted judges the chain alone; the server's `trusted` also needs the AAGUID proven.
+            policy.attestation = .trustedOnly
+            policy.attestation.requireProvenAAGUID = requireProvenAAGUID
+        }
         do {
             let result = try await RegistrationVerifier(policy: policy).verify(
                 credential, expectedChallenge: challenge, at: time)
@@ -82,7 +93,14 @@ struct RegistrationOutput: Encodable {
     let attestationType: String
     let trust: String
     let trustDetail: String?
+    /// The AAGUID that counts (zero for fido-u2f), proven or not.
     let aaguid: String
+    /// Whether the attestation proves `aaguid` (DESIGN.md §4).
+    let aaguidProven: Bool
+    /// How: `model_roots`, `certificate_extension`, `format` or `unproven`.
+    let aaguidProof: String
+    /// Why the AAGUID is unproven; left out when it is proven.
+    let aaguidDetail: String?
     /// Printed as `null` when no metadata names the model, so the field is always there.
     let authenticatorName: NullableField
     let credentialId: String
@@ -98,6 +116,9 @@ struct RegistrationOutput: Encodable {
         case trust
         case trustDetail = "trust_detail"
         case aaguid
+        case aaguidProven = "aaguid_proven"
+        case aaguidProof = "aaguid_proof"
+        case aaguidDetail = "aaguid_detail"
         case authenticatorName = "authenticator_name"
         case credentialId = "credential_id"
         case publicKey = "public_key"
@@ -116,6 +137,9 @@ struct RegistrationOutput: Encodable {
         default: trustDetail = nil
         }
         aaguid = AAGUID.string(result.record.aaguid)
+        aaguidProven = result.attestation.aaguidProven
+        aaguidProof = result.attestation.aaguidProof.label
+        if case .unproven(let reason) = result.attestation.aaguidProof { aaguidDetail = reason } else { aaguidDetail = nil }
         authenticatorName = NullableField(result.attestation.authenticatorName)
         credentialId = Base64URL.encode(result.record.id)
         publicKey = Base64URL.encode(result.record.publicKey.encoded)

@@ -1,5 +1,8 @@
+import Crypto
 import Foundation
 import Logging
+import ServiceLifecycle
+import UMFAEncoding
 
 /// The server's abuse limits: failed ceremony verifications per user and client address and
 /// per client address, and failed admin-token or API-key checks per client address. A blocked
@@ -13,6 +16,7 @@ struct AbuseGuard: Sendable {
     private let users: FailureCounter
     private let addresses: FailureCounter
     private let credentials: FailureCounter
+    private let optionsRequests: FailureCounter
     private let now: @Sendable () -> Date
     private let logger: Logger
 
@@ -21,6 +25,7 @@ struct AbuseGuard: Sendable {
         users = FailureCounter(limit: limits.userFailures, limits: limits)
         addresses = FailureCounter(limit: limits.addressFailures, limits: limits)
         credentials = FailureCounter(limit: limits.credentialFailures, limits: limits)
+        optionsRequests = FailureCounter(limit: limits.optionsRequests, limits: limits)
         self.now = now
         self.logger = logger
     }
@@ -31,8 +36,8 @@ struct AbuseGuard: Sendable {
     func ceremony<T>(
         application: UUID, userID: String?, caller: Caller, _ body: () async throws -> T
     ) async throws -> T {
-        let address = caller.clientAddress
-        let userKey = "\(application.uuidString):\(userID ?? ""):\(address)"
+        let address = Self.key(caller.clientAddress)
+        let userKey = Self.key(application.uuidString, userID ?? "", caller.clientAddress)
         try refuseIfBlocked([(users, userKey), (addresses, address)])
         do {
             let value = try await body()
@@ -45,14 +50,48 @@ struct AbuseGuard: Sendable {
         }
     }
 
-    /// Refuses a caller whose address is blocked for wrong admin tokens or API keys.
-    func checkCredentialGuessing(_ caller: Caller) throws {
-        try refuseIfBlocked([(credentials, caller.clientAddress)])
+    /// Answers a wrong or missing admin token or API key: counts it against the caller's
+    /// address, and throws 429 while that address is blocked, else `failure`. A valid token or
+    /// key never comes here: limits stop guessing, not owners (DESIGN.md §4), so other
+    /// callers' failures at the same address never lock its holder out.
+    func refuseCredential(_ caller: Caller, counting: Bool = true, _ failure: ServiceError) throws -> Never {
+        let address = Self.key(caller.clientAddress)
+        try refuseIfBlocked([(credentials, address)])
+        if counting { record(credentials, address, kind: "credential") }
+        throw failure
     }
 
-    /// Counts a wrong or missing admin token or API key from the caller's address.
-    func recordCredentialFailure(_ caller: Caller) {
-        record(credentials, caller.clientAddress, kind: "credential")
+    /// Counts one request for ceremony options, which anyone may send and which stores a
+    /// challenge: 429 past ``AbuseLimits/optionsRequests`` per address within the window.
+    func countOptionsRequest(_ caller: Caller) throws {
+        let address = Self.key(caller.clientAddress)
+        try refuseIfBlocked([(optionsRequests, address)])
+        record(optionsRequests, address, kind: "options")
+    }
+
+    /// Forgets keys whose window and blocks have passed; run on a timer (``AbuseSweep``), so
+    /// memory follows the recent callers rather than every caller since the start.
+    func sweep() {
+        let now = now()
+        for counter in [users, addresses, credentials, optionsRequests] { counter.sweep(now: now) }
+    }
+
+    /// The keys tracked over all limits, for tests of the memory bound.
+    var trackedKeys: Int {
+        [users, addresses, credentials, optionsRequests].map(\.trackedKeys).reduce(0, +)
+    }
+
+    /// A fixed-size key for the parts: SHA-256 over their UTF-8 bytes, each length-prefixed,
+    /// so a long user id costs the limiter no more memory than a short one and two different
+    /// byte strings never share a key, whatever Unicode says about them.
+    static func key(_ parts: String...) -> String {
+        var hasher = SHA256()
+        for part in parts {
+            let bytes = Array(part.utf8)
+            withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: bytes)
+        }
+        return Hex.encode(hasher.finalize().prefix(16))
     }
 
     private func refuseIfBlocked(_ keys: [(FailureCounter, String)]) throws {
@@ -70,6 +109,25 @@ struct AbuseGuard: Sendable {
             logger.warning(
                 "abuse limit reached",
                 metadata: ["abuse.kind": .string(kind), "abuse.block_seconds": .stringConvertible(Int(block))])
+        }
+    }
+}
+
+/// Sweeps the abuse limiter's expired keys every ``interval`` while the server runs.
+struct AbuseSweep: Service {
+    let abuse: AbuseGuard
+    var interval: Duration = .seconds(60)
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                abuse.sweep()
+            }
         }
     }
 }

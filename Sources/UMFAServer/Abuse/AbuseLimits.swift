@@ -15,6 +15,9 @@ public struct AbuseLimits: Sendable, Equatable {
     public var addressFailures: Int
     /// Wrong or missing admin tokens and API keys from one client address within ``window``.
     public var credentialFailures: Int
+    /// Requests for ceremony options (registration and authentication) from one client address
+    /// within ``window``: those routes answer anyone and store a challenge.
+    public var optionsRequests: Int
     /// The counting window, in seconds.
     public var window: TimeInterval
     /// The first block, in seconds.
@@ -27,12 +30,14 @@ public struct AbuseLimits: Sendable, Equatable {
 
     /// Creates limits; the defaults are the documented ones (README, "Abuse limits").
     public init(
-        userFailures: Int = 50, addressFailures: Int = 200, credentialFailures: Int = 50, window: TimeInterval = 300,
+        userFailures: Int = 50, addressFailures: Int = 200, credentialFailures: Int = 50,
+        optionsRequests: Int = 3000, window: TimeInterval = 300,
         baseBlock: TimeInterval = 30, maxBlock: TimeInterval = 900, maxTrackedKeys: Int = 100_000
     ) {
         self.userFailures = userFailures
         self.addressFailures = addressFailures
         self.credentialFailures = credentialFailures
+        self.optionsRequests = optionsRequests
         self.window = window
         self.baseBlock = baseBlock
         self.maxBlock = maxBlock
@@ -40,7 +45,8 @@ public struct AbuseLimits: Sendable, Equatable {
     }
 
     /// The limits from every source of settings (``SettingsReader``): `UMFA_LIMIT_USER_FAILURES`,
-    /// `UMFA_LIMIT_ADDRESS_FAILURES`, `UMFA_LIMIT_CREDENTIAL_FAILURES`, `UMFA_LIMIT_WINDOW_SECONDS`,
+    /// `UMFA_LIMIT_ADDRESS_FAILURES`, `UMFA_LIMIT_CREDENTIAL_FAILURES`, `UMFA_LIMIT_OPTIONS_REQUESTS`,
+    /// `UMFA_LIMIT_WINDOW_SECONDS`,
     /// `UMFA_LIMIT_BLOCK_SECONDS` and `UMFA_LIMIT_MAX_BLOCK_SECONDS`; a limit of 0 turns that
     /// limit off.
     public static func from(_ settings: SettingsReader) throws -> AbuseLimits {
@@ -51,6 +57,8 @@ public struct AbuseLimits: Sendable, Equatable {
             try settings.integer("UMFA_LIMIT_ADDRESS_FAILURES", in: counts) ?? limits.addressFailures
         limits.credentialFailures =
             try settings.integer("UMFA_LIMIT_CREDENTIAL_FAILURES", in: counts) ?? limits.credentialFailures
+        limits.optionsRequests =
+            try settings.integer("UMFA_LIMIT_OPTIONS_REQUESTS", in: counts) ?? limits.optionsRequests
         let day = 1.0...86_400
         limits.window = try settings.duration("UMFA_LIMIT_WINDOW_SECONDS", seconds: day)?.timeInterval ?? limits.window
         limits.baseBlock =

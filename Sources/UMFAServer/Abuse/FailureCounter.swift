@@ -63,6 +63,16 @@ final class FailureCounter: Sendable {
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }
 
+    /// Forgets keys whose block and strike memory have passed.
+    func sweep(now: Date) {
+        entries.withLock { entries in
+            entries = entries.filter { _, entry in
+                (entry.blockedUntil.map { $0 > now } ?? false)
+                    || now.timeIntervalSince(entry.lastSeen) < max(limits.maxBlock, limits.window)
+            }
+        }
+    }
+
     /// The number of keys tracked, for tests of the memory bound.
     var trackedKeys: Int { entries.withLock { $0.count } }
 

@@ -2,7 +2,7 @@ import Hummingbird
 import UMFAWebAuthn
 
 /// The admin token check, as middleware on the admin route group: a wrong or missing token is
-/// 401 and counts against the caller's address; a caller that keeps guessing gets 429 first.
+/// 401 and counts against the caller's address, and 429 once that address keeps guessing.
 /// A body is read (413 past the limit, 408 when slow, its trace id settled) before the token is
 /// checked, but judged only after: a caller without the token learns nothing from how it is read.
 struct AdminAuthorization: RouterMiddleware {
@@ -20,11 +20,12 @@ struct AdminAuthorization: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// The valid token is judged first: others failing at the caller's address never lock the
+    /// token's holder out; a wrong one counts, and 429 answers it while the address is blocked.
     func authorize(_ caller: Caller) throws {
-        try services.abuse.checkCredentialGuessing(caller)
         guard let token = caller.bearer, constantTimeEqual(Secrets.hash(token), services.adminTokenHash) else {
-            if caller.bearer != nil { services.abuse.recordCredentialFailure(caller) }
-            throw ServiceError.unauthenticated("Missing or invalid admin token")
+            try services.abuse.refuseCredential(
+                caller, counting: caller.bearer != nil, ServiceError.unauthenticated("Missing or invalid admin token"))
         }
     }
 }

@@ -34,7 +34,10 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
             middleware: RequestScopeMiddleware(
                 trustForwardedFor: configuration.trustForwardedFor,
                 bodyReadTimeout: .milliseconds(Int64(configuration.bodyReadTimeout * 1000))))
-        Routes(services: services, metrics: registry, demoRoutes: configuration.demoRoutes).install(on: router)
+        Routes(
+            services: services, metrics: registry, demoRoutes: configuration.demoRoutes,
+            metricsToken: configuration.metricsToken
+        ).install(on: router)
         let app = Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
@@ -42,6 +45,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
             services: [
                 StoreLifecycle(store: store),
                 ExpiryPurge(store: store, now: configuration.now, logger: logger),
+                AbuseSweep(abuse: services.abuse),
             ], logger: logger)
         return (app, report)
     } catch {
@@ -59,7 +63,8 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
         ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)
     let tokens = TokenService(
         store: store, masterKey: masterKey, issuer: configuration.issuer,
-        refreshInterval: .milliseconds(Int64(configuration.signingKeyRefreshInterval * 1000)))
+        refreshInterval: .milliseconds(Int64(configuration.signingKeyRefreshInterval * 1000)),
+        now: configuration.now)
     try await tokens.loadKeys()
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()

@@ -57,6 +57,10 @@ public struct ServerConfiguration: Sendable {
     /// Whether the client address is the last `X-Forwarded-For` entry (behind a reverse proxy
     /// that sets it) instead of the connected peer.
     public var trustForwardedFor = false
+    /// The bearer token `/metrics` asks for (`UMFA_METRICS_TOKEN`), compared in constant time
+    /// and never logged; `nil` serves `/metrics` only to callers on this machine (a loopback
+    /// peer, no `X-Forwarded-For` or `Forwarded` header).
+    public var metricsToken: String?
     /// A connection that sends nothing for this long — between requests, or before a request's
     /// head is complete — is closed, in seconds. Longer than the keep-alive of common HTTP
     /// clients, so a client rarely sends on a connection the server is closing.
@@ -104,6 +108,7 @@ public struct ServerConfiguration: Sendable {
         masterKey = settings.string("UMFA_MASTER_KEY") ?? masterKey
         abuseLimits = try AbuseLimits.from(settings)
         trustForwardedFor = try settings.flag("UMFA_TRUST_FORWARDED_FOR") ?? trustForwardedFor
+        metricsToken = settings.string("UMFA_METRICS_TOKEN") ?? metricsToken
         idleTimeout =
             try settings.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600)?.timeInterval ?? idleTimeout
         bodyReadTimeout =

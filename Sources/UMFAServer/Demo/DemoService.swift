@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 
 /// Development-only operations for the demo page, served only for the development application
@@ -52,10 +53,9 @@ struct DemoService: Sendable {
         try services.checkUserID(userID)
         let application = try await developmentApplication(named: nil)
         do {
-            _ = try await services.tokens.validate(
-                token, applicationID: application.id, userID: userID, now: services.now())
-        } catch {
-            throw ServiceError.unauthenticated("The login token was refused (\(error.message)); sign in again")
+            _ = try await LoginTokens.validate(token, services: services, application: application, userID: userID)
+        } catch let failure as TokenValidationFailure {
+            throw ServiceError.unauthenticated("The login token was refused (\(failure.message)); sign in again")
         }
         return (application, userID)
     }

@@ -30,6 +30,36 @@ enum LoginTokens {
         return values
     }
 
+    /// Validates a login token of `application` for `userID` (DESIGN.md §2 and §4): the token
+    /// service's checks with the application's TTL as the longest lifetime, then the credential
+    /// it names must still be registered to that user, so deleting a credential ends its tokens.
+    static func validate(_ jwt: String, services: ServerServices, application: ApplicationRecord, userID: String)
+        async throws -> LoginTokenClaims?
+    {
+        let claims = try await services.tokens.validate(
+            jwt, applicationID: application.id, userID: userID,
+            maximumLifetime: TimeInterval(application.tokenTTLSeconds), now: services.now())
+        try await requireCredential(of: claims, services: services, application: application)
+        return claims
+    }
+
+    /// Throws ``TokenValidationFailure`` unless the credential `claims` name is still registered
+    /// to their user.
+    static func requireCredential(
+        of claims: LoginTokenClaims?, services: ServerServices, application: ApplicationRecord
+    )
+        async throws
+    {
+        guard let claims, let id = Base64URL.decodeCanonical(claims.credentialID) else {
+            throw TokenValidationFailure("Invalid JWT: There is no credential_id claim")
+        }
+        guard let credential = try await services.store.credential(applicationID: application.id, credentialID: id),
+            credential.userID.isSameBytes(as: claims.userID)
+        else {
+            throw TokenValidationFailure("Invalid JWT: the credential that signed in is no longer registered")
+        }
+    }
+
     static func issue(
         services: ServerServices, application: ApplicationRecord, userID: String, credentialID: [UInt8],
         authenticatorData: AuthenticatorData, userpwTime: Date?

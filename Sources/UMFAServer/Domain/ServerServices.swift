@@ -31,10 +31,20 @@ struct ServerServices: Sendable {
         return application
     }
 
-    /// Checks a `user_id`: 1 to 256 characters.
+    /// Checks a `user_id`: 1 to 256 bytes of UTF-8 (DESIGN.md §4: lengths are bytes, since one
+    /// character can carry thousands of combining marks).
     func checkUserID(_ userID: String) throws {
-        guard (1...256).contains(userID.count) else {
-            throw ServiceError.invalid("user_id must be 1 to 256 characters")
+        guard (1...256).contains(userID.byteCount) else {
+            throw ServiceError.invalid("user_id must be 1 to 256 bytes of UTF-8")
+        }
+    }
+
+    /// Checks an optional name against its limit in UTF-8 bytes (`display_name` 256,
+    /// `device_name` 128).
+    func checkName(_ name: String?, field: String, maximumBytes: Int) throws {
+        guard let name else { return }
+        guard name.byteCount <= maximumBytes else {
+            throw ServiceError.invalid("\(field) must be at most \(maximumBytes) bytes of UTF-8")
         }
     }
 }

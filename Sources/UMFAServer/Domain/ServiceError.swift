@@ -30,11 +30,15 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public let code: Code
     /// What the caller is told.
     public let message: String
+    /// What only the server log is told, with the trace id: the reason behind a deliberately
+    /// uniform message (a failed device-facing ceremony).
+    public let detail: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, detail: String? = nil) {
         self.code = code
         self.message = message
+        self.detail = detail
     }
 
     /// The message.
@@ -43,7 +47,9 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     /// 400: the request is malformed.
     public static func invalid(_ message: String) -> ServiceError { ServiceError(.invalidRequest, message) }
     /// 401: unauthenticated or an invalid proof.
-    public static func unauthenticated(_ message: String) -> ServiceError { ServiceError(.unauthenticated, message) }
+    public static func unauthenticated(_ message: String, detail: String? = nil) -> ServiceError {
+        ServiceError(.unauthenticated, message, detail: detail)
+    }
     /// 403: not allowed by policy.
     public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
     /// 404: unknown resource.

@@ -16,6 +16,14 @@ enum ErrorMap {
         switch error {
         case let error as ServiceError:
             if error.code == .internalFailure { log(error, traceID: traceID, logger: logger) }
+            if let detail = error.detail {
+                logger.notice(
+                    "request refused",
+                    metadata: [
+                        "trace.id": .string(traceID), "error.message": .string(error.message),
+                        "reason": .string(detail),
+                    ])
+            }
             return (status(of: error.code), error.message, headers(of: error.code))
         case let error as HTTPError:
             let message =

@@ -19,6 +19,11 @@ enum JSONExchange {
         /// Decodes the body as `T`; malformed JSON or a wrong or missing field gives 400
         /// naming the field.
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            // RFC 8259 §8.1: JSON text is UTF-8. The decoder reads only the members a route
+            // knows, so the rest would otherwise pass unchecked (DESIGN.md §4).
+            guard JSONExchange.isUTF8JSONText(data) else {
+                throw ServiceError.invalid("The request body is not valid UTF-8 JSON")
+            }
             guard isObject else { throw ServiceError.invalid("The request body must be a JSON object") }
             do {
                 return try JSONDecoder().decode(T.self, from: data)
@@ -26,6 +31,14 @@ enum JSONExchange {
                 throw ServiceError.invalid(JSONExchange.describe(error))
             }
         }
+    }
+
+    /// Whether `data` is valid UTF-8 without NUL bytes (a NUL is never valid in JSON text, and
+    /// refusing it also refuses UTF-16 and UTF-32 bodies, which the decoder would otherwise
+    /// detect and accept).
+    static func isUTF8JSONText(_ data: Data) -> Bool {
+        guard !data.contains(0) else { return false }
+        return String(validating: data, as: UTF8.self) != nil
     }
 
     /// Reads the body (413 past ``maxBodySize``) and finds its `trace_id`, falling back to

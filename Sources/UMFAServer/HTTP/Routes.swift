@@ -9,6 +9,8 @@ struct Routes {
     let services: ServerServices
     let metrics: PrometheusCollectorRegistry
     let demoRoutes: Bool
+    /// `UMFA_METRICS_TOKEN`; `nil` serves `/metrics` only to callers on this machine.
+    var metricsToken: String? = nil
 
     /// Installs the middleware and every operation.
     func install(on router: Router<UMFARequestContext>) {
@@ -38,7 +40,8 @@ struct Routes {
         let credentials = CredentialService(services: services)
         let admin = AdminService(services: services)
         let demo = DemoService(services: services)
-        let publicRoutes = PublicRoutes(services: services, metrics: metrics)
+        let publicRoutes = PublicRoutes(
+            services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash))
         let demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
         let created = HTTPResponse.Status.created
         switch operation {

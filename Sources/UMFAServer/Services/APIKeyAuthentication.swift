@@ -3,7 +3,8 @@ import UMFAStorage
 
 /// Checks the API key a caller presents for the application a request names: the key must
 /// belong to exactly that application, else 401, so one application's key can never read,
-/// validate or change another's data. Wrong keys count against the client address's abuse limit.
+/// validate or change another's data. Wrong keys count against the client address's abuse limit;
+/// valid ones are never refused by it.
 struct APIKeyAuthentication {
     let services: ServerServices
 
@@ -18,8 +19,6 @@ struct APIKeyAuthentication {
     /// The application `text` names, when the caller's key belongs to it.
     func application(for caller: Caller, applicationID text: String?) async throws -> ApplicationRecord {
         guard let key = caller.bearer else { throw ServiceError.unauthenticated(Self.missingKey) }
-        // A caller that keeps sending wrong keys is refused (429) before any lookup.
-        try services.abuse.checkCredentialGuessing(caller)
         guard let text, !text.isEmpty else { throw ServiceError.invalid("application_id is required") }
         guard let applicationID = UUID(uuidString: text) else {
             throw ServiceError.invalid("application_id must be a UUID")
@@ -27,9 +26,11 @@ struct APIKeyAuthentication {
         // One query: the key's application, which must be the one named.
         let owner = try await services.store.application(forAPIKeyHash: Secrets.hash(key))
         guard let owner, owner.id == applicationID else {
-            // Only a key that exists nowhere is a guess; a real key naming another application is not.
-            if owner == nil { services.abuse.recordCredentialFailure(caller) }
-            throw ServiceError.unauthenticated("The API key is not valid for this application")
+            // Only a key that exists nowhere is a guess; a real key naming another application is
+            // not. A valid key is never refused for what others did at this address.
+            try services.abuse.refuseCredential(
+                caller, counting: owner == nil,
+                ServiceError.unauthenticated("The API key is not valid for this application"))
         }
         return owner
     }

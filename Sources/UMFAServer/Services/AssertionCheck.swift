@@ -12,6 +12,10 @@ struct AssertionCheck {
     /// backend relaying its users' assertions (`validate-token`, authenticated by its API key),
     /// whose one address would otherwise be blocked for all of its users.
     var countsFailures = true
+    /// For device-facing routes, the one message every 401 is answered with, so failures do not
+    /// tell an unknown credential from a wrong signature (the reason goes to the log);
+    /// `nil` keeps the reasons, which `validate-token` documents for its API-key holders.
+    var failureMessage: String?
 
     struct Outcome {
         let credential: StoredCredential
@@ -22,11 +26,16 @@ struct AssertionCheck {
     /// client address, and a blocked caller gets 429 before anything is looked up.
     /// - Parameter expectedUserID: the user the caller names, or `nil` for a discoverable sign-in.
     func verify(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
-        guard countsFailures else { return try await check(response, expectedUserID: expectedUserID) }
-        return try await services.abuse.ceremony(
-            application: application.id, userID: expectedUserID, caller: caller
-        ) {
-            try await check(response, expectedUserID: expectedUserID)
+        do {
+            guard countsFailures else { return try await check(response, expectedUserID: expectedUserID) }
+            return try await services.abuse.ceremony(
+                application: application.id, userID: expectedUserID, caller: caller
+            ) {
+                try await check(response, expectedUserID: expectedUserID)
+            }
+        } catch let error as ServiceError where error.code == .unauthenticated {
+            guard let failureMessage else { throw error }
+            throw ServiceError.unauthenticated(failureMessage, detail: error.message)
         }
     }
 
@@ -34,7 +43,8 @@ struct AssertionCheck {
         // The challenge is found through the client data, then consumed exactly once.
         let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
             .consume(for: response.response.clientDataJSON, ceremony: .authentication)
-        if let bound = challenge.userID, let expectedUserID, bound != expectedUserID {
+        // User ids are compared as bytes: a Unicode-equal spelling is another user (DESIGN.md §4).
+        if let bound = challenge.userID, let expectedUserID, !bound.isSameBytes(as: expectedUserID) {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
         }
         let identifiedUserID = challenge.userID ?? expectedUserID
@@ -51,7 +61,7 @@ struct AssertionCheck {
         if let identifiedUserID {
             // Usually the owner itself, already read; another user's handle makes step 6 fail.
             let identified =
-                identifiedUserID == owner.userID
+                identifiedUserID.isSameBytes(as: owner.userID)
                 ? owner : try await services.store.user(applicationID: application.id, userID: identifiedUserID)
             guard let user = identified else {
                 throw ServiceError.unauthenticated("The credential does not belong to this user")
@@ -62,7 +72,8 @@ struct AssertionCheck {
         let verified: VerifiedAuthentication
         do {
             verified = try AuthenticationVerifier(policy: application.relyingPartyPolicy).verify(
-                response, expectedChallenge: challengeBytes, credential: record, identifiedUserHandle: identifiedHandle,
+                response, expectedChallenge: challengeBytes, credential: record,
+                allowCredentials: challenge.allowCredentials, identifiedUserHandle: identifiedHandle,
                 userVerification: UserVerificationRequirement(rawValue: challenge.userVerification.rawValue))
         } catch {
             throw ServiceError.unauthenticated("Authentication failed: \(error)")
@@ -72,7 +83,11 @@ struct AssertionCheck {
         updated.backupState = verified.record.backupState
         updated.uvInitialized = verified.record.uvInitialized
         updated.lastUsedAt = services.now()
-        try await services.store.updateCredentialUse(updated)
+        // The compare is in the statement: of two assertions checked against this counter value,
+        // only the first is recorded; the other is refused as a replay or a clone.
+        guard try await services.store.updateCredentialUse(updated, expectedSignCount: credential.signCount) else {
+            throw ServiceError.unauthenticated("The sign count changed while this assertion was checked")
+        }
         return Outcome(credential: updated, verified: verified)
     }
 }

@@ -8,6 +8,10 @@ import UMFAWebAuthn
 struct AuthenticationService: Sendable {
     let services: ServerServices
 
+    /// The one answer to every failed sign-in or unenroll (DESIGN.md §4): an unknown
+    /// credential, a wrong signature and a wrong challenge look alike; the reason is logged.
+    static let failureMessage = "Authentication failed"
+
     /// Request options. For a named user they list the user's credentials; for an unknown user
     /// (or one without credentials) a stable pseudo-random id derived with the server secret, so
     /// the answer never tells whether the user exists.
@@ -15,6 +19,8 @@ struct AuthenticationService: Sendable {
         -> AuthenticationOptionsResponse
     {
         let application = try await services.application(request.applicationID)
+        // Unauthenticated and writes a challenge row: limited per client address.
+        try services.abuse.countOptionsRequest(caller)
         var allow: [CredentialDescriptor]?
         if let userID = request.userID {
             try services.checkUserID(userID)
@@ -25,9 +31,8 @@ struct AuthenticationService: Sendable {
                     transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
             }
             if credentials.isEmpty {
-                let pseudo = Secrets.derive(
-                    "pseudo-credential:\(application.id.uuidString.lowercased()):\(userID)", key: services.serverSecret)
-                allow = [CredentialDescriptor(id: Base64URLBytes(pseudo), transports: [.internal])]
+                allow = try await PseudoCredentials(services: services, application: application).descriptors(
+                    for: userID)
             }
         }
         let challenge = Secrets.randomBytes(32)
@@ -35,7 +40,8 @@ struct AuthenticationService: Sendable {
             ChallengeRecord(
                 challenge: challenge, applicationID: application.id, userID: request.userID,
                 ceremony: .authentication, userVerification: application.userVerification,
-                expiresAt: services.now().addingTimeInterval(services.challengeLifetime)))
+                expiresAt: services.now().addingTimeInterval(services.challengeLifetime),
+                allowCredentials: (allow ?? []).map(\.id.bytes)))
         let options = RequestOptionsJSON(
             challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),
             rpId: application.rpID, allowCredentials: allow ?? [],
@@ -48,8 +54,9 @@ struct AuthenticationService: Sendable {
     func verify(_ request: AuthenticationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
         let application = try await services.application(request.applicationID)
         if let userID = request.userID { try services.checkUserID(userID) }
-        let outcome = try await AssertionCheck(services: services, application: application, caller: caller)
-            .verify(request.credential, expectedUserID: request.userID)
+        let outcome = try await AssertionCheck(
+            services: services, application: application, caller: caller, failureMessage: Self.failureMessage
+        ).verify(request.credential, expectedUserID: request.userID)
         let token = try await LoginTokens.issue(
             services: services, application: application, userID: outcome.credential.userID,
             credentialID: outcome.credential.credentialID, authenticatorData: outcome.verified.authenticatorData,
@@ -63,8 +70,9 @@ struct AuthenticationService: Sendable {
     func unenroll(_ request: UnenrollRequest, caller: Caller) async throws -> UnenrollResponse {
         let application = try await services.application(request.applicationID)
         try services.checkUserID(request.userID)
-        let outcome = try await AssertionCheck(services: services, application: application, caller: caller)
-            .verify(request.credential, expectedUserID: request.userID)
+        let outcome = try await AssertionCheck(
+            services: services, application: application, caller: caller, failureMessage: Self.failureMessage
+        ).verify(request.credential, expectedUserID: request.userID)
         _ = try await services.store.deleteCredential(
             applicationID: application.id, userID: request.userID, credentialID: outcome.credential.credentialID)
         return UnenrollResponse(

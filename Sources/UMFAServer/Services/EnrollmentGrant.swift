@@ -3,7 +3,13 @@ import UMFAStorage
 import UMFATokens
 
 /// Decides whether a registration may start, by the application's enrollment policy
-/// (DESIGN.md §2), and consumes the enrollment token that grants it.
+/// (DESIGN.md §2), and checks it again when the registration is verified.
+///
+/// An enrollment token is checked when options are asked for and spent only when the
+/// registration is verified, so a client that lost an options response can ask again with the
+/// same token (the SDK retries); a token still grants at most one credential. The `open`
+/// policy's first enrollment is re-checked at verification too: a victim's own first
+/// enrollment stops a registration an attacker started earlier.
 struct EnrollmentGrant {
     let services: ServerServices
     let application: ApplicationRecord
@@ -11,36 +17,44 @@ struct EnrollmentGrant {
     /// The most a login token may be old to add a device under the `open` policy.
     static let loginTokenMaximumAge: TimeInterval = 300
 
-    /// - Returns: the `userpw_time` the granting enrollment token carried, if any.
+    /// What allowed a registration to start, kept with its challenge.
+    struct Grant {
+        var kind: RegistrationGrantKind
+        /// When the application last checked the user's password (from the enrollment token).
+        var userpwTime: Date?
+        var enrollmentTokenHash: [UInt8]?
+    }
+
+    static let invalidEnrollmentToken = "The enrollment token is invalid, expired or already used"
+    static let anotherDeviceNeedsGrant = "Adding another device needs an enrollment token or a recent login token"
+
+    /// Checks the policy for a registration's options; spends nothing.
     func authorize(userID: String, hasCredentials: Bool, enrollmentToken: String?, loginToken: String?) async throws
-        -> Date?
+        -> Grant
     {
         if let enrollmentToken {
+            let hash = Secrets.hash(enrollmentToken)
             guard
-                let grant = try await services.store.consumeEnrollmentToken(
-                    hash: Secrets.hash(enrollmentToken), applicationID: application.id, userID: userID),
+                let grant = try await services.store.enrollmentToken(
+                    hash: hash, applicationID: application.id, userID: userID),
                 grant.expiresAt > services.now()
             else {
-                throw ServiceError.unauthenticated(
-                    "The enrollment token is invalid, expired or already used")
+                throw ServiceError.unauthenticated(Self.invalidEnrollmentToken)
             }
-            return grant.userpwTime
+            return Grant(kind: .enrollmentToken, userpwTime: grant.userpwTime, enrollmentTokenHash: hash)
         }
         switch application.enrollmentPolicy {
         case .grant:
             throw ServiceError.forbidden(
                 "This application requires an enrollment token from its backend to register a device")
         case .open where !hasCredentials:
-            return nil
+            return Grant(kind: .openFirstEnrollment)
         case .open:
-            guard let loginToken else {
-                throw ServiceError.forbidden(
-                    "Adding another device needs an enrollment token or a recent login token")
-            }
+            guard let loginToken else { throw ServiceError.forbidden(Self.anotherDeviceNeedsGrant) }
             let now = services.now()
             do {
-                let claims = try await services.tokens.validate(
-                    loginToken, applicationID: application.id, userID: userID, now: now)
+                let claims = try await LoginTokens.validate(
+                    loginToken, services: services, application: application, userID: userID)
                 guard let issuedAt = claims?.iat,
                     now.timeIntervalSince1970 - Double(issuedAt) <= Self.loginTokenMaximumAge
                 else {
@@ -49,7 +63,49 @@ struct EnrollmentGrant {
             } catch let failure as TokenValidationFailure {
                 throw ServiceError.unauthenticated(failure.message)
             }
-            return nil
+            return Grant(kind: .loginToken)
+        }
+    }
+
+    /// Checks the grant a verified registration's challenge carries and stores `credential`
+    /// under it: the enrollment token is spent (and given back if the credential cannot be
+    /// stored); an `open` first enrollment is stored only while the user still has no
+    /// credential, in the same statement; an `open` grant needs the policy still `open`.
+    func complete(_ challenge: ChallengeRecord, storing credential: StoredCredential) async throws {
+        switch challenge.grant {
+        case .enrollmentToken:
+            guard let hash = challenge.enrollmentTokenHash,
+                let token = try await services.store.consumeEnrollmentToken(
+                    hash: hash, applicationID: application.id, userID: credential.userID),
+                token.expiresAt > services.now()
+            else {
+                throw ServiceError.unauthenticated(Self.invalidEnrollmentToken)
+            }
+            do {
+                try await services.store.insertCredential(credential)
+            } catch {
+                try? await services.store.insertEnrollmentToken(token)
+                throw error
+            }
+        case .openFirstEnrollment:
+            try requireOpenPolicy()
+            guard try await services.store.insertFirstCredential(credential) else {
+                throw ServiceError.forbidden(Self.anotherDeviceNeedsGrant)
+            }
+        case .loginToken:
+            try requireOpenPolicy()
+            try await services.store.insertCredential(credential)
+        case nil:
+            // A challenge issued before grants were recorded (an upgrade in flight): its token,
+            // if any, was spent when the options were given.
+            try await services.store.insertCredential(credential)
+        }
+    }
+
+    private func requireOpenPolicy() throws {
+        guard application.enrollmentPolicy == .open else {
+            throw ServiceError.forbidden(
+                "This application requires an enrollment token from its backend to register a device")
         }
     }
 }

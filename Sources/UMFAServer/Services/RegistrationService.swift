@@ -9,20 +9,26 @@ import UMFAWebAuthn
 struct RegistrationService: Sendable {
     let services: ServerServices
 
-    /// The algorithms offered, in order of preference.
+    /// The algorithms offered, in order of preference, and the only ones accepted (§7.1 step 20).
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .ps256, .rs256]
+
+    /// The one answer to every failed registration verification (DESIGN.md §4); the reason is logged.
+    static let failureMessage = "Registration failed"
 
     /// Creation options for `request.userID`, once the enrollment policy allows it; the
     /// challenge is stored bound to the application, the user and the ceremony.
     func options(_ request: RegistrationOptionsRequest, caller: Caller) async throws -> RegistrationOptionsResponse {
         let application = try await services.application(request.applicationID)
         try services.checkUserID(request.userID)
+        try services.checkName(request.displayName, field: "display_name", maximumBytes: 256)
+        // Unauthenticated under the open policy, and stores a challenge: limited per address.
+        try services.abuse.countOptionsRequest(caller)
         let existing = try await services.store.credentials(applicationID: application.id, userID: request.userID)
-        let userpwTime = try await EnrollmentGrant(services: services, application: application)
+        let grant = try await EnrollmentGrant(services: services, application: application)
             .authorize(
                 userID: request.userID, hasCredentials: !existing.isEmpty, enrollmentToken: request.enrollmentToken,
                 loginToken: request.token)
-        let displayName = String((request.displayName ?? request.userID).prefix(256))
+        let displayName = request.displayName ?? request.userID
         let user = try await services.store.insertUser(
             UserRecord(
                 applicationID: application.id, userID: request.userID, userHandle: Secrets.randomBytes(32),
@@ -31,8 +37,9 @@ struct RegistrationService: Sendable {
         try await services.store.insertChallenge(
             ChallengeRecord(
                 challenge: challenge, applicationID: application.id, userID: request.userID, ceremony: .registration,
-                userVerification: application.userVerification, userpwTime: userpwTime,
-                expiresAt: services.now().addingTimeInterval(services.challengeLifetime)))
+                userVerification: application.userVerification, userpwTime: grant.userpwTime,
+                expiresAt: services.now().addingTimeInterval(services.challengeLifetime), grant: grant.kind,
+                enrollmentTokenHash: grant.enrollmentTokenHash))
         let options = CreationOptionsJSON(
             rp: RelyingPartyEntity(id: application.rpID, name: application.rpName),
             user: UserEntity(id: Base64URLBytes(user.userHandle), name: request.userID, displayName: displayName),
@@ -56,8 +63,15 @@ struct RegistrationService: Sendable {
     func verify(_ request: RegistrationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
         let application = try await services.application(request.applicationID)
         try services.checkUserID(request.userID)
-        return try await services.abuse.ceremony(application: application.id, userID: request.userID, caller: caller) {
-            try await register(request, application: application, caller: caller)
+        try services.checkName(request.deviceName, field: "device_name", maximumBytes: 128)
+        do {
+            return try await services.abuse.ceremony(
+                application: application.id, userID: request.userID, caller: caller
+            ) {
+                try await register(request, application: application, caller: caller)
+            }
+        } catch let error as ServiceError where error.code == .unauthenticated {
+            throw ServiceError.unauthenticated(Self.failureMessage, detail: error.message)
         }
     }
 
@@ -66,16 +80,17 @@ struct RegistrationService: Sendable {
     {
         let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
             .consume(for: request.credential.response.clientDataJSON, ceremony: .registration)
-        guard challenge.userID == request.userID,
+        // Byte for byte: a Unicode-equal spelling of the user id is another user (DESIGN.md §4).
+        guard challenge.userID.isSameBytes(as: request.userID),
             let user = try await services.store.user(applicationID: application.id, userID: request.userID)
         else {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
         }
         let verified: VerifiedRegistration
         do {
-            verified = try await RegistrationVerifier(
-                policy: application.registrationPolicy(anchors: services.attestationAnchors)
-            ).verify(
+            var policy = application.registrationPolicy(anchors: services.attestationAnchors)
+            policy.algorithms = Self.offeredAlgorithms
+            verified = try await RegistrationVerifier(policy: policy).verify(
                 request.credential, expectedChallenge: challengeBytes, userHandle: user.userHandle,
                 userVerification: UserVerificationRequirement(rawValue: challenge.userVerification.rawValue),
                 at: services.now(),
@@ -92,16 +107,17 @@ struct RegistrationService: Sendable {
             throw ServiceError.unauthenticated("Registration failed: \(error)")
         }
         let record = verified.record
+        let credential = StoredCredential(
+            applicationID: application.id, userID: request.userID, credentialID: record.id,
+            publicKey: record.publicKey.encoded, signCount: record.signCount, aaguid: record.aaguid,
+            transports: record.transports.map(\.rawValue), backupEligible: record.backupEligible,
+            backupState: record.backupState, uvInitialized: record.uvInitialized, attestationFormat: verified.format,
+            deviceName: request.deviceName, createdAt: services.now(), lastUsedAt: nil,
+            authenticatorName: verified.attestation.authenticatorName)
         do {
-            try await services.store.insertCredential(
-                StoredCredential(
-                    applicationID: application.id, userID: request.userID, credentialID: record.id,
-                    publicKey: record.publicKey.encoded, signCount: record.signCount, aaguid: record.aaguid,
-                    transports: record.transports.map(\.rawValue), backupEligible: record.backupEligible,
-                    backupState: record.backupState, uvInitialized: record.uvInitialized,
-                    attestationFormat: verified.format,
-                    deviceName: request.deviceName.map { String($0.prefix(128)) }, createdAt: services.now(),
-                    lastUsedAt: nil, authenticatorName: verified.attestation.authenticatorName))
+            // The grant is checked again and spent with the store write (DESIGN.md §2, §4).
+            try await EnrollmentGrant(services: services, application: application)
+                .complete(challenge, storing: credential)
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("This credential is already registered")
         }

@@ -16,6 +16,7 @@ struct ValidateTokenService: Sendable {
         let application = try await APIKeyAuthentication(services: services)
             .application(for: caller, applicationID: request.applicationID)
         guard !request.userID.isEmpty else { throw ServiceError.invalid("user_id is required") }
+        try services.checkUserID(request.userID)
         switch request.tokenType {
         case nil, "jwt":
             guard case .string(let jwt) = request.token else {
@@ -41,10 +42,9 @@ struct ValidateTokenService: Sendable {
     /// the documented style. The demo page's validate route uses it too.
     func validateJWT(_ jwt: String, application: ApplicationRecord, userID: String) async throws {
         do {
-            _ = try await services.tokens.validate(
-                jwt, applicationID: application.id, userID: userID, now: services.now())
-        } catch {
-            throw ServiceError.unauthenticated(Self.failurePrefix + "MFA login JWT was invalid: \(error.message)")
+            _ = try await LoginTokens.validate(jwt, services: services, application: application, userID: userID)
+        } catch let failure as TokenValidationFailure {
+            throw ServiceError.unauthenticated(Self.failurePrefix + "MFA login JWT was invalid: \(failure.message)")
         }
     }
 

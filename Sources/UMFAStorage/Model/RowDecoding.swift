@@ -83,7 +83,16 @@ extension ChallengeRecord {
             challenge: try row.bytes("challenge"), applicationID: try row.uuid("application_id"),
             userID: row.optionalText("user_id"), ceremony: ceremony,
             userVerification: try row.setting("user_verification"), userpwTime: row.optionalDate("userpw_time"),
-            expiresAt: try row.date("expires_at"))
+            expiresAt: try row.date("expires_at"),
+            allowCredentials: try row.optionalText("allow_credentials").map(StoredValue.list)?.map(StoredValue.bytes)
+                ?? [],
+            grant: try row.optionalText("grant_kind").map {
+                guard let kind = RegistrationGrantKind(rawValue: $0) else {
+                    throw StoreError(.corrupt, "unknown registration grant")
+                }
+                return kind
+            },
+            enrollmentTokenHash: try row.optionalText("enrollment_token_hash").map(StoredValue.bytes))
     }
 }
 

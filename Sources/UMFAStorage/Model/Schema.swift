@@ -58,5 +58,12 @@ enum Schema {
             "ALTER TABLE applications ADD COLUMN aaguid_deny TEXT NOT NULL DEFAULT '[]'",
             "ALTER TABLE credentials ADD COLUMN authenticator_name TEXT",
         ],
+        [
+            // 3: what a challenge was issued with, checked again when it is answered
+            // (allowCredentials for §7.2 step 5; the registration's grant and its enrollment token).
+            "ALTER TABLE challenges ADD COLUMN allow_credentials TEXT",
+            "ALTER TABLE challenges ADD COLUMN grant_kind TEXT",
+            "ALTER TABLE challenges ADD COLUMN enrollment_token_hash TEXT",
+        ],
     ]
 }

@@ -198,12 +198,22 @@ public struct ChallengeRecord: Sendable, Hashable {
     public var userpwTime: Date?
     /// When it stops being accepted.
     public var expiresAt: Date
+    /// The credential ids the request options listed in `allowCredentials`, checked again at
+    /// verification (§7.2 step 5); empty when none were listed.
+    public var allowCredentials: [[UInt8]]
+    /// For registrations: what allowed this one to start, checked again at verification.
+    public var grant: RegistrationGrantKind?
+    /// For registrations granted by an enrollment token: the token's hash. The token is spent
+    /// when the registration is verified, not when options are asked for, so a client that
+    /// lost the options response can ask again with the same token.
+    public var enrollmentTokenHash: [UInt8]?
 
     /// Creates a challenge record.
     public init(
         challenge: [UInt8], applicationID: UUID, userID: String?, ceremony: CeremonyKind,
         userVerification: UserVerificationSetting,
-        userpwTime: Date? = nil, expiresAt: Date
+        userpwTime: Date? = nil, expiresAt: Date, allowCredentials: [[UInt8]] = [],
+        grant: RegistrationGrantKind? = nil, enrollmentTokenHash: [UInt8]? = nil
     ) {
         self.challenge = challenge
         self.applicationID = applicationID
@@ -212,7 +222,21 @@ public struct ChallengeRecord: Sendable, Hashable {
         self.userVerification = userVerification
         self.userpwTime = userpwTime
         self.expiresAt = expiresAt
+        self.allowCredentials = allowCredentials
+        self.grant = grant
+        self.enrollmentTokenHash = enrollmentTokenHash
     }
+}
+
+/// What allowed a registration to start (DESIGN.md §2, enrollment policy).
+public enum RegistrationGrantKind: String, Sendable, Codable {
+    /// The `open` policy, for a user without credentials: valid only while the user still has
+    /// none when the registration is verified.
+    case openFirstEnrollment = "open-first"
+    /// An enrollment token from the application's backend, spent at verification.
+    case enrollmentToken = "enrollment-token"
+    /// A recent login token of the user (the `open` policy, adding a device).
+    case loginToken = "login-token"
 }
 
 /// A single-use enrollment grant, stored only as a hash.

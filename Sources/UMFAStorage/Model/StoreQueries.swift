@@ -110,6 +110,22 @@ enum StoreQueries {
             [.uuid(applicationID), .text(userID)])
     }
 
+    /// The owner of the application's first credential whose id sorts at or after `key`:
+    /// a stable, index-ordered pick of a real user.
+    static func credentialOwner(applicationID: UUID, atOrAfter key: [UInt8]?) -> StoreQuery {
+        guard let key else {
+            return StoreQuery(
+                "SELECT user_id FROM credentials WHERE application_id = ? ORDER BY credential_id LIMIT 1",
+                [.uuid(applicationID)])
+        }
+        return StoreQuery(
+            """
+            SELECT user_id FROM credentials WHERE application_id = ? AND credential_id >= ?
+            ORDER BY credential_id LIMIT 1
+            """,
+            [.uuid(applicationID), .bytes(key)])
+    }
+
     static func credential(applicationID: UUID, credentialID: [UInt8]) -> StoreQuery {
         StoreQuery(
             "SELECT * FROM credentials WHERE application_id = ? AND credential_id = ?",
@@ -133,18 +149,36 @@ enum StoreQueries {
             ])
     }
 
-    static func updateCredentialUse(_ credential: StoredCredential) -> StoreQuery {
+    /// Records a sign-in only while the stored counter is still the one the assertion was
+    /// checked against: the compare is in the statement, so of two assertions checked against
+    /// one counter value only the first is recorded, on one instance or many.
+    static func updateCredentialUse(_ credential: StoredCredential, expectedSignCount: UInt32) -> StoreQuery {
         StoreQuery(
             """
-            UPDATE credentials SET sign_count = CASE WHEN sign_count > ? THEN sign_count ELSE ? END,
-                backup_state = ?, uv_initialized = ?, last_used_at = ?
-            WHERE application_id = ? AND credential_id = ?
+            UPDATE credentials SET sign_count = ?, backup_state = ?, uv_initialized = ?, last_used_at = ?
+            WHERE application_id = ? AND credential_id = ? AND sign_count = ?
+            RETURNING credential_id
             """,
             [
-                .integer(Int64(credential.signCount)), .integer(Int64(credential.signCount)),
-                .bool(credential.backupState), .bool(credential.uvInitialized),
+                .integer(Int64(credential.signCount)), .bool(credential.backupState), .bool(credential.uvInitialized),
                 .optionalDate(credential.lastUsedAt), .uuid(credential.applicationID), .bytes(credential.credentialID),
+                .integer(Int64(expectedSignCount)),
             ])
+    }
+
+    /// Adds a credential only when its user has none yet, in one statement: the `open`
+    /// policy's first enrollment, which a concurrent first enrollment must not double.
+    static func insertFirstCredential(_ credential: StoredCredential) -> StoreQuery {
+        let insert = insertCredential(credential)
+        return StoreQuery(
+            insert.sql.replacingOccurrences(
+                of: "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                with: """
+                    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                    WHERE NOT EXISTS (SELECT 1 FROM credentials WHERE application_id = ? AND user_id = ?)
+                    RETURNING credential_id
+                    """),
+            insert.values + [.uuid(credential.applicationID), .text(credential.userID)])
     }
 
     static func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) -> StoreQuery {
@@ -157,13 +191,17 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO challenges (challenge, application_id, user_id, ceremony, user_verification, userpw_time,
-                expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                expires_at, allow_credentials, grant_kind, enrollment_token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .bytes(challenge.challenge), .uuid(challenge.applicationID),
                 challenge.userID.map { .text($0) } ?? .null, .text(challenge.ceremony.rawValue),
                 .text(challenge.userVerification.rawValue), .optionalDate(challenge.userpwTime),
                 .date(challenge.expiresAt),
+                challenge.allowCredentials.isEmpty
+                    ? .null : .text(StoredValue.json(challenge.allowCredentials.map(StoredValue.text))),
+                challenge.grant.map { .text($0.rawValue) } ?? .null,
+                challenge.enrollmentTokenHash.map { .bytes($0) } ?? .null,
             ])
     }
 
@@ -187,6 +225,12 @@ enum StoreQueries {
                 .bytes(token.tokenHash), .uuid(token.applicationID), .text(token.userID),
                 .optionalDate(token.userpwTime), .date(token.expiresAt),
             ])
+    }
+
+    static func enrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM enrollment_tokens WHERE token_hash = ? AND application_id = ? AND user_id = ?",
+            [.bytes(hash), .uuid(applicationID), .text(userID)])
     }
 
     static func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) -> StoreQuery {

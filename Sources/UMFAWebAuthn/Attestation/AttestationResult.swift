@@ -47,20 +47,35 @@ public struct AttestationResult: Sendable {
     /// The attestation certificates, leaf first (empty for `none` and self).
     public let trustPath: [Certificate]
     /// The model's name from FIDO metadata, such as "YubiKey 5 Series with NFC", when the
-    /// relying party loaded metadata that lists the AAGUID.
+    /// relying party loaded metadata that lists ``aaguid``. When ``aaguidProof`` is unproven it
+    /// names only what the authenticator claims to be.
     public let authenticatorName: String?
+    /// The AAGUID that counts: authenticator data's, except zero for `fido-u2f`.
+    public let aaguid: [UInt8]
+    /// How the attestation proves ``aaguid``, or why it does not (DESIGN.md §4).
+    public let aaguidProof: AAGUIDProof
 
     /// Creates a result.
     public init(
         format: String, type: AttestationType, trust: AttestationTrust, trustPath: [Certificate],
-        authenticatorName: String? = nil
+        authenticatorName: String? = nil, aaguid: [UInt8] = AAGUID.zero,
+        aaguidProof: AAGUIDProof = .unproven(reason: "not assessed")
     ) {
         self.format = format
         self.type = type
         self.trust = trust
         self.trustPath = trustPath
         self.authenticatorName = authenticatorName
+        self.aaguid = aaguid
+        self.aaguidProof = aaguidProof
     }
+
+    /// Whether the attestation proves ``aaguid``.
+    public var aaguidProven: Bool { aaguidProof.isProven }
+
+    /// ``aaguid`` when the attestation proves it, otherwise `nil`: the only AAGUID to base a
+    /// security decision on.
+    public var provenAAGUID: [UInt8]? { aaguidProven ? aaguid : nil }
 }
 
 /// What one attestation statement format proved before trust is assessed (§7.1 step 22).
@@ -71,12 +86,18 @@ public struct VerifiedAttestationStatement: Sendable {
     public let trustPath: [Certificate]
     /// For `compound`: each sub-statement, verified by its own format.
     public let components: [VerifiedAttestationComponent]
+    /// What the statement itself says of the AAGUID; its chain decides whether that counts.
+    public let aaguid: StatementAAGUID
 
     /// Creates a verified statement.
-    public init(type: AttestationType, trustPath: [Certificate], components: [VerifiedAttestationComponent] = []) {
+    public init(
+        type: AttestationType, trustPath: [Certificate], components: [VerifiedAttestationComponent] = [],
+        aaguid: StatementAAGUID = .claimed
+    ) {
         self.type = type
         self.trustPath = trustPath
         self.components = components
+        self.aaguid = aaguid
     }
 }
 

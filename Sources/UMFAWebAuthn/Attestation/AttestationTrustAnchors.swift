@@ -27,61 +27,136 @@ public struct AttestationTrustAnchors: Sendable {
         self.metadata = metadata
     }
 
-    /// The roots that apply to `format` (and to the model `aaguid`, when given).
+    /// Every root that may end a chain for `format`: the roots for any format and for `format`,
+    /// plus, when `aaguid` is given, the roots named for that model (``modelRoots(for:)``).
     public func roots(for format: String, aaguid: [UInt8]? = nil) -> [Certificate] {
-        var anchors = roots + (rootsByFormat[format] ?? [])
-        if let aaguid {
-            let key = AAGUID.string(aaguid)
-            anchors += rootsByAAGUID[key] ?? []
-            anchors += metadata?.entry(for: aaguid)?.attestationRoots ?? []
-        }
-        return anchors
+        roots + (rootsByFormat[format] ?? []) + (aaguid.map(modelRoots(for:)) ?? [])
+    }
+
+    /// The roots named for the model `aaguid`: ``rootsByAAGUID`` and the FIDO metadata entry's
+    /// `attestationRootCertificates`. A chain must end at one of them for the AAGUID to count
+    /// as proven whenever there are any.
+    public func modelRoots(for aaguid: [UInt8]) -> [Certificate] {
+        (rootsByAAGUID[AAGUID.string(aaguid)] ?? []) + (metadata?.entry(for: aaguid)?.attestationRoots ?? [])
     }
 
     /// Steps 23–24: decides whether a verified statement's chain ends at a configured root,
-    /// checking every certificate's validity at `time`. A `compound` statement is trusted
-    /// when one of its sub-statements is.
+    /// checking every certificate's validity at `time`; ``evaluate(_:format:aaguid:at:)``
+    /// also says whether the AAGUID is proven.
     public func assess(
         _ statement: VerifiedAttestationStatement, format: String, aaguid: [UInt8]? = nil, at time: Date
     ) async -> AttestationTrust {
+        await evaluate(statement, format: format, aaguid: aaguid ?? [], at: time).trust
+    }
+
+    /// Steps 23–24: whether a verified statement's chain ends at a configured root (checking
+    /// every certificate's validity at `time`), the AAGUID that counts, and whether the
+    /// attestation proves it (see ``AAGUIDProof`` for the rules). `aaguid` is the one in
+    /// authenticator data. A `compound` statement is trusted when one of its sub-statements
+    /// is, and proves the AAGUID when one of them does.
+    public func evaluate(
+        _ statement: VerifiedAttestationStatement, format: String, aaguid: [UInt8], at time: Date
+    ) async -> AttestationAssessment {
         if !statement.components.isEmpty {
-            var reasons: [String] = []
-            var best: AttestationTrust = .none
-            for component in statement.components {
-                let trust = await assess(component.statement, format: component.format, aaguid: aaguid, at: time)
-                switch trust {
-                case .trusted: return trust
-                case .untrusted(let reason): reasons.append("\(component.format): \(reason)")
-                case .selfAttested: if case .none = best { best = .selfAttested }
-                case .none: break
-                }
-            }
-            return reasons.isEmpty ? best : .untrusted(reason: reasons.joined(separator: "; "))
+            return await evaluateCompound(statement.components, aaguid: aaguid, at: time)
+        }
+        let counted: [UInt8]
+        switch statement.aaguid {
+        case .fixed(let fixed): counted = fixed
+        case .certified, .claimed: counted = aaguid
+        }
+        func unproven(_ trust: AttestationTrust, _ reason: String) -> AttestationAssessment {
+            AttestationAssessment(trust: trust, aaguid: counted, aaguidProof: .unproven(reason: reason))
         }
         switch statement.type {
-        case .none: return .none
-        case .self: return .selfAttested
+        case .none: return unproven(.none, "a none attestation proves no authenticator model")
+        case .self: return unproven(.selfAttested, "self attestation proves no authenticator model")
         default: break
         }
         guard let leaf = statement.trustPath.first else {
-            return .untrusted(reason: "the statement carried no certificate")
+            return unproven(.untrusted(reason: "the statement carried no certificate"), "no certificate chain")
         }
-        let anchors = roots(for: format, aaguid: aaguid)
+        let intermediates = Array(statement.trustPath.dropFirst())
+        let named = modelRoots(for: counted)
+        let anchors = roots + (rootsByFormat[format] ?? []) + named
         guard !anchors.isEmpty else {
-            return .untrusted(reason: "no trust anchor is configured for \(format)")
+            return unproven(.untrusted(reason: "no trust anchor is configured for \(format)"), "no trusted chain")
         }
+        let chain = await Self.validate(leaf, intermediates, to: anchors, at: time)
+        guard case .trusted = chain.trust else {
+            return unproven(chain.trust, "the certificate chain is not trusted")
+        }
+        let model = AAGUID.string(counted)
+        if !named.isEmpty {
+            // Roots are named for this model: the chain must end at one of them. The chain found
+            // may end elsewhere while another path reaches a named root, so look again.
+            if let root = chain.root, named.contains(root) {
+                return AttestationAssessment(trust: chain.trust, aaguid: counted, aaguidProof: .modelRoots)
+            }
+            let modelTrust = await Self.validate(leaf, intermediates, to: named, at: time)
+            if case .trusted = modelTrust.trust {
+                return AttestationAssessment(trust: modelTrust.trust, aaguid: counted, aaguidProof: .modelRoots)
+            }
+            return unproven(
+                chain.trust, "the chain does not end at a root that FIDO metadata or the relying party names for model \(model)")
+        }
+        switch statement.aaguid {
+        case .fixed:
+            return AttestationAssessment(trust: chain.trust, aaguid: counted, aaguidProof: .format)
+        case .certified(let certified) where certified == counted:
+            return AttestationAssessment(trust: chain.trust, aaguid: counted, aaguidProof: .certificateExtension)
+        case .certified, .claimed:
+            return unproven(
+                chain.trust,
+                "the attestation certificate does not state model \(model) and no root is named for it")
+        }
+    }
+
+    /// A `compound` statement: trusted when a sub-statement is, proving the AAGUID when a
+    /// sub-statement proves authenticator data's AAGUID (a `fido-u2f` one proves only zero).
+    private func evaluateCompound(
+        _ components: [VerifiedAttestationComponent], aaguid: [UInt8], at time: Date
+    ) async -> AttestationAssessment {
+        var reasons: [String] = []
+        var unprovenReasons: [String] = []
+        var best: AttestationTrust = .none
+        var trusted: AttestationTrust?
+        for component in components {
+            let assessment = await evaluate(component.statement, format: component.format, aaguid: aaguid, at: time)
+            if assessment.aaguidProof.isProven, assessment.aaguid == aaguid { return assessment }
+            if case .unproven(let reason) = assessment.aaguidProof {
+                unprovenReasons.append("\(component.format): \(reason)")
+            } else {
+                unprovenReasons.append("\(component.format): proves another AAGUID")
+            }
+            switch assessment.trust {
+            case .trusted: trusted = trusted ?? assessment.trust
+            case .untrusted(let reason): reasons.append("\(component.format): \(reason)")
+            case .selfAttested: if case .none = best { best = .selfAttested }
+            case .none: break
+            }
+        }
+        let trust = trusted ?? (reasons.isEmpty ? best : .untrusted(reason: reasons.joined(separator: "; ")))
+        return AttestationAssessment(
+            trust: trust, aaguid: aaguid, aaguidProof: .unproven(reason: unprovenReasons.joined(separator: "; ")))
+    }
+
+    /// Validates the chain from `leaf` to one of `anchors` at `time`: the trust, and the root
+    /// the chain found ends at.
+    private static func validate(
+        _ leaf: Certificate, _ intermediates: [Certificate], to anchors: [Certificate], at time: Date
+    ) async -> (trust: AttestationTrust, root: Certificate?) {
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             AttestationExtensionsPolicy()
         }
-        let result = await verifier.validate(
-            leaf: leaf, intermediates: CertificateStore(statement.trustPath.dropFirst()))
+        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates))
         switch result {
         case .validCertificate(let chain):
-            return .trusted(anchor: chain.last.map { String(describing: $0.subject) } ?? "")
+            return (.trusted(anchor: chain.last.map { String(describing: $0.subject) } ?? ""), chain.last)
         case .couldNotValidate(let failures):
             let reason = failures.first.map { String(describing: $0.policyFailureReason) } ?? "no chain to a root"
-            return .untrusted(reason: "certificate chain does not validate: \(reason)")
+            return (.untrusted(reason: "certificate chain does not validate: \(reason)"), nil)
         }
     }
 }
@@ -97,57 +172,5 @@ struct AttestationExtensionsPolicy: VerifierPolicy {
 
     func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) -> PolicyEvaluationResult {
         .meetsPolicy
-    }
-}
-
-/// Which attestation outcomes a relying party accepts at registration (§7.1 step 24).
-public struct AttestationPolicy: Sendable, Hashable {
-    /// Accept a `none` attestation.
-    public var acceptNone: Bool
-    /// Accept self attestation.
-    public var acceptSelf: Bool
-    /// Accept a statement that verified but whose chain no configured anchor vouches for.
-    public var acceptUntrusted: Bool
-    /// When set, only these authenticator models (AAGUIDs, lower-case UUID strings) may
-    /// register. With `none` or self attestation the AAGUID is the authenticator's unproven
-    /// claim, so an allow list means something only together with ``trustedOnly``.
-    public var aaguidAllow: Set<String>?
-    /// Authenticator models (AAGUIDs, lower-case UUID strings) that may never register.
-    public var aaguidDeny: Set<String>
-
-    /// Creates a policy; the default accepts every verified outcome and reports which it was.
-    public init(
-        acceptNone: Bool = true, acceptSelf: Bool = true, acceptUntrusted: Bool = true,
-        aaguidAllow: Set<String>? = nil, aaguidDeny: Set<String> = []
-    ) {
-        self.acceptNone = acceptNone
-        self.acceptSelf = acceptSelf
-        self.acceptUntrusted = acceptUntrusted
-        self.aaguidAllow = aaguidAllow.map { Set($0.map { $0.lowercased() }) }
-        self.aaguidDeny = Set(aaguidDeny.map { $0.lowercased() })
-    }
-
-    /// Self or trusted attestation only: `none` and unverifiable chains are refused.
-    public static let selfOrTrusted = AttestationPolicy(acceptNone: false, acceptSelf: true, acceptUntrusted: false)
-
-    /// Why the model `aaguid` may not register, or `nil` when the lists allow it.
-    public func refusal(aaguid: [UInt8]) -> String? {
-        let key = AAGUID.string(aaguid)
-        if aaguidDeny.contains(key) { return "authenticator model \(key) is on the deny list" }
-        if let aaguidAllow, !aaguidAllow.contains(key) { return "authenticator model \(key) is not on the allow list" }
-        return nil
-    }
-
-    /// Only statements that chain to a configured anchor.
-    public static let trustedOnly = AttestationPolicy(acceptNone: false, acceptSelf: false, acceptUntrusted: false)
-
-    /// Whether `trust` is acceptable.
-    public func accepts(_ trust: AttestationTrust) -> Bool {
-        switch trust {
-        case .trusted: return true
-        case .untrusted: return acceptUntrusted
-        case .selfAttested: return acceptSelf
-        case .none: return acceptNone
-        }
     }
 }

@@ -3,6 +3,10 @@ import UMFACBOR
 import X509
 
 /// The `fido-u2f` attestation statement format (WebAuthn L3 §8.6), used by U2F security keys.
+///
+/// The AAGUID that counts for it is always zero (``StatementAAGUID/fixed(_:)``): nothing in
+/// the statement signs the AAGUID in authenticator data, so a non-zero one is not refused but
+/// ignored, and can never match an AAGUID allow list or dodge a deny list entry for zero.
 public struct FIDOU2FAttestation: AttestationFormatVerifier {
     /// `fido-u2f`.
     public let format = "fido-u2f"
@@ -38,6 +42,8 @@ public struct FIDOU2FAttestation: AttestationFormatVerifier {
         guard certificateKey.isValidSignature(signature, for: verificationData) else {
             throw WebAuthnError(.invalidAttestation, "fido-u2f attestation signature does not verify", step: step)
         }
-        return VerifiedAttestationStatement(type: .basic, trustPath: certificates)
+        // U2F authenticators have no AAGUID (CTAP2's U2F mapping fills it with zeros), and the signature
+        // does not cover authData's: the AAGUID that counts is zero, a non-zero claim is ignored.
+        return VerifiedAttestationStatement(type: .basic, trustPath: certificates, aaguid: .fixed(AAGUID.zero))
     }
 }

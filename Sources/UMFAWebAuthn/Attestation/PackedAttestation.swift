@@ -48,12 +48,18 @@ public struct PackedAttestation: AttestationFormatVerifier {
         guard key.isValidSignature(signature, for: signedData) else {
             throw WebAuthnError(.invalidAttestation, "packed attestation signature does not verify", step: step)
         }
-        try Self.checkCertificateRequirements(leaf, aaguid: credential.aaguid)
-        return VerifiedAttestationStatement(type: .basic, trustPath: certificates)
+        // §8.2.1: the certificate meets the requirements; an AAGUID it states is authData's.
+        let certified = try Self.checkCertificateRequirements(leaf, aaguid: credential.aaguid)
+        return VerifiedAttestationStatement(
+            type: .basic, trustPath: certificates, aaguid: certified.map(StatementAAGUID.certified) ?? .claimed)
     }
 
-    /// §8.2.1: packed attestation statement certificate requirements.
-    static func checkCertificateRequirements(_ certificate: Certificate, aaguid: [UInt8]) throws(WebAuthnError) {
+    /// §8.2.1: packed attestation statement certificate requirements. Returns the AAGUID the
+    /// id-fido-gen-ce-aaguid extension states (equal to `aaguid`), or `nil` when there is none.
+    @discardableResult
+    static func checkCertificateRequirements(
+        _ certificate: Certificate, aaguid: [UInt8]
+    ) throws(WebAuthnError) -> [UInt8]? {
         let step = AttestationStatementFields.step
         func refuse(_ reason: String) -> WebAuthnError {
             WebAuthnError(.invalidAttestation, "packed attestation certificate: \(reason)", step: step)
@@ -83,6 +89,8 @@ public struct PackedAttestation: AttestationFormatVerifier {
             guard certificateAAGUID == aaguid else {
                 throw refuse("the AAGUID extension does not match the authenticator data")
             }
+            return certificateAAGUID
         }
+        return nil
     }
 }

@@ -77,4 +77,16 @@ public struct MetadataIndex: Sendable {
     public func entry(for aaguid: [UInt8]) -> MetadataEntry? {
         entries[AAGUID.string(aaguid)]
     }
+
+    /// The first of `aaguids` whose entry reports a status that refuses the model at `time`,
+    /// with that report. Registration passes both the AAGUID that counts and the one claimed,
+    /// so claiming a revoked model is refused as well as proving one.
+    public func refusingReport(
+        for aaguids: [[UInt8]], at time: Date
+    ) -> (aaguid: [UInt8], report: MetadataEntry.StatusReport)? {
+        for aaguid in aaguids {
+            if let report = entry(for: aaguid)?.refusingReport(at: time) { return (aaguid, report) }
+        }
+        return nil
+    }
 }

@@ -140,9 +140,15 @@
         "). Its administrator must add that origin to the application's allowed origins.";
     } else if (/user verification is required/.test(m)) {
       text = verificationText;
-    } else if (/credential is not registered/.test(m)) {
-      text = "This passkey is no longer registered with this application (it may have been deleted). " +
-        "Create a new passkey to sign in again.";
+    } else if (/^Registration failed$/.test(m)) {
+      // The server says only that it failed (its log has the reason under the trace id): the
+      // usual cause on this page is an origin the application does not list.
+      text = "The server refused the new passkey. A common cause: this application does not accept passkeys " +
+        "from this page's address (" + location.origin + "); its administrator can add that origin. " +
+        "The server's log gives the reason under the trace id below.";
+    } else if (/^Authentication failed$/.test(m)) {
+      text = "The server did not accept this passkey: it may have been deleted, or it belongs to another " +
+        "account. Create a new passkey if you have none left. The server's log gives the reason under the trace id below.";
     } else if (error.status === 403 && /Adding another device/.test(m)) {
       text = quoted(user || "This user id") + " already has a passkey. Sign in with it first, then add another one.";
     } else if (error.status === 403 && /enrollment token/.test(m)) {

@@ -75,10 +75,11 @@ public struct TPMAttestation: AttestationFormatVerifier {
             throw Self.refuse("sig is not the AIK certificate key's signature over certInfo")
         }
         // Step 7: the AIK certificate meets §8.3.1; step 8: its AAGUID, if any, matches.
-        try TPMCertificateRequirements.check(
+        let certified = try TPMCertificateRequirements.check(
             aikCertificate, aaguid: credential.aaguid, requireRegisteredManufacturer: requireRegisteredManufacturer)
-        // Step 9: attestation type AttCA with the x5c trust path.
-        return VerifiedAttestationStatement(type: .attCA, trustPath: certificates)
+        // Step 9: attestation type AttCA with the x5c trust path; a stated AAGUID is certified.
+        return VerifiedAttestationStatement(
+            type: .attCA, trustPath: certificates, aaguid: certified.map(StatementAAGUID.certified) ?? .claimed)
     }
 
     /// The Name of `pubArea`: nameAlg followed by nameAlg's hash of the structure.

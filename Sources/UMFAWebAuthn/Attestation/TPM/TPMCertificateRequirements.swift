@@ -25,9 +25,11 @@ enum TPMCertificateRequirements {
     ]
 
     /// Step 7 and 8 of §8.3: `certificate` meets §8.3.1 and its AAGUID, if any, is `aaguid`.
+    /// Returns the AAGUID the id-fido-gen-ce-aaguid extension states, or `nil` when there is none.
+    @discardableResult
     static func check(
         _ certificate: Certificate, aaguid: [UInt8], requireRegisteredManufacturer: Bool
-    ) throws(WebAuthnError) {
+    ) throws(WebAuthnError) -> [UInt8]? {
         func refuse(_ reason: String) -> WebAuthnError { TPMAttestation.refuse("AIK certificate: \(reason)") }
         guard certificate.version == .v3 else { throw refuse("version must be 3") }
         guard certificate.subject.isEmpty else { throw refuse("subject must be empty") }
@@ -65,6 +67,8 @@ enum TPMCertificateRequirements {
             guard certificateAAGUID == aaguid else {
                 throw refuse("the AAGUID extension does not match the authenticator data")
             }
+            return certificateAAGUID
         }
+        return nil
     }
 }

@@ -96,24 +96,21 @@ public struct RegistrationVerifier: Sendable {
         // Step 22: the attestation statement verifies.
         let statement = try formatVerifier.verify(
             statement: attestation.statement, authenticatorData: authData, clientDataHash: clientDataHash, at: time)
-        // Step 23: the trust anchors for this format and model, and what metadata says of the model.
-        let metadataEntry = policy.trustAnchors.metadata?.entry(for: credential.aaguid)
-        if let report = metadataEntry?.refusingReport(at: time) {
+        // Step 23: the trust anchors for this format and model, the AAGUID that counts and
+        // whether the attestation proves it, and what metadata says of the model: a revoked
+        // model is refused whether the attestation proves its AAGUID or only claims it.
+        let assessment = await policy.trustAnchors.evaluate(
+            statement, format: attestation.format, aaguid: credential.aaguid, at: time)
+        if let (aaguid, report) = policy.trustAnchors.metadata?.refusingReport(
+            for: [assessment.aaguid, credential.aaguid], at: time)
+        {
             throw WebAuthnError(
                 .authenticatorRevoked,
-                "FIDO metadata reports authenticator model \(AAGUID.string(credential.aaguid)) as \(report.status)",
+                "FIDO metadata reports authenticator model \(AAGUID.string(aaguid)) as \(report.status)",
                 step: "7.1 step 23")
         }
-        // Step 24: assess trustworthiness and apply the relying party's policy.
-        let trust = await policy.trustAnchors.assess(
-            statement, format: attestation.format, aaguid: credential.aaguid, at: time)
-        guard policy.attestation.accepts(trust) else {
-            throw WebAuthnError(
-                .untrustedAttestation,
-                "attestation is \(trust.label), which this relying party does not accept\(Self.detail(trust))",
-                step: "7.1 step 24")
-        }
-        if let refusal = policy.attestation.refusal(aaguid: credential.aaguid) {
+        // Step 24: apply the relying party's policy to the trust and the proven AAGUID.
+        if let refusal = policy.attestation.refusal(assessment, claimedAAGUID: credential.aaguid) {
             throw WebAuthnError(.untrustedAttestation, refusal, step: "7.1 step 24")
         }
         // Step 25: the credential id is at most 1023 bytes.
@@ -131,25 +128,22 @@ public struct RegistrationVerifier: Sendable {
             throw WebAuthnError(
                 .credentialAlreadyRegistered, "this credential is already registered", step: "7.1 step 26")
         }
-        // Step 27: the credential record.
+        // Step 27: the credential record, with the AAGUID that counts (zero for fido-u2f).
         let record = CredentialRecord(
             id: credential.credentialID, publicKey: credential.publicKey, signCount: authData.signCount,
             userHandle: userHandle, uvInitialized: authData.flags.isUserVerified,
             transports: response.response.transports ?? [], backupEligible: authData.flags.isBackupEligible,
-            backupState: authData.flags.isBackedUp, aaguid: credential.aaguid)
+            backupState: authData.flags.isBackedUp, aaguid: assessment.aaguid)
         // Step 28: authenticator extension outputs are returned for the caller's extensions.
         return VerifiedRegistration(
             record: record, format: attestation.format,
             attestation: AttestationResult(
-                format: attestation.format, type: statement.type, trust: trust, trustPath: statement.trustPath,
-                authenticatorName: metadataEntry?.description),
+                format: attestation.format, type: statement.type, trust: assessment.trust,
+                trustPath: statement.trustPath,
+                authenticatorName: policy.trustAnchors.metadata?.entry(for: assessment.aaguid)?.description,
+                aaguid: assessment.aaguid, aaguidProof: assessment.aaguidProof),
             authenticatorData: authData, clientData: clientData,
             clientExtensionResults: response.clientExtensionResults)
-    }
-
-    static func detail(_ trust: AttestationTrust) -> String {
-        if case .untrusted(let reason) = trust { return ": \(reason)" }
-        return ""
     }
 }
 

@@ -39,7 +39,7 @@ struct ClientDataVerification {
                 .challengeMismatch, "clientDataJSON challenge is not the one issued", step: steps.name(steps.challenge))
         }
         // Step 9 / 12: the origin is one the relying party expects.
-        guard origins.allowed.contains(clientData.origin) else {
+        guard origins.allows(clientData.origin) else {
             throw WebAuthnError(
                 .originNotAllowed, "origin \"\(clientData.origin)\" is not allowed", step: steps.name(steps.origin))
         }
@@ -51,7 +51,7 @@ struct ClientDataVerification {
         }
         // Step 11 / 14: the top-level origin is one expected to embed the relying party.
         if let topOrigin = clientData.topOrigin {
-            guard origins.allowCrossOrigin, origins.allowedTopOrigins.contains(topOrigin) else {
+            guard origins.allowCrossOrigin, origins.allowsTopOrigin(topOrigin) else {
                 throw WebAuthnError(
                     .topOriginNotAllowed, "top origin \"\(topOrigin)\" is not allowed",
                     step: steps.name(steps.topOrigin))

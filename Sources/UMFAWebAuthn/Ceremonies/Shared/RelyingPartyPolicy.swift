@@ -65,6 +65,17 @@ public struct OriginPolicy: Sendable, Hashable {
         self.allowCrossOrigin = allowCrossOrigin
         self.allowedTopOrigins = allowedTopOrigins
     }
+
+    /// Whether `origin` is one of ``allowed``, byte for byte: a spelling that Unicode calls
+    /// equal to an allowed origin is another origin (DESIGN.md §4).
+    public func allows(_ origin: String) -> Bool {
+        allowed.contains { $0.isSameBytes(as: origin) }
+    }
+
+    /// Whether `origin` is one of ``allowedTopOrigins``, byte for byte.
+    public func allowsTopOrigin(_ origin: String) -> Bool {
+        allowedTopOrigins.contains { $0.isSameBytes(as: origin) }
+    }
 }
 
 /// Which backup states a relying party accepts (§7.1 steps 18–19).

@@ -1,0 +1,308 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A PostgreSQL URL taken apart and checked: where the server is, how the connection is
+/// protected, and the session options. Query parameters, named as libpq names them:
+/// - `sslmode`: `disable`, `prefer`, `require`, `verify-ca` or `verify-full`, as in libpq.
+///   Without it: `disable` for a loopback host (`localhost`, `127.0.0.0/8`, `::1`) or a Unix
+///   socket, `prefer` (libpq's default) for any other host. `prefer` and `require` encrypt
+///   without checking who answers, unless `sslrootcert` is given (then, as in libpq, the
+///   certificate chain is checked as in `verify-ca`); `verify-ca` checks the chain, and
+///   `verify-full` the chain and that the certificate names the host (DNS name, or IP address
+///   for a host given as one). Any other value stops the start;
+/// - `sslrootcert`: a PEM file of the certificate authorities to trust; `system`, or none, is
+///   the system's trust store;
+/// - `host`: a directory holding the server's Unix socket (`/var/run/postgresql`), as is a
+///   URL host starting with `/` (`postgres://umfa@%2Fvar%2Frun%2Fpostgresql/umfa`); no TLS there;
+/// - `search_path`: a schema to use;
+/// - `connect_timeout`: seconds, default 5 — how long connecting, and a request waiting for
+///   a connection while the database is unreachable, may take before failing;
+/// - `pool_size`: connections per server instance, 1 to 100; by default
+///   ``PostgresStore/defaultPoolSize``;
+/// - `synchronous_commit`: PostgreSQL's setting for UMFA's sessions (`on`, `off`, `local`,
+///   `remote_write`, `remote_apply`); the database's own setting when absent. `off` answers
+///   before the commit is flushed: a crash of the database or its machine can lose the last
+///   few hundred milliseconds of writes, never corrupt the data.
+struct PostgresConnectionSettings: Sendable {
+    /// libpq's `sslmode` values that UMFA supports.
+    enum SSLMode: String, CaseIterable, Sendable {
+        case disable
+        case prefer
+        case require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
+
+    /// Where the server is.
+    enum Endpoint: Sendable, Equatable {
+        /// A host name or IP address and a port.
+        case tcp(host: String, port: Int)
+        /// The path of the server's Unix socket file.
+        case unixSocket(path: String)
+    }
+
+    /// The pool's configuration.
+    let client: PostgresClient.Configuration
+    /// Where the server is.
+    let endpoint: Endpoint
+    /// The TLS mode, given or defaulted.
+    let sslMode: SSLMode
+    /// The TLS client settings; `nil` for no TLS (`disable`, or a Unix socket).
+    let tls: TLSConfiguration?
+    /// How long connecting may take.
+    let connectTimeout: Duration
+
+    /// Whether the server's certificate chain is checked against trusted authorities.
+    var verifiesCertificate: Bool {
+        guard let verification = tls?.certificateVerification else { return false }
+        return verification != .none
+    }
+
+    /// Whether the server is on this machine: a Unix socket or a loopback host.
+    var isLocal: Bool {
+        switch endpoint {
+        case .unixSocket: return true
+        case .tcp(let host, _): return Self.isLoopback(host)
+        }
+    }
+
+    /// The host and port (or socket) for the log; never the user or password.
+    var place: String {
+        switch endpoint {
+        case .unixSocket(let path): return path
+        case .tcp(let host, let port): return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        }
+    }
+
+    /// What to warn about when the URL itself asks for plaintext to a server beyond this
+    /// machine (`sslmode=disable` to a host that is not loopback); `nil` otherwise.
+    var plaintextWarning: String? {
+        guard sslMode == .disable, !isLocal else { return nil }
+        return "PostgreSQL at \(place) is reached without TLS (sslmode=disable): the password and all data cross "
+            + "the network in clear; use sslmode=verify-full with sslrootcert=/path/ca.pem"
+    }
+
+    /// Whether the start should ask the server if TLS was agreed: `prefer` to a host that is
+    /// not loopback, since PostgresNIO falls back to plaintext without saying so.
+    var needsTLSProbe: Bool { sslMode == .prefer && !isLocal }
+
+    /// What to log once the store is open, given whether a connection uses TLS (`nil`: unknown
+    /// or not asked); `nil` when there is nothing to say.
+    func startupNotice(negotiatedTLS: Bool?) -> (level: Logger.Level, message: String)? {
+        if let warning = plaintextWarning { return (.warning, warning) }
+        guard !isLocal else { return nil }
+        switch (sslMode, negotiatedTLS) {
+        case (.prefer, false?):
+            return (
+                .warning,
+                "PostgreSQL at \(place) offered no TLS, so sslmode=prefer fell back to plaintext: the password and all "
+                    + "data cross the network in clear; enable TLS on the server and use sslmode=verify-full"
+            )
+        case (.prefer, nil):
+            return (
+                .warning,
+                "PostgreSQL at \(place): sslmode=prefer may have fallen back to plaintext (pg_stat_ssl could not be "
+                    + "read); use sslmode=verify-full"
+            )
+        case (.prefer, true?), (.require, _):
+            return verifiesCertificate
+                ? nil
+                : (
+                    .info,
+                    "PostgreSQL at \(place) uses TLS (sslmode=\(sslMode.rawValue)) without checking the server's "
+                        + "certificate; sslmode=verify-full with sslrootcert also stops impostors"
+                )
+        default:
+            return nil
+        }
+    }
+
+    /// Parses and checks `text`; a bad parameter throws a ``StoreError`` naming it.
+    init(url text: String) throws {
+        guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme),
+            let user = components.user, !user.isEmpty
+        else {
+            throw StoreError(.unavailable, "the PostgreSQL URL must look like postgres://user:pass@host:port/database")
+        }
+        let parameter = { (name: String) in components.queryItems?.first(where: { $0.name == name })?.value }
+        let port = components.port ?? 5432
+        var host = components.host ?? ""
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if let directory = parameter("host"), !directory.isEmpty { host = directory }
+        if host.hasPrefix("/") {
+            endpoint = .unixSocket(path: (host as NSString).appendingPathComponent(".s.PGSQL.\(port)"))
+        } else if !host.isEmpty {
+            endpoint = .tcp(host: host, port: port)
+        } else {
+            throw StoreError(.unavailable, "the PostgreSQL URL must look like postgres://user:pass@host:port/database")
+        }
+        let local = Self.isLoopback(host) || host.hasPrefix("/")
+
+        if let given = parameter("sslmode") {
+            guard let mode = SSLMode(rawValue: given) else {
+                throw StoreError(
+                    .unavailable,
+                    "sslmode in the PostgreSQL URL must be one of "
+                        + SSLMode.allCases.map(\.rawValue).joined(separator: ", ") + ", not \"\(given)\"")
+            }
+            sslMode = mode
+        } else {
+            sslMode = local ? .disable : .prefer
+        }
+        let roots = try Self.trustedAuthorities(parameter("sslrootcert"))
+        tls = host.hasPrefix("/") ? nil : Self.tls(sslMode, roots: roots)
+
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        var configuration: PostgresClient.Configuration
+        switch endpoint {
+        case .unixSocket(let path):
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: path, username: user, password: components.password,
+                database: database.isEmpty ? nil : database)
+        case .tcp(let host, let port):
+            let mode: PostgresClient.Configuration.TLS
+            switch (sslMode, tls) {
+            case (_, nil): mode = .disable
+            case (.prefer, let tls?): mode = .prefer(tls)
+            case (_, let tls?): mode = .require(tls)
+            }
+            configuration = PostgresClient.Configuration(
+                host: host, port: port, username: user, password: components.password,
+                database: database.isEmpty ? nil : database, tls: mode)
+        }
+        configuration.options.maximumConnections = PostgresStore.defaultPoolSize
+        if let size = parameter("pool_size") {
+            guard let size = Int(size), (1...100).contains(size) else {
+                throw StoreError(.unavailable, "pool_size in the PostgreSQL URL must be 1 to 100 connections")
+            }
+            configuration.options.maximumConnections = size
+        }
+        connectTimeout = try Self.connectTimeout(parameter("connect_timeout"))
+        configuration.options.connectTimeout = connectTimeout
+        var startup: [(String, String)] = []
+        if let schema = parameter("search_path") { startup.append(("search_path", schema)) }
+        if let commit = parameter("synchronous_commit") {
+            guard PostgresStore.synchronousCommitValues.contains(commit) else {
+                throw StoreError(
+                    .unavailable,
+                    "synchronous_commit in the PostgreSQL URL must be one of "
+                        + PostgresStore.synchronousCommitValues.joined(separator: ", "))
+            }
+            startup.append(("synchronous_commit", commit))
+        }
+        configuration.options.additionalStartupParameters = startup
+        client = configuration
+    }
+
+    /// The TLS settings for `mode` (`nil` for `disable`); `roots` (when given) replace the
+    /// system's trust store and make even `prefer` and `require` check the chain, as libpq does
+    /// with a root certificate file.
+    private static func tls(_ mode: SSLMode, roots: [NIOSSLCertificate]?) -> TLSConfiguration? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let roots { configuration.trustRoots = .certificates(roots) }
+        switch mode {
+        case .disable: return nil
+        case .prefer, .require, .verifyCA:
+            let checksChain = mode == .verifyCA || roots != nil
+            configuration.certificateVerification = checksChain ? .noHostnameVerification : .none
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+        }
+        return configuration
+    }
+
+    /// The certificates of the `sslrootcert` file; `nil` for none or `system`.
+    private static func trustedAuthorities(_ path: String?) throws -> [NIOSSLCertificate]? {
+        guard let path, !path.isEmpty, path != "system" else { return nil }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw StoreError(.unavailable, "sslrootcert in the PostgreSQL URL names \(path), which cannot be read")
+        }
+        guard let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty else {
+            throw StoreError(
+                .unavailable, "sslrootcert in the PostgreSQL URL names \(path), which holds no PEM certificate")
+        }
+        return certificates
+    }
+
+    /// The `connect_timeout` query parameter, 5 seconds when absent.
+    static func connectTimeout(_ value: String?) throws -> Duration {
+        guard let value else { return .seconds(5) }
+        guard let seconds = Double(value), seconds > 0, seconds <= 3600 else {
+            throw StoreError(.unavailable, "connect_timeout in the PostgreSQL URL must be a number of seconds")
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// Whether `host` names this machine: `localhost`, an address in 127.0.0.0/8, or `::1`
+    /// (also as an IPv4-mapped address).
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased()
+        if name == "localhost" || name == "localhost." || name.hasSuffix(".localhost") { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: v6) { [UInt8]($0) }
+        if bytes[..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+        return bytes[..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
+    }
+}
+
+/// Opens the PostgreSQL store.
+public enum PostgresStore {
+    /// Connects to `url` (`postgres://user:pass@host:port/db`; the parameters are those of
+    /// ``configuration(_:)``) and migrates the schema. Reaching a server beyond this machine
+    /// in plaintext — asked for, or `sslmode=prefer` fallen back — is logged as a warning.
+    public static func open(url: String, logger: Logger) async throws -> any UMFAStore {
+        let settings = try PostgresConnectionSettings(url: url)
+        let metadata: Logger.Metadata = ["postgres.sslmode": "\(settings.sslMode.rawValue)"]
+        if let warning = settings.plaintextWarning { logger.warning("\(warning)", metadata: metadata) }
+        let executor = PostgresExecutor(
+            configuration: settings.client, leaseTimeout: settings.connectTimeout, logger: logger)
+        let store = SQLStore(executor: executor)
+        do {
+            try await store.migrate()
+        } catch {
+            try? await executor.close()
+            throw error
+        }
+        let negotiated = settings.needsTLSProbe ? await negotiatedTLS(executor) : nil
+        if settings.plaintextWarning == nil, let notice = settings.startupNotice(negotiatedTLS: negotiated) {
+            logger.log(level: notice.level, "\(notice.message)", metadata: metadata)
+        }
+        return store
+    }
+
+    /// Whether a pooled connection uses TLS, from the server's own view (`pg_stat_ssl`);
+    /// `nil` when it cannot be read.
+    static func negotiatedTLS(_ executor: PostgresExecutor) async -> Bool? {
+        let query = StoreQuery(
+            "SELECT CASE WHEN ssl THEN 1 ELSE 0 END AS tls FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+        guard let rows = try? await executor.rows(query), let value = rows.first?.optionalInteger("tls") else {
+            return nil
+        }
+        return value == 1
+    }
+
+    /// Parses a PostgreSQL URL into a client configuration; see ``PostgresConnectionSettings``
+    /// for the query parameters (`sslmode`, `sslrootcert`, `host`, `search_path`,
+    /// `connect_timeout`, `pool_size`, `synchronous_commit`). A bad value throws a
+    /// ``StoreError`` naming the parameter.
+    public static func configuration(_ text: String) throws -> PostgresClient.Configuration {
+        try PostgresConnectionSettings(url: text).client
+    }
+
+    static let synchronousCommitValues = ["on", "off", "local", "remote_write", "remote_apply"]
+
+    /// Twice this machine's cores plus one (the PostgreSQL wiki's starting point for a pool),
+    /// at most 100. A fixed 16 connections on two cores gave no more throughput than 4 and
+    /// took peak RSS past 100 MB (BENCHMARKS.md).
+    public static var defaultPoolSize: Int { min(100, ProcessInfo.processInfo.activeProcessorCount * 2 + 1) }
+
+    /// The `connect_timeout` query parameter, 5 seconds when absent.
+    static func connectTimeout(_ text: String) throws -> Duration {
+        try PostgresConnectionSettings.connectTimeout(
+            URLComponents(string: text)?.queryItems?.first(where: { $0.name == "connect_timeout" })?.value)
+    }
+}
