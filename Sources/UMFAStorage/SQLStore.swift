@@ -7,6 +7,9 @@ protocol SQLExecutor: Sendable {
     /// Applies the migrations the database has not seen yet, once even when several
     /// processes start together.
     func migrate(_ migrations: [[String]]) async throws
+    /// Runs `body` while holding the lock migrations take, so no other process on the database
+    /// runs its own `body` (or migrations) meanwhile. For start-up work only.
+    func underMigrationLock<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value
     /// Closes the connections.
     func close() async throws
 }
@@ -158,6 +161,14 @@ struct SQLStore: UMFAStore {
             if $0.createdAt != $1.createdAt { return $0.createdAt > $1.createdAt }
             if ($0.retiredAt == nil) != ($1.retiredAt == nil) { return $0.retiredAt == nil }
             return $0.kid.utf8.lexicographicallyPrecedes($1.kid.utf8)
+        }
+    }
+
+    func insertFirstSigningKey(_ make: @escaping @Sendable () throws -> SigningKeyRecord) async throws -> Bool {
+        try await executor.underMigrationLock {
+            guard try await executor.rows(StoreQueries.signingKeys).isEmpty else { return false }
+            try await run(StoreQueries.insertSigningKey(try make()))
+            return true
         }
     }
 

@@ -117,4 +117,8 @@ public protocol SigningKeyStore: Sendable {
     /// key stays current: a key older than one another instance rotated in meanwhile is stored
     /// retired. A conflicting `kid` throws ``StoreError/Code/conflict`` and retires nothing.
     func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws
+    /// Adds the first signing key, made by `make`, when there is none, under the migration lock:
+    /// of several instances starting on a fresh database exactly one creates it. `false` when
+    /// a key existed (`make` is then not called).
+    func insertFirstSigningKey(_ make: @escaping @Sendable () throws -> SigningKeyRecord) async throws -> Bool
 }

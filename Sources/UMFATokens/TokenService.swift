@@ -58,28 +58,33 @@ public actor TokenService {
         return keySet.current
     }
 
-    /// Loads the signing keys, generating the first one on a fresh database.
+    /// Loads the signing keys, generating the first one on a fresh database under the store's
+    /// migration lock, so instances starting together on a fresh database make one key, not one each.
     public func loadKeys() async throws {
         if try await store.signingKeys().isEmpty {
-            _ = try await rotate()
-        } else {
-            try await reload()
+            let (masterKey, now) = (masterKey, now)
+            _ = try await store.insertFirstSigningKey { try Self.newKey(sealedWith: masterKey, at: now()) }
         }
+        try await reload()
     }
 
     /// Adds a new RSA-2048 signing key that signs from now on; older keys keep validating.
     /// - Returns: the new key's id.
     public func rotate() async throws -> String {
-        let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let publicDER = [UInt8](privateKey.publicKey.derRepresentation)
-        let kid = try Self.thumbprint(of: privateKey.publicKey)
-        let record = SigningKeyRecord(
-            kid: kid, algorithm: "RS256", publicKey: publicDER,
-            sealedPrivateKey: try masterKey.seal([UInt8](privateKey.derRepresentation), context: "signing-key:" + kid),
-            createdAt: now(), retiredAt: nil)
+        let record = try Self.newKey(sealedWith: masterKey, at: now())
         try await store.insertSigningKey(record, retiringOthersAt: now())
         try await reload()
-        return kid
+        return record.kid
+    }
+
+    /// A new RSA-2048 key, its private half sealed with `masterKey`.
+    private static func newKey(sealedWith masterKey: MasterKey, at date: Date) throws -> SigningKeyRecord {
+        let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let kid = try thumbprint(of: privateKey.publicKey)
+        return SigningKeyRecord(
+            kid: kid, algorithm: "RS256", publicKey: [UInt8](privateKey.publicKey.derRepresentation),
+            sealedPrivateKey: try masterKey.seal([UInt8](privateKey.derRepresentation), context: "signing-key:" + kid),
+            createdAt: date, retiredAt: nil)
     }
 
     private func reload() async throws {

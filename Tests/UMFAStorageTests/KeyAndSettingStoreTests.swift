@@ -90,4 +90,28 @@ struct KeyAndSettingStoreTests {
             #expect(values == [stored])
         }
     }
+
+    @Test(
+        "instances starting together on a fresh database create exactly one first signing key",
+        arguments: Engine.allCases)
+    func firstSigningKeyOnce(engine: Engine) async throws {
+        try await OpenedStores.with(engine) { stores in
+            var opened: [any UMFAStore] = []
+            for _ in 0..<4 { opened.append(try await stores.open()) }
+            let made = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for (index, store) in opened.enumerated() {
+                    group.addTask {
+                        try await store.insertFirstSigningKey {
+                            Records.signingKey("first-\(index)", createdAt: Records.time(Double(index)))
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(made.filter { $0 }.count == 1, "\(made)")
+            #expect(try await opened[0].signingKeys().count == 1)
+            #expect(
+                try await !opened[1].insertFirstSigningKey { Records.signingKey("late", createdAt: Records.time(9)) })
+        }
+    }
 }

@@ -113,6 +113,30 @@ final class PostgresExecutor: SQLExecutor {
         }
     }
 
+    func underMigrationLock<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value
+    {
+        let logger = logger
+        let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(Self.migrationLockKey))")
+        let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(Self.migrationLockKey))")
+        do {
+            return try await withConnection { connection in
+                _ = try await Self.run(lock, on: connection, logger: logger)
+                do {
+                    let value = try await body()
+                    _ = try await Self.run(unlock, on: connection, logger: logger)
+                    return value
+                } catch {
+                    _ = try? await Self.run(unlock, on: connection, logger: logger)
+                    throw error
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
     private static func applyMigrations(
         _ migrations: [[String]], on connection: PostgresConnection, logger: Logger
     ) async throws {

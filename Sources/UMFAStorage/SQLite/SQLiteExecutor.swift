@@ -65,12 +65,14 @@ final class SQLiteExecutor: SQLExecutor {
 
     /// Runs `body` again, a few times and a little later each time, while the database is busy.
     /// Only for statements that changed nothing when they failed busy: opening and migrating.
-    private static func retryingWhenBusy(_ body: () async throws -> Void) async throws {
-        for attempt in 1... {
+    private static func retryingWhenBusy<Value>(_ body: () async throws -> Value) async throws -> Value {
+        var attempt = 1
+        while true {
             do {
                 return try await body()
             } catch let error as StoreError where error == busy && attempt < 10 {
                 try await Task.sleep(for: .milliseconds(Int64.random(in: 20...60) * Int64(attempt)))
+                attempt += 1
             }
         }
     }
@@ -96,6 +98,23 @@ final class SQLiteExecutor: SQLExecutor {
                             [.integer(Int64(index + 1)), .date(Date())]))
                 }
                 _ = try await rows(StoreQuery("COMMIT"))
+            } catch {
+                _ = try? await rows(StoreQuery("ROLLBACK"))
+                throw error
+            }
+        }
+    }
+
+    func underMigrationLock<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value
+    {
+        // BEGIN IMMEDIATE takes the database's write lock, as migrations do; used at start-up,
+        // before requests share the connection.
+        try await Self.retryingWhenBusy {
+            _ = try await rows(StoreQuery("BEGIN IMMEDIATE"))
+            do {
+                let value = try await body()
+                _ = try await rows(StoreQuery("COMMIT"))
+                return value
             } catch {
                 _ = try? await rows(StoreQuery("ROLLBACK"))
                 throw error
