@@ -45,7 +45,7 @@ class Server:
     def __init__(self, umfa: str, database: str, data_dir: Path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, UMFA_ADMIN_TOKEN=ADMIN_TOKEN,
+        env = dict(os.environ, UMFA_ADMIN_TOKEN=ADMIN_TOKEN, UMFA_LIMIT_OPTIONS_REQUESTS="0",
                    UMFA_MASTER_KEY=base64.b64encode(os.urandom(32)).decode())
         self.log = open(data_dir / "server.log", "wb")
         self.process = subprocess.Popen(
