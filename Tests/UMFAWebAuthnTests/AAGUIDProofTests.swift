@@ -81,7 +81,8 @@ struct AAGUIDProofTests {
         #expect(error?.message.contains("names for model") == true, "\(String(describing: error))")
 
         let named = try await RegistrationVerifier(
-            policy: policy(allow: [Self.claimed], formats: [], metadata: [Self.entry(Self.claimed, roots: [vendor.root])])
+            policy: policy(
+                allow: [Self.claimed], formats: [], metadata: [Self.entry(Self.claimed, roots: [vendor.root])])
         ).verify(factory)
         #expect(named.attestation.aaguidProof == .modelRoots)
         #expect(named.attestation.provenAAGUID == Self.claimed)

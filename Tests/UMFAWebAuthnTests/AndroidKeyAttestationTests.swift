@@ -45,7 +45,8 @@ struct AndroidKeyAttestationTests {
             $0.trustAnchors = AttestationTrustAnchors(rootsByFormat: ["android-key": [pki.root]])
             $0.attestation = .trustedOnly
         }
-        let error = await expectRegistrationFailure(.untrustedAttestation, step: "7.1 step 24", policy: formatOnly, factory())
+        let error = await expectRegistrationFailure(
+            .untrustedAttestation, step: "7.1 step 24", policy: formatOnly, factory())
         #expect(error?.message.contains("does not prove authenticator model") == true)
         let metadata = MetadataIndex(entries: [
             MetadataEntry(

@@ -139,7 +139,11 @@ struct RegistrationOutput: Encodable {
         aaguid = AAGUID.string(result.record.aaguid)
         aaguidProven = result.attestation.aaguidProven
         aaguidProof = result.attestation.aaguidProof.label
-        if case .unproven(let reason) = result.attestation.aaguidProof { aaguidDetail = reason } else { aaguidDetail = nil }
+        if case .unproven(let reason) = result.attestation.aaguidProof {
+            aaguidDetail = reason
+        } else {
+            aaguidDetail = nil
+        }
         authenticatorName = NullableField(result.attestation.authenticatorName)
         credentialId = Base64URL.encode(result.record.id)
         publicKey = Base64URL.encode(result.record.publicKey.encoded)

@@ -98,7 +98,8 @@ public struct AttestationTrustAnchors: Sendable {
                 return AttestationAssessment(trust: modelTrust.trust, aaguid: counted, aaguidProof: .modelRoots)
             }
             return unproven(
-                chain.trust, "the chain does not end at a root that FIDO metadata or the relying party names for model \(model)")
+                chain.trust,
+                "the chain does not end at a root that FIDO metadata or the relying party names for model \(model)")
         }
         switch statement.aaguid {
         case .fixed:
