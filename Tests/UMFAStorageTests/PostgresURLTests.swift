@@ -111,6 +111,21 @@ struct PostgresURLTests {
         #expect(encoded.startupNotice(negotiatedTLS: nil) == nil)
     }
 
+    @Test("a store opens over the Unix socket that host= names")
+    func unixSocketStore() async throws {
+        let base = try TestDatabase.baseURL()
+        guard let data = ProcessInfo.processInfo.environment["UMFA_TEST_PGDATA"],
+            let port = URLComponents(string: base)?.port
+        else { throw FixtureFailure("UMFA_TEST_PGDATA is not set: run through scripts/with-postgres.sh") }
+        let directory = (data as NSString).deletingLastPathComponent
+        let store = try await PostgresStore.open(
+            url: "postgres://postgres@:\(port)/umfa_test?host=\(directory)", logger: TestDatabase.logger)
+        // A connection over a Unix socket has no server IP address.
+        let rows = try await store.rawRows("SELECT CASE WHEN inet_server_addr() IS NULL THEN 1 ELSE 0 END AS socket")
+        try await store.close()
+        #expect(rows.first?.optionalInteger("socket") == 1)
+    }
+
     @Test("plaintext to a host that is not loopback is a warning: sslmode=disable at once, prefer when it fell back")
     func plaintextWarnings() throws {
         let disabled = try settings(base + "?sslmode=disable")

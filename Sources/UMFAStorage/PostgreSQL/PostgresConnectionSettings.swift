@@ -9,8 +9,8 @@ import PostgresNIO
 ///   socket, `prefer` (libpq's default) for any other host. `prefer` and `require` encrypt
 ///   without checking who answers, unless `sslrootcert` is given (then, as in libpq, the
 ///   certificate chain is checked as in `verify-ca`); `verify-ca` checks the chain, and
-///   `verify-full` the chain and that the certificate names the host (DNS name, or IP address
-///   for a host given as one). Any other value stops the start;
+///   `verify-full` the chain and that the certificate names the host (its DNS name, or the IP
+///   address connected to, as swift-nio-ssl checks). Any other value stops the start;
 /// - `sslrootcert`: a PEM file of the certificate authorities to trust; `system`, or none, is
 ///   the system's trust store;
 /// - `host`: a directory holding the server's Unix socket (`/var/run/postgresql`), as is a
