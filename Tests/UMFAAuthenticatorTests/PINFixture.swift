@@ -19,13 +19,13 @@ enum PINFixture {
     static let deviceKey = SymmetricKey(size: .bits256)
 
     static func user(_ name: String) -> UserEntity {
-        UserEntity(id: Array(name.utf8), name: name, displayName: name.capitalized)
+        UserEntity(id: Base64URLBytes(Array(name.utf8)), name: name, displayName: name.capitalized)
     }
 
     /// Creates a credential for `user` protected by `secret`; returns its id.
     static func create(
         _ authenticator: SoftwareAuthenticator, user: String, _ kind: SecretKind = .pin, secret: String
-    ) throws -> [UInt8] {
+    ) throws(AuthenticatorError) -> [UInt8] {
         try authenticator.makeCredential(
             MakeCredentialRequest(
                 clientDataHash: Array(repeating: 1, count: 32), rpID: Fixture.rpID, user: Self.user(user),

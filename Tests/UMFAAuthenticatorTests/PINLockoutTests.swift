@@ -5,7 +5,7 @@ import UMFAWebAuthn
 
 @Suite("Software authenticator: attempt counter per credential")
 struct PINLockoutTests {
-    @Test("a right PIN for credential A does not reset B's count: wrong PINs on B alternated with right ones on A lock B")
+    @Test("a right PIN for credential A resets nothing of B: wrong PINs on B between right ones on A lock B")
     func alternatingDoesNotResetAnotherCredential() throws {
         let store = InMemoryCredentialStore()
         let authenticator = PINFixture.authenticator(store: store)

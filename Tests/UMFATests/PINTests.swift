@@ -1,18 +1,31 @@
 import Foundation
 import Testing
-import UMFA
+import UMFAAuthenticator
+import UMFAWebAuthn
+
+@testable import UMFA
 
 @Suite("PIN and password on the device")
 struct PINTests {
     /// An open application and a device whose passkeys are protected by what `pad` types.
+    /// The seals use a small scrypt N so the many PIN checks stay fast; `defaultCost` checks
+    /// that an app's configuration gets the full cost.
     static func pinDevice(
-        _ server: LiveServer, _ storage: DeviceStorage, pad: SecretPad, password: Bool = false
+        _ server: LiveServer, _ storage: DeviceStorage, pad: SecretPad, password: Bool = false,
+        fullCost: Bool = false
     ) async throws -> (TestApplication, ZSMConfig) {
         let app = try await server.createApplication(policy: "open")
         var config = server.config(app, storage: storage)
         config.userVerification = password ? .password(pad.provider) : .pin(pad.provider)
         config.enrollmentTokenProvider = server.grants(app)
+        if !fullCost { config.scryptRounds = 1 << 10 }
         return (app, config)
+    }
+
+    /// The stored protection of the passkey `credentialId` in `storage`.
+    static func protection(_ storage: DeviceStorage, _ credentialId: String) throws -> KeyProtection {
+        let data = try Data(contentsOf: try storage.keyFile(credentialID: credentialId))
+        return try JSONDecoder().decode(CredentialSource.self, from: data).protection
     }
 
     @Test("the right PIN signs in and amr says pin; wrong PINs count down across clients; a right one resets")
@@ -55,7 +68,9 @@ struct PINTests {
         }
     }
 
-    @Test("eight wrong PINs in a row lock the device, even for the right PIN; enrolling again is the way back")
+    @Test(
+        "eight wrong PINs in a row lock that passkey, even for the right PIN; another passkey keeps its own count; enrolling again is the way back"
+    )
     func lockout() async throws {
         try await LiveServer.with { server in
             let storage = DeviceStorage()
@@ -63,7 +78,7 @@ struct PINTests {
             let pad = SecretPad("2468")
             let (app, config) = try await Self.pinDevice(server, storage, pad: pad)
             let first = try await UMFAClient(config).enroll(userId: "erin")
-            _ = try await UMFAClient(config).enroll(userId: "finn")
+            let finn = try await UMFAClient(config).enroll(userId: "finn")
             pad.type("1357")
             for attempt in 1...8 {
                 let error = await #expect(throws: ZSMError.self) {
@@ -77,22 +92,92 @@ struct PINTests {
             }
             #expect(locked?.code == .lockedOut)
             #expect(locked?.recovery == .startOver)
+            #expect(locked?.message.contains("too many wrong attempts") == true)
             #expect(await UMFAClient(config).unenroll(userId: "erin") == false)
+            // finn's passkey counts its own attempts: none were wrong.
+            #expect(try await UMFAClient(config).authenticate(userId: "finn").credentialId == finn.credentialId)
 
-            // Start over: a new grant, a new PIN; the locked passkey is erased.
+            // Start over: a new grant, a new PIN; the locked passkey is erased, finn's stays.
             pad.type("9999")
             let second = try await UMFAClient(config).enroll(userId: "erin")
             #expect(second.credentialId != first.credentialId)
-            #expect(try storage.keyFiles() == [try storage.keyFile(credentialID: second.credentialId)])
+            let expected = try [second, finn].map { try storage.keyFile(credentialID: $0.credentialId) }
+            #expect(try storage.keyFiles() == expected.sorted { $0.path < $1.path })
             let login = try await UMFAClient(config).authenticate(userId: "erin")
             #expect(login.credentialId == second.credentialId)
             #expect(try await server.validate(app, user: "erin", token: login.token).status == 200)
-            // The other locked passkey went too: the device no longer counts finn as enrolled.
-            #expect(try await UMFAClient(config).checkEnrollment(userId: "finn").enrolled == false)
-            let gone = await #expect(throws: ZSMError.self) {
-                try await UMFAClient(config).authenticate(userId: "finn")
+        }
+    }
+
+    @Test("a right PIN for the thief's own passkey does not reset the count of the owner's: alternating still locks it")
+    func alternatingPasskeysDoNotResetTheCount() async throws {
+        try await LiveServer.with { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let pad = SecretPad("4711")
+            let (_, config) = try await Self.pinDevice(server, storage, pad: pad)
+            _ = try await UMFAClient(config).enroll(userId: "owner")
+            pad.type("1234")
+            _ = try await UMFAClient(config).enroll(userId: "thief")
+            for attempt in 1...8 {
+                pad.type(String(format: "%04d", 5000 + attempt))
+                let error = await #expect(throws: ZSMError.self) {
+                    try await UMFAClient(config).authenticate(userId: "owner")
+                }
+                #expect(error?.code == (attempt < 8 ? .userVerificationFailed : .lockedOut), "attempt \(attempt)")
+                pad.type("1234")
+                _ = try await UMFAClient(config).authenticate(userId: "thief")
             }
-            #expect(gone?.code == .notEnrolled)
+            pad.type("4711")
+            let locked = await #expect(throws: ZSMError.self) {
+                try await UMFAClient(config).authenticate(userId: "owner")
+            }
+            #expect(locked?.code == .lockedOut)
+        }
+    }
+
+    @Test("a new PIN of fewer than 4 digits, or not all digits, is refused before anything is stored")
+    func weakPIN() async throws {
+        try await LiveServer.with { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let pad = SecretPad("123")
+            let (_, config) = try await Self.pinDevice(server, storage, pad: pad)
+            for pin in ["1", "123", "12ab"] {
+                pad.type(pin)
+                let error = await #expect(throws: ZSMError.self) {
+                    try await UMFAClient(config).enroll(userId: "ivy")
+                }
+                #expect(error?.code == .userVerificationFailed, "PIN \(pin)")
+                #expect(error?.recovery == .retry)
+                #expect(error?.message == "a PIN must be at least 4 digits (0-9), and digits only")
+                #expect(error?.message.contains(pin) == false)
+            }
+            #expect(try storage.keyFiles().isEmpty)
+            #expect(try await UMFAClient(config).checkEnrollment(userId: "ivy").enrolled == false)
+
+            pad.type("7531")
+            _ = try await UMFAClient(config).enroll(userId: "ivy")
+            let short = await #expect(throws: ZSMError.self) {
+                try await UMFAClient(config).changePIN(from: "7531", to: "42")
+            }
+            #expect(short?.code == .userVerificationFailed)
+            _ = try await UMFAClient(config).authenticate(userId: "ivy")
+        }
+    }
+
+    @Test("an app's configuration seals PINs with scrypt N of at least 2^17")
+    func defaultCost() async throws {
+        try await LiveServer.with { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let pad = SecretPad("8520")
+            let (_, config) = try await Self.pinDevice(server, storage, pad: pad, fullCost: true)
+            #expect(config.scryptRounds == SoftwareAuthenticator.defaultScryptRounds)
+            let enrolled = try await UMFAClient(config).enroll(userId: "jay")
+            let protection = try Self.protection(storage, enrolled.credentialId)
+            #expect(protection.secretKind == .pin)
+            #expect(try #require(protection.rounds) >= 1 << 17)
         }
     }
 
@@ -153,7 +238,7 @@ struct PINTests {
             _ = try await UMFAClient(config).authenticate(userId: "fay")
 
             let noPassword = await #expect(throws: ZSMError.self) {
-                try await UMFAClient(config).changePassword(from: "5678", to: "secret")
+                try await UMFAClient(config).changePassword(from: "5678", to: "a long secret")
             }
             #expect(noPassword?.code == .notEnrolled)
         }

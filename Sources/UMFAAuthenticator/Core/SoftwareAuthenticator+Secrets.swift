@@ -158,7 +158,7 @@ extension SoftwareAuthenticator {
             let credentials: [CredentialSource]
             do throws(AuthenticatorError) {
                 credentials = try store.allCredentials()
-            } catch where error.code == .invalidData {
+            } catch  where error.code == .invalidData {
                 return
             }
             for credential in credentials where isLocked(credential) {
