@@ -183,8 +183,8 @@ def encodings(value: str | bytes) -> dict[str, bytes]:
 
 
 def test_no_secret_in_clear_in_data_dir_device_dirs_or_logs(serve, umfa, authenticator, write_json, tmp_path):
-    """A full run: admin token, master key, API keys, enrollment token, a PIN device and a
-    password device through `umfa enroll/authenticate`, the virtual authenticator, login
+    """A full run: admin token, master key, API keys, enrollment token, two PIN devices
+    through `umfa enroll/authenticate`, the virtual authenticator, login
     tokens, failed attempts. Then every file of the data dir and both device dirs, and the
     server's stdout after the banner and stderr at trace level, are searched for each secret
     in raw, base64, base64url and hex form, and for private keys in PEM, DER or JWK form."""
@@ -199,7 +199,8 @@ def test_no_secret_in_clear_in_data_dir_device_dirs_or_logs(serve, umfa, authent
                      {"name": "shop", "rp_id": "localhost", "origins": [server.origin], "enrollment_policy": "grant"},
                      status=201, bearer=admin_token)
     shop_key = shop["api_key"]
-    pin, password = "493817", "correct horse battery staple 42"
+    # The CLI takes PINs (at least 4 digits); the second device has a long one.
+    pin, password = "493817", "2048091735"
     grants, tokens = [], []
     device_dirs = [tmp_path / "pin-device", tmp_path / "password-device"]
     for directory, user, secret in zip(device_dirs, ["pia", "pat"], [pin, password]):
