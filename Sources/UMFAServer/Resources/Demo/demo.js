@@ -5,7 +5,7 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const state = { app: null, development: null, user: null, token: null, conditional: null, busy: false };
+  const state = { app: null, development: null, user: null, token: null, credential: null, conditional: null, busy: false };
 
   // -- base64url and the WebAuthn JSON encodings ------------------------------------------
 
@@ -318,6 +318,7 @@
     stopAutofill();
     state.user = result.user_id;
     state.token = result.token;
+    state.credential = result.credential_id;
     const [header, claims] = result.token.split(".").slice(0, 2).map(decodePart);
     $("session-user").textContent = result.user_id;
     $("session-how").textContent = "Signed in " + how + ".";
@@ -384,6 +385,14 @@
     const path = "/api/demo/users/" + encodeURIComponent(state.user) + "/credentials/" +
       encodeURIComponent(credentialID);
     await call("DELETE", path, undefined, state.token, state.user);
+    if (credentialID === state.credential) {
+      // The login token ends with the passkey it signed in with (the server refuses it now):
+      // the list cannot be read again, and this session lasts only until the page is left.
+      $("passkeys").replaceChildren();
+      say("Passkey deleted. It may stay on your device, but this application no longer accepts it. " +
+        "You signed in with it, so this sign-in has ended too.", "ok");
+      return;
+    }
     await listPasskeys();
     say("Passkey deleted. It may stay on your device, but this application no longer accepts it.", "ok");
   }
