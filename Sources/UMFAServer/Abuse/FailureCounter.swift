@@ -65,11 +65,15 @@ final class FailureCounter: Sendable {
 
     /// Forgets keys whose block and strike memory have passed.
     func sweep(now: Date) {
-        entries.withLock { entries in
-            entries = entries.filter { _, entry in
-                (entry.blockedUntil.map { $0 > now } ?? false)
-                    || now.timeIntervalSince(entry.lastSeen) < max(limits.maxBlock, limits.window)
-            }
+        entries.withLock { Self.dropForgotten(&$0, now: now, limits) }
+    }
+
+    /// Keeps the keys still blocked, or seen within the window or the longest block (their
+    /// failures or strikes still count).
+    private static func dropForgotten(_ entries: inout [String: Entry], now: Date, _ limits: AbuseLimits) {
+        entries = entries.filter { _, entry in
+            (entry.blockedUntil.map { $0 > now } ?? false)
+                || now.timeIntervalSince(entry.lastSeen) < max(limits.maxBlock, limits.window)
         }
     }
 
@@ -80,7 +84,7 @@ final class FailureCounter: Sendable {
     /// least recently seen half of the keys that are not blocked (blocked keys stay blocked).
     private static func prune(_ entries: inout [String: Entry], now: Date, _ limits: AbuseLimits) {
         func isBlocked(_ entry: Entry) -> Bool { entry.blockedUntil.map { $0 > now } ?? false }
-        entries = entries.filter { isBlocked($1) || now.timeIntervalSince($1.lastSeen) < limits.maxBlock }
+        dropForgotten(&entries, now: now, limits)
         guard entries.count >= limits.maxTrackedKeys else { return }
         let half = limits.maxTrackedKeys / 2
         var kept = entries.filter { isBlocked($1) }

@@ -132,21 +132,29 @@ enum StoreQueries {
             [.uuid(applicationID), .bytes(credentialID)])
     }
 
+    private static let credentialColumns = """
+        application_id, credential_id, user_id, public_key, sign_count, aaguid, transports, backup_eligible,
+            backup_state, uv_initialized, attestation_format, device_name, created_at, last_used_at, authenticator_name
+        """
+
+    private static func credentialValues(_ credential: StoredCredential) -> [StoreQuery.Value] {
+        [
+            .uuid(credential.applicationID), .bytes(credential.credentialID), .text(credential.userID),
+            .bytes(credential.publicKey), .integer(Int64(credential.signCount)), .bytes(credential.aaguid),
+            .text(StoredValue.json(credential.transports)), .bool(credential.backupEligible),
+            .bool(credential.backupState), .bool(credential.uvInitialized), .text(credential.attestationFormat),
+            credential.deviceName.map { .text($0) } ?? .null, .date(credential.createdAt),
+            .optionalDate(credential.lastUsedAt), credential.authenticatorName.map { .text($0) } ?? .null,
+        ]
+    }
+
     static func insertCredential(_ credential: StoredCredential) -> StoreQuery {
         StoreQuery(
             """
-            INSERT INTO credentials (application_id, credential_id, user_id, public_key, sign_count, aaguid,
-                transports, backup_eligible, backup_state, uv_initialized, attestation_format, device_name,
-                created_at, last_used_at, authenticator_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO credentials (\(credentialColumns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [
-                .uuid(credential.applicationID), .bytes(credential.credentialID), .text(credential.userID),
-                .bytes(credential.publicKey), .integer(Int64(credential.signCount)), .bytes(credential.aaguid),
-                .text(StoredValue.json(credential.transports)), .bool(credential.backupEligible),
-                .bool(credential.backupState), .bool(credential.uvInitialized), .text(credential.attestationFormat),
-                credential.deviceName.map { .text($0) } ?? .null, .date(credential.createdAt),
-                .optionalDate(credential.lastUsedAt), credential.authenticatorName.map { .text($0) } ?? .null,
-            ])
+            credentialValues(credential))
     }
 
     /// Records a sign-in only while the stored counter is still the one the assertion was
@@ -169,16 +177,14 @@ enum StoreQueries {
     /// Adds a credential only when its user has none yet, in one statement: the `open`
     /// policy's first enrollment, which a concurrent first enrollment must not double.
     static func insertFirstCredential(_ credential: StoredCredential) -> StoreQuery {
-        let insert = insertCredential(credential)
-        return StoreQuery(
-            insert.sql.replacingOccurrences(
-                of: "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                with: """
-                    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-                    WHERE NOT EXISTS (SELECT 1 FROM credentials WHERE application_id = ? AND user_id = ?)
-                    RETURNING credential_id
-                    """),
-            insert.values + [.uuid(credential.applicationID), .text(credential.userID)])
+        StoreQuery(
+            """
+            INSERT INTO credentials (\(credentialColumns))
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+            WHERE NOT EXISTS (SELECT 1 FROM credentials WHERE application_id = ? AND user_id = ?)
+            RETURNING credential_id
+            """,
+            credentialValues(credential) + [.uuid(credential.applicationID), .text(credential.userID)])
     }
 
     static func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) -> StoreQuery {
