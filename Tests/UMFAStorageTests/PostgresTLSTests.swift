@@ -13,8 +13,12 @@ struct PostgresTLSTests {
         let cluster = try await PrivateCluster.start()
         do {
             let tls = try await Self.enableTLS(cluster)
-            let base = "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=1"
-            let byName = "postgres://postgres@localhost:\(cluster.port)/postgres?connect_timeout=1"
+            // Connections that must succeed get time for a TLS handshake on a loaded machine (a
+            // clean CI build runs beside them); refusals are awaited until a short timeout.
+            let base = "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=20"
+            let byName = "postgres://postgres@localhost:\(cluster.port)/postgres?connect_timeout=20"
+            let refusedBase = "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=2"
+            let refusedByName = "postgres://postgres@localhost:\(cluster.port)/postgres?connect_timeout=2"
             let trusted = "&sslrootcert=\(tls)/ca.pem"
             let stranger = "&sslrootcert=\(tls)/other-ca.pem"
 
@@ -25,17 +29,17 @@ struct PostgresTLSTests {
             #expect(try await Self.usesTLS(byName + "&sslmode=verify-full" + trusted) == true)
             // The certificate names localhost, not 127.0.0.1: verify-ca passes, verify-full does not.
             #expect(try await Self.usesTLS(base + "&sslmode=verify-ca" + trusted) == true)
-            await Self.expectRefused(base + "&sslmode=verify-full" + trusted)
+            await Self.expectRefused(refusedBase + "&sslmode=verify-full" + trusted)
             // A certificate from a CA that was not named is refused, even by require (libpq's rule).
-            await Self.expectRefused(byName + "&sslmode=verify-full" + stranger)
-            await Self.expectRefused(base + "&sslmode=require" + stranger)
+            await Self.expectRefused(refusedByName + "&sslmode=verify-full" + stranger)
+            await Self.expectRefused(refusedBase + "&sslmode=require" + stranger)
             // Without a CA file, require encrypts without checking; so does prefer.
             #expect(try await Self.usesTLS(base + "&sslmode=require") == true)
             #expect(try await Self.usesTLS(base + "&sslmode=prefer") == true)
 
             // The shared cluster has no TLS: prefer falls back, and the probe tells; require refuses.
             #expect(try await Self.usesTLS(TestDatabase.url(plain, adding: "sslmode", "prefer")) == false)
-            await Self.expectRefused(TestDatabase.url(plain, adding: "sslmode", "require") + "&connect_timeout=1")
+            await Self.expectRefused(TestDatabase.url(plain, adding: "sslmode", "require") + "&connect_timeout=2")
         } catch {
             await cluster.remove()
             throw error
