@@ -29,9 +29,16 @@ public enum StoreCopier {
         ("enrollment_tokens", ["token_hash", "application_id", "user_id", "userpw_time", "expires_at"]),
         (
             "challenges",
-            ["challenge", "application_id", "user_id", "ceremony", "user_verification", "userpw_time", "expires_at"]
+            [
+                "challenge", "application_id", "user_id", "ceremony", "user_verification", "userpw_time", "expires_at",
+                "allow_credentials", "grant_kind", "enrollment_token_hash",
+            ]
         ),
     ]
+
+    /// Tables left behind on purpose: abuse counters describe recent callers of the old
+    /// deployment, not its data.
+    static let transientTables: Set<String> = ["abuse_counters", "schema_migrations"]
 
     /// Integer columns; every other column is text.
     static let integerColumns: Set<String> = [

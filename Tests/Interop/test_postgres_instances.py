@@ -202,3 +202,39 @@ def test_postgres_restart_under_load(pair, authenticator):
     # Graceful shutdown still works after the outage (connections are re-established or closed).
     first.stop(timeout=30)
     second.stop(timeout=30)
+
+
+def test_failures_on_two_instances_share_one_budget(serve, tmp_path, database, authenticator):
+    """Issue 20, item 13: the abuse counters live in the database, so alternating between two
+    instances does not double an attacker's attempts."""
+    env = {"UMFA_DATABASE_URL": database, "UMFA_MASTER_KEY": MASTER_KEY,
+           "UMFA_LIMIT_USER_FAILURES": "3", "UMFA_LIMIT_CREDENTIAL_FAILURES": "4"}
+    first = serve(data_dir=tmp_path / "a", env=env)
+    second = serve(data_dir=tmp_path / "b", env=env, args=("--no-default-app",))
+    app, origin = first.app_id, first.origin
+    register(first, second, authenticator, app, origin, "alice")
+
+    def failed_sign_in(server) -> requests.Response:
+        credential = assertion(server, authenticator, app, origin, "alice")
+        signature = bytearray(base64.urlsafe_b64decode(credential["response"]["signature"] + "=="))
+        signature[-1] ^= 1
+        credential["response"]["signature"] = base64.urlsafe_b64encode(bytes(signature)).rstrip(b"=").decode()
+        return server.request("POST", "/api/umfa/authentication/verify",
+                              {"application_id": app, "user_id": "alice", "credential": credential})
+
+    for server in (first, second, first):
+        assert_error(failed_sign_in(server), 401)
+    for server in (second, first):
+        refused = server.request("POST", "/api/umfa/authentication/verify",
+                                 {"application_id": app, "user_id": "alice",
+                                  "credential": assertion(server, authenticator, app, origin, "alice")})
+        assert_error(refused, 429)
+        assert int(refused.headers["Retry-After"]) > 0
+
+    body = {"application_id": app, "user_id": "bob"}
+    for server in (first, second, first, second):
+        assert_error(server.request("POST", "/api/umfa/enrollment-tokens", body, bearer="umfa_sk_guess"), 401)
+    for server in (first, second):
+        assert_error(server.request("POST", "/api/umfa/enrollment-tokens", body, bearer="umfa_sk_guess"), 429)
+        # The key's owner is never refused for what guessers did at the same address.
+        server.ok("POST", "/api/umfa/enrollment-tokens", body, bearer=first.api_key, status=201)

@@ -65,7 +65,7 @@ struct AbuseRoundTwoTests {
     }
 
     @Test("the sweep forgets keys whose window and blocks have passed, and keeps blocked ones")
-    func sweep() {
+    func sweep() async throws {
         let clock = TestClock()
         let limits = AbuseLimits(userFailures: 2, addressFailures: 100, window: 60, baseBlock: 30, maxBlock: 120)
         let guardian = AbuseGuard(limits: limits, now: { clock.now }, logger: .init(label: "sweep"))
@@ -73,12 +73,12 @@ struct AbuseRoundTwoTests {
         for index in 0..<50 {
             try? guardian.countOptionsRequest(Caller(traceID: "t", clientAddress: "198.51.100.\(index)", bearer: nil))
         }
-        #expect(throws: ServiceError.self) {
-            try guardian.refuseCredential(caller, ServiceError.unauthenticated("no"))
+        await #expect(throws: ServiceError.self) {
+            try await guardian.refuseCredential(caller, ServiceError.unauthenticated("no"))
         }
         #expect(guardian.trackedKeys == 51)
         clock.advance(by: 121)
-        guardian.sweep()
+        try await guardian.sweep()
         #expect(guardian.trackedKeys == 0)
     }
 

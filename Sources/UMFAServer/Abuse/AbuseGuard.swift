@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import UMFAEncoding
+import UMFAStorage
 
 /// The server's abuse limits: failed ceremony verifications per user and client address and
 /// per client address, and failed admin-token or API-key checks per client address. A blocked
@@ -13,18 +14,21 @@ import UMFAEncoding
 /// also limited over all users. See SECURITY.md ("Denial of service") for the trade-off.
 struct AbuseGuard: Sendable {
     let limits: AbuseLimits
-    private let users: FailureCounter
-    private let addresses: FailureCounter
-    private let credentials: FailureCounter
+    private let failures: any FailureCounts
     private let optionsRequests: FailureCounter
     private let now: @Sendable () -> Date
     private let logger: Logger
 
-    init(limits: AbuseLimits, now: @escaping @Sendable () -> Date, logger: Logger) {
+    /// - Parameter failures: where failures are counted: ``SharedFailureCounts`` when several
+    ///   instances share the database, ``LocalFailureCounts`` (the default) for one.
+    init(
+        limits: AbuseLimits, failures: (any FailureCounts)? = nil, now: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) {
         self.limits = limits
-        users = FailureCounter(limit: limits.userFailures, limits: limits)
-        addresses = FailureCounter(limit: limits.addressFailures, limits: limits)
-        credentials = FailureCounter(limit: limits.credentialFailures, limits: limits)
+        self.failures = failures ?? LocalFailureCounts(limits: limits)
+        // Options requests are a rate, counted per instance: sharing them would add a database
+        // write to every options request (SECURITY.md, "Denial of service").
         optionsRequests = FailureCounter(limit: limits.optionsRequests, limits: limits)
         self.now = now
         self.logger = logger
@@ -36,16 +40,16 @@ struct AbuseGuard: Sendable {
     func ceremony<T>(
         application: UUID, userID: String?, caller: Caller, _ body: () async throws -> T
     ) async throws -> T {
-        let address = Self.key(caller.clientAddress)
-        let userKey = Self.key(application.uuidString, userID ?? "", caller.clientAddress)
-        try refuseIfBlocked([(users, userKey), (addresses, address)])
+        let address = Self.key(.address, caller.clientAddress)
+        let user = Self.key(.user, application.uuidString, userID ?? "", caller.clientAddress)
+        let check = try await refuseIfBlocked([user, address])
         do {
             let value = try await body()
-            users.reset(userKey)
+            if check.counted.contains(user) { try await failures.reset(user) }
             return value
         } catch let error as ServiceError where error.code == .unauthenticated {
-            record(users, userKey, kind: "user")
-            record(addresses, address, kind: "address")
+            await record(user, limit: limits.userFailures)
+            await record(address, limit: limits.addressFailures)
             throw error
         }
     }
@@ -54,10 +58,10 @@ struct AbuseGuard: Sendable {
     /// address, and throws 429 while that address is blocked, else `failure`. A valid token or
     /// key never comes here: limits stop guessing, not owners (DESIGN.md §4), so other
     /// callers' failures at the same address never lock its holder out.
-    func refuseCredential(_ caller: Caller, counting: Bool = true, _ failure: ServiceError) throws -> Never {
-        let address = Self.key(caller.clientAddress)
-        try refuseIfBlocked([(credentials, address)])
-        if counting { record(credentials, address, kind: "credential") }
+    func refuseCredential(_ caller: Caller, counting: Bool = true, _ failure: ServiceError) async throws -> Never {
+        let address = Self.key(.credential, caller.clientAddress)
+        try await refuseIfBlocked([address])
+        if counting { await record(address, limit: limits.credentialFailures) }
         throw failure
     }
 
@@ -65,26 +69,29 @@ struct AbuseGuard: Sendable {
     /// challenge: 429 past ``AbuseLimits/optionsRequests`` per address within the window.
     func countOptionsRequest(_ caller: Caller) throws {
         let address = Self.key(caller.clientAddress)
-        try refuseIfBlocked([(optionsRequests, address)])
-        record(optionsRequests, address, kind: "options")
+        let now = now()
+        if let wait = optionsRequests.retryAfter(address, now: now) { throw Self.tooMany(wait) }
+        if let block = optionsRequests.recordFailure(address, now: now) { logBlock("options", block) }
     }
 
     /// Forgets keys whose window and blocks have passed; run on a timer (``AbuseSweep``), so
-    /// memory follows the recent callers rather than every caller since the start.
-    func sweep() {
+    /// memory (and the shared table) follows the recent callers rather than every caller since
+    /// the start.
+    func sweep() async throws {
         let now = now()
-        for counter in [users, addresses, credentials, optionsRequests] { counter.sweep(now: now) }
+        optionsRequests.sweep(now: now)
+        try await failures.sweep(now: now)
     }
 
-    /// The keys tracked over all limits, for tests of the memory bound.
-    var trackedKeys: Int {
-        [users, addresses, credentials, optionsRequests].map(\.trackedKeys).reduce(0, +)
-    }
+    /// The keys tracked in this process over all limits, for tests of the memory bound.
+    var trackedKeys: Int { failures.trackedKeys + optionsRequests.trackedKeys }
 
     /// A fixed-size key for the parts: SHA-256 over their UTF-8 bytes, each length-prefixed,
     /// so a long user id costs the limiter no more memory than a short one and two different
     /// byte strings never share a key, whatever Unicode says about them.
-    static func key(_ parts: String...) -> String {
+    static func key(_ parts: String...) -> String { key(parts) }
+
+    private static func key(_ parts: [String]) -> String {
         var hasher = SHA256()
         for part in parts {
             let bytes = Array(part.utf8)
@@ -94,28 +101,48 @@ struct AbuseGuard: Sendable {
         return Hex.encode(hasher.finalize().prefix(16))
     }
 
-    private func refuseIfBlocked(_ keys: [(FailureCounter, String)]) throws {
-        let now = now()
-        let wait = keys.compactMap { $0.0.retryAfter($0.1, now: now) }.max()
-        guard let wait else { return }
+    private static func key(_ limit: FailureLimit, _ parts: String...) -> AbuseCounterKey {
+        AbuseCounterKey(counter: limit.rawValue, key: key(parts))
+    }
+
+    private func refuseIfBlocked(_ keys: [AbuseCounterKey]) async throws -> FailureCheck {
+        let check = try await failures.check(keys, now: now())
+        if let wait = check.retryAfter { throw Self.tooMany(wait) }
+        return check
+    }
+
+    private static func tooMany(_ wait: TimeInterval) -> ServiceError {
         let seconds = Int(wait.rounded(.up))
-        throw ServiceError(
+        return ServiceError(
             .rateLimited(retryAfterSeconds: seconds), "Too many failed attempts; try again in \(seconds) seconds")
     }
 
-    private func record(_ counter: FailureCounter, _ key: String, kind: String) {
-        if let block = counter.recordFailure(key, now: now()) {
-            // The key holds a user id and an address, never a secret.
-            logger.warning(
-                "abuse limit reached",
-                metadata: ["abuse.kind": .string(kind), "abuse.block_seconds": .stringConvertible(Int(block))])
+    /// Counts a failure; a store that cannot count it is logged, and the caller still gets
+    /// the answer its request earned.
+    private func record(_ key: AbuseCounterKey, limit: Int) async {
+        do {
+            if let block = try await failures.recordFailure(key, limit: limit, now: now()) {
+                logBlock(key.counter, block)
+            }
+        } catch {
+            logger.error(
+                "abuse counter not recorded",
+                metadata: ["abuse.kind": .string(key.counter), "error.message": .string("\(error)")])
         }
+    }
+
+    private func logBlock(_ kind: String, _ block: TimeInterval) {
+        // The key holds a hashed user id and address, never a secret.
+        logger.warning(
+            "abuse limit reached",
+            metadata: ["abuse.kind": .string(kind), "abuse.block_seconds": .stringConvertible(Int(block))])
     }
 }
 
 /// Sweeps the abuse limiter's expired keys every ``interval`` while the server runs.
 struct AbuseSweep: Service {
     let abuse: AbuseGuard
+    let logger: Logger
     var interval: Duration = .seconds(60)
 
     func run() async throws {
@@ -126,7 +153,11 @@ struct AbuseSweep: Service {
                 } catch {
                     return
                 }
-                abuse.sweep()
+                do {
+                    try await abuse.sweep()
+                } catch {
+                    logger.error("abuse sweep failed", metadata: ["error.message": .string("\(error)")])
+                }
             }
         }
     }

@@ -47,7 +47,7 @@ final class FailureCounter: Sendable {
             entry.failures = entry.failures.filter { now.timeIntervalSince($0) < limits.window } + [now]
             var block: TimeInterval?
             if entry.failures.count >= limit {
-                let seconds = min(limits.maxBlock, limits.baseBlock * pow(2, Double(min(entry.strikes, 30))))
+                let seconds = limits.block(afterStrikes: entry.strikes)
                 entry.blockedUntil = now.addingTimeInterval(seconds)
                 entry.strikes += 1
                 entry.failures = []

@@ -16,15 +16,16 @@ struct AdminAuthorization: RouterMiddleware {
         if request.method == .post || request.method == .patch {
             context.readBody = try await JSONExchange.read(request, context: context)
         }
-        try authorize(Caller(traceID: "", clientAddress: context.clientAddress, bearer: BearerToken.from(request)))
+        try await authorize(
+            Caller(traceID: "", clientAddress: context.clientAddress, bearer: BearerToken.from(request)))
         return try await next(request, context)
     }
 
     /// The valid token is judged first: others failing at the caller's address never lock the
     /// token's holder out; a wrong one counts, and 429 answers it while the address is blocked.
-    func authorize(_ caller: Caller) throws {
+    func authorize(_ caller: Caller) async throws {
         guard let token = caller.bearer, constantTimeEqual(Secrets.hash(token), services.adminTokenHash) else {
-            try services.abuse.refuseCredential(
+            try await services.abuse.refuseCredential(
                 caller, counting: caller.bearer != nil, ServiceError.unauthenticated("Missing or invalid admin token"))
         }
     }

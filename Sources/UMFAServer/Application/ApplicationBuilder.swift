@@ -45,7 +45,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
             services: [
                 StoreLifecycle(store: store),
                 ExpiryPurge(store: store, now: configuration.now, logger: logger),
-                AbuseSweep(abuse: services.abuse),
+                AbuseSweep(abuse: services.abuse, logger: logger),
             ], logger: logger)
         return (app, report)
     } catch {
@@ -71,13 +71,24 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
     let services = ServerServices(
         store: store, tokens: tokens, serverSecret: serverSecret, adminTokenHash: adminTokenHash,
         challengeLifetime: configuration.challengeLifetime, now: configuration.now, logger: logger,
-        abuse: AbuseGuard(limits: configuration.abuseLimits, now: configuration.now, logger: logger),
+        abuse: AbuseGuard(
+            limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),
+            now: configuration.now, logger: logger),
         attestationAnchors: configuration.attestationAnchors)
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }
     try await store.purgeExpired(before: configuration.now())
     return (services, report)
+}
+
+/// Where failures are counted: in the database when instances may share it (PostgreSQL), in
+/// memory for the one instance an SQLite file serves.
+private func failureCounts(store: any UMFAStore, configuration: ServerConfiguration) -> any FailureCounts {
+    switch configuration.database {
+    case .sqlite, nil: LocalFailureCounts(limits: configuration.abuseLimits)
+    case .postgres: SharedFailureCounts(store: store, limits: configuration.abuseLimits)
+    }
 }
 
 /// Opens the configured storage engine.

@@ -17,7 +17,7 @@ struct PublicRoutes {
     }
 
     func prometheus(_ request: Request, context: UMFARequestContext) async throws -> Response {
-        try authorizeMetrics(request, context: context)
+        try await authorizeMetrics(request, context: context)
         var buffer: [UInt8] = []
         metrics.emit(into: &buffer)
         return Response(
@@ -28,7 +28,7 @@ struct PublicRoutes {
     /// With a metrics token: the request must carry it (`Authorization: Bearer`), else 401;
     /// wrong guesses count like wrong admin tokens. Without one: only a caller on this machine
     /// (``ClientAddress/isLocal(_:peer:)``) is served, anyone else gets 403.
-    func authorizeMetrics(_ request: Request, context: UMFARequestContext) throws {
+    func authorizeMetrics(_ request: Request, context: UMFARequestContext) async throws {
         guard let expected = metricsTokenHash else {
             guard ClientAddress.isLocal(request, peer: context.remoteAddress) else {
                 throw ServiceError.forbidden(
@@ -38,7 +38,7 @@ struct PublicRoutes {
         }
         let caller = Caller(traceID: "", clientAddress: context.clientAddress, bearer: BearerToken.from(request))
         guard let token = caller.bearer, constantTimeEqual(Secrets.hash(token), expected) else {
-            try services.abuse.refuseCredential(
+            try await services.abuse.refuseCredential(
                 caller, counting: caller.bearer != nil, ServiceError.unauthenticated("Missing or invalid metrics token")
             )
         }

@@ -28,7 +28,7 @@ struct APIKeyAuthentication {
         guard let owner, owner.id == applicationID else {
             // Only a key that exists nowhere is a guess; a real key naming another application is
             // not. A valid key is never refused for what others did at this address.
-            try services.abuse.refuseCredential(
+            try await services.abuse.refuseCredential(
                 caller, counting: owner == nil,
                 ServiceError.unauthenticated("The API key is not valid for this application"))
         }

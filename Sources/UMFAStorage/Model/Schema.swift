@@ -65,5 +65,15 @@ enum Schema {
             "ALTER TABLE challenges ADD COLUMN grant_kind TEXT",
             "ALTER TABLE challenges ADD COLUMN enrollment_token_hash TEXT",
         ],
+        [
+            // 4: abuse counters every instance on the database shares (DESIGN.md §4).
+            """
+            CREATE TABLE abuse_counters (
+                counter TEXT NOT NULL, counter_key TEXT NOT NULL, failures BIGINT NOT NULL,
+                window_start BIGINT NOT NULL, blocked_until BIGINT, strikes BIGINT NOT NULL,
+                last_seen BIGINT NOT NULL, PRIMARY KEY (counter, counter_key))
+            """,
+            "CREATE INDEX abuse_counters_by_last_seen ON abuse_counters (last_seen)",
+        ],
     ]
 }

@@ -73,10 +73,13 @@ struct InstancePair: Sendable {
     let masterKey: String
     let clock: TestClock
     let directories: [URL]
+    /// Abuse limits for both instances, with `X-Forwarded-For` trusted; `nil` keeps the defaults.
+    var limits: AbuseLimits?
 
-    init(url: String, clock: TestClock = TestClock()) {
+    init(url: String, clock: TestClock = TestClock(), limits: AbuseLimits? = nil) {
         self.url = url
         self.clock = clock
+        self.limits = limits
         masterKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         directories = (0..<2).map { _ in
             FileManager.default.temporaryDirectory.appendingPathComponent("umfa-instance-\(UUID().uuidString)")
@@ -85,10 +88,15 @@ struct InstancePair: Sendable {
 
     func configuration(_ index: Int) -> ServerConfiguration {
         let clock = clock
-        return ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, dataDirectory: directories[index], database: .postgres(url: url),
             adminToken: TestServer.adminToken, masterKey: masterKey, createDefaultApplication: index == 0,
             now: { clock.now })
+        if let limits {
+            configuration.abuseLimits = limits
+            configuration.trustForwardedFor = true
+        }
+        return configuration
     }
 
     /// Builds both instances (at the same time, as a deployment starts them) and runs `body`
@@ -110,9 +118,9 @@ struct InstancePair: Sendable {
     }
 
     /// A fresh schema and pair for one test, removed afterwards.
-    static func with(_ body: @Sendable (API, API) async throws -> Void) async throws {
+    static func with(limits: AbuseLimits? = nil, _ body: @Sendable (API, API) async throws -> Void) async throws {
         let (url, schema) = try await SharedDatabase.makeSchema()
-        let pair = InstancePair(url: url)
+        let pair = InstancePair(url: url, limits: limits)
         do {
             try await pair.run(body)
         } catch {

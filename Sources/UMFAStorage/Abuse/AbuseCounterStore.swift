@@ -1,0 +1,67 @@
+import Foundation
+
+/// One abuse counter: which limit (`counter`, such as `user` or `address`) and whose failures
+/// (`key`, a fixed-size hash the server makes; never a secret or a raw identifier).
+public struct AbuseCounterKey: Sendable, Hashable {
+    /// The limit the key counts against.
+    public var counter: String
+    /// The hashed caller key.
+    public var key: String
+
+    /// Creates a key.
+    public init(counter: String, key: String) {
+        self.counter = counter
+        self.key = key
+    }
+}
+
+/// The stored state of one abuse counter.
+public struct AbuseCounterRecord: Sendable, Equatable {
+    /// The counter and key.
+    public var key: AbuseCounterKey
+    /// Failures since ``windowStart``.
+    public var failures: Int
+    /// When the current counting window began.
+    public var windowStart: Date
+    /// Until when the key is blocked, if it was blocked.
+    public var blockedUntil: Date?
+    /// How many blocks the key has had; the next one lasts `baseBlock * 2^strikes`.
+    public var strikes: Int
+    /// The last failure.
+    public var lastSeen: Date
+
+    /// Creates a record.
+    public init(
+        key: AbuseCounterKey, failures: Int, windowStart: Date, blockedUntil: Date?, strikes: Int, lastSeen: Date
+    ) {
+        self.key = key
+        self.failures = failures
+        self.windowStart = windowStart
+        self.blockedUntil = blockedUntil
+        self.strikes = strikes
+        self.lastSeen = lastSeen
+    }
+}
+
+/// Abuse counters kept in the database, so every server instance on it counts the same
+/// failures (DESIGN.md §4): N instances do not give an attacker N times the budget.
+///
+/// Each statement is atomic on its own; counting is a fixed window per key (the window starts
+/// at the key's first failure and restarts after ``AbuseCounterRecord/windowStart`` + window).
+public protocol AbuseCounterStore: Sendable {
+    /// The stored counters among `keys` (absent keys have no failures).
+    func abuseCounters(_ keys: [AbuseCounterKey]) async throws -> [AbuseCounterRecord]
+    /// Counts one failure of `key` at `now` in one statement and returns the counter after it.
+    /// A window that began `window` or more before `now` restarts at 1; strikes are forgotten
+    /// when the key was quiet (no failure, no block) since `strikeMemoryStart`.
+    func recordAbuseFailure(_ key: AbuseCounterKey, now: Date, window: TimeInterval, strikeMemoryStart: Date)
+        async throws -> AbuseCounterRecord
+    /// Blocks `key` until `until`, adds a strike and restarts its count, when it still has at
+    /// least `failures` failures; `false` when another instance blocked it first.
+    func blockAbuseCounter(_ key: AbuseCounterKey, until: Date, ifFailuresAtLeast failures: Int, now: Date)
+        async throws -> Bool
+    /// Forgets `key` (its holder proved itself).
+    func deleteAbuseCounter(_ key: AbuseCounterKey) async throws
+    /// Forgets counters not blocked at `now` whose last failure was before `idleBefore`.
+    func purgeAbuseCounters(idleBefore: Date, now: Date) async throws
+}
