@@ -238,3 +238,15 @@ def test_failures_on_two_instances_share_one_budget(serve, tmp_path, database, a
         assert_error(server.request("POST", "/api/umfa/enrollment-tokens", body, bearer="umfa_sk_guess"), 429)
         # The key's owner is never refused for what guessers did at the same address.
         server.ok("POST", "/api/umfa/enrollment-tokens", body, bearer=first.api_key, status=201)
+
+
+def test_nul_in_identifiers_is_400_not_a_database_error(serve, tmp_path, database):
+    """PostgreSQL text cannot hold U+0000: the server refuses it before the database does."""
+    server = serve(data_dir=tmp_path / "a", env={"UMFA_DATABASE_URL": database, "UMFA_MASTER_KEY": MASTER_KEY})
+    refused = server.request("POST", "/api/umfa/authentication/options",
+                             {"application_id": server.app_id, "user_id": "al\u0000ice"})
+    assert assert_error(refused, 400)["message"] == "Strings in the request body must not contain U+0000"
+    listed = server.request("GET", f"/api/umfa/users/al%00ice/credentials?application_id={server.app_id}",
+                            bearer=server.api_key)
+    assert assert_error(listed, 400)["message"] == "user_id must not contain U+0000"
+    server.ok("POST", "/api/umfa/authentication/options", {"application_id": server.app_id, "user_id": "alice"})

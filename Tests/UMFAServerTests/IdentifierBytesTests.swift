@@ -109,4 +109,25 @@ struct IdentifierBytesTests {
             #expect(verify["message"]?.stringValue == "device_name must be at most 128 bytes of UTF-8")
         }
     }
+
+    @Test("U+0000 is refused in any body string (escaped) and in a path user id, alike on both engines")
+    func nulRefused() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "open")
+            let path = APIOperation.authenticationOptions.path
+            for body in [
+                #"{"application_id":"\#(app.id)","user_id":"al\u0000ice"}"#,
+                #"{"application_id":"\#(app.id)","user_id":"alice","ignored":"x\u0000"}"#,
+            ] {
+                let reply = try await api.send(.post, path, raw: body)
+                expectError(reply, .badRequest, message: "Strings in the request body must not contain U+0000")
+            }
+            // An escaped backslash followed by "u0000" is text, not a NUL.
+            let text = #"{"application_id":"\#(app.id)","user_id":"alice","ignored":"\\u0000"}"#
+            #expect(try await api.send(.post, path, raw: text).status == .ok)
+            let listed = try await api.send(
+                .get, "/api/umfa/users/al%00ice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+            expectError(listed, .badRequest, message: "user_id must not contain U+0000")
+        }
+    }
 }

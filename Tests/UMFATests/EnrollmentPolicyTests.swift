@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import UMFA
 
@@ -66,6 +67,40 @@ struct EnrollmentPolicyTests {
             let fromLaptop = try await UMFAClient(laptopConfig).authenticate(userId: "carol")
             #expect(fromPhone.credentialId == first.credentialId)
             #expect(fromLaptop.credentialId == second.credentialId)
+        }
+    }
+}
+
+@Suite("Lost answers through the SDK")
+struct LostAnswerTests {
+    @Test("a lost registration/options answer is retried with the same enrollment token, and the enrollment succeeds")
+    func lostOptionsAnswer() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.createApplication(policy: "grant")
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            // The device talks to the server through a relay that loses the first options answer.
+            let relay = try TinyListener(.relay(port: server.port, losingFirstAnswerTo: "/registration/options"))
+            defer { relay.stop() }
+            var config = server.config(app, storage: storage, retryCount: 1)
+            config.hostURL = try #require(URL(string: "http://127.0.0.1:\(relay.port)"))
+            config.origin = server.origin
+            let tokens = Mutex(0)
+            let grants = server.grants(app)
+            config.enrollmentTokenProvider = { user in
+                tokens.withLock { $0 += 1 }
+                return try await grants(user)
+            }
+
+            let enrolled = try await UMFAClient(config).enroll(userId: "alice")
+            #expect(relay.lost == 1, "the first options answer was lost on the way")
+            #expect(
+                relay.requests.map { $0.split(separator: " ").dropFirst().first ?? "" } == [
+                    "/api/umfa/registration/options", "/api/umfa/registration/options", "/api/umfa/registration/verify",
+                ])
+            #expect(tokens.withLock { $0 } == 1, "one enrollment token served both options requests")
+            let stored = try await server.credentials(app, user: "alice")
+            #expect(stored.compactMap { $0.objectValue?["credential_id"]?.stringValue } == [enrolled.credentialId])
         }
     }
 }

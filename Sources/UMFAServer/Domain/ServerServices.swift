@@ -37,6 +37,13 @@ struct ServerServices: Sendable {
         guard (1...256).contains(userID.byteCount) else {
             throw ServiceError.invalid("user_id must be 1 to 256 bytes of UTF-8")
         }
+        try Self.refuseNUL(userID, field: "user_id")
+    }
+
+    /// Refuses U+0000 in a value that is stored: PostgreSQL text cannot hold it and SQLite
+    /// would, so both engines refuse it here alike (400, never a database error).
+    static func refuseNUL(_ value: String, field: String) throws {
+        guard !value.utf8.contains(0) else { throw ServiceError.invalid("\(field) must not contain U+0000") }
     }
 
     /// Checks an optional name against its limit in UTF-8 bytes (`display_name` 256,
@@ -46,5 +53,6 @@ struct ServerServices: Sendable {
         guard name.byteCount <= maximumBytes else {
             throw ServiceError.invalid("\(field) must be at most \(maximumBytes) bytes of UTF-8")
         }
+        try Self.refuseNUL(name, field: field)
     }
 }

@@ -73,7 +73,7 @@ enum ErrorMap {
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
         let body = ErrorResponse(status: Int(status.code), traceID: traceID, message: message)
-        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        let data = (try? JSONExchange.encode(body)) ?? Data()
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 

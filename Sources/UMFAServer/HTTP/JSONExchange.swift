@@ -24,6 +24,10 @@ enum JSONExchange {
             guard JSONExchange.isUTF8JSONText(data) else {
                 throw ServiceError.invalid("The request body is not valid UTF-8 JSON")
             }
+            // No stored text may hold U+0000 (PostgreSQL cannot), so no string in a body may.
+            guard !JSONExchange.containsEscapedNUL(data) else {
+                throw ServiceError.invalid("Strings in the request body must not contain U+0000")
+            }
             guard isObject else { throw ServiceError.invalid("The request body must be a JSON object") }
             do {
                 return try JSONDecoder().decode(T.self, from: data)
@@ -39,6 +43,27 @@ enum JSONExchange {
     static func isUTF8JSONText(_ data: Data) -> Bool {
         guard !data.contains(0) else { return false }
         return String(validating: data, as: UTF8.self) != nil
+    }
+
+    /// Whether a JSON string in `data` escapes U+0000 (`\u0000`): one pass that skips every
+    /// escape, so an escaped backslash followed by `u0000` is text, not a NUL.
+    static func containsEscapedNUL(_ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in
+            var index = 0
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "\\") else {
+                    index += 1
+                    continue
+                }
+                if index + 5 < bytes.count, bytes[index + 1] == UInt8(ascii: "u"),
+                    bytes[(index + 2)...(index + 5)].allSatisfy({ $0 == UInt8(ascii: "0") })
+                {
+                    return true
+                }
+                index += 2
+            }
+            return false
+        }
     }
 
     /// Reads the body (413 past ``maxBodySize``) and finds its `trace_id`, falling back to
@@ -123,11 +148,17 @@ enum JSONExchange {
         func set() { fired.store(true, ordering: .releasing) }
     }
 
-    /// A JSON response.
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    /// The bytes of every JSON answer, errors included: keys sorted, so one answer always
+    /// reads the same.
+    static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        return try encoder.encode(value)
+    }
+
+    /// A JSON response.
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encode(value)
         return Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],

@@ -8,19 +8,28 @@ import Synchronization
 #endif
 
 /// A tiny HTTP listener on 127.0.0.1 that counts requests and answers all of them the same
-/// way: by hanging up (the SDK sees a network failure) or with a fixed status and body.
+/// way: by hanging up (the SDK sees a network failure), with a fixed status and body, or by
+/// relaying them to a real server (losing one answer on the way back).
 final class TinyListener: Sendable {
     enum Behaviour: Sendable {
         /// Read the request, then close the connection without answering.
         case hangUp
         /// Answer with this status and JSON body.
         case answer(status: Int, body: String)
+        /// Relay each request to the server on 127.0.0.1:`port` and its answer back, except the
+        /// first answer to a request whose path ends with `losingFirstAnswerTo`: the server
+        /// served that request, then the connection drops before the answer reaches the client.
+        case relay(port: Int, losingFirstAnswerTo: String)
     }
 
     let port: Int
     private let socketDescriptor: Int32
     private let behaviour: Behaviour
     private let received = Mutex<[String]>([])
+    private let lostAnswers = Mutex(0)
+
+    /// How many answers a ``Behaviour/relay(port:losingFirstAnswerTo:)`` lost.
+    var lost: Int { lostAnswers.withLock { $0 } }
 
     /// The request lines received (`POST /path HTTP/1.1`), in order.
     var requests: [String] { received.withLock { $0 } }
@@ -67,23 +76,62 @@ final class TinyListener: Sendable {
     }
 
     private func serve(_ connection: Int32) {
-        guard let head = readRequest(connection) else { return }
-        received.withLock { $0.append(head) }
-        guard case .answer(let status, let body) = behaviour else { return }
-        let reply =
-            "HTTP/1.1 \(status) Status\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "Connection: close\r\n\r\n\(body)"
-        let bytes = Array(reply.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let result = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
-            guard result > 0 else { return }
-            sent += result
+        guard let request = Self.readMessage(connection) else { return }
+        let line = String(decoding: request, as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
+        received.withLock { $0.append(line) }
+        switch behaviour {
+        case .hangUp:
+            return
+        case .answer(let status, let body):
+            let reply =
+                "HTTP/1.1 \(status) Status\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+                + "Connection: close\r\n\r\n\(body)"
+            Self.write(Array(reply.utf8), to: connection)
+        case .relay(let port, let path):
+            guard let answer = Self.exchange(request, port: port) else { return }
+            let target = line.split(separator: " ").dropFirst().first ?? ""
+            let lose =
+                target.hasSuffix(path)
+                && lostAnswers.withLock { count in
+                    guard count == 0 else { return false }
+                    count = 1
+                    return true
+                }
+            if !lose { Self.write(answer, to: connection) }
         }
     }
 
-    /// Reads the head and the body (by Content-Length); returns the request line.
-    private func readRequest(_ connection: Int32) -> String? {
+    /// Sends `request` to 127.0.0.1:`port` and reads one answer.
+    private static func exchange(_ request: [UInt8], port: Int) -> [UInt8]? {
+        let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard upstream >= 0 else { return nil }
+        defer { close(upstream) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected, write(request, to: upstream) else { return nil }
+        return readMessage(upstream)
+    }
+
+    @discardableResult
+    private static func write(_ bytes: [UInt8], to connection: Int32) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+            guard result > 0 else { return false }
+            sent += result
+        }
+        return true
+    }
+
+    /// Reads one HTTP message, head and body (by Content-Length), as bytes.
+    private static func readMessage(_ connection: Int32) -> [UInt8]? {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -93,9 +141,8 @@ final class TinyListener: Sendable {
                 let length =
                     head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                if data.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length {
-                    return head.split(separator: "\r\n").first.map(String.init)
-                }
+                let headLength = text.utf8.distance(from: text.startIndex, to: end.upperBound)
+                if data.count - headLength >= length { return Array(data.prefix(headLength + length)) }
             }
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0 else { return nil }
