@@ -34,6 +34,15 @@ public enum StoreCopier {
                 "allow_credentials", "grant_kind", "enrollment_token_hash",
             ]
         ),
+        (
+            "oauth_clients",
+            [
+                "client_id", "application_id", "client_name", "secret_hash", "redirect_uris", "grant_types",
+                "response_types", "auth_method", "scopes", "post_logout_redirect_uris", "first_party",
+                "access_token_ttl_seconds", "refresh_token_ttl_seconds", "created_at",
+            ]
+        ),
+        ("revoked_access_tokens", ["jti", "application_id", "expires_at"]),
     ]
 
     /// Tables left behind on purpose: abuse counters describe recent callers of the old
@@ -43,7 +52,8 @@ public enum StoreCopier {
     /// Integer columns; every other column is text.
     static let integerColumns: Set<String> = [
         "token_ttl_seconds", "created_at", "sign_count", "backup_eligible", "backup_state", "uv_initialized",
-        "last_used_at", "retired_at", "userpw_time", "expires_at",
+        "last_used_at", "retired_at", "userpw_time", "expires_at", "first_party", "access_token_ttl_seconds",
+        "refresh_token_ttl_seconds",
     ]
 
     /// Copies everything from `source` to `target` (both migrated first).

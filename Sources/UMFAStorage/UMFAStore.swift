@@ -4,7 +4,7 @@ import Foundation
 /// (embedded default) and PostgreSQL (shared by many server instances).
 ///
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
-public protocol UMFAStore: SigningKeyStore, AbuseCounterStore {
+public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws
 
@@ -64,7 +64,7 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore {
     /// used at most once even across server instances; `nil` when unknown or already used.
     func consumeChallenge(_ challenge: [UInt8], applicationID: UUID, ceremony: CeremonyKind) async throws
         -> ChallengeRecord?
-    /// Removes challenges and enrollment tokens that expired before `date`.
+    /// Removes challenges, enrollment tokens and revoked-token records that expired before `date`.
     func purgeExpired(before date: Date) async throws
 
     /// Stores an enrollment token hash.

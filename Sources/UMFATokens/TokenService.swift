@@ -51,7 +51,7 @@ public actor TokenService {
 
     /// The keys for signing or validating now: the loaded set, looked at again in the store
     /// when it is older than ``refreshInterval``.
-    private nonisolated func currentKeys() async throws -> SigningKeySet {
+    nonisolated func currentKeys() async throws -> SigningKeySet {
         let loaded = keySet.current
         guard ContinuousClock.now - loaded.loadedAt > refreshInterval else { return loaded }
         try await refreshIfStale()
@@ -158,6 +158,18 @@ public actor TokenService {
     private nonisolated func verifiedClaims(_ token: String, now: Date, maximumLifetime: TimeInterval)
         async throws(TokenValidationFailure) -> (ReceivedLoginClaims, SigningKeySet.Key)
     {
+        let (parts, key) = try await verifiedJWS(token, now: now, maximumLifetime: maximumLifetime)
+        guard let claims = try? JSONDecoder().decode(ReceivedLoginClaims.self, from: parts.payload) else {
+            throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
+        }
+        return (claims, key)
+    }
+
+    /// A JWS signed by one of the loaded keys (RS256, no critical extensions, a key not retired
+    /// longer than `maximumLifetime` ago): its parts and the key; any other token is refused.
+    nonisolated func verifiedJWS(_ token: String, now: Date, maximumLifetime: TimeInterval)
+        async throws(TokenValidationFailure) -> (LoginTokenJWS.Parts, SigningKeySet.Key)
+    {
         guard let parts = LoginTokenJWS.parts(of: token) else {
             throw TokenValidationFailure("Invalid JWT: the token is not a JWT")
         }
@@ -185,10 +197,7 @@ public actor TokenService {
         guard LoginTokenJWS.isSigned(parts, by: key) else {
             throw TokenValidationFailure("Invalid JWT: the signature does not verify")
         }
-        guard let claims = try? JSONDecoder().decode(ReceivedLoginClaims.self, from: parts.payload) else {
-            throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
-        }
-        return (claims, key)
+        return (parts, key)
     }
 
     private func reloadIfStored(kid: String) async {

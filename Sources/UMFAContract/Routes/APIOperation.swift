@@ -31,6 +31,18 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case demoValidateToken
     case demoListCredentials
     case demoDeleteCredential
+    case createOAuthClient
+    case listOAuthClients
+    case getOAuthClient
+    case updateOAuthClient
+    case deleteOAuthClient
+    case rotateOAuthClientSecret
+    case oidcDiscovery
+    case oauthServerMetadata
+    case oidcJWKS
+    case oauthToken
+    case oauthIntrospect
+    case oauthRevoke
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -42,6 +54,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case adminToken
         /// `Authorization: Bearer <login token>` of the user (demo routes).
         case loginToken
+        /// OAuth client authentication (RFC 6749 §2.3: HTTP Basic or form members).
+        case oauthClient
     }
 
     /// The HTTP method, upper case.
@@ -49,12 +63,14 @@ public enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .registrationOptions, .registrationVerify, .authenticationOptions, .authenticationVerify, .unenroll,
             .validateToken, .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey,
-            .demoValidateToken:
+            .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
+            .oauthRevoke:
             "POST"
-        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential: "DELETE"
-        case .updateApplication: "PATCH"
+        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient: "DELETE"
+        case .updateApplication, .updateOAuthClient: "PATCH"
         case .listUserCredentials, .listApplications, .getApplication, .listAPIKeys, .jwks, .health, .metrics,
-            .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials:
+            .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials, .listOAuthClients, .getOAuthClient,
+            .oidcDiscovery, .oauthServerMetadata, .oidcJWKS:
             "GET"
         }
     }
@@ -86,6 +102,16 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .demoValidateToken: "/api/demo/validate-token"
         case .demoListCredentials: "/api/demo/users/{user_id}/credentials"
         case .demoDeleteCredential: "/api/demo/users/{user_id}/credentials/{credential_id}"
+        case .createOAuthClient, .listOAuthClients: "/api/admin/applications/{id}/oauth-clients"
+        case .getOAuthClient, .updateOAuthClient, .deleteOAuthClient:
+            "/api/admin/applications/{id}/oauth-clients/{client_id}"
+        case .rotateOAuthClientSecret: "/api/admin/applications/{id}/oauth-clients/{client_id}/secret"
+        case .oidcDiscovery: "/oidc/{application_id}/.well-known/openid-configuration"
+        case .oauthServerMetadata: "/.well-known/oauth-authorization-server/oidc/{application_id}"
+        case .oidcJWKS: "/oidc/{application_id}/jwks"
+        case .oauthToken: "/oidc/{application_id}/token"
+        case .oauthIntrospect: "/oidc/{application_id}/introspect"
+        case .oauthRevoke: "/oidc/{application_id}/revoke"
         }
     }
 
@@ -94,8 +120,10 @@ public enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential: .apiKey
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
-            .deleteAPIKey, .rotateSigningKey:
+            .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient, .updateOAuthClient,
+            .deleteOAuthClient, .rotateOAuthClientSecret:
             .adminToken
+        case .oauthToken, .oauthIntrospect, .oauthRevoke: .oauthClient
         case .demoListCredentials, .demoDeleteCredential: .loginToken
         default: .open
         }
@@ -105,6 +133,15 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var isDemoOnly: Bool {
         switch self {
         case .demoValidateToken, .demoListCredentials, .demoDeleteCredential: true
+        default: false
+        }
+    }
+
+    /// Whether the operation is an OAuth / OpenID Connect endpoint, answering in its RFC's
+    /// shapes (form bodies in; RFC 6749 §5.2 errors, with UMFA's `trace_id` added).
+    public var answersInOAuthShape: Bool {
+        switch self {
+        case .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthToken, .oauthIntrospect, .oauthRevoke: true
         default: false
         }
     }
@@ -122,6 +159,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createApplication: CreateApplicationRequest.self
         case .updateApplication: ApplicationSettingsRequest.self
         case .demoValidateToken: DemoValidateRequest.self
+        case .createOAuthClient, .updateOAuthClient: OAuthClientRequest.self
         default: nil
         }
     }
@@ -144,14 +182,20 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .listAPIKeys: APIKeyListResponse.self
         case .rotateSigningKey: SigningKeyRotatedResponse.self
         case .health: HealthResponse.self
-        case .jwks, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript: nil
+        case .createOAuthClient, .getOAuthClient, .updateOAuthClient, .rotateOAuthClientSecret: OAuthClientResponse.self
+        case .listOAuthClients: OAuthClientListResponse.self
+        case .deleteOAuthClient: RemovedResponse.self
+        case .oidcDiscovery, .oauthServerMetadata: AuthorizationServerMetadata.self
+        case .oauthToken: OAuthTokenResponse.self
+        case .oauthIntrospect: IntrospectionResponse.self
+        case .oidcJWKS, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript: nil
         }
     }
 
     /// The success status: 201 for what creates a resource, else 200.
     public var successStatus: Int {
         switch self {
-        case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey: 201
+        case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient: 201
         default: 200
         }
     }

@@ -74,12 +74,19 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
         abuse: AbuseGuard(
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),
             now: configuration.now, logger: logger),
-        attestationAnchors: configuration.attestationAnchors)
+        attestationAnchors: configuration.attestationAnchors,
+        publicURL: configuration.publicOrigin ?? defaultPublicURL(configuration))
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }
     try await store.purgeExpired(before: configuration.now())
     return (services, report)
+}
+
+/// The server's own `http://host:port` (DESIGN.md §5), with a wildcard address named `localhost`.
+private func defaultPublicURL(_ configuration: ServerConfiguration) -> String {
+    let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "localhost" : configuration.host
+    return "http://\(host.contains(":") ? "[\(host)]" : host):\(configuration.port)"
 }
 
 /// Where failures are counted: in the database when instances may share it (PostgreSQL), in

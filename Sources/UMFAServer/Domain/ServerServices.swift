@@ -20,6 +20,8 @@ struct ServerServices: Sendable {
     let abuse: AbuseGuard
     /// The attestation roots and FIDO metadata registrations are judged against.
     var attestationAnchors = AttestationTrustAnchors.wellKnown()
+    /// The server's public URL (`UMFA_PUBLIC_URL`): the base of every issuer URL.
+    var publicURL = "http://localhost:8080"
 
     /// Looks an application up for a device-facing route; unknown ids are a 400 there, since
     /// 404 is reserved for the API-key and admin routes.

@@ -110,7 +110,7 @@ enum JSONExchange {
     /// One reader task and an event-loop timer that cancels it, rather than a task group
     /// whose second child sleeps: two tasks and a sleep per request, most of it on a path
     /// where the body is already there.
-    private static func collect(_ request: Request, timeout: Duration) async throws -> ByteBuffer {
+    static func collect(_ request: Request, timeout: Duration) async throws -> ByteBuffer {
         let reader = Task {
             var request = request
             return try await request.collectBody(upTo: maxBodySize)

@@ -43,6 +43,8 @@ struct Routes {
         let publicRoutes = PublicRoutes(
             services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash))
         let demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
+        let oauthClients = OAuthClientAdmin(services: services)
+        let oauth = OAuthRoutes(services: services)
         let created = HTTPResponse.Status.created
         switch operation {
         case .registrationOptions: return RouteHandlers.json(registration.options)
@@ -87,6 +89,21 @@ struct Routes {
             return RouteHandlers.plain { try await demo.listCredentials($0.credentialTarget, caller: $1) }
         case .demoDeleteCredential:
             return RouteHandlers.plain { try await demo.deleteCredential($0.credentialTarget, caller: $1) }
+        case .createOAuthClient: return RouteHandlers.jsonWithPath(status: created, oauthClients.create)
+        case .listOAuthClients: return RouteHandlers.plain(oauthClients.list)
+        case .getOAuthClient: return RouteHandlers.plain(oauthClients.show)
+        case .updateOAuthClient: return RouteHandlers.jsonWithPath(oauthClients.update)
+        case .deleteOAuthClient: return RouteHandlers.plain(oauthClients.delete)
+        case .rotateOAuthClientSecret: return RouteHandlers.plain(oauthClients.rotateSecret)
+        case .oidcDiscovery, .oauthServerMetadata: return oauth.metadata
+        case .oidcJWKS: return oauth.jwks
+        case .oauthToken: return oauth.form { try await $0.token(form: $1, authorization: $2, caller: $3) }
+        case .oauthIntrospect: return oauth.form { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
+        case .oauthRevoke:
+            return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
+                try await endpoint.revoke(form: form, authorization: authorization, caller: caller)
+                return nil
+            }
         }
     }
 }

@@ -75,5 +75,24 @@ enum Schema {
             """,
             "CREATE INDEX abuse_counters_by_last_seen ON abuse_counters (last_seen)",
         ],
+        [
+            // 5: OAuth clients of each application's OpenID Connect provider (DESIGN.md §5), and
+            // access tokens revoked before they expire.
+            """
+            CREATE TABLE oauth_clients (
+                client_id TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                client_name TEXT NOT NULL, secret_hash TEXT, redirect_uris TEXT NOT NULL, grant_types TEXT NOT NULL,
+                response_types TEXT NOT NULL, auth_method TEXT NOT NULL, scopes TEXT NOT NULL,
+                post_logout_redirect_uris TEXT NOT NULL, first_party INTEGER NOT NULL,
+                access_token_ttl_seconds BIGINT NOT NULL, refresh_token_ttl_seconds BIGINT NOT NULL,
+                created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX oauth_clients_by_application ON oauth_clients (application_id)",
+            """
+            CREATE TABLE revoked_access_tokens (
+                jti TEXT PRIMARY KEY, application_id TEXT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+        ],
     ]
 }

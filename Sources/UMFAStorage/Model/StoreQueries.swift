@@ -221,6 +221,7 @@ enum StoreQueries {
         [
             StoreQuery("DELETE FROM challenges WHERE expires_at < ?", [.date(date)]),
             StoreQuery("DELETE FROM enrollment_tokens WHERE expires_at < ?", [.date(date)]),
+            StoreQuery("DELETE FROM revoked_access_tokens WHERE expires_at < ?", [.date(date)]),
         ]
     }
 

@@ -1,0 +1,59 @@
+import Foundation
+import UMFAEncoding
+import UMFAStorage
+import UMFATokens
+
+/// The claims of an OAuth access token (RFC 9068 §2.2).
+struct AccessTokenClaims: Codable, Sendable {
+    let iss: String
+    let sub: String
+    let aud: String
+    let clientID: String
+    let scope: String
+    let iat: Int
+    let exp: Int
+    let jti: String
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, scope, iat, exp, jti
+        case clientID = "client_id"
+    }
+}
+
+/// Issues and checks an issuer's access tokens: JWTs with `typ` `at+jwt` (RFC 9068), signed with
+/// the server's token keys and published in the issuer's JWKS. A token is valid for its own
+/// issuer only, until it expires or is revoked (RFC 7009).
+struct AccessTokens: Sendable {
+    static let type = "at+jwt"
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
+    /// A new access token for `client`, with the subject `subject` and `scopes`.
+    func issue(to client: OAuthClientRecord, subject: String, scopes: [String], audience: String?) async throws
+        -> (token: String, claims: AccessTokenClaims)
+    {
+        let now = Int(services.now().timeIntervalSince1970)
+        let claims = AccessTokenClaims(
+            iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
+            scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
+            jti: Base64URL.encode(Secrets.randomBytes(16)))
+        return (try await services.tokens.sign(claims, type: Self.type), claims)
+    }
+
+    /// The claims of `token` when it is a valid access token of this issuer now; `nil` otherwise
+    /// (another issuer's, expired, revoked, a login token, a forgery).
+    func validClaims(_ token: String) async throws -> AccessTokenClaims? {
+        let now = services.now()
+        let maximumLifetime = TimeInterval(OAuthClientSettings.accessTokenTTL.upperBound)
+        guard
+            let payload = try? await services.tokens.verifiedPayload(
+                of: token, type: Self.type, now: now, maximumLifetime: maximumLifetime),
+            let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: payload),
+            claims.iss.utf8.elementsEqual(issuer.issuer.utf8), Double(claims.exp) > now.timeIntervalSince1970,
+            Double(claims.iat) <= now.timeIntervalSince1970 + 60, claims.exp - claims.iat <= Int(maximumLifetime)
+        else { return nil }
+        let revoked = try await services.store.isAccessTokenRevoked(
+            jti: claims.jti, applicationID: issuer.application.id)
+        return revoked ? nil : claims
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import UMFAContract
+import UMFAEncoding
+import UMFAStorage
+
+/// The admin API's OAuth clients of an application (DESIGN.md §5): the secret of a confidential
+/// client is shown once, at creation and at rotation, and stored as SHA-256.
+struct OAuthClientAdmin: Sendable {
+    let services: ServerServices
+
+    func create(_ request: OAuthClientRequest, values: RouteValues, caller: Caller) async throws
+        -> OAuthClientResponse
+    {
+        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let defaults = OAuthClientRecord(
+            clientID: "umfa_ci_" + Base64URL.encode(Secrets.randomBytes(16)), applicationID: application.id,
+            name: "", secretHash: nil, redirectURIs: [], grantTypes: ["authorization_code"], responseTypes: ["code"],
+            authenticationMethod: .clientSecretBasic, scopes: ["openid"], postLogoutRedirectURIs: [],
+            firstParty: false, accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000,
+            createdAt: services.now())
+        guard request.clientName != nil else { throw ServiceError.invalid("client_name is required") }
+        var client = try OAuthClientSettings.apply(request, to: defaults)
+        var secret: String?
+        if client.authenticationMethod.isConfidential {
+            secret = Secrets.make(prefix: "umfa_cs_")
+            client.secretHash = secret.map(Secrets.hash)
+        }
+        try await services.store.insertOAuthClient(client)
+        return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
+    }
+
+    func list(values: RouteValues, caller: Caller) async throws -> OAuthClientListResponse {
+        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let clients = try await services.store.oauthClients(applicationID: application.id)
+        return OAuthClientListResponse(traceID: caller.traceID, clients: clients.map(Self.view))
+    }
+
+    func show(values: RouteValues, caller: Caller) async throws -> OAuthClientResponse {
+        OAuthClientResponse(traceID: caller.traceID, client: Self.view(try await lookup(values)))
+    }
+
+    /// Applies the members present; a change of authentication method makes or drops the secret
+    /// (a new secret is shown in the answer).
+    func update(_ request: OAuthClientRequest, values: RouteValues, caller: Caller) async throws
+        -> OAuthClientResponse
+    {
+        let stored = try await lookup(values)
+        var client = try OAuthClientSettings.apply(request, to: stored)
+        var secret: String?
+        if client.authenticationMethod.isConfidential, client.secretHash == nil {
+            secret = Secrets.make(prefix: "umfa_cs_")
+            client.secretHash = secret.map(Secrets.hash)
+        } else if !client.authenticationMethod.isConfidential {
+            client.secretHash = nil
+        }
+        guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
+        return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
+    }
+
+    func delete(values: RouteValues, caller: Caller) async throws -> RemovedResponse {
+        let client = try await lookup(values)
+        guard try await services.store.deleteOAuthClient(applicationID: client.applicationID, clientID: client.clientID)
+        else { throw ServiceError.notFound("Unknown client") }
+        return RemovedResponse(traceID: caller.traceID)
+    }
+
+    /// A new secret; the old one stops working at once.
+    func rotateSecret(values: RouteValues, caller: Caller) async throws -> OAuthClientResponse {
+        var client = try await lookup(values)
+        guard client.authenticationMethod.isConfidential else {
+            throw ServiceError.invalid("A public client (token_endpoint_auth_method none) has no secret")
+        }
+        let secret = Secrets.make(prefix: "umfa_cs_")
+        client.secretHash = Secrets.hash(secret)
+        guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
+        return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
+    }
+
+    private func lookup(_ values: RouteValues) async throws -> OAuthClientRecord {
+        let application = try await AdminService(services: services).lookup(values.path("id"))
+        guard let clientID = values.path("client_id"),
+            let client = try await services.store.oauthClient(applicationID: application.id, clientID: clientID)
+        else { throw ServiceError.notFound("Unknown client") }
+        return client
+    }
+
+    static func view(_ client: OAuthClientRecord) -> OAuthClientView {
+        OAuthClientView(
+            clientID: client.clientID, applicationID: client.applicationID.uuidString.lowercased(),
+            clientName: client.name, redirectURIs: client.redirectURIs, grantTypes: client.grantTypes,
+            responseTypes: client.responseTypes, tokenEndpointAuthMethod: client.authenticationMethod.rawValue,
+            scope: client.scopes.joined(separator: " "), postLogoutRedirectURIs: client.postLogoutRedirectURIs,
+            firstParty: client.firstParty, accessTokenTTLSeconds: client.accessTokenTTLSeconds,
+            refreshTokenTTLSeconds: client.refreshTokenTTLSeconds, createdAt: Timestamps.rfc3339(client.createdAt))
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+
+/// The rules an OAuth client's settings follow (DESIGN.md §5), checked once at the admin API:
+/// a request that breaks one is 400 naming the member, and nothing is stored.
+enum OAuthClientSettings {
+    static let accessTokenTTL = 60...86_400
+    static let refreshTokenTTL = 60...31_536_000
+    static let grantTypes: Set = ["authorization_code", "refresh_token", "client_credentials"]
+
+    /// `client` with `request` applied (a new client starts from `client` as the defaults).
+    static func apply(_ request: OAuthClientRequest, to client: OAuthClientRecord) throws -> OAuthClientRecord {
+        try refuseLaterFeatures(request)
+        var client = client
+        if let name = request.clientName {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard (1...200).contains(trimmed.utf8.count), !trimmed.utf8.contains(0) else {
+                throw ServiceError.invalid("client_name must be 1 to 200 bytes of UTF-8")
+            }
+            client.name = trimmed
+        }
+        if let method = request.tokenEndpointAuthMethod {
+            guard let parsed = ClientAuthenticationMethod(rawValue: method) else {
+                throw ServiceError.invalid(
+                    "token_endpoint_auth_method must be one of \(ClientAuthenticationMethod.allCases.map(\.rawValue))")
+            }
+            client.authenticationMethod = parsed
+        }
+        if let grants = request.grantTypes {
+            guard !grants.isEmpty, Set(grants).isSubset(of: grantTypes), Set(grants).count == grants.count else {
+                throw ServiceError.invalid("grant_types must be distinct values of \(grantTypes.sorted())")
+            }
+            client.grantTypes = grants
+        }
+        if let responses = request.responseTypes {
+            guard responses.allSatisfy({ $0 == "code" }), responses.count <= 1 else {
+                throw ServiceError.invalid("response_types may only hold \"code\"")
+            }
+            client.responseTypes = responses
+        }
+        if let scope = request.scope { client.scopes = try scopes(scope) }
+        if let uris = request.redirectURIs { client.redirectURIs = try uris.map { try redirectURI($0) } }
+        if let uris = request.postLogoutRedirectURIs {
+            client.postLogoutRedirectURIs = try uris.map { try redirectURI($0, field: "post_logout_redirect_uris") }
+        }
+        if let firstParty = request.firstParty { client.firstParty = firstParty }
+        if let ttl = request.accessTokenTTLSeconds {
+            guard accessTokenTTL.contains(ttl) else {
+                throw ServiceError.invalid("access_token_ttl_seconds must be 60 to 86400")
+            }
+            client.accessTokenTTLSeconds = ttl
+        }
+        if let ttl = request.refreshTokenTTLSeconds {
+            guard refreshTokenTTL.contains(ttl) else {
+                throw ServiceError.invalid("refresh_token_ttl_seconds must be 60 to 31536000")
+            }
+            client.refreshTokenTTLSeconds = ttl
+        }
+        try checkConsistent(client)
+        return client
+    }
+
+    /// The settings taken together: a machine grant needs a secret, a code grant a redirect URI.
+    private static func checkConsistent(_ client: OAuthClientRecord) throws {
+        if client.grantTypes.contains("client_credentials"), !client.authenticationMethod.isConfidential {
+            throw ServiceError.invalid("client_credentials needs a confidential client (a secret)")
+        }
+        if client.grantTypes.contains("authorization_code"), client.redirectURIs.isEmpty {
+            throw ServiceError.invalid("authorization_code needs at least one redirect_uris entry")
+        }
+        if client.grantTypes.contains("authorization_code") != client.responseTypes.contains("code") {
+            throw ServiceError.invalid("response_types [\"code\"] goes with grant_types authorization_code")
+        }
+    }
+
+    /// DPoP, dynamic registration, JWT client authentication and PAR come with a later version:
+    /// asking for them is refused, not silently ignored.
+    private static func refuseLaterFeatures(_ request: OAuthClientRequest) throws {
+        let asked = [
+            ("jwks", request.jwks != nil), ("dcr_template", request.dcrTemplate == true),
+            ("dpop_bound_access_tokens", request.dpopBoundAccessTokens == true),
+            ("require_pushed_authorization_requests", request.requirePushedAuthorizationRequests == true),
+        ]
+        if let name = asked.first(where: \.1)?.0 {
+            throw ServiceError.invalid("\(name) is not supported by this version of UMFA")
+        }
+    }
+
+    /// Space-separated scope tokens (RFC 6749 §3.3: printable ASCII but space, `"` and `\`).
+    static func scopes(_ text: String) throws -> [String] {
+        let tokens = text.split(separator: " ").map(String.init)
+        guard tokens.count <= 50,
+            tokens.allSatisfy({ token in
+                token.utf8.count <= 100
+                    && token.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+            })
+        else { throw ServiceError.invalid("scope must be space-separated scope tokens (RFC 6749 §3.3)") }
+        var seen = Set<String>()
+        return tokens.filter { seen.insert($0).inserted }
+    }
+
+    /// A redirect URI a client may register (RFC 6749 §3.1.2, RFC 8252 §7): absolute, no
+    /// fragment; https, or http to a loopback address, or a private-use scheme with a dot.
+    static func redirectURI(_ text: String, field: String = "redirect_uris") throws -> String {
+        guard text.utf8.count <= 2000, let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+            url.fragment == nil
+        else { throw ServiceError.invalid("\(field) entries must be absolute URIs without a fragment") }
+        let host = url.host?.lowercased() ?? ""
+        switch scheme {
+        case "https" where !host.isEmpty: return text
+        case "http" where ["127.0.0.1", "[::1]", "::1", "localhost"].contains(host): return text
+        case _ where scheme.contains(".") && scheme != "http" && scheme != "https": return text
+        default:
+            throw ServiceError.invalid(
+                "\(field) entries must use https, http on a loopback address, or a private-use scheme (RFC 8252)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import Logging
+import UMFAContract
+
+/// An error of an OAuth endpoint, in RFC 6749 §5.2 terms: the error code a client library
+/// acts on, the description for its developer, and the HTTP status.
+struct OAuthError: Error, Sendable, Equatable {
+    /// RFC 6749 §5.2, RFC 7009 §2.2.1 and RFC 6750 §3.1 error codes.
+    enum Code: String, Sendable {
+        case invalidRequest = "invalid_request"
+        case invalidClient = "invalid_client"
+        case invalidGrant = "invalid_grant"
+        case unauthorizedClient = "unauthorized_client"
+        case unsupportedGrantType = "unsupported_grant_type"
+        case invalidScope = "invalid_scope"
+        case unsupportedTokenType = "unsupported_token_type"
+        case temporarilyUnavailable = "temporarily_unavailable"
+        case serverError = "server_error"
+    }
+
+    let code: Code
+    let description: String
+    /// Whether the client tried HTTP Basic: a 401 then names the scheme (RFC 6749 §5.2).
+    var basicChallenge = false
+
+    static func invalidRequest(_ description: String) -> OAuthError { OAuthError(code: .invalidRequest, description) }
+
+    init(code: Code, _ description: String, basicChallenge: Bool = false) {
+        self.code = code
+        self.description = description
+        self.basicChallenge = basicChallenge
+    }
+
+    var status: HTTPResponse.Status {
+        switch code {
+        case .invalidClient: .unauthorized
+        case .temporarilyUnavailable: .serviceUnavailable
+        case .serverError: .internalServerError
+        default: .badRequest
+        }
+    }
+}
+
+extension ErrorMap {
+    /// The RFC 6749 §5.2 answer for any error of an OAuth endpoint: an ``OAuthError`` as it
+    /// is; UMFA's own errors (a body too large, a rate limit, the database away) by their status
+    /// with the nearest OAuth code, so every OAuth client library can read the answer.
+    static func oauthResponse(for error: any Error, traceID: String, logger: Logger) -> Response {
+        let status: HTTPResponse.Status
+        let code: OAuthError.Code
+        let description: String
+        var headers: HTTPFields = [:]
+        if let error = error as? OAuthError {
+            (status, code, description) = (error.status, error.code, error.description)
+            if error.basicChallenge { headers[.wwwAuthenticate] = #"Basic realm="umfa""# }
+        } else {
+            let answer = answer(for: error, traceID: traceID, logger: logger)
+            (status, description, headers) = answer
+            switch status.code {
+            case 401: code = .invalidClient
+            case 400..<500: code = .invalidRequest
+            case 503: code = .temporarilyUnavailable
+            default: code = .serverError
+            }
+        }
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        let body = OAuthErrorResponse(error: code.rawValue, errorDescription: description, traceID: traceID)
+        let data = (try? JSONExchange.encode(body)) ?? Data()
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+
+/// An `application/x-www-form-urlencoded` body (the OAuth endpoints' request format): each
+/// parameter at most once (RFC 6749 §3.2), UTF-8, no U+0000.
+struct OAuthForm: Sendable {
+    private let values: [String: String]
+
+    /// Parses `data`; any defect is `invalid_request` naming it.
+    init(_ data: Data, contentType: String?) throws {
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/x-www-form-urlencoded" else {
+            throw OAuthError.invalidRequest("The body must be application/x-www-form-urlencoded")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw OAuthError.invalidRequest("The body is not UTF-8")
+        }
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else {
+                throw OAuthError.invalidRequest("The body is not valid form encoding")
+            }
+            guard values[name] == nil else { throw OAuthError.invalidRequest("\(name) is given more than once") }
+            guard !name.utf8.contains(0), !value.utf8.contains(0) else {
+                throw OAuthError.invalidRequest("Parameters must not contain U+0000")
+            }
+            values[name] = value
+        }
+        self.values = values
+    }
+
+    /// A parameter; an empty one counts as absent (RFC 6749 §3.1).
+    subscript(_ name: String) -> String? {
+        guard let value = values[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// A parameter that must be present.
+    func require(_ name: String) throws -> String {
+        guard let value = self[name] else { throw OAuthError.invalidRequest("\(name) is required") }
+        return value
+    }
+
+    private static func decode(_ part: Substring) -> String? {
+        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

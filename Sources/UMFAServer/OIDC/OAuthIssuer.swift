@@ -1,0 +1,44 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+
+/// One application as an OAuth authorization server: its issuer URL (DESIGN.md §5:
+/// `<public URL>/oidc/<application_id>`), its endpoints and its metadata.
+struct OAuthIssuer: Sendable {
+    let application: ApplicationRecord
+    let issuer: String
+
+    /// The scopes of OpenID Connect Core §5.4 and `offline_access`; clients may also be given
+    /// scopes of their own (API scopes for `client_credentials`).
+    static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
+    /// The grant types this version serves.
+    static let grantTypes = ["client_credentials"]
+    /// How clients authenticate.
+    static let authenticationMethods = ["client_secret_basic", "client_secret_post"]
+
+    init(application: ApplicationRecord, publicURL: String) {
+        self.application = application
+        var base = publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        issuer = base + "/oidc/" + application.id.uuidString.lowercased()
+    }
+
+    /// Looks the issuer up by the `{application_id}` of the path; an unknown one is 404.
+    static func lookup(_ text: String?, services: ServerServices) async throws -> OAuthIssuer {
+        guard let text, let id = UUID(uuidString: text), let application = try await services.store.application(id: id)
+        else { throw ServiceError.notFound("Unknown issuer") }
+        return OAuthIssuer(application: application, publicURL: services.publicURL)
+    }
+
+    var tokenEndpoint: String { issuer + "/token" }
+
+    /// RFC 8414 metadata: what this issuer offers now. There is no authorization endpoint yet,
+    /// so no response type is listed and no grant needs one (RFC 8414 §2).
+    var metadata: AuthorizationServerMetadata {
+        AuthorizationServerMetadata(
+            issuer: issuer, tokenEndpoint: tokenEndpoint, jwksURI: issuer + "/jwks",
+            introspectionEndpoint: issuer + "/introspect", revocationEndpoint: issuer + "/revoke",
+            scopesSupported: Self.standardScopes, responseTypesSupported: [], grantTypesSupported: Self.grantTypes,
+            tokenEndpointAuthMethodsSupported: Self.authenticationMethods, codeChallengeMethodsSupported: ["S256"])
+    }
+}

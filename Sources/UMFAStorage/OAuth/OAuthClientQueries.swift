@@ -1,0 +1,128 @@
+import Foundation
+
+/// The statements behind ``OAuthClientStore``, for both engines.
+extension StoreQueries {
+    static let oauthClientColumns = """
+        client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
+            auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
+            refresh_token_ttl_seconds, created_at
+        """
+
+    static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
+        [
+            .text(client.clientID), .uuid(client.applicationID), .text(client.name),
+            client.secretHash.map { .bytes($0) } ?? .null, .text(StoredValue.json(client.redirectURIs)),
+            .text(StoredValue.json(client.grantTypes)), .text(StoredValue.json(client.responseTypes)),
+            .text(client.authenticationMethod.rawValue), .text(StoredValue.json(client.scopes)),
+            .text(StoredValue.json(client.postLogoutRedirectURIs)), .bool(client.firstParty),
+            .integer(Int64(client.accessTokenTTLSeconds)), .integer(Int64(client.refreshTokenTTLSeconds)),
+            .date(client.createdAt),
+        ]
+    }
+
+    static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
+        StoreQuery(
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            oauthClientValues(client))
+    }
+
+    static func oauthClient(applicationID: UUID, clientID: String) -> StoreQuery {
+        StoreQuery(
+            "SELECT \(oauthClientColumns) FROM oauth_clients WHERE application_id = ? AND client_id = ?",
+            [.uuid(applicationID), .text(clientID)])
+    }
+
+    static func oauthClients(applicationID: UUID) -> StoreQuery {
+        StoreQuery(
+            "SELECT \(oauthClientColumns) FROM oauth_clients WHERE application_id = ?", [.uuid(applicationID)])
+    }
+
+    static func updateOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
+                response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
+                access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?
+            WHERE application_id = ? AND client_id = ? RETURNING client_id
+            """,
+            Array(oauthClientValues(client)[2..<13]) + [.uuid(client.applicationID), .text(client.clientID)])
+    }
+
+    static func deleteOAuthClient(applicationID: UUID, clientID: String) -> StoreQuery {
+        StoreQuery(
+            "DELETE FROM oauth_clients WHERE application_id = ? AND client_id = ? RETURNING client_id",
+            [.uuid(applicationID), .text(clientID)])
+    }
+
+    static func revokeAccessToken(jti: String, applicationID: UUID, expiresAt: Date) -> StoreQuery {
+        StoreQuery(
+            "INSERT INTO revoked_access_tokens (jti, application_id, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(jti), .uuid(applicationID), .date(expiresAt)])
+    }
+
+    static func revokedAccessToken(jti: String, applicationID: UUID) -> StoreQuery {
+        StoreQuery(
+            "SELECT jti FROM revoked_access_tokens WHERE jti = ? AND application_id = ?",
+            [.text(jti), .uuid(applicationID)])
+    }
+}
+
+extension OAuthClientRecord {
+    init(row: any StoredRow) throws {
+        let method = try row.text("auth_method")
+        guard let authenticationMethod = ClientAuthenticationMethod(rawValue: method) else {
+            throw StoreError(.corrupt, "unknown token_endpoint_auth_method \(method)")
+        }
+        self.init(
+            clientID: try row.text("client_id"), applicationID: try row.uuid("application_id"),
+            name: try row.text("client_name"), secretHash: try row.optionalText("secret_hash").map(StoredValue.bytes),
+            redirectURIs: try StoredValue.list(try row.text("redirect_uris")),
+            grantTypes: try StoredValue.list(try row.text("grant_types")),
+            responseTypes: try StoredValue.list(try row.text("response_types")),
+            authenticationMethod: authenticationMethod, scopes: try StoredValue.list(try row.text("scopes")),
+            postLogoutRedirectURIs: try StoredValue.list(try row.text("post_logout_redirect_uris")),
+            firstParty: try row.bool("first_party"),
+            accessTokenTTLSeconds: Int(try row.integer("access_token_ttl_seconds")),
+            refreshTokenTTLSeconds: Int(try row.integer("refresh_token_ttl_seconds")),
+            createdAt: try row.date("created_at"))
+    }
+}
+
+extension SQLStore {
+    func insertOAuthClient(_ client: OAuthClientRecord) async throws {
+        _ = try await executor.rows(StoreQueries.insertOAuthClient(client))
+    }
+
+    func oauthClient(applicationID: UUID, clientID: String) async throws -> OAuthClientRecord? {
+        try await executor.rows(StoreQueries.oauthClient(applicationID: applicationID, clientID: clientID)).first
+            .map { try OAuthClientRecord(row: $0) }
+    }
+
+    func oauthClients(applicationID: UUID) async throws -> [OAuthClientRecord] {
+        // Sorted here: PostgreSQL orders text by collation, SQLite by bytes.
+        try await executor.rows(StoreQueries.oauthClients(applicationID: applicationID)).map {
+            try OAuthClientRecord(row: $0)
+        }.sorted {
+            $0.createdAt != $1.createdAt
+                ? $0.createdAt < $1.createdAt : $0.clientID.utf8.lexicographicallyPrecedes($1.clientID.utf8)
+        }
+    }
+
+    func updateOAuthClient(_ client: OAuthClientRecord) async throws -> Bool {
+        try await !executor.rows(StoreQueries.updateOAuthClient(client)).isEmpty
+    }
+
+    func deleteOAuthClient(applicationID: UUID, clientID: String) async throws -> Bool {
+        try await !executor.rows(StoreQueries.deleteOAuthClient(applicationID: applicationID, clientID: clientID))
+            .isEmpty
+    }
+
+    func revokeAccessToken(jti: String, applicationID: UUID, expiresAt: Date) async throws {
+        _ = try await executor.rows(
+            StoreQueries.revokeAccessToken(jti: jti, applicationID: applicationID, expiresAt: expiresAt))
+    }
+
+    func isAccessTokenRevoked(jti: String, applicationID: UUID) async throws -> Bool {
+        try await !executor.rows(StoreQueries.revokedAccessToken(jti: jti, applicationID: applicationID)).isEmpty
+    }
+}

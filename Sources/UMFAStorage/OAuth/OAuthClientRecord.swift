@@ -1,0 +1,88 @@
+import Foundation
+
+/// How an OAuth client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`).
+public enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable {
+    /// A public client (a native or browser app): no secret; PKCE S256 is required.
+    case none
+    /// `Authorization: Basic` with the client id and secret (RFC 6749 §2.3.1).
+    case clientSecretBasic = "client_secret_basic"
+    /// `client_id` and `client_secret` in the form body (RFC 6749 §2.3.1).
+    case clientSecretPost = "client_secret_post"
+
+    /// Whether the client holds a secret.
+    public var isConfidential: Bool { self != .none }
+}
+
+/// An OAuth 2.0 / OpenID Connect client of one application (DESIGN.md §5).
+public struct OAuthClientRecord: Sendable, Equatable {
+    /// The client id, unique over all applications.
+    public var clientID: String
+    /// The application (issuer) the client belongs to.
+    public var applicationID: UUID
+    /// A human name (`client_name`).
+    public var name: String
+    /// SHA-256 of the client secret; `nil` for a public client.
+    public var secretHash: [UInt8]?
+    /// Redirect URIs, matched exactly.
+    public var redirectURIs: [String]
+    /// Grant types the client may use.
+    public var grantTypes: [String]
+    /// Response types the client may use.
+    public var responseTypes: [String]
+    /// How the client authenticates at the token endpoint.
+    public var authenticationMethod: ClientAuthenticationMethod
+    /// The scopes the client may ask for.
+    public var scopes: [String]
+    /// Where RP-initiated logout may send the browser back to.
+    public var postLogoutRedirectURIs: [String]
+    /// A first-party client skips the consent screen.
+    public var firstParty: Bool
+    /// Access tokens live this long, in seconds.
+    public var accessTokenTTLSeconds: Int
+    /// Refresh tokens live this long, in seconds.
+    public var refreshTokenTTLSeconds: Int
+    /// When it was registered.
+    public var createdAt: Date
+
+    /// Creates a record.
+    public init(
+        clientID: String, applicationID: UUID, name: String, secretHash: [UInt8]?, redirectURIs: [String],
+        grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
+        scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
+        refreshTokenTTLSeconds: Int, createdAt: Date
+    ) {
+        self.clientID = clientID
+        self.applicationID = applicationID
+        self.name = name
+        self.secretHash = secretHash
+        self.redirectURIs = redirectURIs
+        self.grantTypes = grantTypes
+        self.responseTypes = responseTypes
+        self.authenticationMethod = authenticationMethod
+        self.scopes = scopes
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.firstParty = firstParty
+        self.accessTokenTTLSeconds = accessTokenTTLSeconds
+        self.refreshTokenTTLSeconds = refreshTokenTTLSeconds
+        self.createdAt = createdAt
+    }
+}
+
+/// The OAuth clients and the access tokens revoked before they expire, shared by every
+/// instance on the database.
+public protocol OAuthClientStore: Sendable {
+    /// Adds a client; ``StoreError/Code/conflict`` when the client id exists.
+    func insertOAuthClient(_ client: OAuthClientRecord) async throws
+    /// A client of the application; `nil` when the id is unknown or another application's.
+    func oauthClient(applicationID: UUID, clientID: String) async throws -> OAuthClientRecord?
+    /// The application's clients, oldest first.
+    func oauthClients(applicationID: UUID) async throws -> [OAuthClientRecord]
+    /// Replaces a client's settings (and secret hash); `false` when there is no such client.
+    func updateOAuthClient(_ client: OAuthClientRecord) async throws -> Bool
+    /// Removes a client; `false` when there was none.
+    func deleteOAuthClient(applicationID: UUID, clientID: String) async throws -> Bool
+    /// Records that the access token `jti` is revoked until it expires at `expiresAt`.
+    func revokeAccessToken(jti: String, applicationID: UUID, expiresAt: Date) async throws
+    /// Whether the access token `jti` of the application was revoked.
+    func isAccessTokenRevoked(jti: String, applicationID: UUID) async throws -> Bool
+}

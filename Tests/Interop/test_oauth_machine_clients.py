@@ -1,0 +1,80 @@
+"""UMFA's OAuth issuer (DESIGN.md §5) driven by OAuth client libraries nobody here wrote:
+authlib (token, introspection, revocation), PyJWT (the access token against the issuer's JWKS)
+and requests-oauth2client (discovery, client_credentials, introspection, revocation, errors)."""
+
+import jwt
+import pytest
+import requests
+from authlib.integrations.requests_client import OAuth2Session
+from requests_oauth2client import ClientSecretPost, InvalidClient, InvalidScope, OAuth2Client
+
+from support import ADMIN_TOKEN
+
+
+def make_client(server, method: str = "client_secret_basic", scope: str = "orders:read orders:write") -> dict:
+    return server.ok("POST", f"/api/admin/applications/{server.app_id}/oauth-clients",
+                     {"client_name": "Billing", "grant_types": ["client_credentials"], "response_types": [],
+                      "token_endpoint_auth_method": method, "scope": scope},
+                     bearer=ADMIN_TOKEN, status=201)
+
+
+def issuer_of(server) -> str:
+    """`umfa serve` publishes its development origin (http://localhost:<port>) as its public URL."""
+    return f"{server.origin}/oidc/{server.app_id}"
+
+
+def test_authlib_gets_checks_introspects_and_revokes_an_access_token(server):
+    client = make_client(server)
+    issuer = issuer_of(server)
+    session = OAuth2Session(client["client_id"], client["client_secret"],
+                            token_endpoint_auth_method="client_secret_basic", scope="orders:read")
+    token = session.fetch_token(issuer + "/token", grant_type="client_credentials")
+    assert token["token_type"] == "Bearer" and token["scope"] == "orders:read" and token["expires_in"] == 600
+
+    # The access token is an RFC 9068 JWT that the issuer's JWKS verifies.
+    header = jwt.get_unverified_header(token["access_token"])
+    assert header["typ"] == "at+jwt" and header["alg"] == "RS256"
+    key = jwt.PyJWKClient(issuer + "/jwks").get_signing_key(header["kid"])
+    claims = jwt.decode(token["access_token"], key.key, algorithms=["RS256"], audience=issuer, issuer=issuer,
+                        options={"require": ["exp", "iat", "jti", "sub", "client_id"]})
+    assert claims["iss"] == issuer and claims["client_id"] == client["client_id"] == claims["sub"]
+    assert claims["scope"] == "orders:read" and claims["exp"] - claims["iat"] == 600
+
+    introspection = session.introspect_token(issuer + "/introspect", token=token["access_token"])
+    assert introspection.status_code == 200 and introspection.json()["active"] is True
+    assert introspection.json()["client_id"] == client["client_id"]
+    revoked = session.revoke_token(issuer + "/revoke", token=token["access_token"], token_type_hint="access_token")
+    assert revoked.status_code == 200
+    after = session.introspect_token(issuer + "/introspect", token=token["access_token"])
+    assert after.json() == {"active": False}
+
+
+def test_requests_oauth2client_discovers_the_issuer_and_runs_the_machine_flow(server):
+    client = make_client(server, method="client_secret_post")
+    issuer = issuer_of(server)
+    oauth = OAuth2Client.from_discovery_endpoint(
+        issuer + "/.well-known/openid-configuration", issuer=issuer, testing=True,  # testing: plain http
+        auth=ClientSecretPost(client["client_id"], client["client_secret"]))
+    assert oauth.token_endpoint == issuer + "/token"
+    token = oauth.client_credentials(scope="orders:write")
+    assert token.scope == "orders:write" and token.token_type.lower() == "bearer"
+    assert oauth.introspect_token(token.access_token)["active"] is True
+    oauth.revoke_access_token(token.access_token)
+    assert oauth.introspect_token(token.access_token) == {"active": False}
+
+    with pytest.raises(InvalidScope):
+        oauth.client_credentials(scope="admin")
+    wrong = OAuth2Client(token_endpoint=issuer + "/token", testing=True,
+                         auth=ClientSecretPost(client["client_id"], client["client_secret"] + "x"))
+    with pytest.raises(InvalidClient):
+        wrong.client_credentials()
+
+
+def test_the_rfc_8414_document_equals_the_discovery_document(server):
+    issuer = issuer_of(server)
+    discovery = requests.get(issuer + "/.well-known/openid-configuration")
+    rfc8414 = requests.get(f"{server.base}/.well-known/oauth-authorization-server/oidc/{server.app_id}")
+    assert discovery.status_code == rfc8414.status_code == 200
+    assert discovery.json() == rfc8414.json()
+    assert discovery.json()["issuer"] == issuer
+    assert discovery.json()["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post"]
