@@ -1,11 +1,25 @@
 import Foundation
 
-/// RFC 3339 timestamps in UTC with millisecond fractions, as `2026-11-21T09:30:00.125Z`.
+/// RFC 3339 timestamps in UTC, the one formatter of the server and the SDK: with millisecond
+/// fractions, as `2026-11-21T09:30:00.125Z` (the API's timestamps and login-token claims), or
+/// in whole seconds, as `2026-11-21T09:30:00Z` (the SDK's result dictionaries).
 ///
 /// Written by hand: an `ISO8601DateFormatter` built per call cost 8 % of a login's server CPU
 /// (it opens an ICU formatter each time), and a shared one is not safe across threads.
-enum Timestamps {
-    static func rfc3339(_ date: Date) -> String {
+public enum Timestamps {
+    /// `date` with a millisecond fraction, as `ISO8601DateFormatter` writes it with
+    /// `[.withInternetDateTime, .withFractionalSeconds]`.
+    public static func rfc3339(_ date: Date) -> String {
+        format(date, fraction: true)
+    }
+
+    /// `date` in whole seconds (the fraction dropped), as `ISO8601DateFormatter` writes it
+    /// with its default options.
+    public static func rfc3339WholeSeconds(_ date: Date) -> String {
+        format(date, fraction: false)
+    }
+
+    private static func format(_ date: Date, fraction: Bool) -> String {
         // Truncated to the millisecond, except that a value within rounding error of a whole
         // millisecond is that millisecond: .123 held as .12299999… still reads .123.
         let exact = date.timeIntervalSince1970 * 1000
@@ -29,14 +43,16 @@ enum Timestamps {
         append(secondOfDay / 60 % 60, digits: 2, to: &text)
         text.append(UInt8(ascii: ":"))
         append(secondOfDay % 60, digits: 2, to: &text)
-        text.append(UInt8(ascii: "."))
-        append(millisecondOfDay % 1000, digits: 3, to: &text)
+        if fraction {
+            text.append(UInt8(ascii: "."))
+            append(millisecondOfDay % 1000, digits: 3, to: &text)
+        }
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }
 
     /// Reads RFC 3339 with or without fractional seconds (any offset). Not on a hot path.
-    static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return date }

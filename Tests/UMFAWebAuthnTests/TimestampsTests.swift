@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import UMFAServer
+import UMFAWebAuthn
 
 @Suite("RFC 3339 timestamps")
 struct TimestampsTests {
@@ -31,6 +30,20 @@ struct TimestampsTests {
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             #expect(Timestamps.rfc3339(date) == formatter.string(from: date), "\(milliseconds) ms")
         }
+    }
+
+    @Test("whole seconds: the same text as Foundation's default ISO8601DateFormatter for 20,000 instants")
+    func wholeSecondsMatchFoundation() {
+        let formatter = ISO8601DateFormatter()
+        let first: Int64 = -11_676_096_000_000
+        let step: Int64 = 13_253_988_299  // ms
+        for index in Int64(0)..<20_000 {
+            let milliseconds = first + index * step
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            #expect(Timestamps.rfc3339WholeSeconds(date) == formatter.string(from: date), "\(milliseconds) ms")
+        }
+        #expect(
+            Timestamps.rfc3339WholeSeconds(Date(timeIntervalSince1970: 1_234_567_890.999)) == "2009-02-13T23:31:30Z")
     }
 
     @Test("parses what it writes, with or without fractions")

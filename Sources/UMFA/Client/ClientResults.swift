@@ -1,4 +1,5 @@
 import Foundation
+import UMFAWebAuthn
 
 /// What ``UMFAClient/checkEnrollment(userId:)`` reports.
 public struct EnrollmentStatus: Sendable, Hashable {
@@ -15,7 +16,7 @@ public struct EnrollmentStatus: Sendable, Hashable {
     public var dictionary: [String: Any] {
         var data: [String: Any] = ["enrolled": enrolled, "user_id": userId]
         if let credentialId { data["credential_id"] = credentialId }
-        if let enrolledAt { data["enrolled_at"] = ISO8601DateFormatter().string(from: enrolledAt) }
+        if let enrolledAt { data["enrolled_at"] = Timestamps.rfc3339WholeSeconds(enrolledAt) }
         return data
     }
 }
@@ -40,7 +41,7 @@ public struct EnrollmentResult: Sendable, Hashable {
     public var dictionary: [String: Any] {
         var data: [String: Any] = [
             "user_id": userId, "credential_id": credentialId, "authenticator": "software",
-            "enrolled_at": ISO8601DateFormatter().string(from: enrolledAt), "user_verification": userVerification,
+            "enrolled_at": Timestamps.rfc3339WholeSeconds(enrolledAt), "user_verification": userVerification,
         ]
         if let token { data["token"] = token }
         return data
@@ -67,7 +68,7 @@ public struct AuthenticationResult: Sendable, Hashable {
     public var dictionary: [String: Any] {
         [
             "user_id": userId, "credential_id": credentialId, "token": token, "authenticator": "software",
-            "authenticated_at": ISO8601DateFormatter().string(from: authenticatedAt),
+            "authenticated_at": Timestamps.rfc3339WholeSeconds(authenticatedAt),
             "user_verification": userVerification,
         ]
     }

@@ -40,9 +40,8 @@ struct KeySealer: Sendable {
     {
         var protection = KeyProtection.deviceKeyOnly
         if let (kind, _) = secret {
-            var generator = SystemRandomNumberGenerator()
-            let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-            protection = KeyProtection(secretKind: kind, salt: Base64URLBytes(salt), rounds: scryptRounds)
+            protection = KeyProtection(
+                secretKind: kind, salt: Base64URLBytes(SecureRandom.bytes(16)), rounds: scryptRounds)
         }
         let wrapping = try wrappingKey(protection, secret: secret?.1)
         do {

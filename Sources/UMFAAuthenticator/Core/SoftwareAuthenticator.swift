@@ -80,10 +80,9 @@ public struct SoftwareAuthenticator: Sendable {
         self.now = now
     }
 
-    /// Random bytes from the operating system's generator.
+    /// Random bytes from the operating system's generator (``SecureRandom/bytes(_:)``).
     public static func systemRandomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        SecureRandom.bytes(count)
     }
 
     /// authenticatorMakeCredential: creates, seals, stores and attests a new P-256 credential.

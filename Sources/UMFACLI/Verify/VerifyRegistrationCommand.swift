@@ -168,12 +168,10 @@ struct NullableField: Encodable {
 /// RFC 3339 timestamps for `--at`.
 enum RFC3339 {
     static func parse(_ text: String) throws -> Date {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        throw ValidationError("--at must be an RFC 3339 time such as 2021-09-01T00:00:00Z")
+        guard let date = Timestamps.parse(text) else {
+            throw ValidationError("--at must be an RFC 3339 time such as 2021-09-01T00:00:00Z")
+        }
+        return date
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
 import UMFAStorage
+import UMFAWebAuthn
 
 extension AdminService {
     /// A new API key for the application (shown once, stored hashed); older keys keep working.

@@ -6,9 +6,9 @@ import UMFAWebAuthn
 /// are shown once and stored only as SHA-256 hashes; they have 256 bits of entropy, so a
 /// plain hash is enough and lookups by hash leak nothing useful.
 enum Secrets {
+    /// Random bytes from the operating system's generator (``SecureRandom/bytes(_:)``).
     static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        SecureRandom.bytes(count)
     }
 
     /// A new secret with a recognisable prefix, such as `umfa_ak_…` for API keys.

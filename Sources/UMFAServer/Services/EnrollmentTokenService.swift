@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
 import UMFAStorage
+import UMFAWebAuthn
 
 /// Enrollment tokens: one-time grants the application's backend asks for (API key) after its
 /// own login of a user, to register a device under the `grant` policy.

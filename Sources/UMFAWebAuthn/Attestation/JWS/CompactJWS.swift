@@ -22,24 +22,25 @@ struct CompactJWS: Sendable {
     /// The decoded signature.
     let signature: [UInt8]
 
-    /// Splits and decodes `text`.
+    /// Splits and decodes `text` (``CompactJWSParts``, with padding and the standard alphabet
+    /// read too), around which white space is ignored.
     init(_ text: String) throws(Failure) {
-        let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
-            separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw Failure("a compact JWS has three dot-separated parts") }
-        guard let headerBytes = Base64URL.decode(String(parts[0])),
-            let payload = Base64URL.decode(String(parts[1])),
-            let signature = Base64URL.decode(String(parts[2]))
-        else {
-            throw Failure("a JWS part is not base64url")
+        let parts: CompactJWSParts
+        do throws(CompactJWSParts.Failure) {
+            parts = try CompactJWSParts(text.trimmingCharacters(in: .whitespacesAndNewlines), canonical: false)
+        } catch {
+            switch error {
+            case .notThreeParts: throw Failure("a compact JWS has three dot-separated parts")
+            case .notBase64URL: throw Failure("a JWS part is not base64url")
+            }
         }
-        guard let header = try? JSONDecoder().decode(JSONValue.self, from: Data(headerBytes)).objectValue else {
+        guard let header = try? JSONDecoder().decode(JSONValue.self, from: Data(parts.header)).objectValue else {
             throw Failure("the JWS header is not a JSON object")
         }
         self.header = header
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Array("\(parts[0]).\(parts[1])".utf8)
+        self.payload = parts.payload
+        self.signature = parts.signature
+        self.signingInput = parts.signingInput
     }
 
     /// The `alg` header.
