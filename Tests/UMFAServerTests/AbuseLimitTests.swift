@@ -8,7 +8,8 @@ import UMFAWebAuthn
 @Suite("Abuse limits")
 struct AbuseLimitTests {
     static let limits = AbuseLimits(
-        userFailures: 3, addressFailures: 8, credentialFailures: 4, window: 60, baseBlock: 30, maxBlock: 120)
+        userFailures: 3, addressFailures: 8, credentialFailures: 4, window: .seconds(60), baseBlock: .seconds(30),
+        maxBlock: .seconds(120))
 
     /// A 429 in the documented shape with a `Retry-After` of `seconds`.
     static func expectLimited(
@@ -206,11 +207,11 @@ struct AbuseLimitTests {
         ])
         #expect(configuration.abuseLimits.userFailures == 7)
         #expect(configuration.abuseLimits.addressFailures == 0)
-        #expect(configuration.abuseLimits.baseBlock == 5)
+        #expect(configuration.abuseLimits.baseBlock == .seconds(5))
         #expect(configuration.abuseLimits.credentialFailures == AbuseLimits().credentialFailures)
         #expect(configuration.trustForwardedFor)
-        #expect(configuration.idleTimeout == 12)
-        #expect(configuration.bodyReadTimeout == 3)
+        #expect(configuration.idleTimeout == .seconds(12))
+        #expect(configuration.bodyReadTimeout == .seconds(3))
         #expect(throws: ConfigurationError.self) {
             try configuration.applyHardening(environment: ["UMFA_LIMIT_USER_FAILURES": "many"])
         }
@@ -227,7 +228,9 @@ struct AbuseLimitTests {
 struct AbuseCounterTests {
     @Test("a flood of new addresses cannot grow the limiter past its bound, and blocked keys survive pruning")
     func boundedMemory() {
-        let limits = AbuseLimits(userFailures: 2, window: 60, baseBlock: 30, maxBlock: 120, maxTrackedKeys: 100)
+        let limits = AbuseLimits(
+            userFailures: 2, window: .seconds(60), baseBlock: .seconds(30), maxBlock: .seconds(120), maxTrackedKeys: 100
+        )
         let counter = FailureCounter(limit: 2, limits: limits)
         let start = Date(timeIntervalSince1970: 1_767_225_600)
         counter.recordFailure("attacker", now: start)

@@ -12,7 +12,7 @@ import UMFAWebAuthn
 struct AbuseRoundTwoTests {
     @Test("failed sign-ins and wrong API keys from one address never lock out the valid admin token")
     func ownersAreNotLockedOut() async throws {
-        let limits = AbuseLimits(userFailures: 40, addressFailures: 40, credentialFailures: 3, window: 60)
+        let limits = AbuseLimits(userFailures: 40, addressFailures: 40, credentialFailures: 3, window: .seconds(60))
         try await AbuseServer.with(limits: limits) { api in
             let app = try await api.createApplication(policy: "open")
             let device = Device.make()
@@ -34,7 +34,7 @@ struct AbuseRoundTwoTests {
 
     @Test("options routes are limited per address: 429 past the limit, other addresses unaffected")
     func optionsRateLimited() async throws {
-        let limits = AbuseLimits(optionsRequests: 3, window: 60)
+        let limits = AbuseLimits(optionsRequests: 3, window: .seconds(60))
         try await AbuseServer.with(limits: limits) { api in
             let app = try await api.createApplication(policy: "open")
             let body: JSONValue = .object(["application_id": .string(app.id), "user_id": "ghost"])
@@ -67,7 +67,9 @@ struct AbuseRoundTwoTests {
     @Test("the sweep forgets keys whose window and blocks have passed, and keeps blocked ones")
     func sweep() async throws {
         let clock = TestClock()
-        let limits = AbuseLimits(userFailures: 2, addressFailures: 100, window: 60, baseBlock: 30, maxBlock: 120)
+        let limits = AbuseLimits(
+            userFailures: 2, addressFailures: 100, window: .seconds(60), baseBlock: .seconds(30),
+            maxBlock: .seconds(120))
         let guardian = AbuseGuard(limits: limits, now: { clock.now }, logger: .init(label: "sweep"))
         let caller = Caller(traceID: "t", clientAddress: "203.0.113.7", bearer: nil)
         for index in 0..<50 {

@@ -9,8 +9,8 @@ import UMFAWebAuthn
 /// test can speak from several client addresses.
 enum AbuseServer {
     static func with<Value: Sendable>(
-        _ setup: TestingSetup = .router, limits: AbuseLimits, idleTimeout: TimeInterval = 30,
-        bodyReadTimeout: TimeInterval = 10, clock: TestClock = TestClock(),
+        _ setup: TestingSetup = .router, limits: AbuseLimits, idleTimeout: Duration = .seconds(30),
+        bodyReadTimeout: Duration = .seconds(10), clock: TestClock = TestClock(),
         _ body: @Sendable (API) async throws -> Value
     ) async throws -> Value {
         let server = TestServer(clock: clock)

@@ -15,7 +15,7 @@ struct AbuseTimeoutTests {
 
     @Test("a client that stops in the middle of its request head is disconnected after the idle timeout")
     func partialHead() async throws {
-        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: 1) { api in
+        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: .seconds(1)) { api in
             let port = try #require(api.client.port)
             let socket = try RawSocket(port: port)
             defer { socket.close() }
@@ -30,7 +30,7 @@ struct AbuseTimeoutTests {
 
     @Test("a client that trickles its request head one byte at a time is disconnected all the same (slowloris)")
     func tricklingHead() async throws {
-        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: 1) { api in
+        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: .seconds(1)) { api in
             let port = try #require(api.client.port)
             let socket = try RawSocket(port: port)
             defer { socket.close() }
@@ -55,7 +55,8 @@ struct AbuseTimeoutTests {
 
     @Test("a body that trickles in slower than the body timeout gets 408 in the error shape")
     func slowBody() async throws {
-        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: 30, bodyReadTimeout: 1) { api in
+        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: .seconds(30), bodyReadTimeout: .seconds(1))
+        { api in
             let port = try #require(api.client.port)
             let socket = try RawSocket(port: port)
             defer { socket.close() }

@@ -12,7 +12,8 @@ import Testing
 @Suite("Deployment defaults")
 struct DeploymentDefaultsTests {
     static let metricsToken = "umfa-test-metrics-token-0123456789"
-    static let limits = AbuseLimits(credentialFailures: 4, window: 60, baseBlock: 30, maxBlock: 120)
+    static let limits = AbuseLimits(
+        credentialFailures: 4, window: .seconds(60), baseBlock: .seconds(30), maxBlock: .seconds(120))
 
     /// A test server with `X-Forwarded-For` trusted and, when given, a metrics token.
     static func with(

@@ -43,9 +43,9 @@ struct SettingsReaderTests {
         var configuration = ServerConfiguration()
         try configuration.apply(SettingsReader(file: try SettingsReader.fileSettings(at: file.path)))
         #expect(configuration.port == 8443)
-        #expect(configuration.bodyReadTimeout == 3)
+        #expect(configuration.bodyReadTimeout == .seconds(3))
         #expect(configuration.trustForwardedFor)
-        #expect(configuration.abuseLimits.baseBlock == 5)
+        #expect(configuration.abuseLimits.baseBlock == .seconds(5))
 
         try Data(#"{"limit_user_failure": 3}"#.utf8).write(to: file)
         let unknown = #expect(throws: ConfigurationError.self) { try SettingsReader.fileSettings(at: file.path) }

@@ -3,7 +3,7 @@ import Foundation
 /// How many failures the server tolerates before it answers 429, and for how long.
 ///
 /// Failures are counted in a sliding window per key. When a key reaches its limit it is
-/// blocked for ``baseBlock`` seconds; each further block of the same key doubles that, up to
+/// blocked for ``baseBlock``; each further block of the same key doubles that, up to
 /// ``maxBlock``, so a persistent attacker waits longer and longer while a real user is never
 /// blocked for more than ``maxBlock`` after the last failure. Keys whose window and block have
 /// passed are forgotten.
@@ -18,12 +18,12 @@ public struct AbuseLimits: Sendable, Equatable {
     /// Requests for ceremony options (registration and authentication) from one client address
     /// within ``window``: those routes answer anyone and store a challenge.
     public var optionsRequests: Int
-    /// The counting window, in seconds.
-    public var window: TimeInterval
-    /// The first block, in seconds.
-    public var baseBlock: TimeInterval
-    /// The longest block, in seconds.
-    public var maxBlock: TimeInterval
+    /// The counting window.
+    public var window: Duration
+    /// The first block.
+    public var baseBlock: Duration
+    /// The longest block.
+    public var maxBlock: Duration
     /// At most this many keys are tracked; past it the oldest are dropped, so the limiter
     /// cannot be used to exhaust memory.
     public var maxTrackedKeys: Int
@@ -31,8 +31,8 @@ public struct AbuseLimits: Sendable, Equatable {
     /// Creates limits; the defaults are the documented ones (README, "Abuse limits").
     public init(
         userFailures: Int = 50, addressFailures: Int = 200, credentialFailures: Int = 50,
-        optionsRequests: Int = 3000, window: TimeInterval = 300,
-        baseBlock: TimeInterval = 30, maxBlock: TimeInterval = 900, maxTrackedKeys: Int = 100_000
+        optionsRequests: Int = 3000, window: Duration = .seconds(300),
+        baseBlock: Duration = .seconds(30), maxBlock: Duration = .seconds(900), maxTrackedKeys: Int = 100_000
     ) {
         self.userFailures = userFailures
         self.addressFailures = addressFailures
@@ -60,11 +60,9 @@ public struct AbuseLimits: Sendable, Equatable {
         limits.optionsRequests =
             try settings.integer("UMFA_LIMIT_OPTIONS_REQUESTS", in: counts) ?? limits.optionsRequests
         let day = 1.0...86_400
-        limits.window = try settings.duration("UMFA_LIMIT_WINDOW_SECONDS", seconds: day)?.timeInterval ?? limits.window
-        limits.baseBlock =
-            try settings.duration("UMFA_LIMIT_BLOCK_SECONDS", seconds: day)?.timeInterval ?? limits.baseBlock
-        limits.maxBlock =
-            try settings.duration("UMFA_LIMIT_MAX_BLOCK_SECONDS", seconds: day)?.timeInterval ?? limits.maxBlock
+        limits.window = try settings.duration("UMFA_LIMIT_WINDOW_SECONDS", seconds: day) ?? limits.window
+        limits.baseBlock = try settings.duration("UMFA_LIMIT_BLOCK_SECONDS", seconds: day) ?? limits.baseBlock
+        limits.maxBlock = try settings.duration("UMFA_LIMIT_MAX_BLOCK_SECONDS", seconds: day) ?? limits.maxBlock
         guard limits.maxBlock >= limits.baseBlock else {
             throw ConfigurationError("UMFA_LIMIT_MAX_BLOCK_SECONDS must be at least UMFA_LIMIT_BLOCK_SECONDS")
         }

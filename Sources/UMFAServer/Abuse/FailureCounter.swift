@@ -42,9 +42,9 @@ final class FailureCounter: Sendable {
             // A key quiet for the longest block after its last block or failure starts over: old
             // strikes do not follow a user forever.
             let quietSince = max(entry.lastSeen, entry.blockedUntil ?? entry.lastSeen)
-            if now.timeIntervalSince(quietSince) >= limits.maxBlock { entry.strikes = 0 }
+            if now.timeIntervalSince(quietSince) >= limits.maxBlock.timeInterval { entry.strikes = 0 }
             entry.lastSeen = now
-            entry.failures = entry.failures.filter { now.timeIntervalSince($0) < limits.window } + [now]
+            entry.failures = entry.failures.filter { now.timeIntervalSince($0) < limits.window.timeInterval } + [now]
             var block: TimeInterval?
             if entry.failures.count >= limit {
                 let seconds = limits.block(afterStrikes: entry.strikes)
@@ -73,7 +73,7 @@ final class FailureCounter: Sendable {
     private static func dropForgotten(_ entries: inout [String: Entry], now: Date, _ limits: AbuseLimits) {
         entries = entries.filter { _, entry in
             (entry.blockedUntil.map { $0 > now } ?? false)
-                || now.timeIntervalSince(entry.lastSeen) < max(limits.maxBlock, limits.window)
+                || now.timeIntervalSince(entry.lastSeen) < limits.forgetAfter.timeInterval
         }
     }
 

@@ -95,7 +95,8 @@ struct SharedFailureCounts: FailureCounts {
     func recordFailure(_ key: AbuseCounterKey, limit: Int, now: Date) async throws -> TimeInterval? {
         guard limit > 0 else { return nil }
         let record = try await store.recordAbuseFailure(
-            key, now: now, window: limits.window, strikeMemoryStart: now.addingTimeInterval(-limits.maxBlock))
+            key, now: now, window: limits.window.timeInterval,
+            strikeMemoryStart: now.addingTimeInterval(-limits.maxBlock.timeInterval))
         guard record.failures >= limit else { return nil }
         let seconds = limits.block(afterStrikes: record.strikes)
         // Of instances reaching the limit together, one blocks; the others' failures were counted.
@@ -110,7 +111,7 @@ struct SharedFailureCounts: FailureCounts {
 
     func sweep(now: Date) async throws {
         try await store.purgeAbuseCounters(
-            idleBefore: now.addingTimeInterval(-max(limits.maxBlock, limits.window)), now: now)
+            idleBefore: now.addingTimeInterval(-limits.forgetAfter.timeInterval), now: now)
     }
 
     var trackedKeys: Int { 0 }
@@ -118,8 +119,12 @@ struct SharedFailureCounts: FailureCounts {
 
 extension AbuseLimits {
     /// The block after `strikes` earlier blocks: ``baseBlock`` doubled per strike, at most
-    /// ``maxBlock``.
+    /// ``maxBlock``, in seconds (for `Date` arithmetic).
     func block(afterStrikes strikes: Int) -> TimeInterval {
-        min(maxBlock, baseBlock * pow(2, Double(min(strikes, 30))))
+        min(maxBlock.timeInterval, baseBlock.timeInterval * pow(2, Double(min(strikes, 30))))
     }
+
+    /// How long after its last failure or block a key is forgotten: the longer of the window
+    /// and the longest block (its failures or strikes count until then).
+    var forgetAfter: Duration { max(maxBlock, window) }
 }

@@ -33,14 +33,15 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
         router.add(
             middleware: RequestScopeMiddleware(
                 trustForwardedFor: configuration.trustForwardedFor,
-                bodyReadTimeout: .milliseconds(Int64(configuration.bodyReadTimeout * 1000))))
+                bodyReadTimeout: configuration.bodyReadTimeout))
         Routes(
             services: services, metrics: registry, demoRoutes: configuration.demoRoutes,
             metricsToken: configuration.metricsToken
         ).install(on: router)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
+            server: .http1(
+                configuration: .init(idleTimeout: .milliseconds(configuration.idleTimeout.wholeMilliseconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "UMFA"),
             services: [
                 StoreLifecycle(store: store),
@@ -63,14 +64,14 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
         ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)
     let tokens = TokenService(
         store: store, masterKey: masterKey, issuer: configuration.issuer,
-        refreshInterval: .milliseconds(Int64(configuration.signingKeyRefreshInterval * 1000)),
+        refreshInterval: configuration.signingKeyRefreshInterval,
         now: configuration.now)
     try await tokens.loadKeys()
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()
     let services = ServerServices(
         store: store, tokens: tokens, serverSecret: serverSecret, adminTokenHash: adminTokenHash,
-        challengeLifetime: configuration.challengeLifetime, now: configuration.now, logger: logger,
+        challengeLifetime: configuration.challengeLifetime.timeInterval, now: configuration.now, logger: logger,
         abuse: AbuseGuard(
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),
             now: configuration.now, logger: logger),

@@ -43,10 +43,10 @@ public struct ServerConfiguration: Sendable {
     public var createDefaultApplication: Bool
     /// The server's own origin for the development application; derived from host and port.
     public var publicOrigin: String?
-    /// How long challenges are accepted, in seconds.
-    public var challengeLifetime: TimeInterval
-    /// How soon a signing key rotated on another instance is used here, in seconds.
-    public var signingKeyRefreshInterval: TimeInterval = 10
+    /// How long challenges are accepted.
+    public var challengeLifetime: Duration
+    /// How soon a signing key rotated on another instance is used here.
+    public var signingKeyRefreshInterval: Duration = .seconds(10)
     /// The clock for challenges, enrollment tokens and login tokens; tests inject a fixed one.
     public var now: @Sendable () -> Date
     /// Whether the demo page's development-only routes (`/api/demo/...`) are served for the
@@ -62,11 +62,11 @@ public struct ServerConfiguration: Sendable {
     /// peer, no `X-Forwarded-For` or `Forwarded` header).
     public var metricsToken: String?
     /// A connection that sends nothing for this long — between requests, or before a request's
-    /// head is complete — is closed, in seconds. Longer than the keep-alive of common HTTP
-    /// clients, so a client rarely sends on a connection the server is closing.
-    public var idleTimeout: TimeInterval = 120
-    /// A request body must arrive in full within this many seconds, else 408.
-    public var bodyReadTimeout: TimeInterval = 10
+    /// head is complete — is closed. Longer than the keep-alive of common HTTP clients, so a
+    /// client rarely sends on a connection the server is closing.
+    public var idleTimeout: Duration = .seconds(120)
+    /// A request body must arrive in full within this time, else 408.
+    public var bodyReadTimeout: Duration = .seconds(10)
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
     public var attestationAnchors = AttestationTrustAnchors.wellKnown()
@@ -76,7 +76,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: ".umfa"),
         database: Database? = nil, adminToken: String? = nil, masterKey: String? = nil,
         issuer: String = "UMFA::Authenticator", createDefaultApplication: Bool = true, publicOrigin: String? = nil,
-        challengeLifetime: TimeInterval = 300, now: @escaping @Sendable () -> Date = { Date() }
+        challengeLifetime: Duration = .seconds(300), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.host = host
         self.port = port
@@ -109,12 +109,10 @@ public struct ServerConfiguration: Sendable {
         abuseLimits = try AbuseLimits.from(settings)
         trustForwardedFor = try settings.flag("UMFA_TRUST_FORWARDED_FOR") ?? trustForwardedFor
         metricsToken = settings.string("UMFA_METRICS_TOKEN") ?? metricsToken
-        idleTimeout =
-            try settings.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600)?.timeInterval ?? idleTimeout
-        bodyReadTimeout =
-            try settings.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600)?.timeInterval ?? bodyReadTimeout
+        idleTimeout = try settings.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? idleTimeout
+        bodyReadTimeout = try settings.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? bodyReadTimeout
         signingKeyRefreshInterval =
-            try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)?.timeInterval
+            try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)
             ?? signingKeyRefreshInterval
     }
 
