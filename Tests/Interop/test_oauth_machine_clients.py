@@ -78,3 +78,27 @@ def test_the_rfc_8414_document_equals_the_discovery_document(server):
     assert discovery.json() == rfc8414.json()
     assert discovery.json()["issuer"] == issuer
     assert discovery.json()["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post"]
+
+
+def test_umfa_admin_create_client_registers_a_client_that_gets_tokens(umfa, server):
+    """`umfa admin create-client` (DESIGN.md §5) prints the client with its secret once."""
+    env = {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN}
+    created = umfa.run_env(env, "admin", "create-client", "--server", server.base, "--app", server.app_id,
+                           "--name", "Reports", "--grant-type", "client_credentials", "--scope", "reports:read")
+    assert created.code == 0, created
+    client = created.json()
+    assert client["client_id"].startswith("umfa_ci_") and client["client_secret"].startswith("umfa_cs_")
+    assert client["grant_types"] == ["client_credentials"] and client["scope"] == "reports:read"
+    token = requests.post(issuer_of(server) + "/token", data={"grant_type": "client_credentials"},
+                          auth=(client["client_id"], client["client_secret"]))
+    assert token.status_code == 200 and token.json()["scope"] == "reports:read"
+
+    listed = umfa.run_env(env, "admin", "list-clients", "--server", server.base, "--app", server.app_id)
+    assert listed.code == 0, listed
+    assert [c["client_id"] for c in listed.json()["clients"]] == [client["client_id"]]
+    assert client["client_secret"] not in listed.stdout
+
+    refused = umfa.run_env(env, "admin", "create-client", "--server", server.base, "--app", server.app_id,
+                           "--name", "Bad", "--grant-type", "client_credentials", "--auth-method", "none")
+    assert refused.code != 0
+    assert "client_credentials needs a confidential client" in refused.stdout + refused.stderr

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import UMFAContract
+
+extension AdminCommand {
+    /// `umfa admin create-client`: registers an OAuth client of an application's OpenID Connect
+    /// provider (DESIGN.md §5); prints the answer, with the client secret shown this once.
+    struct CreateClient: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-client",
+            abstract: "Register an OAuth client of an application's OpenID Connect provider.",
+            discussion: "The client secret of a confidential client is printed once; store it now.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+        @Option(help: "A name for the client.") var name: String
+        @Option(name: .customLong("redirect-uri"), help: "A redirect URI, matched exactly; repeat for several.")
+        var redirectURIs: [String] = []
+        @Option(
+            name: .customLong("grant-type"), help: "authorization_code, refresh_token or client_credentials; repeat.")
+        var grantTypes: [String] = []
+        @Option(
+            name: .customLong("auth-method"),
+            help: "Token endpoint authentication: client_secret_basic (default), client_secret_post or none.")
+        var authMethod: String?
+        @Option(help: "The space-separated scopes the client may ask for.") var scope: String?
+        @Flag(name: .customLong("first-party"), help: "Skip the consent screen for this client.")
+        var firstParty = false
+        @Option(name: .customLong("access-token-ttl"), help: "Access token lifetime in seconds (60-86400).")
+        var accessTokenTTL: Int?
+
+        func run() async throws {
+            let grants = grantTypes.isEmpty ? nil : grantTypes
+            let request = OAuthClientRequest(
+                clientName: name, redirectURIs: redirectURIs.isEmpty ? nil : redirectURIs, grantTypes: grants,
+                responseTypes: grants.map { $0.contains("authorization_code") ? ["code"] : [] },
+                tokenEndpointAuthMethod: authMethod, scope: scope, firstParty: firstParty ? true : nil,
+                accessTokenTTLSeconds: accessTokenTTL)
+            try HTTPClient.finish(try await connection.send(.createOAuthClient, ["id": app], body: request))
+        }
+    }
+
+    /// `umfa admin list-clients`: an application's OAuth clients, never their secrets.
+    struct ListClients: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list-clients", abstract: "List an application's OAuth clients (never their secrets).")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+
+        func run() async throws {
+            try HTTPClient.finish(try await connection.send(.listOAuthClients, ["id": app]))
+        }
+    }
+}
