@@ -18,28 +18,26 @@ struct TimestampsTests {
         #expect(Timestamps.rfc3339(Date(timeIntervalSince1970: seconds)) == expected)
     }
 
+    /// 20,000 instants from 1600 to 9999 in whole milliseconds, evenly spread by a step that is
+    /// not a whole second, day or year.
+    static let instants: [(milliseconds: Int64, date: Date)] = (Int64(0)..<20_000).map { index in
+        let milliseconds = -11_676_096_000_000 + index * 13_253_988_299
+        return (milliseconds, Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
     @Test("the same text as Foundation's ISO8601DateFormatter for 20,000 instants from 1600 to 9999")
     func matchesFoundation() {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        // Evenly spread over the range by a step that is not a whole second, day or year.
-        let first: Int64 = -11_676_096_000_000
-        let step: Int64 = 13_253_988_299  // ms
-        for index in Int64(0)..<20_000 {
-            let milliseconds = first + index * step
-            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        for (milliseconds, date) in Self.instants {
             #expect(Timestamps.rfc3339(date) == formatter.string(from: date), "\(milliseconds) ms")
         }
     }
 
-    @Test("whole seconds: the same text as Foundation's default ISO8601DateFormatter for 20,000 instants")
+    @Test("whole seconds: the same text as Foundation's default ISO8601DateFormatter, fraction dropped")
     func wholeSecondsMatchFoundation() {
         let formatter = ISO8601DateFormatter()
-        let first: Int64 = -11_676_096_000_000
-        let step: Int64 = 13_253_988_299  // ms
-        for index in Int64(0)..<20_000 {
-            let milliseconds = first + index * step
-            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        for (milliseconds, date) in Self.instants {
             #expect(Timestamps.rfc3339WholeSeconds(date) == formatter.string(from: date), "\(milliseconds) ms")
         }
         #expect(
