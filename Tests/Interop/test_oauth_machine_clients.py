@@ -102,3 +102,14 @@ def test_umfa_admin_create_client_registers_a_client_that_gets_tokens(umfa, serv
                            "--name", "Bad", "--grant-type", "client_credentials", "--auth-method", "none")
     assert refused.code != 0
     assert "client_credentials needs a confidential client" in refused.stdout + refused.stderr
+
+
+def test_public_url_is_the_base_of_every_issuer(serve):
+    server = serve(args=("--public-url", "https://id.example.com/"))
+    metadata = requests.get(f"{server.base}/oidc/{server.app_id}/.well-known/openid-configuration").json()
+    assert metadata["issuer"] == f"https://id.example.com/oidc/{server.app_id}"
+    assert metadata["token_endpoint"] == metadata["issuer"] + "/token"
+
+    refused = serve(env={"UMFA_PUBLIC_URL": "id.example.com/path?x=1"}, start=False)
+    assert refused.wait_exit() != 0, refused.logs()
+    assert "UMFA_PUBLIC_URL must be an absolute http or https URL" in refused.stdout + refused.stderr

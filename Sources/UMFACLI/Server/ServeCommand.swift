@@ -47,6 +47,13 @@ struct ServeCommand: AsyncParsableCommand {
     var metricsToken: String?
 
     @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "The URL clients reach this server at, the base of every OpenID Connect issuer (env UMFA_PUBLIC_URL); http://host:port by default.",
+            valueName: "url"))
+    var publicURL: String?
+
+    @Option(
         help: ArgumentHelp(
             "A JSON file of settings, keys as the UMFA_ variables without the prefix ({\"port\": 8443}); flags and the environment win over it.",
             valueName: "file"))
@@ -65,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags["UMFA_DATA_DIR"] = dataDir
         flags["UMFA_METADATA_FILE"] = metadata
         flags["UMFA_METRICS_TOKEN"] = metricsToken
+        flags["UMFA_PUBLIC_URL"] = publicURL
         // A bad value from any source stops the start with a ConfigurationError naming it (exit 1).
         let settings = SettingsReader(
             flags: flags, environment: ProcessInfo.processInfo.environment,

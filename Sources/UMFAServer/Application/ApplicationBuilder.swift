@@ -76,7 +76,7 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),
             now: configuration.now, logger: logger),
         attestationAnchors: configuration.attestationAnchors,
-        publicURL: configuration.publicOrigin ?? defaultPublicURL(configuration))
+        publicURL: configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration))
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }

@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     public var createDefaultApplication: Bool
     /// The server's own origin for the development application; derived from host and port.
     public var publicOrigin: String?
+    /// The URL clients reach the server at (`UMFA_PUBLIC_URL`): the base of every OpenID Connect
+    /// issuer (`<public URL>/oidc/<application_id>`); `nil` uses the server's own address.
+    public var publicURL: String?
     /// How long challenges are accepted.
     public var challengeLifetime: Duration
     /// How soon a signing key rotated on another instance is used here.
@@ -109,11 +112,25 @@ public struct ServerConfiguration: Sendable {
         abuseLimits = try AbuseLimits.from(settings)
         trustForwardedFor = try settings.flag("UMFA_TRUST_FORWARDED_FOR") ?? trustForwardedFor
         metricsToken = settings.string("UMFA_METRICS_TOKEN") ?? metricsToken
+        if let url = settings.string("UMFA_PUBLIC_URL") { publicURL = try Self.checkedPublicURL(url) }
         idleTimeout = try settings.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? idleTimeout
         bodyReadTimeout = try settings.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? bodyReadTimeout
         signingKeyRefreshInterval =
             try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)
             ?? signingKeyRefreshInterval
+    }
+
+    /// An absolute http(s) URL without query or fragment, kept without a trailing slash.
+    static func checkedPublicURL(_ text: String) throws -> String {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else {
+            throw ConfigurationError(
+                "UMFA_PUBLIC_URL must be an absolute http or https URL without query or fragment, not \"\(text)\"")
+        }
+        var result = text
+        while result.hasSuffix("/") { result.removeLast() }
+        return result
     }
 
     /// The SQLite path in use when no database was named.
