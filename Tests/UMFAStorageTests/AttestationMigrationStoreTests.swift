@@ -14,9 +14,11 @@ struct AttestationMigrationStoreTests {
         case .sqlite:
             executor = try await SQLiteExecutor.open(path: location.address, logger: TestDatabase.logger)
         case .postgres:
-            executor = PostgresExecutor(
+            let postgres = PostgresExecutor(
                 configuration: try PostgresStore.configuration(location.address),
                 leaseTimeout: try PostgresStore.connectTimeout(location.address), logger: TestDatabase.logger)
+            postgres.startStandalone()
+            executor = postgres
         }
         try await executor.migrate([Schema.migrations[0]])
         return executor

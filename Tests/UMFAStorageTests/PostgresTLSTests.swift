@@ -52,6 +52,7 @@ struct PostgresTLSTests {
         let settings = try PostgresConnectionSettings(url: url)
         let executor = PostgresExecutor(
             configuration: settings.client, leaseTimeout: .seconds(30), logger: TestDatabase.logger)
+        executor.startStandalone()
         do {
             _ = try await executor.rows(StoreQuery("SELECT 1 AS one"))
         } catch {

@@ -48,6 +48,7 @@ struct PostgresURLTests {
             configuration: try PostgresStore.configuration(
                 TestDatabase.url(location.address, adding: "synchronous_commit", "off")),
             leaseTimeout: .seconds(30), logger: TestDatabase.logger)
+        executor.startStandalone()
         let rows = try await executor.rows(StoreQuery("SELECT current_setting('synchronous_commit') AS setting"))
         try await executor.close()
         #expect(rows.first?.optionalText("setting") == "off")

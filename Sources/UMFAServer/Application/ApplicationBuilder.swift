@@ -25,9 +25,12 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
 ) {
     try FileManager.default.createDirectory(
         at: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let store = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger)
+    let served = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger)
+    let store = served.store
     do {
-        let (services, report) = try await prepare(store: store, configuration: configuration, logger: logger)
+        let (services, report) = try await served.starting {
+            try await prepare(store: store, configuration: configuration, logger: logger)
+        }
         let registry = PrometheusCollectorRegistry()
         let router = Router(context: UMFARequestContext.self)
         router.add(
@@ -43,7 +46,8 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
             server: .http1(
                 configuration: .init(idleTimeout: .milliseconds(configuration.idleTimeout.wholeMilliseconds))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "UMFA"),
-            services: [
+            // The pool first: the group stops services in reverse order, so it stops last.
+            services: (served.pool.map { [$0] } ?? []) + [
                 StoreLifecycle(store: store),
                 ExpiryPurge(store: store, now: configuration.now, logger: logger),
                 AbuseSweep(abuse: services.abuse, logger: logger),
@@ -99,14 +103,14 @@ private func failureCounts(store: any UMFAStore, configuration: ServerConfigurat
     }
 }
 
-/// Opens the configured storage engine.
+/// Opens the configured storage engine; PostgreSQL's pool is then run by the service group.
 enum StoreFactory {
-    static func open(_ database: ServerConfiguration.Database, logger: Logger) async throws -> any UMFAStore {
+    static func open(_ database: ServerConfiguration.Database, logger: Logger) async throws -> ServedStore {
         switch database {
         case .sqlite(let path):
-            return try await SQLiteStore.open(path: path, logger: logger)
+            return ServedStore(store: try await SQLiteStore.open(path: path, logger: logger))
         case .postgres(let url):
-            return try await PostgresStore.open(url: url, logger: logger)
+            return try PostgresStore.served(url: url, logger: logger)
         }
     }
 }
