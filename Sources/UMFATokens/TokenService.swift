@@ -293,16 +293,12 @@ public struct JWKSDocument: Codable, Sendable, Equatable {
     public let keys: [Key]
 }
 
-/// Base64url without padding for `Data`, strictly: JWS (RFC 7515 §2) allows neither padding
-/// nor the standard alphabet, and a token has one spelling only (no spare bits set), so the
-/// same signature never validates under a second string (DESIGN.md §4).
+/// Base64url without padding for `Data`, as JWS (RFC 7515 §2) writes it. Tokens are read
+/// through `CompactJWSParts` in their one canonical spelling (no padding, no standard alphabet,
+/// no spare bits set), so the same signature never validates under a second string (DESIGN.md §4).
 enum Base64URLText {
     static func encode(_ data: Data) -> String {
         Base64URL.encode(data)
-    }
-
-    static func decode(_ text: String) -> Data? {
-        Base64URL.decodeCanonical(text).map { Data($0) }
     }
 }
 
