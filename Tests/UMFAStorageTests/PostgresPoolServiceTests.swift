@@ -10,14 +10,7 @@ import Testing
 struct PostgresPoolServiceTests {
     @Test("a served store migrates and works in its start-up pool, then while its service runs")
     func served() async throws {
-        let location = try await StoreLocation.make(.postgres)
-        do {
-            try await served(location)
-        } catch {
-            await location.remove()
-            throw error
-        }
-        await location.remove()
+        try await OpenedStores.with(.postgres) { opened in try await served(opened.location) }
     }
 
     func served(_ location: StoreLocation) async throws {
