@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
 import UMFAWebAuthn
 
 @testable import UMFAServer
@@ -138,7 +139,15 @@ struct IsolationTests {
         "POST /api/umfa/registration/options", "POST /api/umfa/registration/verify",
         "POST /api/umfa/authentication/options", "POST /api/umfa/authentication/verify", "POST /api/umfa/unenroll",
         "GET /.well-known/jwks.json", "GET /health", "GET /metrics", "GET /openapi.yaml", "GET /",
+        // The issuers' public documents.
+        "GET /oidc/{application_id}/.well-known/openid-configuration",
+        "GET /.well-known/oauth-authorization-server/oidc/{application_id}", "GET /oidc/{application_id}/jwks",
     ]
+
+    /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749
+    /// shape; `OAuthTokenEndpointTests.refusals` covers them.
+    static let oauthClientRoutes: Set<String> = Set(
+        APIOperation.allCases.filter { $0.access == .oauthClient }.map { "\($0.method) \($0.path)" })
 
     @Test(
         "EVERY API-key and admin operation of APIOperation refuses no key, another app's key and a wrong key: 401, no data"
@@ -160,7 +169,9 @@ struct IsolationTests {
                 "enrollment_policy": "open",
             ])
             // The demo page's static files (GET /demo/…) are public too.
-            let protected = OpenAPITests.table.filter { !Self.openRoutes.contains($0) && !$0.hasPrefix("GET /demo/") }
+            let protected = OpenAPITests.table.filter {
+                !Self.openRoutes.contains($0) && !Self.oauthClientRoutes.contains($0) && !$0.hasPrefix("GET /demo/")
+            }
             #expect(protected.count >= 12, "\(protected)")
             for route in protected {
                 let parts = route.split(separator: " ", maxSplits: 1).map(String.init)

@@ -120,7 +120,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential: .apiKey
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
-            .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient, .updateOAuthClient,
+            .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient,
+            .updateOAuthClient,
             .deleteOAuthClient, .rotateOAuthClientSecret:
             .adminToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke: .oauthClient
@@ -182,7 +183,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .listAPIKeys: APIKeyListResponse.self
         case .rotateSigningKey: SigningKeyRotatedResponse.self
         case .health: HealthResponse.self
-        case .createOAuthClient, .getOAuthClient, .updateOAuthClient, .rotateOAuthClientSecret: OAuthClientResponse.self
+        case .createOAuthClient, .getOAuthClient, .updateOAuthClient, .rotateOAuthClientSecret:
+            OAuthClientResponse.self
         case .listOAuthClients: OAuthClientListResponse.self
         case .deleteOAuthClient: RemovedResponse.self
         case .oidcDiscovery, .oauthServerMetadata: AuthorizationServerMetadata.self
