@@ -130,6 +130,14 @@ struct OAuthTokenEndpointTests {
                     == .object(["active": .bool(false)]))
             expectOAuthError(
                 try await api.form(.oauthIntrospect, app, [("token", token)]), .unauthorized, "invalid_client")
+            let publicClient = try await api.createOAuthClient(
+                app,
+                OAuthClientRequest(
+                    clientName: "App", redirectURIs: ["com.example.app:/cb"], tokenEndpointAuthMethod: "none"))
+            #expect(publicClient.secret == nil)
+            expectOAuthError(
+                try await api.form(.oauthIntrospect, app, [("token", token), ("client_id", publicClient.id)]),
+                .unauthorized, "invalid_client")
 
             // Only the client the token was issued to revokes it; then it is inactive everywhere.
             #expect(try await api.form(.oauthRevoke, app, [("token", token)], basic: rsAuth).status == .ok)

@@ -32,12 +32,16 @@ struct TokenEndpoint: Sendable {
         }
     }
 
-    /// RFC 7662: any authenticated client of the issuer may ask; a token that is not valid for
-    /// this issuer now is `{"active": false}` and nothing more.
+    /// RFC 7662: any confidential client of the issuer may ask (a public client proves nothing
+    /// about who is asking, RFC 7662 §4); a token that is not valid for this issuer now is
+    /// `{"active": false}` and nothing more.
     func introspect(form: OAuthForm, authorization: String?, caller: Caller) async throws -> IntrospectionResponse {
         let token = try form.require("token")
-        _ = try await OAuthClientAuthentication(services: services, issuer: issuer)
+        let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
             .authenticate(form: form, authorization: authorization, caller: caller)
+        guard client.authenticationMethod.isConfidential else {
+            throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
+        }
         guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token) else {
             return IntrospectionResponse(active: false)
         }
