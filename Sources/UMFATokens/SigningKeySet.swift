@@ -72,11 +72,12 @@ struct LoginTokenHeader: Codable {
 /// Login tokens in JWS compact serialisation (RFC 7515 §7.1) with RS256 (RFC 7518 §3.3:
 /// RSASSA-PKCS1-v1_5 over SHA-256 of the ASCII `BASE64URL(header) . BASE64URL(payload)`).
 enum LoginTokenJWS {
-    /// Signs `claims` with `key`.
-    static func sign(_ claims: LoginTokenClaims, key: SigningKeySet.Key) throws -> String {
+    /// Signs `claims` with `key`, under the key's login-token header or `encodedHeader`.
+    static func sign(_ claims: some Encodable, key: SigningKeySet.Key, encodedHeader: String? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let signingInput = key.encodedHeader + "." + Base64URLText.encode(try encoder.encode(claims))
+        let signingInput =
+            (encodedHeader ?? key.encodedHeader) + "." + Base64URLText.encode(try encoder.encode(claims))
         let signature = try key.privateKey.signature(
             for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
         return signingInput + "." + Base64URLText.encode(signature.rawRepresentation)

@@ -96,11 +96,16 @@ public actor TokenService {
 
     /// Signs a login token for `claims` with the current key, in the calling task.
     public nonisolated func issue(_ claims: LoginTokenClaims) async throws -> String {
+        try LoginTokenJWS.sign(claims, key: try await currentSigningKey())
+    }
+
+    /// The key new tokens are signed with.
+    nonisolated func currentSigningKey() async throws -> SigningKeySet.Key {
         let keys = try await currentKeys()
         guard let kid = keys.currentKID, let key = keys.keys[kid] else {
             throw TokenValidationFailure("no signing key is loaded")
         }
-        return try LoginTokenJWS.sign(claims, key: key)
+        return key
     }
 
     /// The public keys, current and retired, as a JWK Set; a key retired longer ago than

@@ -1,6 +1,4 @@
-import Crypto
 import Foundation
-import _CryptoExtras
 
 /// JWTs other than login tokens, signed with the same keys and told apart by their `typ`
 /// header: OAuth access tokens are `at+jwt` (RFC 9068 §2.1), so neither kind of token is ever
@@ -8,18 +6,12 @@ import _CryptoExtras
 extension TokenService {
     /// Signs `claims` with the current key under the header `{"alg":"RS256","kid":…,"typ":type}`.
     public nonisolated func sign(_ claims: some Encodable, type: String) async throws -> String {
-        let keys = try await currentKeys()
-        guard let kid = keys.currentKID, let key = keys.keys[kid] else {
-            throw TokenValidationFailure("no signing key is loaded")
-        }
+        let key = try await currentSigningKey()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = LoginTokenHeader(alg: "RS256", iss: nil, kid: kid, typ: type, crit: nil)
-        let signingInput =
-            Base64URLText.encode(try encoder.encode(header)) + "." + Base64URLText.encode(try encoder.encode(claims))
-        let signature = try key.privateKey.signature(
-            for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
-        return signingInput + "." + Base64URLText.encode(signature.rawRepresentation)
+        let header = LoginTokenHeader(alg: "RS256", iss: nil, kid: key.kid, typ: type, crit: nil)
+        return try LoginTokenJWS.sign(
+            claims, key: key, encodedHeader: Base64URLText.encode(try encoder.encode(header)))
     }
 
     /// The payload of `token` when it is a JWS of `type` signed by one of the issuer's keys (not

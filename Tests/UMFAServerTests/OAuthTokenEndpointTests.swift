@@ -128,6 +128,13 @@ struct OAuthTokenEndpointTests {
             #expect(
                 try await api.form(.oauthIntrospect, app, [("token", forged)], basic: rsAuth).json
                     == .object(["active": .bool(false)]))
+            // A login token of the same issuer's application is not an access token.
+            let login = try await api.register(
+                app, user: "alice", device: Device.make(),
+                enrollmentToken: try await api.enrollmentToken(app, user: "alice"))
+            #expect(
+                try await api.form(.oauthIntrospect, app, [("token", login.token)], basic: rsAuth).json
+                    == .object(["active": .bool(false)]))
             expectOAuthError(
                 try await api.form(.oauthIntrospect, app, [("token", token)]), .unauthorized, "invalid_client")
             let publicClient = try await api.createOAuthClient(
