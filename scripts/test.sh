@@ -24,7 +24,7 @@ timeout --kill-after=30 900 scripts/fuzz-smoke.sh
 echo "== swift test and interoperability (SQLite and a throwaway PostgreSQL)"
 timeout --kill-after=30 2400 scripts/with-postgres.sh bash -c '
     set -euo pipefail
-    swift test --skip-build
+    scripts/swift-test.sh
     echo "== interoperability (py_webauthn, PyJWT, live servers)"
     scripts/interop.sh
     echo "== API fuzzing (schemathesis against /openapi.yaml of a live server)"

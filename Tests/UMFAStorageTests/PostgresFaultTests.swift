@@ -14,9 +14,11 @@ struct PostgresFaultTests {
             _ = try await PostgresStore.open(
                 url: "postgres://postgres@127.0.0.1:1/umfa?connect_timeout=1", logger: TestDatabase.logger)
         }
-        #expect(error?.code == .unavailable)
-        // Not the pool's own 60 s before it gives up on the unreachable database.
-        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(error?.code == .unavailable, "\(String(describing: error))")
+        // Not the pool's own 60 s before it gives up on the unreachable database (the bound
+        // leaves room for a machine busy with the rest of the suite: 1 s when idle).
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(45), "took \(elapsed)")
     }
 
     @Test("connections cut under a store: reads retry, writes fail cleanly, then everything works")
@@ -60,7 +62,7 @@ struct PostgresFaultTests {
                 try await load.waitForSuccesses(10, within: .seconds(60))
                 try await cluster.crash()
                 let probe = await #expect(throws: StoreError.self) { _ = try await store.application(id: app.id) }
-                #expect(probe?.code == .unavailable)
+                #expect(probe?.code == .unavailable, "\(String(describing: probe))")
                 try await cluster.startServer()
                 try await load.waitForSuccesses(load.successes + 20, within: .seconds(90))
             } catch {

@@ -35,15 +35,33 @@ struct PrivateCluster: Sendable {
         if !runAs.isEmpty { try await shell("chown postgres '\(directory)'") }
         try await shell(
             "\(runAs) '\(binaries)/initdb' -D '\(directory)/data' -U postgres --auth=trust -E UTF8 >/dev/null")
-        try await cluster.startServer()
-        return cluster
+        // A port that looked free can be taken by another test's cluster or server before ours
+        // binds it: try up to three ports before giving up.
+        var attempt = cluster
+        for _ in 1..<3 {
+            do {
+                try await attempt.startServer()
+                return attempt
+            } catch {
+                try? await attempt.crash()
+                attempt = attempt.onAnotherPort()
+            }
+        }
+        try await attempt.startServer()
+        return attempt
+    }
+
+    /// The same cluster, to be started on another port.
+    func onAnotherPort() -> PrivateCluster {
+        PrivateCluster(directory: directory, port: Int.random(in: Self.ports), runAs: runAs, binaries: binaries)
     }
 
     /// Starts the server and waits until it accepts connections.
     func startServer() async throws {
         try await Self.shell(
             "\(runAs) '\(binaries)/pg_ctl' -D '\(directory)/data' -l '\(directory)/server.log' -w "
-                + "-o '-p \(port) -k \(directory) -c listen_addresses=127.0.0.1' start >/dev/null")
+                + "-o '-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 "
+                + "-c max_connections=40 -c shared_buffers=16MB' start >/dev/null")
         // `pg_ctl -w` returns once the server says it is ready; on a loaded machine the first
         // TCP connection can still lag, so wait (up to 60 s) until one query over TCP answers.
         try await Self.shell(
