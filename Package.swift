@@ -92,6 +92,9 @@ let package = Package(
             resources: [
                 .embedInCode("Resources/Demo/index.html"), .embedInCode("Resources/Demo/demo.css"),
                 .embedInCode("Resources/Demo/demo.js"), .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/Hosted/hosted.html"), .embedInCode("Resources/Hosted/hosted-error.html"),
+                .embedInCode("Resources/Hosted/hosted.css"), .embedInCode("Resources/Hosted/hosted.js"),
+                .embedInCode("Resources/Shared/webauthn-json.js"),
             ]
         ),
         .executableTarget(

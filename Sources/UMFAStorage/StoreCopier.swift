@@ -12,7 +12,7 @@ public enum StoreCopier {
             "applications",
             [
                 "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
-                "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny",
+                "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),
@@ -43,6 +43,20 @@ public enum StoreCopier {
             ]
         ),
         ("revoked_access_tokens", ["jti", "application_id", "expires_at"]),
+        (
+            "oauth_grants",
+            [
+                "kind", "handle_hash", "application_id", "family", "subject", "payload", "created_at", "expires_at",
+                "consumed_at",
+            ]
+        ),
+        (
+            "user_profiles",
+            [
+                "application_id", "user_id", "email", "email_key", "email_verified", "given_name", "family_name",
+                "phone_number", "phone_number_verified", "updated_at",
+            ]
+        ),
     ]
 
     /// Tables left behind on purpose: abuse counters describe recent callers of the old

@@ -142,6 +142,17 @@ struct IsolationTests {
         // The issuers' public documents.
         "GET /oidc/{application_id}/.well-known/openid-configuration",
         "GET /.well-known/oauth-authorization-server/oidc/{application_id}", "GET /oidc/{application_id}/jwks",
+        // The browser's part of the authorization code flow: the person proves who they are with
+        // a passkey on these routes (OIDCHostedPagesTests), and their static files.
+        "GET /oidc/{application_id}/authorize", "GET /oidc/{application_id}/logout",
+        "POST /oidc/{application_id}/interaction/sign-in/options",
+        "POST /oidc/{application_id}/interaction/sign-in/verify",
+        "POST /oidc/{application_id}/interaction/create-account/options",
+        "POST /oidc/{application_id}/interaction/create-account/verify",
+        "POST /oidc/{application_id}/interaction/consent", "GET /hosted/hosted.css", "GET /hosted/hosted.js",
+        "GET /hosted/webauthn-json.js",
+        // Authorised by an OAuth access token, refused in RFC 6750 shape (OIDCAuthorizationCodeTests).
+        "GET /oidc/{application_id}/userinfo",
     ]
 
     /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749

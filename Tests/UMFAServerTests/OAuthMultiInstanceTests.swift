@@ -29,4 +29,33 @@ struct OAuthMultiInstanceTests {
             expectOAuthError(try await b.form(.oauthToken, app, grant, basic: auth), .unauthorized, "invalid_client")
         }
     }
+
+    @Test("sign-up on A, code redeemed on B; one refresh token sent to A and B at once rotates exactly once")
+    func codeFlowAcrossInstances() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "grant")
+            let client = try await a.codeClient(app, firstParty: true)
+            let flow = Authorization()
+            let (redirect, cookie) = try await a.signUpThroughFlow(
+                app, client: client, flow: flow, email: "pia@example.com", device: Device.make())
+            let tokens = try await b.redeem(
+                app, client: client, code: try #require(redirect["code"]), verifier: flow.verifier)
+            #expect(tokens.status == .ok, "\(tokens.text)")
+            // The SSO session made on A answers on B.
+            let silent = try await b.authorize(
+                app, Authorization().query(client: client.id, scope: "openid", extra: ["prompt": "none"]),
+                cookie: cookie)
+            #expect(try silent.redirect()["code"] != nil)
+
+            let refresh = try #require(tokens["refresh_token"]?.stringValue)
+            async let fromA = a.refresh(app, client: client, token: refresh)
+            async let fromB = b.refresh(app, client: client, token: refresh)
+            let replies = [try await fromA, try await fromB]
+            #expect(replies.filter { $0.status == .ok }.count == 1, "\(replies.map(\.text))")
+            #expect(replies.filter { $0["error"]?.stringValue == "invalid_grant" }.count == 1)
+            // The loser presented a spent token: the family is revoked, the winner's new token too.
+            let winner = try #require(replies.first { $0.status == .ok }?["refresh_token"]?.stringValue)
+            expectOAuthError(try await a.refresh(app, client: client, token: winner), .badRequest, "invalid_grant")
+        }
+    }
 }

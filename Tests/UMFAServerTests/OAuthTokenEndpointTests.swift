@@ -183,8 +183,16 @@ struct OAuthTokenEndpointTests {
             #expect(discovery["issuer"]?.stringValue == issuer)
             #expect(discovery["token_endpoint"]?.stringValue == issuer + "/token")
             #expect(discovery["jwks_uri"]?.stringValue == issuer + "/jwks")
-            #expect(discovery["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue) == ["client_credentials"])
-            #expect(discovery["authorization_endpoint"] == nil, "no authorization endpoint is served yet")
+            #expect(
+                discovery["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue)
+                    == ["authorization_code", "refresh_token", "client_credentials"])
+            #expect(discovery["authorization_endpoint"]?.stringValue == issuer + "/authorize")
+            // Not served yet, so not listed (RFC 8414 §2).
+            for absent in [
+                "registration_endpoint", "pushed_authorization_request_endpoint", "dpop_signing_alg_values_supported",
+            ] {
+                #expect(discovery[absent] == nil, "\(absent)")
+            }
             let unknown = try await api.send(
                 .get, APIOperation.oidcDiscovery.path(["application_id": UUID().uuidString]))
             expectError(unknown, .notFound)

@@ -24,6 +24,9 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     public var aaguidAllow: [String]?
     /// These AAGUIDs may not register.
     public var aaguidDeny: [String]?
+    /// `enabled` (the default) or `disabled`: whether people may create accounts on the hosted
+    /// pages and through the API-driven flow (DESIGN.md §5).
+    public var signup: String?
     /// The caller's trace id.
     public var traceID: String?
 
@@ -32,7 +35,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         name: String? = nil, rpID: String? = nil, rpName: String? = nil, origins: [String]? = nil,
         enrollmentPolicy: String? = nil, userVerification: String? = nil, attestation: String? = nil,
         tokenTTLSeconds: Int? = nil, attestationPolicy: String? = nil, aaguidAllow: [String]? = nil,
-        aaguidDeny: [String]? = nil, traceID: String? = nil
+        aaguidDeny: [String]? = nil, signup: String? = nil, traceID: String? = nil
     ) {
         self.name = name
         self.rpID = rpID
@@ -45,11 +48,12 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         self.attestationPolicy = attestationPolicy
         self.aaguidAllow = aaguidAllow
         self.aaguidDeny = aaguidDeny
+        self.signup = signup
         self.traceID = traceID
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, origins, attestation
+        case name, origins, attestation, signup
         case rpID = "rp_id"
         case rpName = "rp_name"
         case enrollmentPolicy = "enrollment_policy"
@@ -65,7 +69,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     public static let example = ApplicationSettingsRequest(
         name: "Shop", rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"],
         enrollmentPolicy: "grant", userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
-        attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], traceID: Examples.traceID)
+        attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], signup: "enabled", traceID: Examples.traceID)
 }
 
 /// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are
@@ -150,13 +154,15 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var aaguidAllow: [String]?
     /// These AAGUIDs may not register.
     public var aaguidDeny: [String]
+    /// `enabled` or `disabled`: account creation on the hosted pages.
+    public var signup: String
 
     /// Creates an answer.
     public init(
         traceID: String, applicationID: String, apiKey: String? = nil, name: String, rpID: String, rpName: String,
         origins: [String], enrollmentPolicy: String, enrollmentPolicyDescription: String, userVerification: String,
         attestation: String, tokenTTLSeconds: Int, createdAt: String, attestationPolicy: String,
-        aaguidAllow: [String]?, aaguidDeny: [String]
+        aaguidAllow: [String]?, aaguidDeny: [String], signup: String
     ) {
         self.traceID = traceID
         self.applicationID = applicationID
@@ -174,9 +180,11 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         self.attestationPolicy = attestationPolicy
         self.aaguidAllow = aaguidAllow
         self.aaguidDeny = aaguidDeny
+        self.signup = signup
     }
 
     enum CodingKeys: String, CodingKey {
+        case signup
         case traceID = "trace_id"
         case applicationID = "application_id"
         case apiKey = "api_key"
@@ -198,7 +206,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         traceID: Examples.traceID, applicationID: Examples.applicationID, apiKey: "umfa_ak_x", name: "Shop",
         rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"], enrollmentPolicy: "grant",
         enrollmentPolicyDescription: "grant: …", userVerification: "preferred", attestation: "none",
-        tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [])
+        tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [],
+        signup: "enabled")
 }
 
 /// `GET /api/admin/applications`: `{trace_id, applications}`.

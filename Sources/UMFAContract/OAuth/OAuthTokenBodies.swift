@@ -123,12 +123,19 @@ public struct OAuthErrorResponse: ContractBody, TraceCarrying, Equatable {
 }
 
 /// Authorization server metadata (RFC 8414), also served as the OpenID Connect discovery
-/// document: what this version of the provider offers, and nothing it does not.
+/// document (OpenID Connect Discovery 1.0 §3): what this version of the provider offers, and
+/// nothing it does not.
 public struct AuthorizationServerMetadata: ContractBody, Equatable {
     /// The issuer: `<public URL>/oidc/<application_id>`.
     public var issuer: String
+    /// The authorization endpoint (hosted passkey pages).
+    public var authorizationEndpoint: String
     /// The token endpoint.
     public var tokenEndpoint: String
+    /// The UserInfo endpoint (OpenID Connect Core §5.3).
+    public var userinfoEndpoint: String
+    /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0).
+    public var endSessionEndpoint: String
     /// The issuer's JWK Set.
     public var jwksURI: String
     /// RFC 7662 introspection.
@@ -137,8 +144,10 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var revocationEndpoint: String
     /// The scopes clients may ask for.
     public var scopesSupported: [String]
-    /// The response types of the authorization endpoint (none until it exists).
+    /// The response types of the authorization endpoint (`code`).
     public var responseTypesSupported: [String]
+    /// `query`: the only response mode.
+    public var responseModesSupported: [String]
     /// The grant types of the token endpoint.
     public var grantTypesSupported: [String]
     /// How clients authenticate at the token endpoint.
@@ -149,48 +158,133 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var revocationEndpointAuthMethodsSupported: [String]
     /// The PKCE methods (S256 only).
     public var codeChallengeMethodsSupported: [String]
+    /// How ID tokens are signed.
+    public var idTokenSigningAlgValuesSupported: [String]
+    /// `public`: `sub` is the application's user id.
+    public var subjectTypesSupported: [String]
+    /// The claims ID tokens and UserInfo may carry.
+    public var claimsSupported: [String]
+    /// The `prompt` values the authorization endpoint honours.
+    public var promptValuesSupported: [String]
+    /// RFC 9207: authorization responses carry `iss`.
+    public var authorizationResponseIssParameterSupported: Bool
 
     /// Creates a document.
     public init(
-        issuer: String, tokenEndpoint: String, jwksURI: String, introspectionEndpoint: String,
-        revocationEndpoint: String, scopesSupported: [String], responseTypesSupported: [String],
-        grantTypesSupported: [String], tokenEndpointAuthMethodsSupported: [String],
-        codeChallengeMethodsSupported: [String]
+        issuer: String, authorizationEndpoint: String, tokenEndpoint: String, userinfoEndpoint: String,
+        endSessionEndpoint: String, jwksURI: String, introspectionEndpoint: String, revocationEndpoint: String,
+        scopesSupported: [String], grantTypesSupported: [String], tokenEndpointAuthMethodsSupported: [String],
+        idTokenSigningAlgValuesSupported: [String], claimsSupported: [String], promptValuesSupported: [String]
     ) {
         self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
+        self.userinfoEndpoint = userinfoEndpoint
+        self.endSessionEndpoint = endSessionEndpoint
         self.jwksURI = jwksURI
         self.introspectionEndpoint = introspectionEndpoint
         self.revocationEndpoint = revocationEndpoint
         self.scopesSupported = scopesSupported
-        self.responseTypesSupported = responseTypesSupported
+        responseTypesSupported = ["code"]
+        responseModesSupported = ["query"]
         self.grantTypesSupported = grantTypesSupported
         self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
-        introspectionEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
+        introspectionEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported.filter { $0 != "none" }
         revocationEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
-        self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
+        codeChallengeMethodsSupported = ["S256"]
+        self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
+        subjectTypesSupported = ["public"]
+        self.claimsSupported = claimsSupported
+        self.promptValuesSupported = promptValuesSupported
+        authorizationResponseIssParameterSupported = true
     }
 
     enum CodingKeys: String, CodingKey {
         case issuer
+        case authorizationEndpoint = "authorization_endpoint"
         case tokenEndpoint = "token_endpoint"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
         case jwksURI = "jwks_uri"
         case introspectionEndpoint = "introspection_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case scopesSupported = "scopes_supported"
         case responseTypesSupported = "response_types_supported"
+        case responseModesSupported = "response_modes_supported"
         case grantTypesSupported = "grant_types_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case subjectTypesSupported = "subject_types_supported"
+        case claimsSupported = "claims_supported"
+        case promptValuesSupported = "prompt_values_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
     }
 
     /// An example with every member.
     public static let example = AuthorizationServerMetadata(
-        issuer: "https://umfa.example/oidc/x", tokenEndpoint: "https://umfa.example/oidc/x/token",
-        jwksURI: "https://umfa.example/oidc/x/jwks", introspectionEndpoint: "https://umfa.example/oidc/x/introspect",
+        issuer: "https://umfa.example/oidc/x", authorizationEndpoint: "https://umfa.example/oidc/x/authorize",
+        tokenEndpoint: "https://umfa.example/oidc/x/token", userinfoEndpoint: "https://umfa.example/oidc/x/userinfo",
+        endSessionEndpoint: "https://umfa.example/oidc/x/logout", jwksURI: "https://umfa.example/oidc/x/jwks",
+        introspectionEndpoint: "https://umfa.example/oidc/x/introspect",
         revocationEndpoint: "https://umfa.example/oidc/x/revoke", scopesSupported: ["openid"],
-        responseTypesSupported: [], grantTypesSupported: ["client_credentials"],
-        tokenEndpointAuthMethodsSupported: ["client_secret_basic"], codeChallengeMethodsSupported: ["S256"])
+        grantTypesSupported: ["authorization_code"], tokenEndpointAuthMethodsSupported: ["client_secret_basic"],
+        idTokenSigningAlgValuesSupported: ["RS256"], claimsSupported: ["sub"], promptValuesSupported: ["none"])
+}
+
+/// The UserInfo answer (OpenID Connect Core §5.3.2): `sub` and the claims of the scopes the
+/// access token carries.
+public struct UserinfoResponse: ContractBody, Equatable {
+    /// The user.
+    public var sub: String
+    /// `email` scope.
+    public var email: String?
+    /// `email` scope.
+    public var emailVerified: Bool?
+    /// `profile` scope: given and family name together.
+    public var name: String?
+    /// `profile` scope.
+    public var givenName: String?
+    /// `profile` scope.
+    public var familyName: String?
+    /// `profile` scope: when the profile last changed, seconds since 1970.
+    public var updatedAt: Int?
+    /// `phone` scope.
+    public var phoneNumber: String?
+    /// `phone` scope.
+    public var phoneNumberVerified: Bool?
+
+    /// Creates an answer.
+    public init(
+        sub: String, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil, givenName: String? = nil,
+        familyName: String? = nil, updatedAt: Int? = nil, phoneNumber: String? = nil, phoneNumberVerified: Bool? = nil
+    ) {
+        self.sub = sub
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.givenName = givenName
+        self.familyName = familyName
+        self.updatedAt = updatedAt
+        self.phoneNumber = phoneNumber
+        self.phoneNumberVerified = phoneNumberVerified
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sub, email, name
+        case emailVerified = "email_verified"
+        case givenName = "given_name"
+        case familyName = "family_name"
+        case updatedAt = "updated_at"
+        case phoneNumber = "phone_number"
+        case phoneNumberVerified = "phone_number_verified"
+    }
+
+    /// An example with every member.
+    public static let example = UserinfoResponse(
+        sub: "3d5c7a0e-8f1b-4c2d-9e3f-4a5b6c7d8e9f", email: "alice@example.com", emailVerified: false,
+        name: "Alice Example", givenName: "Alice", familyName: "Example", updatedAt: 1_800_000_000,
+        phoneNumber: "+15555550100", phoneNumberVerified: false)
 }

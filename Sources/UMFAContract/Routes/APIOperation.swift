@@ -43,6 +43,19 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case oauthToken
     case oauthIntrospect
     case oauthRevoke
+    case oauthAuthorize
+    case oauthUserinfo
+    case oauthLogout
+    case interactionSignInOptions
+    case interactionSignInVerify
+    case interactionCreateAccountOptions
+    case interactionCreateAccountVerify
+    case interactionConsent
+    case hostedStylesheet
+    case hostedScript
+    case hostedWebAuthnScript
+    case demoWebAuthnScript
+    case updateUserProfile
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -64,13 +77,15 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .registrationOptions, .registrationVerify, .authenticationOptions, .authenticationVerify, .unenroll,
             .validateToken, .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey,
             .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
-            .oauthRevoke:
+            .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
+            .interactionCreateAccountVerify, .interactionConsent:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient: "DELETE"
-        case .updateApplication, .updateOAuthClient: "PATCH"
+        case .updateApplication, .updateOAuthClient, .updateUserProfile: "PATCH"
         case .listUserCredentials, .listApplications, .getApplication, .listAPIKeys, .jwks, .health, .metrics,
             .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials, .listOAuthClients, .getOAuthClient,
-            .oidcDiscovery, .oauthServerMetadata, .oidcJWKS:
+            .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthAuthorize, .oauthUserinfo, .oauthLogout,
+            .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript:
             "GET"
         }
     }
@@ -112,13 +127,27 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthToken: "/oidc/{application_id}/token"
         case .oauthIntrospect: "/oidc/{application_id}/introspect"
         case .oauthRevoke: "/oidc/{application_id}/revoke"
+        case .oauthAuthorize: "/oidc/{application_id}/authorize"
+        case .oauthUserinfo: "/oidc/{application_id}/userinfo"
+        case .oauthLogout: "/oidc/{application_id}/logout"
+        case .interactionSignInOptions: "/oidc/{application_id}/interaction/sign-in/options"
+        case .interactionSignInVerify: "/oidc/{application_id}/interaction/sign-in/verify"
+        case .interactionCreateAccountOptions: "/oidc/{application_id}/interaction/create-account/options"
+        case .interactionCreateAccountVerify: "/oidc/{application_id}/interaction/create-account/verify"
+        case .interactionConsent: "/oidc/{application_id}/interaction/consent"
+        case .hostedStylesheet: "/hosted/hosted.css"
+        case .hostedScript: "/hosted/hosted.js"
+        case .hostedWebAuthnScript: "/hosted/webauthn-json.js"
+        case .demoWebAuthnScript: "/demo/webauthn-json.js"
+        case .updateUserProfile: "/api/umfa/users/{user_id}/profile"
         }
     }
 
     /// Who may call it.
     public var access: Access {
         switch self {
-        case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential: .apiKey
+        case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential, .updateUserProfile:
+            .apiKey
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
             .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient,
             .updateOAuthClient,
@@ -142,7 +171,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
     /// shapes (form bodies in; RFC 6749 §5.2 errors, with UMFA's `trace_id` added).
     public var answersInOAuthShape: Bool {
         switch self {
-        case .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthToken, .oauthIntrospect, .oauthRevoke: true
+        case .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthToken, .oauthIntrospect, .oauthRevoke,
+            .oauthUserinfo:
+            true
         default: false
         }
     }
@@ -161,6 +192,12 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .updateApplication: ApplicationSettingsRequest.self
         case .demoValidateToken: DemoValidateRequest.self
         case .createOAuthClient, .updateOAuthClient: OAuthClientRequest.self
+        case .interactionSignInOptions: InteractionSignInOptionsRequest.self
+        case .interactionSignInVerify: InteractionSignInVerifyRequest.self
+        case .interactionCreateAccountOptions: InteractionCreateAccountRequest.self
+        case .interactionCreateAccountVerify: InteractionCreateAccountVerifyRequest.self
+        case .interactionConsent: InteractionConsentRequest.self
+        case .updateUserProfile: UserProfileRequest.self
         default: nil
         }
     }
@@ -190,7 +227,16 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oidcDiscovery, .oauthServerMetadata: AuthorizationServerMetadata.self
         case .oauthToken: OAuthTokenResponse.self
         case .oauthIntrospect: IntrospectionResponse.self
-        case .oidcJWKS, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript: nil
+        case .oauthUserinfo: UserinfoResponse.self
+        case .interactionSignInOptions: AuthenticationOptionsResponse.self
+        case .interactionCreateAccountOptions: RegistrationOptionsResponse.self
+        case .interactionSignInVerify, .interactionCreateAccountVerify, .interactionConsent:
+            InteractionStepResponse.self
+        case .updateUserProfile: UserProfileResponse.self
+        case .oidcJWKS, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript,
+            .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
+            .demoWebAuthnScript:
+            nil
         }
     }
 

@@ -92,6 +92,12 @@ struct AdminService: Sendable {
             application.aaguidAllow = allow.isEmpty ? nil : allow.map { $0.lowercased() }
         }
         if let deny = patch.aaguidDeny { application.aaguidDeny = deny.map { $0.lowercased() } }
+        if let text = patch.signup {
+            guard let value = SignupSetting(rawValue: text) else {
+                throw ServiceError.invalid("signup must be enabled or disabled")
+            }
+            application.signup = value
+        }
     }
 
     static func validate(_ application: ApplicationRecord) throws {
@@ -126,6 +132,6 @@ extension AdminService {
             userVerification: application.userVerification.rawValue, attestation: application.attestation.rawValue,
             tokenTTLSeconds: application.tokenTTLSeconds, createdAt: Timestamps.rfc3339(application.createdAt),
             attestationPolicy: application.attestationPolicy.rawValue, aaguidAllow: application.aaguidAllow,
-            aaguidDeny: application.aaguidDeny)
+            aaguidDeny: application.aaguidDeny, signup: application.signup.rawValue)
     }
 }

@@ -31,5 +31,6 @@ enum DemoAssets {
     static let files: [String: DemoAsset] = [
         "demo.css": DemoAsset(PackageResources.demo_css, contentType: "text/css; charset=utf-8"),
         "demo.js": DemoAsset(PackageResources.demo_js, contentType: "text/javascript; charset=utf-8"),
+        "webauthn-json.js": DemoAsset(PackageResources.webauthn_json_js, contentType: "text/javascript; charset=utf-8"),
     ]
 }

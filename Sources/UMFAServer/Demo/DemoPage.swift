@@ -29,7 +29,12 @@ struct DemoPage {
 
     /// `GET /demo/<name>`: one of ``DemoAssets/files``.
     func asset(_ name: String, request: Request) throws -> Response {
-        guard let asset = DemoAssets.files[name] else {
+        try Self.serve(DemoAssets.files[name], request: request)
+    }
+
+    /// A static file with a strong validator: 304 when the browser has it already.
+    static func serve(_ asset: DemoAsset?, request: Request) throws -> Response {
+        guard let asset else {
             throw ServiceError.notFound("No such file")
         }
         var response: Response

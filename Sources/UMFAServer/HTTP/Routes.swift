@@ -45,6 +45,7 @@ struct Routes {
         let demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
         let oauthClients = OAuthClientAdmin(services: services)
         let oauth = OAuthRoutes(services: services)
+        let interactions = InteractionRoutes(services: services)
         let created = HTTPResponse.Status.created
         switch operation {
         case .registrationOptions: return RouteHandlers.json(registration.options)
@@ -99,6 +100,27 @@ struct Routes {
         case .oidcJWKS: return oauth.jwks
         case .oauthToken: return oauth.form { try await $0.token(form: $1, authorization: $2, caller: $3) }
         case .oauthIntrospect: return oauth.form { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
+        case .oauthAuthorize: return AuthorizeEndpoint(services: services).handle
+        case .oauthUserinfo: return UserinfoEndpoint(services: services).handle
+        case .oauthLogout: return LogoutEndpoint(services: services).handle
+        case .interactionSignInOptions: return interactions.route { try await $0.signInOptions($1, caller: $2) }
+        case .interactionSignInVerify: return interactions.step { try await $0.signInVerify($1, caller: $2) }
+        case .interactionCreateAccountOptions:
+            return interactions.route { try await $0.createAccountOptions($1, caller: $2) }
+        case .interactionCreateAccountVerify:
+            return interactions.step { try await $0.createAccountVerify($1, caller: $2) }
+        case .interactionConsent: return interactions.step { try await $0.consent($1, caller: $2) }
+        case .hostedStylesheet:
+            return { request, _ in try DemoPage.serve(HostedPages.files["hosted.css"], request: request) }
+        case .hostedScript:
+            return { request, _ in try DemoPage.serve(HostedPages.files["hosted.js"], request: request) }
+        case .hostedWebAuthnScript:
+            return { request, _ in try DemoPage.serve(HostedPages.files["webauthn-json.js"], request: request) }
+        case .demoWebAuthnScript: return { request, _ in try demoPage.asset("webauthn-json.js", request: request) }
+        case .updateUserProfile:
+            return RouteHandlers.jsonWithPath(precheck: APIKeyAuthentication.requireKey) {
+                try await UserProfiles(services: services).update($0, userID: $1.path("user_id"), caller: $2)
+            }
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

@@ -13,10 +13,21 @@ struct AccessTokenClaims: Codable, Sendable {
     let iat: Int
     let exp: Int
     let jti: String
+    /// When the user signed in (user tokens only; RFC 9068 §2.2.1).
+    var authTime: Int? = nil
+    /// How the user signed in (user tokens only).
+    var amr: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, scope, iat, exp, jti
+        case iss, sub, aud, scope, iat, exp, jti, amr
         case clientID = "client_id"
+        case authTime = "auth_time"
+    }
+
+    /// The family of a user token (`<family>.<random>`), revoked together with its refresh tokens.
+    var family: String? {
+        guard let dot = jti.firstIndex(of: ".") else { return nil }
+        return String(jti[..<dot])
     }
 }
 
@@ -29,14 +40,16 @@ struct AccessTokens: Sendable {
     let issuer: OAuthIssuer
 
     /// A new access token for `client`, with the subject `subject` and `scopes`.
-    func issue(to client: OAuthClientRecord, subject: String, scopes: [String], audience: String?) async throws
-        -> (token: String, claims: AccessTokenClaims)
-    {
+    func issue(
+        to client: OAuthClientRecord, subject: String, scopes: [String], audience: String?, signIn: SignIn? = nil,
+        family: String? = nil
+    ) async throws -> (token: String, claims: AccessTokenClaims) {
         let now = Int(services.now().timeIntervalSince1970)
+        let random = Base64URL.encode(Secrets.randomBytes(16))
         let claims = AccessTokenClaims(
             iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
             scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
-            jti: Base64URL.encode(Secrets.randomBytes(16)))
+            jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr)
         return (try await services.tokens.sign(claims, type: Self.type), claims)
     }
 
@@ -52,8 +65,11 @@ struct AccessTokens: Sendable {
             claims.iss.utf8.elementsEqual(issuer.issuer.utf8), Double(claims.exp) > now.timeIntervalSince1970,
             Double(claims.iat) <= now.timeIntervalSince1970 + 60, claims.exp - claims.iat <= Int(maximumLifetime)
         else { return nil }
-        let revoked = try await services.store.isAccessTokenRevoked(
-            jti: claims.jti, applicationID: issuer.application.id)
-        return revoked ? nil : claims
+        let id = issuer.application.id
+        if try await services.store.isAccessTokenRevoked(jti: claims.jti, applicationID: id) { return nil }
+        if let family = claims.family, try await services.store.isAccessTokenRevoked(jti: family, applicationID: id) {
+            return nil
+        }
+        return claims
     }
 }

@@ -69,6 +69,9 @@ enum OAuthClientSettings {
         if client.grantTypes.contains("authorization_code"), client.redirectURIs.isEmpty {
             throw ServiceError.invalid("authorization_code needs at least one redirect_uris entry")
         }
+        if client.grantTypes.contains("refresh_token"), !client.grantTypes.contains("authorization_code") {
+            throw ServiceError.invalid("refresh_token goes with grant_types authorization_code")
+        }
         if client.grantTypes.contains("authorization_code") != client.responseTypes.contains("code") {
             throw ServiceError.invalid("response_types [\"code\"] goes with grant_types authorization_code")
         }

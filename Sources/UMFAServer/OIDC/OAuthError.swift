@@ -17,6 +17,11 @@ struct OAuthError: Error, Sendable, Equatable {
         case unsupportedTokenType = "unsupported_token_type"
         case temporarilyUnavailable = "temporarily_unavailable"
         case serverError = "server_error"
+        case accessDenied = "access_denied"
+        case unsupportedResponseType = "unsupported_response_type"
+        case loginRequired = "login_required"
+        case consentRequired = "consent_required"
+        case invalidToken = "invalid_token"
     }
 
     let code: Code
@@ -34,7 +39,7 @@ struct OAuthError: Error, Sendable, Equatable {
 
     var status: HTTPResponse.Status {
         switch code {
-        case .invalidClient: .unauthorized
+        case .invalidClient, .invalidToken: .unauthorized
         case .temporarilyUnavailable: .serviceUnavailable
         case .serverError: .internalServerError
         default: .badRequest

@@ -15,6 +15,11 @@ struct OAuthForm: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw OAuthError.invalidRequest("The body is not UTF-8")
         }
+        try self.init(encoded: text)
+    }
+
+    /// Parses form-encoded `text` (a body, or the query of an authorization request).
+    init(encoded text: String) throws {
         var values: [String: String] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

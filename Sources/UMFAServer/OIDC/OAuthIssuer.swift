@@ -12,9 +12,14 @@ struct OAuthIssuer: Sendable {
     /// scopes of their own (API scopes for `client_credentials`).
     static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
     /// The grant types this version serves.
-    static let grantTypes = ["client_credentials"]
-    /// How clients authenticate.
-    static let authenticationMethods = ["client_secret_basic", "client_secret_post"]
+    static let grantTypes = ["authorization_code", "refresh_token", "client_credentials"]
+    /// How clients authenticate (`none`: public clients, PKCE S256 required).
+    static let authenticationMethods = ["client_secret_basic", "client_secret_post", "none"]
+    /// The claims ID tokens and UserInfo may carry.
+    static let claims = [
+        "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash", "sid", "azp", "email",
+        "email_verified", "name", "given_name", "family_name", "updated_at", "phone_number", "phone_number_verified",
+    ]
 
     init(application: ApplicationRecord, publicURL: String) {
         self.application = application
@@ -32,13 +37,14 @@ struct OAuthIssuer: Sendable {
 
     var tokenEndpoint: String { issuer + "/token" }
 
-    /// RFC 8414 metadata: what this issuer offers now. There is no authorization endpoint yet,
-    /// so no response type is listed and no grant needs one (RFC 8414 §2).
+    /// RFC 8414 metadata and OpenID Connect discovery: what this issuer offers now.
     var metadata: AuthorizationServerMetadata {
         AuthorizationServerMetadata(
-            issuer: issuer, tokenEndpoint: tokenEndpoint, jwksURI: issuer + "/jwks",
+            issuer: issuer, authorizationEndpoint: issuer + "/authorize", tokenEndpoint: tokenEndpoint,
+            userinfoEndpoint: issuer + "/userinfo", endSessionEndpoint: issuer + "/logout", jwksURI: issuer + "/jwks",
             introspectionEndpoint: issuer + "/introspect", revocationEndpoint: issuer + "/revoke",
-            scopesSupported: Self.standardScopes, responseTypesSupported: [], grantTypesSupported: Self.grantTypes,
-            tokenEndpointAuthMethodsSupported: Self.authenticationMethods, codeChallengeMethodsSupported: ["S256"])
+            scopesSupported: Self.standardScopes, grantTypesSupported: Self.grantTypes,
+            tokenEndpointAuthMethodsSupported: Self.authenticationMethods, idTokenSigningAlgValuesSupported: ["RS256"],
+            claimsSupported: Self.claims, promptValuesSupported: AuthorizationRequest.promptValues)
     }
 }

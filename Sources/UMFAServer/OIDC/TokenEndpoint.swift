@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import UMFAContract
 import UMFAStorage
+import UMFAWebAuthn
 
 /// The token endpoint (RFC 6749 §3.2) and its neighbours, introspection (RFC 7662) and
 /// revocation (RFC 7009): form bodies in, RFC shapes out, every error per RFC 6749 §5.2.
@@ -15,6 +17,10 @@ struct TokenEndpoint: Sendable {
         let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
             .authenticate(form: form, authorization: authorization, caller: caller)
         switch grantType {
+        case "authorization_code":
+            return try await redeemCode(form: form, client: client)
+        case "refresh_token":
+            return try await refresh(form: form, client: client)
         case "client_credentials":
             guard client.grantTypes.contains(grantType) else {
                 throw OAuthError(code: .unauthorizedClient, "The client may not use client_credentials")
@@ -32,6 +38,78 @@ struct TokenEndpoint: Sendable {
         }
     }
 
+    /// `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6): the code once, for the
+    /// client it was issued to, with the same redirect URI and the PKCE verifier. A code presented
+    /// twice revokes everything issued with it (RFC 6749 §4.1.2).
+    private func redeemCode(form: OAuthForm, client: OAuthClientRecord) async throws -> OAuthTokenResponse {
+        guard client.grantTypes.contains("authorization_code") else {
+            throw OAuthError(code: .unauthorizedClient, "The client may not use authorization_code")
+        }
+        let code = try form.require("code")
+        let redirectURI = try form.require("redirect_uri")
+        let verifier = try form.require("code_verifier")
+        // RFC 7636 §4.1: 43 to 128 unreserved characters.
+        guard (43...128).contains(verifier.utf8.count),
+            verifier.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0))
+            })
+        else { throw OAuthError.invalidRequest("code_verifier must be 43 to 128 unreserved characters") }
+        let grants = OAuthGrants(services: services, issuer: issuer)
+        let (found, replayed) = try await grants.consume(
+            .authorizationCode, code, as: AuthorizationFlow.CodeGrant.self)
+        if let family = replayed?.family {
+            try await grants.revokeFamily(family)
+            throw OAuthError(
+                code: .invalidGrant, "The code was used before; the tokens issued with it are revoked")
+        }
+        guard let grant = found?.payload else {
+            throw OAuthError(code: .invalidGrant, "The code is invalid or expired")
+        }
+        guard grant.request.clientID.utf8.elementsEqual(client.clientID.utf8) else {
+            throw OAuthError(code: .invalidGrant, "The code was issued to another client")
+        }
+        guard grant.request.redirectURI.utf8.elementsEqual(redirectURI.utf8) else {
+            throw OAuthError(code: .invalidGrant, "redirect_uri differs from the authorization request's")
+        }
+        let computed = Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
+        guard constantTimeEqual(Array(computed.utf8), Array(grant.request.codeChallenge.utf8)) else {
+            throw OAuthError(code: .invalidGrant, "code_verifier does not match the code_challenge")
+        }
+        return try await UserTokens(services: services, issuer: issuer).issue(
+            to: client, signIn: grant.signIn, scopes: grant.request.scopes, family: grant.family,
+            nonce: grant.request.nonce)
+    }
+
+    /// `grant_type=refresh_token` (RFC 6749 §6): every use rotates the token; a spent one
+    /// presented again revokes its whole family (RFC 9700 §4.14.2).
+    private func refresh(form: OAuthForm, client: OAuthClientRecord) async throws -> OAuthTokenResponse {
+        guard client.grantTypes.contains("refresh_token") else {
+            throw OAuthError(code: .unauthorizedClient, "The client may not use refresh_token")
+        }
+        let token = try form.require("refresh_token")
+        let grants = OAuthGrants(services: services, issuer: issuer)
+        let (found, replayed) = try await grants.consume(.refreshToken, token, as: UserTokens.RefreshGrant.self)
+        if let family = replayed?.family {
+            try await grants.revokeFamily(family)
+            throw OAuthError(
+                code: .invalidGrant, "The refresh token was used before; all tokens of its family are revoked")
+        }
+        guard let grant = found?.payload else {
+            throw OAuthError(code: .invalidGrant, "The refresh token is invalid, expired or revoked")
+        }
+        guard grant.clientID.utf8.elementsEqual(client.clientID.utf8) else {
+            try await grants.revokeFamily(grant.family)
+            throw OAuthError(code: .invalidGrant, "The refresh token was issued to another client")
+        }
+        var scopes = grant.scopes
+        if let asked = form["scope"] {
+            scopes = try grantedScopes(asked, allowed: grant.scopes)
+        }
+        return try await UserTokens(services: services, issuer: issuer).issue(
+            to: client, signIn: grant.signIn, scopes: scopes, family: grant.family, nonce: nil,
+            familyStarted: grant.familyStarted, refreshScopes: grant.scopes)
+    }
+
     /// RFC 7662: any confidential client of the issuer may ask (a public client proves nothing
     /// about who is asking, RFC 7662 §4); a token that is not valid for this issuer now is
     /// `{"active": false}` and nothing more.
@@ -41,6 +119,15 @@ struct TokenEndpoint: Sendable {
             .authenticate(form: form, authorization: authorization, caller: caller)
         guard client.authenticationMethod.isConfidential else {
             throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
+        }
+        if let refresh = try await OAuthGrants(services: services, issuer: issuer)
+            .live(.refreshToken, token, as: UserTokens.RefreshGrant.self)
+        {
+            return IntrospectionResponse(
+                active: true, scope: refresh.payload.scopes.joined(separator: " "), clientID: refresh.payload.clientID,
+                sub: refresh.payload.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
+                iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
+                iss: issuer.issuer)
         }
         guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token) else {
             return IntrospectionResponse(active: false)
@@ -58,6 +145,15 @@ struct TokenEndpoint: Sendable {
             .authenticate(form: form, authorization: authorization, caller: caller)
         if let hint = form["token_type_hint"], !["access_token", "refresh_token"].contains(hint) {
             throw OAuthError(code: .unsupportedTokenType, "token_type_hint must be access_token or refresh_token")
+        }
+        // A refresh token ends its whole family, access tokens included (DESIGN.md §5).
+        if let refresh = try await OAuthGrants(services: services, issuer: issuer)
+            .live(.refreshToken, token, as: UserTokens.RefreshGrant.self)
+        {
+            if refresh.payload.clientID.utf8.elementsEqual(client.clientID.utf8) {
+                try await OAuthGrants(services: services, issuer: issuer).revokeFamily(refresh.payload.family)
+            }
+            return
         }
         guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token),
             claims.clientID.utf8.elementsEqual(client.clientID.utf8)

@@ -18,11 +18,19 @@ struct AuthenticationService: Sendable {
     func options(_ request: AuthenticationOptionsRequest, caller: Caller) async throws
         -> AuthenticationOptionsResponse
     {
-        let application = try await services.application(request.applicationID)
+        try await options(
+            application: try await services.application(request.applicationID), userID: request.userID, caller: caller
+        )
+    }
+
+    /// Request options for `userID` (or a discoverable credential) of `application`.
+    func options(application: ApplicationRecord, userID: String?, caller: Caller) async throws
+        -> AuthenticationOptionsResponse
+    {
         // Unauthenticated and writes a challenge row: limited per client address.
         try services.abuse.countOptionsRequest(caller)
         var allow: [CredentialDescriptor]?
-        if let userID = request.userID {
+        if let userID {
             try services.checkUserID(userID)
             let credentials = try await services.store.credentials(applicationID: application.id, userID: userID)
             allow = credentials.map {
@@ -38,7 +46,7 @@ struct AuthenticationService: Sendable {
         let challenge = Secrets.randomBytes(32)
         try await services.store.insertChallenge(
             ChallengeRecord(
-                challenge: challenge, applicationID: application.id, userID: request.userID,
+                challenge: challenge, applicationID: application.id, userID: userID,
                 ceremony: .authentication, userVerification: application.userVerification,
                 expiresAt: services.now().addingTimeInterval(services.challengeLifetime),
                 allowCredentials: (allow ?? []).map(\.id.bytes)))
@@ -53,10 +61,8 @@ struct AuthenticationService: Sendable {
     /// §7.2 against a challenge this server issued, then a login token.
     func verify(_ request: AuthenticationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
         let application = try await services.application(request.applicationID)
-        if let userID = request.userID { try services.checkUserID(userID) }
-        let outcome = try await AssertionCheck(
-            services: services, application: application, caller: caller, failureMessage: Self.failureMessage
-        ).verify(request.credential, expectedUserID: request.userID)
+        let outcome = try await signIn(
+            application: application, userID: request.userID, credential: request.credential, caller: caller)
         let token = try await LoginTokens.issue(
             services: services, application: application, userID: outcome.credential.userID,
             credentialID: outcome.credential.credentialID, authenticatorData: outcome.verified.authenticatorData,
@@ -64,6 +70,17 @@ struct AuthenticationService: Sendable {
         return CeremonyResponse(
             traceID: caller.traceID, userID: outcome.credential.userID,
             credentialID: Base64URL.encode(outcome.credential.credentialID), token: token)
+    }
+
+    /// §7.2 against a challenge this server issued for `application`: the credential that
+    /// signed, and what the authenticator said (for `amr`).
+    func signIn(
+        application: ApplicationRecord, userID: String?, credential: AuthenticationResponseJSON, caller: Caller
+    ) async throws -> AssertionCheck.Outcome {
+        if let userID { try services.checkUserID(userID) }
+        return try await AssertionCheck(
+            services: services, application: application, caller: caller, failureMessage: Self.failureMessage
+        ).verify(credential, expectedUserID: userID)
     }
 
     /// Removes the credential that signed a fresh challenge: only its holder can unenroll it.

@@ -87,6 +87,10 @@ struct EnrollmentGrant {
                 try? await services.store.insertEnrollmentToken(token)
                 throw error
             }
+        case .signUp:
+            guard application.signup == .enabled, try await services.store.insertFirstCredential(credential) else {
+                throw ServiceError.forbidden("This application does not accept new accounts")
+            }
         case .openFirstEnrollment:
             try requireOpenPolicy()
             guard try await services.store.insertFirstCredential(credential) else {

@@ -28,21 +28,31 @@ struct RegistrationService: Sendable {
             .authorize(
                 userID: request.userID, hasCredentials: !existing.isEmpty, enrollmentToken: request.enrollmentToken,
                 loginToken: request.token)
-        let displayName = request.displayName ?? request.userID
+        return try await options(
+            application: application, userID: request.userID, userName: request.userID,
+            displayName: request.displayName ?? request.userID, existing: existing, grant: grant, caller: caller)
+    }
+
+    /// Creation options for `userID` under a grant already decided (by the enrollment policy, or
+    /// by account creation on the hosted pages); `userName` is what the passkey manager shows.
+    func options(
+        application: ApplicationRecord, userID: String, userName: String, displayName: String,
+        existing: [StoredCredential], grant: EnrollmentGrant.Grant, caller: Caller
+    ) async throws -> RegistrationOptionsResponse {
         let user = try await services.store.insertUser(
             UserRecord(
-                applicationID: application.id, userID: request.userID, userHandle: Secrets.randomBytes(32),
+                applicationID: application.id, userID: userID, userHandle: Secrets.randomBytes(32),
                 displayName: displayName, createdAt: services.now()))
         let challenge = Secrets.randomBytes(32)
         try await services.store.insertChallenge(
             ChallengeRecord(
-                challenge: challenge, applicationID: application.id, userID: request.userID, ceremony: .registration,
+                challenge: challenge, applicationID: application.id, userID: userID, ceremony: .registration,
                 userVerification: application.userVerification, userpwTime: grant.userpwTime,
                 expiresAt: services.now().addingTimeInterval(services.challengeLifetime), grant: grant.kind,
                 enrollmentTokenHash: grant.enrollmentTokenHash))
         let options = CreationOptionsJSON(
             rp: RelyingPartyEntity(id: application.rpID, name: application.rpName),
-            user: UserEntity(id: Base64URLBytes(user.userHandle), name: request.userID, displayName: displayName),
+            user: UserEntity(id: Base64URLBytes(user.userHandle), name: userName, displayName: displayName),
             challenge: Base64URLBytes(challenge),
             pubKeyCredParams: Self.offeredAlgorithms.map { CredentialParameters(alg: $0) },
             timeout: UInt32(services.challengeLifetime * 1000),
@@ -62,21 +72,44 @@ struct RegistrationService: Sendable {
     /// §7.1 under the abuse limits (a failed verification counts against the caller).
     func verify(_ request: RegistrationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
         let application = try await services.application(request.applicationID)
+        let registered = try await register(request, application: application, caller: caller)
+        let token = try await LoginTokens.issue(
+            services: services, application: application, userID: request.userID,
+            credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
+            userpwTime: registered.userpwTime)
+        return CeremonyResponse(
+            traceID: caller.traceID, userID: request.userID,
+            credentialID: Base64URL.encode(registered.credential.credentialID), token: token)
+    }
+
+    /// A credential stored by a verified registration, and what its authenticator said.
+    struct Registered: Sendable {
+        let credential: StoredCredential
+        let authenticatorData: AuthenticatorData
+        /// When the application last checked the user's password (from an enrollment token).
+        let userpwTime: Date?
+    }
+
+    /// §7.1 under the abuse limits (a failed verification counts against the caller), the
+    /// grant checked again, and the credential stored.
+    func register(_ request: RegistrationVerifyRequest, application: ApplicationRecord, caller: Caller)
+        async throws -> Registered
+    {
         try services.checkUserID(request.userID)
         try services.checkName(request.deviceName, field: "device_name", maximumBytes: 128)
         do {
             return try await services.abuse.ceremony(
                 application: application.id, userID: request.userID, caller: caller
             ) {
-                try await register(request, application: application, caller: caller)
+                try await verifyAndStore(request, application: application)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
             throw ServiceError.unauthenticated(Self.failureMessage, detail: error.message)
         }
     }
 
-    private func register(_ request: RegistrationVerifyRequest, application: ApplicationRecord, caller: Caller)
-        async throws -> CeremonyResponse
+    private func verifyAndStore(_ request: RegistrationVerifyRequest, application: ApplicationRecord)
+        async throws -> Registered
     {
         let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
             .consume(for: request.credential.response.clientDataJSON, ceremony: .registration)
@@ -121,10 +154,7 @@ struct RegistrationService: Sendable {
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("This credential is already registered")
         }
-        let token = try await LoginTokens.issue(
-            services: services, application: application, userID: request.userID, credentialID: record.id,
-            authenticatorData: verified.authenticatorData, userpwTime: challenge.userpwTime)
-        return CeremonyResponse(
-            traceID: caller.traceID, userID: request.userID, credentialID: Base64URL.encode(record.id), token: token)
+        return Registered(
+            credential: credential, authenticatorData: verified.authenticatorData, userpwTime: challenge.userpwTime)
     }
 }

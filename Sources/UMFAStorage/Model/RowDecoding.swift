@@ -44,7 +44,8 @@ extension ApplicationRecord {
             createdAt: try row.date("created_at"),
             attestationPolicy: try row.optionalText("attestation_policy").map(AttestationPolicySetting.parse) ?? .any,
             aaguidAllow: try row.optionalText("aaguid_allow").map(StoredValue.list),
-            aaguidDeny: try row.optionalText("aaguid_deny").map(StoredValue.list) ?? [])
+            aaguidDeny: try row.optionalText("aaguid_deny").map(StoredValue.list) ?? [],
+            signup: row.optionalText("signup").flatMap(SignupSetting.init(rawValue:)) ?? .enabled)
     }
 }
 

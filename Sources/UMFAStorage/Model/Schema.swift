@@ -94,5 +94,28 @@ enum Schema {
                 jti TEXT PRIMARY KEY, application_id TEXT NOT NULL, expires_at BIGINT NOT NULL)
             """,
         ],
+        [
+            // 6: the authorization code flow (DESIGN.md §5): interactions, codes, refresh tokens,
+            // SSO sessions and consents by the hash of their handle; users' profiles; `signup`.
+            """
+            CREATE TABLE oauth_grants (
+                kind TEXT NOT NULL, handle_hash TEXT NOT NULL,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                family TEXT, subject TEXT, payload TEXT NOT NULL, created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL, consumed_at BIGINT, PRIMARY KEY (kind, handle_hash))
+            """,
+            "CREATE INDEX oauth_grants_by_family ON oauth_grants (application_id, family)",
+            "CREATE INDEX oauth_grants_by_expiry ON oauth_grants (expires_at)",
+            """
+            CREATE TABLE user_profiles (
+                application_id TEXT NOT NULL, user_id TEXT NOT NULL, email TEXT, email_key TEXT,
+                email_verified INTEGER NOT NULL, given_name TEXT, family_name TEXT, phone_number TEXT,
+                phone_number_verified INTEGER NOT NULL, updated_at BIGINT NOT NULL,
+                PRIMARY KEY (application_id, user_id),
+                FOREIGN KEY (application_id, user_id) REFERENCES users(application_id, user_id) ON DELETE CASCADE)
+            """,
+            "CREATE UNIQUE INDEX user_profiles_by_email ON user_profiles (application_id, email_key)",
+            "ALTER TABLE applications ADD COLUMN signup TEXT NOT NULL DEFAULT 'enabled'",
+        ],
     ]
 }

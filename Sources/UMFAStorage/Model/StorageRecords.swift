@@ -68,14 +68,17 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var aaguidAllow: [String]?
     /// Authenticator models (AAGUIDs) that may never register.
     public var aaguidDeny: [String]
+    /// Whether people may create accounts on the hosted pages (DESIGN.md §5).
+    public var signup: SignupSetting
 
     /// Creates an application record.
     public init(
         id: UUID, name: String, rpID: String, rpName: String, origins: [String], enrollmentPolicy: EnrollmentPolicy,
         userVerification: UserVerificationSetting, attestation: AttestationConveyanceSetting, tokenTTLSeconds: Int,
         createdAt: Date, attestationPolicy: AttestationPolicySetting = .any, aaguidAllow: [String]? = nil,
-        aaguidDeny: [String] = []
+        aaguidDeny: [String] = [], signup: SignupSetting = .enabled
     ) {
+        self.signup = signup
         self.attestationPolicy = attestationPolicy
         self.aaguidAllow = aaguidAllow
         self.aaguidDeny = aaguidDeny
@@ -90,6 +93,14 @@ public struct ApplicationRecord: Sendable, Hashable {
         self.tokenTTLSeconds = tokenTTLSeconds
         self.createdAt = createdAt
     }
+}
+
+/// Whether an application accepts new accounts from its hosted pages and API-driven flow.
+public enum SignupSetting: String, Sendable, Codable, CaseIterable {
+    /// People may create accounts (the default).
+    case enabled
+    /// Only the application's backend creates users.
+    case disabled
 }
 
 /// A user of an application: the application's own id and UMFA's random user handle.
@@ -237,6 +248,9 @@ public enum RegistrationGrantKind: String, Sendable, Codable {
     case enrollmentToken = "enrollment-token"
     /// A recent login token of the user (the `open` policy, adding a device).
     case loginToken = "login-token"
+    /// Account creation on the hosted pages (DESIGN.md §5): a new user with a generated id,
+    /// governed by the application's `signup` setting; valid only while the user has no credential.
+    case signUp = "sign-up"
 }
 
 /// A single-use enrollment grant, stored only as a hash.

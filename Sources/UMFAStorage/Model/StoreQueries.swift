@@ -32,8 +32,8 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
-                attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
@@ -42,6 +42,7 @@ enum StoreQueries {
                 .text(app.attestation.rawValue),
                 .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt), .text(app.attestationPolicy.rawValue),
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
+                .text(app.signup.rawValue),
             ])
     }
 
@@ -50,7 +51,7 @@ enum StoreQueries {
             """
             UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
                 user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
-                aaguid_allow = ?, aaguid_deny = ? WHERE id = ?
+                aaguid_allow = ?, aaguid_deny = ?, signup = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
@@ -58,7 +59,7 @@ enum StoreQueries {
                 .text(app.attestation.rawValue),
                 .integer(Int64(app.tokenTTLSeconds)), .text(app.attestationPolicy.rawValue),
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
-                .uuid(app.id),
+                .text(app.signup.rawValue), .uuid(app.id),
             ])
     }
 
@@ -222,6 +223,7 @@ enum StoreQueries {
             StoreQuery("DELETE FROM challenges WHERE expires_at < ?", [.date(date)]),
             StoreQuery("DELETE FROM enrollment_tokens WHERE expires_at < ?", [.date(date)]),
             StoreQuery("DELETE FROM revoked_access_tokens WHERE expires_at < ?", [.date(date)]),
+            StoreQuery("DELETE FROM oauth_grants WHERE expires_at < ?", [.date(date)]),
         ]
     }
 

@@ -1,0 +1,197 @@
+import UMFAWebAuthn
+
+/// `POST <issuer>/interaction/sign-in/options`: the hosted page starts a passkey sign-in for an
+/// authorization request in progress.
+public struct InteractionSignInOptionsRequest: ContractBody, Equatable {
+    /// The authorization request's handle, from the page.
+    public var interaction: String
+    /// What the person typed: an email address or a user id; `nil` for a discoverable passkey.
+    public var login: String?
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(interaction: String, login: String? = nil, traceID: String? = nil) {
+        self.interaction = interaction
+        self.login = login
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case interaction, login
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = InteractionSignInOptionsRequest(
+        interaction: "h", login: "alice@example.com", traceID: Examples.traceID)
+}
+
+/// `POST <issuer>/interaction/sign-in/verify`: the passkey's answer.
+public struct InteractionSignInVerifyRequest: ContractBody {
+    /// The authorization request's handle.
+    public var interaction: String
+    /// `credential.toJSON()` of the assertion.
+    public var credential: AuthenticationResponseJSON
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(interaction: String, credential: AuthenticationResponseJSON, traceID: String? = nil) {
+        self.interaction = interaction
+        self.credential = credential
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case interaction, credential
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = InteractionSignInVerifyRequest(
+        interaction: "h", credential: Examples.authenticationResponse, traceID: Examples.traceID)
+}
+
+/// `POST <issuer>/interaction/create-account/options`: a new account with a profile
+/// (OpenID Connect Core §5.1 names) and its first passkey.
+public struct InteractionCreateAccountRequest: ContractBody, Equatable {
+    /// The authorization request's handle.
+    public var interaction: String
+    /// The email address: required, unique per application (case-insensitive).
+    public var email: String
+    /// Given name.
+    public var givenName: String?
+    /// Family name.
+    public var familyName: String?
+    /// Phone number (E.164 recommended).
+    public var phoneNumber: String?
+    /// A name for the passkey.
+    public var deviceName: String?
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(
+        interaction: String, email: String, givenName: String? = nil, familyName: String? = nil,
+        phoneNumber: String? = nil, deviceName: String? = nil, traceID: String? = nil
+    ) {
+        self.interaction = interaction
+        self.email = email
+        self.givenName = givenName
+        self.familyName = familyName
+        self.phoneNumber = phoneNumber
+        self.deviceName = deviceName
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case interaction, email
+        case givenName = "given_name"
+        case familyName = "family_name"
+        case phoneNumber = "phone_number"
+        case deviceName = "device_name"
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = InteractionCreateAccountRequest(
+        interaction: "h", email: "alice@example.com", givenName: "Alice", familyName: "Example",
+        phoneNumber: "+15555550100", deviceName: "Alice's phone", traceID: Examples.traceID)
+}
+
+/// `POST <issuer>/interaction/create-account/verify`: the new passkey's answer.
+public struct InteractionCreateAccountVerifyRequest: ContractBody {
+    /// The authorization request's handle.
+    public var interaction: String
+    /// `credential.toJSON()` of the registration.
+    public var credential: RegistrationResponseJSON
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(interaction: String, credential: RegistrationResponseJSON, traceID: String? = nil) {
+        self.interaction = interaction
+        self.credential = credential
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case interaction, credential
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = InteractionCreateAccountVerifyRequest(
+        interaction: "h", credential: Examples.registrationResponse, traceID: Examples.traceID)
+}
+
+/// `POST <issuer>/interaction/consent`: the person's answer to the consent screen.
+public struct InteractionConsentRequest: ContractBody, Equatable {
+    /// The authorization request's handle.
+    public var interaction: String
+    /// Whether the person allows the client the scopes it asked for.
+    public var allow: Bool
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(interaction: String, allow: Bool, traceID: String? = nil) {
+        self.interaction = interaction
+        self.allow = allow
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case interaction, allow
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = InteractionConsentRequest(interaction: "h", allow: true, traceID: Examples.traceID)
+}
+
+/// What the hosted page does next: follow `redirect_to` back to the client, or ask for consent.
+public struct InteractionStepResponse: ContractBody, TraceCarrying, Equatable {
+    /// What comes next.
+    public enum Next: String, Codable, Sendable {
+        /// Go to `redirect_to` (the client's redirect URI with the code or an error).
+        case redirect
+        /// Show the consent screen for `client_name` and `scopes`.
+        case consent
+    }
+
+    /// The request's trace id.
+    public var traceID: String
+    /// What comes next.
+    public var next: Next
+    /// Where the browser goes, for `redirect`.
+    public var redirectTo: String?
+    /// The client's name, for `consent`.
+    public var clientName: String?
+    /// The scopes to consent to, for `consent`.
+    public var scopes: [String]?
+
+    /// Creates an answer.
+    public init(
+        traceID: String, next: Next, redirectTo: String? = nil, clientName: String? = nil, scopes: [String]? = nil
+    ) {
+        self.traceID = traceID
+        self.next = next
+        self.redirectTo = redirectTo
+        self.clientName = clientName
+        self.scopes = scopes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case next, scopes
+        case traceID = "trace_id"
+        case redirectTo = "redirect_to"
+        case clientName = "client_name"
+    }
+
+    /// An example with every member.
+    public static let example = InteractionStepResponse(
+        traceID: Examples.traceID, next: .redirect, redirectTo: "https://app.example/callback?code=c",
+        clientName: "Shop", scopes: ["openid", "email"])
+}

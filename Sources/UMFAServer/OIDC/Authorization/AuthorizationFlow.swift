@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+import UMFAStorage
+import UMFAWebAuthn
+
+/// The decisions of the authorization endpoint once the person is known: consent, the code, and
+/// the redirect back to the client (RFC 6749 §4.1.2, RFC 9207 `iss`).
+struct AuthorizationFlow: Sendable {
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
+    var grants: OAuthGrants { OAuthGrants(services: services, issuer: issuer) }
+
+    /// What an authorization code stands for.
+    struct CodeGrant: Codable, Sendable {
+        var request: AuthorizationRequest
+        var signIn: SignIn
+        /// The family of everything issued with the code: a replayed code revokes it.
+        var family: String
+    }
+
+    /// A code lives 60 seconds (DESIGN.md §5).
+    static let codeLifetime: TimeInterval = 60
+    /// A consent is remembered this long.
+    static let consentLifetime: TimeInterval = 365 * 86400
+
+    /// Where the person goes after signing in: back to the client with a code, or to consent.
+    enum Outcome: Sendable {
+        case redirect(String)
+        case consent
+    }
+
+    /// Issues the code when consent is not needed; otherwise says so.
+    func complete(_ request: AuthorizationRequest, client: OAuthClientRecord, signIn: SignIn) async throws -> Outcome {
+        guard try await hasConsent(request, client: client, userID: signIn.userID) else { return .consent }
+        return .redirect(try await issueCode(request, signIn: signIn))
+    }
+
+    /// First-party clients never ask; others ask once for the scopes, and again for new ones or
+    /// when the request says `prompt=consent`.
+    func hasConsent(_ request: AuthorizationRequest, client: OAuthClientRecord, userID: String) async throws -> Bool {
+        if client.firstParty { return true }
+        if request.prompt.contains("consent") { return false }
+        guard
+            let found = try await grants.live(
+                .consent, handleHash: consentHash(client: client.clientID, userID: userID), as: [String].self)
+        else { return false }
+        return request.scopes.allSatisfy(found.payload.contains)
+    }
+
+    /// Remembers that the user allowed the client these scopes (and those allowed before).
+    func recordConsent(_ request: AuthorizationRequest, userID: String) async throws {
+        let hash = consentHash(client: request.clientID, userID: userID)
+        let earlier = try await grants.live(.consent, handleHash: hash, as: [String].self)?.payload ?? []
+        _ = try await services.store.deleteOAuthGrant(
+            kind: .consent, handleHash: hash, applicationID: issuer.application.id)
+        let scopes = earlier + request.scopes.filter { !earlier.contains($0) }
+        try await grants.store(.consent, handleHash: hash, scopes, lifetime: Self.consentLifetime, subject: userID)
+    }
+
+    /// A new code for the request, and the redirect that carries it.
+    func issueCode(_ request: AuthorizationRequest, signIn: SignIn) async throws -> String {
+        let family = "f" + Base64URL.encode(Secrets.randomBytes(16))
+        let code = try await grants.create(
+            .authorizationCode, CodeGrant(request: request, signIn: signIn, family: family),
+            lifetime: Self.codeLifetime, family: family, subject: signIn.userID)
+        return redirect(request.redirectURI, ["code": code, "state": request.state])
+    }
+
+    /// The redirect that carries an error to the client (RFC 6749 §4.1.2.1).
+    func errorRedirect(_ error: OAuthError, to redirectURI: String, state: String?) -> String {
+        redirect(
+            redirectURI, ["error": error.code.rawValue, "error_description": error.description, "state": state])
+    }
+
+    /// `redirectURI` with the parameters and `iss` added to its query.
+    func redirect(_ redirectURI: String, _ parameters: KeyValuePairs<String, String?>) -> String {
+        var query = parameters.compactMap { name, value in value.map { "\(name)=\(Self.encode($0))" } }
+        query.append("iss=\(Self.encode(issuer.issuer))")
+        return redirectURI + (redirectURI.contains("?") ? "&" : "?") + query.joined(separator: "&")
+    }
+
+    private func consentHash(client: String, userID: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array("consent\u{1}\(client)\u{1}\(userID)".utf8)))
+    }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters.
+    static func encode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}

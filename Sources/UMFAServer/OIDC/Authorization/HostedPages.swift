@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+
+/// The hosted passkey pages of every issuer (`Sources/UMFAServer/Resources/Hosted`): one page
+/// whose view the server picks (sign in, create an account, consent), an error page for
+/// requests that cannot be sent back to a client, and their static files under `/hosted/`.
+/// Same footing as the demo page: embedded files, strict CSP, no inline code, no framing.
+enum HostedPages {
+    /// The static files served under `/hosted/`, by name.
+    static let files: [String: DemoAsset] = [
+        "hosted.css": DemoAsset(PackageResources.hosted_css, contentType: "text/css; charset=utf-8"),
+        "hosted.js": DemoAsset(PackageResources.hosted_js, contentType: "text/javascript; charset=utf-8"),
+        "webauthn-json.js": DemoAsset(PackageResources.webauthn_json_js, contentType: "text/javascript; charset=utf-8"),
+    ]
+
+    static let pageTemplate = String(decoding: PackageResources.hosted_html, as: UTF8.self)
+    static let errorTemplate = String(decoding: PackageResources.hosted_error_html, as: UTF8.self)
+
+    /// The views of the page.
+    enum View: String {
+        case signIn = "sign-in"
+        case createAccount = "create-account"
+        case consent
+    }
+
+    /// The page for an interaction.
+    static func page(
+        issuer: OAuthIssuer, interaction: String, view: View, request: AuthorizationRequest, clientName: String
+    ) -> Response {
+        let path = URLComponents(string: issuer.issuer)?.path ?? ""
+        let html = fill(
+            pageTemplate,
+            [
+                "issuer_path": path, "interaction": interaction, "view": view.rawValue,
+                "login_hint": request.loginHint ?? "", "signup": issuer.application.signup.rawValue,
+                "client_name": clientName, "scopes": request.scopes.joined(separator: " "),
+                "application_name": issuer.application.name,
+            ])
+        return DemoPage.response(Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
+    }
+
+    /// The error page: nothing can be redirected, so the person reads what went wrong.
+    static func error(title: String, message: String, traceID: String, status: HTTPResponse.Status = .badRequest)
+        -> Response
+    {
+        let html = fill(errorTemplate, ["title": title, "message": message, "trace_id": traceID])
+        var response = DemoPage.response(
+            Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
+        response.status = status
+        return response
+    }
+
+    /// Replaces each `{{name}}` of the template with its HTML-escaped value, in one pass, so a
+    /// value that itself contains `{{…}}` stays text.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        var html = ""
+        var rest = template[...]
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            html += rest[..<open.lowerBound]
+            let name = String(rest[open.upperBound..<close.lowerBound])
+            html += values[name].map(escape) ?? String(rest[open.lowerBound..<close.upperBound])
+            rest = rest[close.upperBound...]
+        }
+        return html + rest
+    }
+
+    /// Escapes text for HTML content and quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

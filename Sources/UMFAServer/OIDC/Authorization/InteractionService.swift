@@ -1,0 +1,191 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// What the hosted pages call while a person signs in for an authorization request: passkey
+/// sign-in (by email, by user id, or discoverable), account creation with a profile and a first
+/// passkey, and consent. The ceremonies are the device routes' own (``AuthenticationService``,
+/// ``RegistrationService``), so every WebAuthn rule and abuse limit holds here too.
+struct InteractionService: Sendable {
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
+    private var flow: AuthorizationFlow { AuthorizationFlow(services: services, issuer: issuer) }
+    private var grants: OAuthGrants { flow.grants }
+
+    /// The answer and, after a sign-in, the SSO session cookie to set.
+    struct Step: Sendable {
+        var response: InteractionStepResponse
+        var setCookie: String?
+    }
+
+    static let expired = "This sign-in page has expired. Go back to the application and start again."
+
+    /// Options for a sign-in: `login` is an email address or a user id; an unknown one gets the
+    /// same pseudo credentials as on the device route, so the page never tells who has an account.
+    func signInOptions(_ request: InteractionSignInOptionsRequest, caller: Caller) async throws
+        -> AuthenticationOptionsResponse
+    {
+        _ = try await interaction(request.interaction)
+        var userID = request.login
+        if let login = request.login {
+            try services.checkUserID(login)
+            if login.contains("@"),
+                let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
+            {
+                userID = owner
+            }
+        }
+        return try await AuthenticationService(services: services)
+            .options(application: issuer.application, userID: userID, caller: caller)
+    }
+
+    /// Checks the passkey, starts the SSO session, and sends the person on.
+    func signInVerify(_ request: InteractionSignInVerifyRequest, caller: Caller) async throws -> Step {
+        var state = try await interaction(request.interaction)
+        let outcome = try await AuthenticationService(services: services)
+            .signIn(application: issuer.application, userID: nil, credential: request.credential, caller: caller)
+        let signIn = newSignIn(
+            userID: outcome.credential.userID, amr: LoginTokens.amr(for: outcome.verified.authenticatorData))
+        state.payload.signIn = signIn
+        return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
+    }
+
+    /// Checks the profile, reserves a new user id and answers creation options for its passkey.
+    func createAccountOptions(_ request: InteractionCreateAccountRequest, caller: Caller) async throws
+        -> RegistrationOptionsResponse
+    {
+        var state = try await interaction(request.interaction)
+        guard issuer.application.signup == .enabled else {
+            throw ServiceError.forbidden("This application does not accept new accounts")
+        }
+        let account = try Self.account(request)
+        if try await services.store.userID(applicationID: issuer.application.id, email: account.email) != nil {
+            throw ServiceError.conflict("An account with this email address exists already; sign in instead")
+        }
+        state.payload.pendingAccount = account
+        guard
+            try await grants.update(
+                .interaction, request.interaction, state.payload, subject: nil, expiresAt: state.record.expiresAt)
+        else { throw ServiceError.unauthenticated(Self.expired) }
+        let name = [account.givenName, account.familyName].compactMap { $0 }.joined(separator: " ")
+        return try await RegistrationService(services: services).options(
+            application: issuer.application, userID: account.userID, userName: account.email,
+            displayName: name.isEmpty ? account.email : name, existing: [],
+            grant: EnrollmentGrant.Grant(kind: .signUp), caller: caller)
+    }
+
+    /// Checks and stores the new passkey, saves the profile, starts the SSO session.
+    func createAccountVerify(_ request: InteractionCreateAccountVerifyRequest, caller: Caller) async throws -> Step {
+        var state = try await interaction(request.interaction)
+        guard let account = state.payload.pendingAccount else {
+            throw ServiceError.invalid("Start account creation with create-account/options first")
+        }
+        let registered = try await RegistrationService(services: services).register(
+            RegistrationVerifyRequest(
+                applicationID: issuer.application.id.uuidString, userID: account.userID,
+                credential: request.credential, deviceName: account.deviceName),
+            application: issuer.application, caller: caller)
+        do {
+            try await services.store.saveUserProfile(
+                UserProfileRecord(
+                    applicationID: issuer.application.id, userID: account.userID, email: account.email,
+                    emailVerified: false, givenName: account.givenName, familyName: account.familyName,
+                    phoneNumber: account.phoneNumber, phoneNumberVerified: false, updatedAt: services.now()))
+        } catch let error as StoreError where error.code == .conflict {
+            // Another sign-up took the address meanwhile: this one leaves nothing behind.
+            _ = try? await services.store.deleteCredential(
+                applicationID: issuer.application.id, userID: account.userID,
+                credentialID: registered.credential.credentialID)
+            throw ServiceError.conflict("An account with this email address exists already; sign in instead")
+        }
+        let signIn = newSignIn(userID: account.userID, amr: LoginTokens.amr(for: registered.authenticatorData))
+        state.payload.pendingAccount = nil
+        state.payload.signIn = signIn
+        return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
+    }
+
+    /// The person's answer to the consent screen.
+    func consent(_ request: InteractionConsentRequest, caller: Caller) async throws -> Step {
+        let state = try await interaction(request.interaction)
+        guard let signIn = state.payload.signIn else {
+            throw ServiceError.invalid("Sign in before answering the consent screen")
+        }
+        let authorization = state.payload.request
+        guard try await grants.consume(.interaction, request.interaction, as: Interaction.self).found != nil else {
+            throw ServiceError.unauthenticated(Self.expired)
+        }
+        guard request.allow else {
+            let location = flow.errorRedirect(
+                OAuthError(code: .accessDenied, "The user did not allow the request"),
+                to: authorization.redirectURI, state: authorization.state)
+            return Step(
+                response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: location))
+        }
+        try await flow.recordConsent(authorization, userID: signIn.userID)
+        let location = try await flow.issueCode(authorization, signIn: signIn)
+        return Step(response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: location))
+    }
+
+    /// After a sign-in: a session, then the code or the consent screen.
+    private func proceed(
+        _ handle: String, _ state: OAuthGrants.Found<Interaction>, signIn: SignIn, caller: Caller
+    ) async throws -> Step {
+        let cookie = try await SSOSessions(grants: grants).start(signIn)
+        let authorization = state.payload.request
+        guard
+            let client = try await services.store.oauthClient(
+                applicationID: issuer.application.id, clientID: authorization.clientID)
+        else { throw ServiceError.forbidden("The application that asked for this sign-in was removed") }
+        if try await flow.hasConsent(authorization, client: client, userID: signIn.userID) {
+            guard try await grants.consume(.interaction, handle, as: Interaction.self).found != nil else {
+                throw ServiceError.unauthenticated(Self.expired)
+            }
+            let location = try await flow.issueCode(authorization, signIn: signIn)
+            return Step(
+                response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: location),
+                setCookie: cookie)
+        }
+        guard
+            try await grants.update(
+                .interaction, handle, state.payload, subject: signIn.userID, expiresAt: state.record.expiresAt)
+        else { throw ServiceError.unauthenticated(Self.expired) }
+        return Step(
+            response: InteractionStepResponse(
+                traceID: caller.traceID, next: .consent, clientName: client.name, scopes: authorization.scopes),
+            setCookie: cookie)
+    }
+
+    private func newSignIn(userID: String, amr: [String]) -> SignIn {
+        SignIn(
+            userID: userID, authTime: Int(services.now().timeIntervalSince1970), amr: amr,
+            sessionID: Base64URL.encode(Secrets.randomBytes(16)))
+    }
+
+    /// The live interaction of `handle`; 401 with words a person understands when it is gone.
+    private func interaction(_ handle: String) async throws -> OAuthGrants.Found<Interaction> {
+        guard handle.utf8.count <= 64, let found = try await grants.live(.interaction, handle, as: Interaction.self)
+        else { throw ServiceError.unauthenticated(Self.expired) }
+        return found
+    }
+
+    /// The profile of a new account, checked (OpenID Connect Core §5.1 claims).
+    static func account(_ request: InteractionCreateAccountRequest) throws -> Interaction.PendingAccount {
+        let email = request.email.trimmingCharacters(in: .whitespaces)
+        try UserProfiles.checkEmail(email)
+        func optional(_ value: String?, _ field: String, _ limit: Int) throws -> String? {
+            guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            guard value.utf8.count <= limit, !value.utf8.contains(0) else {
+                throw ServiceError.invalid("\(field) must be at most \(limit) bytes of text")
+            }
+            return value
+        }
+        return Interaction.PendingAccount(
+            userID: UUID().uuidString.lowercased(), email: email,
+            givenName: try optional(request.givenName, "given_name", 256),
+            familyName: try optional(request.familyName, "family_name", 256),
+            phoneNumber: try optional(request.phoneNumber, "phone_number", 32),
+            deviceName: try optional(request.deviceName, "device_name", 128))
+    }
+}

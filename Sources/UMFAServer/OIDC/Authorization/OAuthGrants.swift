@@ -1,0 +1,107 @@
+import Foundation
+import UMFAStorage
+import UMFAWebAuthn
+
+/// The issuer's handles that stand for something stored: interactions, codes, refresh tokens,
+/// sessions, consents. A handle is 256 random bits shown once; the store keeps its SHA-256 and a
+/// JSON payload, so a database read gives no usable handle (DESIGN.md §4).
+struct OAuthGrants: Sendable {
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
+    /// A stored grant and its decoded payload.
+    struct Found<Payload: Codable & Sendable>: Sendable {
+        var record: OAuthGrantRecord
+        var payload: Payload
+    }
+
+    /// Stores `payload` under a new handle and returns the handle.
+    func create<Payload: Codable & Sendable>(
+        _ kind: OAuthGrantKind, _ payload: Payload, lifetime: TimeInterval, family: String? = nil,
+        subject: String? = nil, prefix: String = ""
+    ) async throws -> String {
+        let handle = prefix + Base64URL.encode(Secrets.randomBytes(32))
+        try await store(
+            kind, handleHash: Secrets.hash(handle), payload, lifetime: lifetime, family: family,
+            subject: subject)
+        return handle
+    }
+
+    /// Stores `payload` under a handle hash the caller derived (consents: one per client and user).
+    func store<Payload: Codable & Sendable>(
+        _ kind: OAuthGrantKind, handleHash: [UInt8], _ payload: Payload, lifetime: TimeInterval,
+        family: String? = nil, subject: String? = nil
+    ) async throws {
+        let now = services.now()
+        try await services.store.insertOAuthGrant(
+            OAuthGrantRecord(
+                kind: kind, handleHash: handleHash, applicationID: issuer.application.id, family: family,
+                subject: subject, payload: Array(try JSONEncoder().encode(payload)), createdAt: now,
+                expiresAt: now.addingTimeInterval(lifetime)))
+    }
+
+    /// The live (unexpired, unconsumed) grant of `handle`; `nil` otherwise.
+    func live<Payload: Codable & Sendable>(_ kind: OAuthGrantKind, _ handle: String, as type: Payload.Type)
+        async throws -> Found<Payload>?
+    {
+        try await live(kind, handleHash: Secrets.hash(handle), as: type)
+    }
+
+    /// The live grant stored under `handleHash`.
+    func live<Payload: Codable & Sendable>(_ kind: OAuthGrantKind, handleHash: [UInt8], as type: Payload.Type)
+        async throws -> Found<Payload>?
+    {
+        guard
+            let record = try await services.store.oauthGrant(
+                kind: kind, handleHash: handleHash, applicationID: issuer.application.id),
+            record.consumedAt == nil, record.expiresAt > services.now()
+        else { return nil }
+        return try decode(record, as: type)
+    }
+
+    /// Consumes the grant of `handle` (exactly one caller, on any instance, gets it). When it was
+    /// already consumed, `replayed` is its record, so the caller can revoke what it issued.
+    func consume<Payload: Codable & Sendable>(_ kind: OAuthGrantKind, _ handle: String, as type: Payload.Type)
+        async throws -> (found: Found<Payload>?, replayed: OAuthGrantRecord?)
+    {
+        let hash = Secrets.hash(handle)
+        let id = issuer.application.id
+        if let record = try await services.store.consumeOAuthGrant(
+            kind: kind, handleHash: hash, applicationID: id, at: services.now())
+        {
+            return (try decode(record, as: type), nil)
+        }
+        let spent = try await services.store.oauthGrant(kind: kind, handleHash: hash, applicationID: id)
+        return (nil, spent?.consumedAt == nil ? nil : spent)
+    }
+
+    /// Replaces the payload of a live grant; `false` when it is no longer live.
+    func update<Payload: Codable & Sendable>(
+        _ kind: OAuthGrantKind, _ handle: String, _ payload: Payload, subject: String?, expiresAt: Date
+    ) async throws -> Bool {
+        try await services.store.updateOAuthGrant(
+            kind: kind, handleHash: Secrets.hash(handle), applicationID: issuer.application.id,
+            payload: Array(try JSONEncoder().encode(payload)), subject: subject, expiresAt: expiresAt,
+            now: services.now())
+    }
+
+    /// Ends everything issued in `family`: its refresh tokens and codes, and its access tokens
+    /// (their `jti` starts with the family, RFC 6749 §10.4 and RFC 9700 §4.14.2).
+    func revokeFamily(_ family: String) async throws {
+        let id = issuer.application.id
+        _ = try await services.store.revokeOAuthGrantFamily(applicationID: id, family: family, at: services.now())
+        try await services.store.revokeAccessToken(
+            jti: family, applicationID: id,
+            expiresAt: services.now().addingTimeInterval(TimeInterval(OAuthClientSettings.accessTokenTTL.upperBound)))
+    }
+
+    private func decode<Payload: Codable & Sendable>(_ record: OAuthGrantRecord, as type: Payload.Type) throws
+        -> Found<Payload>
+    {
+        do {
+            return Found(record: record, payload: try JSONDecoder().decode(type, from: Data(record.payload)))
+        } catch {
+            throw StoreError(.corrupt, "an OAuth grant's payload does not decode: \(error)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// The tokens a signed-in user's client gets from the `authorization_code` and `refresh_token`
+/// grants: an access token (RFC 9068), an ID token when `openid` was granted (OpenID Connect
+/// Core §2), and a rotating refresh token when the client may use that grant.
+struct UserTokens: Sendable {
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
+    /// What a refresh token stands for; each use replaces it with a new one of the same family.
+    struct RefreshGrant: Codable, Sendable {
+        var clientID: String
+        var scopes: [String]
+        var signIn: SignIn
+        var family: String
+        /// When the family started: refresh tokens never outlive the client's refresh TTL from here.
+        var familyStarted: Int
+    }
+
+    /// The claims of an ID token (OpenID Connect Core §2, §5.1 by scope).
+    struct IDTokenClaims: Encodable {
+        let iss: String
+        let sub: String
+        let aud: String
+        let azp: String
+        let exp: Int
+        let iat: Int
+        let authTime: Int
+        let nonce: String?
+        let amr: [String]
+        let atHash: String
+        let sid: String
+        let profile: UserinfoResponse
+
+        enum CodingKeys: String, CodingKey {
+            case iss, sub, aud, azp, exp, iat, nonce, amr, sid
+            case authTime = "auth_time"
+            case atHash = "at_hash"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try profile.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(iss, forKey: .iss)
+            try container.encode(sub, forKey: .sub)
+            try container.encode(aud, forKey: .aud)
+            try container.encode(azp, forKey: .azp)
+            try container.encode(exp, forKey: .exp)
+            try container.encode(iat, forKey: .iat)
+            try container.encode(authTime, forKey: .authTime)
+            try container.encodeIfPresent(nonce, forKey: .nonce)
+            try container.encode(amr, forKey: .amr)
+            try container.encode(atHash, forKey: .atHash)
+            try container.encode(sid, forKey: .sid)
+        }
+    }
+
+    /// The token response for `signIn`, in `family`; `nonce` only from an authorization request.
+    /// A new refresh token keeps `refreshScopes` (RFC 6749 §6: the scopes of the one it replaces)
+    /// when a refresh narrowed `scopes`.
+    func issue(
+        to client: OAuthClientRecord, signIn: SignIn, scopes: [String], family: String, nonce: String?,
+        familyStarted: Int? = nil, refreshScopes: [String]? = nil
+    ) async throws -> OAuthTokenResponse {
+        let (accessToken, claims) = try await AccessTokens(services: services, issuer: issuer)
+            .issue(
+                to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family)
+        var idToken: String?
+        if scopes.contains("openid") {
+            let profile = try await UserProfiles(services: services)
+                .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
+            idToken = try await services.tokens.sign(
+                IDTokenClaims(
+                    iss: issuer.issuer, sub: signIn.userID, aud: client.clientID, azp: client.clientID, exp: claims.exp,
+                    iat: claims.iat, authTime: signIn.authTime, nonce: nonce, amr: signIn.amr,
+                    atHash: Self.atHash(accessToken), sid: signIn.sessionID, profile: profile),
+                type: "JWT")
+        }
+        var refreshToken: String?
+        if client.grantTypes.contains("refresh_token") {
+            let started = familyStarted ?? claims.iat
+            let end = started + client.refreshTokenTTLSeconds
+            let lifetime = TimeInterval(end) - services.now().timeIntervalSince1970
+            if lifetime > 0 {
+                refreshToken = try await OAuthGrants(services: services, issuer: issuer).create(
+                    .refreshToken,
+                    RefreshGrant(
+                        clientID: client.clientID, scopes: refreshScopes ?? scopes, signIn: signIn, family: family,
+                        familyStarted: started),
+                    lifetime: lifetime, family: family, subject: signIn.userID, prefix: "umfa_rt_")
+            }
+        }
+        return OAuthTokenResponse(
+            accessToken: accessToken, tokenType: "Bearer", expiresIn: client.accessTokenTTLSeconds,
+            scope: scopes.joined(separator: " "), refreshToken: refreshToken, idToken: idToken)
+    }
+
+    /// `at_hash` (OpenID Connect Core §3.1.3.6): base64url of the left half of SHA-256 of the
+    /// access token, for RS256, ES256 and EdDSA alike.
+    static func atHash(_ accessToken: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))).prefix(16))
+    }
+}

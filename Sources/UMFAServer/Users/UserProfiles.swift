@@ -1,0 +1,93 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+
+/// Users' profiles (OpenID Connect Core §5.1): created with an account on the hosted pages,
+/// changed by the application's backend (`PATCH /api/umfa/users/{user_id}/profile`), and read
+/// into ID tokens and UserInfo by scope.
+struct UserProfiles: Sendable {
+    let services: ServerServices
+
+    /// An email address as HTML's `type=email` takes it: one `@`, no spaces, at most 254 bytes.
+    static func checkEmail(_ email: String) throws {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
+        else { throw ServiceError.invalid("email must be an email address such as alice@example.com") }
+    }
+
+    /// Changes the members the request names; an empty string removes a value.
+    func update(_ request: UserProfileRequest, userID: String?, caller: Caller) async throws -> UserProfileResponse {
+        let application = try await APIKeyAuthentication(services: services)
+            .application(for: caller, applicationID: request.applicationID)
+        guard let userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
+        try services.checkUserID(userID)
+        guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
+            throw ServiceError.notFound("No such user")
+        }
+        var profile =
+            try await services.store.userProfile(applicationID: application.id, userID: userID)
+            ?? UserProfileRecord(
+                applicationID: application.id, userID: userID, email: nil, emailVerified: false, givenName: nil,
+                familyName: nil, phoneNumber: nil, phoneNumberVerified: false, updatedAt: services.now())
+        func change(_ value: String?, _ field: String, _ limit: Int) throws -> String?? {
+            guard let value else { return .none }
+            if value.isEmpty { return .some(nil) }
+            guard value.utf8.count <= limit else {
+                throw ServiceError.invalid("\(field) must be at most \(limit) bytes")
+            }
+            try ServerServices.refuseNUL(value, field: field)
+            return .some(value)
+        }
+        if let email = try change(request.email, "email", 254) {
+            if let email { try Self.checkEmail(email) }
+            if email?.lowercased() != profile.email?.lowercased() { profile.emailVerified = false }
+            profile.email = email
+        }
+        if let value = try change(request.givenName, "given_name", 256) { profile.givenName = value }
+        if let value = try change(request.familyName, "family_name", 256) { profile.familyName = value }
+        if let phone = try change(request.phoneNumber, "phone_number", 32) {
+            if phone != profile.phoneNumber { profile.phoneNumberVerified = false }
+            profile.phoneNumber = phone
+        }
+        if let verified = request.emailVerified { profile.emailVerified = verified && profile.email != nil }
+        if let verified = request.phoneNumberVerified {
+            profile.phoneNumberVerified = verified && profile.phoneNumber != nil
+        }
+        profile.updatedAt = services.now()
+        do {
+            try await services.store.saveUserProfile(profile)
+        } catch let error as StoreError where error.code == .conflict {
+            throw ServiceError.conflict("Another user of this application has this email address")
+        }
+        return UserProfileResponse(
+            traceID: caller.traceID, userID: userID, email: profile.email, emailVerified: profile.emailVerified,
+            givenName: profile.givenName, familyName: profile.familyName, phoneNumber: profile.phoneNumber,
+            phoneNumberVerified: profile.phoneNumberVerified)
+    }
+
+    /// The claims of `scopes` for the user (OpenID Connect Core §5.4).
+    func claims(applicationID: UUID, userID: String, scopes: [String]) async throws -> UserinfoResponse {
+        var claims = UserinfoResponse(sub: userID)
+        guard scopes.contains(where: { ["profile", "email", "phone"].contains($0) }),
+            let profile = try await services.store.userProfile(applicationID: applicationID, userID: userID)
+        else { return claims }
+        if scopes.contains("email"), let email = profile.email {
+            claims.email = email
+            claims.emailVerified = profile.emailVerified
+        }
+        if scopes.contains("profile") {
+            claims.givenName = profile.givenName
+            claims.familyName = profile.familyName
+            let name = [profile.givenName, profile.familyName].compactMap { $0 }.joined(separator: " ")
+            claims.name = name.isEmpty ? nil : name
+            claims.updatedAt = Int(profile.updatedAt.timeIntervalSince1970)
+        }
+        if scopes.contains("phone"), let phone = profile.phoneNumber {
+            claims.phoneNumber = phone
+            claims.phoneNumberVerified = profile.phoneNumberVerified
+        }
+        return claims
+    }
+}

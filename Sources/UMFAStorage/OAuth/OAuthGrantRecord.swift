@@ -1,0 +1,78 @@
+import Foundation
+
+/// What an OAuth handle stands for (DESIGN.md §5). Each is found by the SHA-256 of its
+/// secret handle; the handle itself is never stored.
+public enum OAuthGrantKind: String, Sendable, CaseIterable {
+    /// An authorization request in progress on the hosted pages.
+    case interaction
+    /// An authorization code.
+    case authorizationCode = "code"
+    /// A refresh token.
+    case refreshToken = "refresh"
+    /// An SSO session (the browser's cookie).
+    case session
+    /// A user's consent to a client (the handle is derived from client and user).
+    case consent
+    /// A pushed authorization request (RFC 9126 `request_uri`).
+    case pushedRequest = "par"
+}
+
+/// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server
+/// reads (JSON). Consumed handles stay until they expire, so a replay can be recognised.
+public struct OAuthGrantRecord: Sendable, Equatable {
+    /// What the handle stands for.
+    public var kind: OAuthGrantKind
+    /// SHA-256 of the handle; the primary key together with ``kind``.
+    public var handleHash: [UInt8]
+    /// The application (issuer) it belongs to.
+    public var applicationID: UUID
+    /// Grants revoked together (a refresh-token family, a session).
+    public var family: String?
+    /// The user it belongs to, when known.
+    public var subject: String?
+    /// The server's data for the grant.
+    public var payload: [UInt8]
+    /// When it was made.
+    public var createdAt: Date
+    /// When it stops being usable.
+    public var expiresAt: Date
+    /// When it was used up or revoked; `nil` while live.
+    public var consumedAt: Date?
+
+    /// Creates a record.
+    public init(
+        kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, family: String?, subject: String?,
+        payload: [UInt8], createdAt: Date, expiresAt: Date, consumedAt: Date? = nil
+    ) {
+        self.kind = kind
+        self.handleHash = handleHash
+        self.applicationID = applicationID
+        self.family = family
+        self.subject = subject
+        self.payload = payload
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.consumedAt = consumedAt
+    }
+}
+
+/// Stored OAuth handles, shared by every instance on the database.
+public protocol OAuthGrantStore: Sendable {
+    /// Adds a grant; ``StoreError/Code/conflict`` when its kind and hash exist.
+    func insertOAuthGrant(_ grant: OAuthGrantRecord) async throws
+    /// The grant, consumed or not, expired or not; `nil` when absent or another application's.
+    func oauthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID) async throws -> OAuthGrantRecord?
+    /// Marks a live grant consumed at `now` and returns it as it was; `nil` when it is absent,
+    /// consumed or expired. Of concurrent callers, on any instance, exactly one gets it.
+    func consumeOAuthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, at now: Date)
+        async throws -> OAuthGrantRecord?
+    /// Replaces payload, subject and expiry of a live grant; `false` when it is not live.
+    func updateOAuthGrant(
+        kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, payload: [UInt8], subject: String?,
+        expiresAt: Date, now: Date
+    ) async throws -> Bool
+    /// Marks every live grant of the family consumed at `now`; returns how many.
+    func revokeOAuthGrantFamily(applicationID: UUID, family: String, at now: Date) async throws -> Int
+    /// Removes a grant; `false` when there was none.
+    func deleteOAuthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID) async throws -> Bool
+}
