@@ -20,7 +20,7 @@ venv=.build/browser-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check "selenium>=4.20" pytest requests webauthn==3.0.1 \
+"$venv/bin/pip" install --quiet --disable-pip-version-check "selenium>=4.20" pytest requests webauthn==3.0.1 authlib==1.9.9 \
     "PyJWT[crypto]"
 
 # Test the binary built from the current sources, never a stale one.

@@ -29,7 +29,9 @@
   function show(view) {
     for (const id of ["sign-in", "create-account", "consent"]) $(id).hidden = id !== view;
     $("to-create").hidden = !page.signup;
-    if (view === "sign-in") startConditional();
+    // Passkey autofill, unless the client already named who signs in (login_hint): then the
+    // page waits for the person to press sign_in with that name.
+    if (view === "sign-in" && !page.loginHint) startConditional();
   }
 
   function say(text) {
