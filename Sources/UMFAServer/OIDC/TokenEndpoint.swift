@@ -94,7 +94,9 @@ struct TokenEndpoint: Sendable {
             throw OAuthError(
                 code: .invalidGrant, "The refresh token was used before; all tokens of its family are revoked")
         }
-        guard let grant = found?.payload else {
+        // A family revoked while this token was being issued (a spent token presented at the
+        // same time on another instance) ends the token too.
+        guard let grant = found?.payload, try await !grants.isFamilyRevoked(grant.family) else {
             throw OAuthError(code: .invalidGrant, "The refresh token is invalid, expired or revoked")
         }
         guard grant.clientID.utf8.elementsEqual(client.clientID.utf8) else {
@@ -120,9 +122,9 @@ struct TokenEndpoint: Sendable {
         guard client.authenticationMethod.isConfidential else {
             throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
         }
-        if let refresh = try await OAuthGrants(services: services, issuer: issuer)
-            .live(.refreshToken, token, as: UserTokens.RefreshGrant.self)
-        {
+        let grants = OAuthGrants(services: services, issuer: issuer)
+        if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
+            if try await grants.isFamilyRevoked(refresh.payload.family) { return IntrospectionResponse(active: false) }
             return IntrospectionResponse(
                 active: true, scope: refresh.payload.scopes.joined(separator: " "), clientID: refresh.payload.clientID,
                 sub: refresh.payload.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),

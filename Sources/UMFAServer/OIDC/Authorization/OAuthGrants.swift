@@ -87,12 +87,21 @@ struct OAuthGrants: Sendable {
 
     /// Ends everything issued in `family`: its refresh tokens and codes, and its access tokens
     /// (their `jti` starts with the family, RFC 6749 §10.4 and RFC 9700 §4.14.2).
+    ///
+    /// The family's mark goes in first, then its grants are consumed: a refresh token issued
+    /// into the family at the same time on another instance is either consumed by the second
+    /// statement or refused later by the mark (``isFamilyRevoked(_:)``).
     func revokeFamily(_ family: String) async throws {
         let id = issuer.application.id
-        _ = try await services.store.revokeOAuthGrantFamily(applicationID: id, family: family, at: services.now())
         try await services.store.revokeAccessToken(
             jti: family, applicationID: id,
-            expiresAt: services.now().addingTimeInterval(TimeInterval(OAuthClientSettings.accessTokenTTL.upperBound)))
+            expiresAt: services.now().addingTimeInterval(TimeInterval(OAuthClientSettings.refreshTokenTTL.upperBound)))
+        _ = try await services.store.revokeOAuthGrantFamily(applicationID: id, family: family, at: services.now())
+    }
+
+    /// Whether `family` was revoked.
+    func isFamilyRevoked(_ family: String) async throws -> Bool {
+        try await services.store.isAccessTokenRevoked(jti: family, applicationID: issuer.application.id)
     }
 
     private func decode<Payload: Codable & Sendable>(_ record: OAuthGrantRecord, as type: Payload.Type) throws
