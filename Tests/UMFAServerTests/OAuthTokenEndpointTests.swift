@@ -187,9 +187,10 @@ struct OAuthTokenEndpointTests {
                 discovery["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue)
                     == ["authorization_code", "refresh_token", "client_credentials"])
             #expect(discovery["authorization_endpoint"]?.stringValue == issuer + "/authorize")
+            #expect(discovery["pushed_authorization_request_endpoint"]?.stringValue == issuer + "/par")
             // Not served yet, so not listed (RFC 8414 §2).
             for absent in [
-                "registration_endpoint", "pushed_authorization_request_endpoint", "dpop_signing_alg_values_supported",
+                "registration_endpoint", "dpop_signing_alg_values_supported",
             ] {
                 #expect(discovery[absent] == nil, "\(absent)")
             }

@@ -328,4 +328,74 @@ struct OIDCHostedPagesTests {
             #expect(discovery["grant_types_supported"]?.arrayValue?.count == 3)
         }
     }
+
+    @Test("PAR: the pushed request works once with its client_id; a client that requires PAR cannot skip it")
+    func pushedAuthorizationRequests() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let client = try await api.codeClient(app, firstParty: true)
+            let secret = try #require(client.secret)
+            let (_, cookie) = try await api.signUpThroughFlow(
+                app, client: client, flow: Authorization(), email: "par@example.com", device: Device.make())
+            let flow = Authorization()
+            let pushed = try await api.form(
+                .oauthPushedAuthorizationRequest, app,
+                flow.query(client: client.id, scope: Self.scope).sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                basic: (client.id, secret))
+            #expect(pushed.status == .created, "\(pushed.text)")
+            #expect(pushed["expires_in"]?.intValue == 60)
+            let requestURI = try #require(pushed["request_uri"]?.stringValue)
+            #expect(requestURI.hasPrefix("urn:ietf:params:oauth:request_uri:"))
+
+            let redirect = try await api.authorize(
+                app, ["client_id": client.id, "request_uri": requestURI], cookie: cookie)
+            let code = try #require(try redirect.redirect()["code"])
+            #expect(try redirect.redirect()["state"] == flow.state)
+            #expect(try await api.redeem(app, client: client, code: code, verifier: flow.verifier).status == .ok)
+            let again = try await api.authorize(
+                app, ["client_id": client.id, "request_uri": requestURI], cookie: cookie)
+            #expect(again.status == .badRequest && again.headers[.location] == nil, "a request_uri works once")
+
+            // Errors at the PAR endpoint are OAuth errors, not redirects or pages.
+            expectOAuthError(
+                try await api.form(
+                    .oauthPushedAuthorizationRequest, app,
+                    [
+                        ("response_type", "code"), ("redirect_uri", "https://evil.example/"),
+                        ("code_challenge", flow.challenge),
+                        ("code_challenge_method", "S256"),
+                    ], basic: (client.id, secret)),
+                .badRequest, "invalid_request")
+            expectOAuthError(
+                try await api.form(
+                    .oauthPushedAuthorizationRequest, app,
+                    flow.query(client: client.id, scope: Self.scope, extra: ["code_challenge_method": "plain"])
+                        .map { ($0.key, $0.value) }, basic: (client.id, secret)),
+                .badRequest, "invalid_request")
+            expectOAuthError(
+                try await api.form(
+                    .oauthPushedAuthorizationRequest, app,
+                    flow.query(client: client.id, scope: Self.scope).map { ($0.key, $0.value) },
+                    basic: (client.id, "wrong")),
+                .unauthorized, "invalid_client")
+
+            let strict = try await api.createOAuthClient(
+                app,
+                OAuthClientRequest(
+                    clientName: "Strict", redirectURIs: [Authorization.redirectURI],
+                    grantTypes: ["authorization_code"], responseTypes: ["code"], scope: "openid email",
+                    firstParty: true, requirePushedAuthorizationRequests: true))
+            let skipped = try await api.authorize(app, flow.query(client: strict.id, scope: Self.scope), cookie: cookie)
+            #expect(try skipped.redirect()["error"] == "invalid_request")
+            let expiring = try await api.form(
+                .oauthPushedAuthorizationRequest, app,
+                flow.query(client: strict.id, scope: Self.scope).map { ($0.key, $0.value) },
+                basic: (strict.id, try #require(strict.secret)))
+            api.clock.advance(by: 61)
+            let late = try await api.authorize(
+                app, ["client_id": strict.id, "request_uri": try #require(expiring["request_uri"]?.stringValue)],
+                cookie: cookie)
+            #expect(late.status == .badRequest && late.text.contains("expired"))
+        }
+    }
 }

@@ -24,15 +24,15 @@ public struct OAuthClientRequest: ContractBody, Equatable {
     public var accessTokenTTLSeconds: Int?
     /// `refresh_token_ttl_seconds` (60–31536000, default 2592000).
     public var refreshTokenTTLSeconds: Int?
-    /// `jwks`, `dcr_template`, `dpop_bound_access_tokens` and `require_pushed_authorization_requests`
-    /// belong to DPoP, dynamic registration and JWT client authentication, which this version
-    /// does not offer yet: a request that sets them is refused rather than half applied.
+    /// `jwks`, `dcr_template` and `dpop_bound_access_tokens` belong to DPoP, dynamic registration
+    /// and JWT client authentication, which this version does not offer yet: a request that sets
+    /// them is refused rather than half applied.
     public var jwks: JSONValue?
     /// See ``jwks``.
     public var dcrTemplate: Bool?
     /// See ``jwks``.
     public var dpopBoundAccessTokens: Bool?
-    /// See ``jwks``.
+    /// `require_pushed_authorization_requests` (RFC 9126 §6): authorization only through PAR.
     public var requirePushedAuthorizationRequests: Bool?
 
     /// Creates a request.
@@ -40,8 +40,9 @@ public struct OAuthClientRequest: ContractBody, Equatable {
         clientName: String? = nil, redirectURIs: [String]? = nil, grantTypes: [String]? = nil,
         responseTypes: [String]? = nil, tokenEndpointAuthMethod: String? = nil, scope: String? = nil,
         postLogoutRedirectURIs: [String]? = nil, firstParty: Bool? = nil, accessTokenTTLSeconds: Int? = nil,
-        refreshTokenTTLSeconds: Int? = nil
+        refreshTokenTTLSeconds: Int? = nil, requirePushedAuthorizationRequests: Bool? = nil
     ) {
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.clientName = clientName
         self.redirectURIs = redirectURIs
         self.grantTypes = grantTypes
@@ -115,13 +116,17 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
     public var refreshTokenTTLSeconds: Int
     /// When it was registered (RFC 3339).
     public var createdAt: String
+    /// `require_pushed_authorization_requests` (RFC 9126 §6).
+    public var requirePushedAuthorizationRequests: Bool
 
     /// Creates a view.
     public init(
         clientID: String, applicationID: String, clientName: String, redirectURIs: [String], grantTypes: [String],
         responseTypes: [String], tokenEndpointAuthMethod: String, scope: String, postLogoutRedirectURIs: [String],
-        firstParty: Bool, accessTokenTTLSeconds: Int, refreshTokenTTLSeconds: Int, createdAt: String
+        firstParty: Bool, accessTokenTTLSeconds: Int, refreshTokenTTLSeconds: Int, createdAt: String,
+        requirePushedAuthorizationRequests: Bool = false
     ) {
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.clientID = clientID
         self.applicationID = applicationID
         self.clientName = clientName
@@ -151,6 +156,7 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         case accessTokenTTLSeconds = "access_token_ttl_seconds"
         case refreshTokenTTLSeconds = "refresh_token_ttl_seconds"
         case createdAt = "created_at"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }
 
     static let example = OAuthClientView(

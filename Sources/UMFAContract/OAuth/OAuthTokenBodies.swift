@@ -41,6 +41,29 @@ public struct OAuthTokenResponse: ContractBody, Equatable {
         idToken: "eyJ.i.d")
 }
 
+/// The answer of the pushed authorization request endpoint (RFC 9126 §2.2).
+public struct PushedAuthorizationResponse: ContractBody, Equatable {
+    /// The `request_uri` to send to the authorization endpoint with the `client_id`, once.
+    public var requestURI: String
+    /// Seconds until it expires.
+    public var expiresIn: Int
+
+    /// Creates an answer.
+    public init(requestURI: String, expiresIn: Int) {
+        self.requestURI = requestURI
+        self.expiresIn = expiresIn
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case requestURI = "request_uri"
+        case expiresIn = "expires_in"
+    }
+
+    /// An example with every member.
+    public static let example = PushedAuthorizationResponse(
+        requestURI: "urn:ietf:params:oauth:request_uri:x", expiresIn: 60)
+}
+
 /// A token introspection answer (RFC 7662 §2.2): `{"active": false}` for any token that is not
 /// valid for the caller's application, else its claims.
 public struct IntrospectionResponse: ContractBody, Equatable {
@@ -142,6 +165,10 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var introspectionEndpoint: String
     /// RFC 7009 revocation.
     public var revocationEndpoint: String
+    /// RFC 9126 pushed authorization requests.
+    public var pushedAuthorizationRequestEndpoint: String
+    /// Whether every client must use PAR (RFC 9126 §5): no, only those registered so.
+    public var requirePushedAuthorizationRequests: Bool
     /// The scopes clients may ask for.
     public var scopesSupported: [String]
     /// The response types of the authorization endpoint (`code`).
@@ -184,6 +211,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         self.jwksURI = jwksURI
         self.introspectionEndpoint = introspectionEndpoint
         self.revocationEndpoint = revocationEndpoint
+        pushedAuthorizationRequestEndpoint = issuer + "/par"
+        requirePushedAuthorizationRequests = false
         self.scopesSupported = scopesSupported
         responseTypesSupported = ["code"]
         responseModesSupported = ["query"]
@@ -208,6 +237,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case jwksURI = "jwks_uri"
         case introspectionEndpoint = "introspection_endpoint"
         case revocationEndpoint = "revocation_endpoint"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case scopesSupported = "scopes_supported"
         case responseTypesSupported = "response_types_supported"
         case responseModesSupported = "response_modes_supported"

@@ -56,6 +56,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case hostedWebAuthnScript
     case demoWebAuthnScript
     case updateUserProfile
+    case oauthPushedAuthorizationRequest
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -78,7 +79,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .validateToken, .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey,
             .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
-            .interactionCreateAccountVerify, .interactionConsent:
+            .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient: "DELETE"
         case .updateApplication, .updateOAuthClient, .updateUserProfile: "PATCH"
@@ -140,6 +141,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .hostedWebAuthnScript: "/hosted/webauthn-json.js"
         case .demoWebAuthnScript: "/demo/webauthn-json.js"
         case .updateUserProfile: "/api/umfa/users/{user_id}/profile"
+        case .oauthPushedAuthorizationRequest: "/oidc/{application_id}/par"
         }
     }
 
@@ -153,7 +155,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .updateOAuthClient,
             .deleteOAuthClient, .rotateOAuthClientSecret:
             .adminToken
-        case .oauthToken, .oauthIntrospect, .oauthRevoke: .oauthClient
+        case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
         case .demoListCredentials, .demoDeleteCredential: .loginToken
         default: .open
         }
@@ -172,7 +174,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var answersInOAuthShape: Bool {
         switch self {
         case .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthToken, .oauthIntrospect, .oauthRevoke,
-            .oauthUserinfo:
+            .oauthUserinfo, .oauthPushedAuthorizationRequest:
             true
         default: false
         }
@@ -228,6 +230,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthToken: OAuthTokenResponse.self
         case .oauthIntrospect: IntrospectionResponse.self
         case .oauthUserinfo: UserinfoResponse.self
+        case .oauthPushedAuthorizationRequest: PushedAuthorizationResponse.self
         case .interactionSignInOptions: AuthenticationOptionsResponse.self
         case .interactionCreateAccountOptions: RegistrationOptionsResponse.self
         case .interactionSignInVerify, .interactionCreateAccountVerify, .interactionConsent:
@@ -243,7 +246,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
     /// The success status: 201 for what creates a resource, else 200.
     public var successStatus: Int {
         switch self {
-        case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient: 201
+        case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient,
+            .oauthPushedAuthorizationRequest:
+            201
         default: 200
         }
     }

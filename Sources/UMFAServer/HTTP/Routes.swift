@@ -100,6 +100,8 @@ struct Routes {
         case .oidcJWKS: return oauth.jwks
         case .oauthToken: return oauth.form { try await $0.token(form: $1, authorization: $2, caller: $3) }
         case .oauthIntrospect: return oauth.form { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
+        case .oauthPushedAuthorizationRequest:
+            return oauth.form(status: created) { try await $0.push(form: $1, authorization: $2, caller: $3) }
         case .oauthAuthorize: return AuthorizeEndpoint(services: services).handle
         case .oauthUserinfo: return UserinfoEndpoint(services: services).handle
         case .oauthLogout: return LogoutEndpoint(services: services).handle

@@ -91,6 +91,7 @@ struct OAuthClientAdmin: Sendable {
             responseTypes: client.responseTypes, tokenEndpointAuthMethod: client.authenticationMethod.rawValue,
             scope: client.scopes.joined(separator: " "), postLogoutRedirectURIs: client.postLogoutRedirectURIs,
             firstParty: client.firstParty, accessTokenTTLSeconds: client.accessTokenTTLSeconds,
-            refreshTokenTTLSeconds: client.refreshTokenTTLSeconds, createdAt: Timestamps.rfc3339(client.createdAt))
+            refreshTokenTTLSeconds: client.refreshTokenTTLSeconds, createdAt: Timestamps.rfc3339(client.createdAt),
+            requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests)
     }
 }

@@ -45,6 +45,9 @@ enum OAuthClientSettings {
             client.postLogoutRedirectURIs = try uris.map { try redirectURI($0, field: "post_logout_redirect_uris") }
         }
         if let firstParty = request.firstParty { client.firstParty = firstParty }
+        if let required = request.requirePushedAuthorizationRequests {
+            client.requirePushedAuthorizationRequests = required
+        }
         if let ttl = request.accessTokenTTLSeconds {
             guard accessTokenTTL.contains(ttl) else {
                 throw ServiceError.invalid("access_token_ttl_seconds must be 60 to 86400")
@@ -77,13 +80,12 @@ enum OAuthClientSettings {
         }
     }
 
-    /// DPoP, dynamic registration, JWT client authentication and PAR come with a later version:
+    /// DPoP, dynamic registration and JWT client authentication come with a later version:
     /// asking for them is refused, not silently ignored.
     private static func refuseLaterFeatures(_ request: OAuthClientRequest) throws {
         let asked = [
             ("jwks", request.jwks != nil), ("dcr_template", request.dcrTemplate == true),
             ("dpop_bound_access_tokens", request.dpopBoundAccessTokens == true),
-            ("require_pushed_authorization_requests", request.requirePushedAuthorizationRequests == true),
         ]
         if let name = asked.first(where: \.1)?.0 {
             throw ServiceError.invalid("\(name) is not supported by this version of UMFA")

@@ -4,7 +4,7 @@ import Hummingbird
 /// An `application/x-www-form-urlencoded` body (the OAuth endpoints' request format): each
 /// parameter at most once (RFC 6749 §3.2), UTF-8, no U+0000.
 struct OAuthForm: Sendable {
-    private let values: [String: String]
+    private var values: [String: String]
 
     /// Parses `data`; any defect is `invalid_request` naming it.
     init(_ data: Data, contentType: String?) throws {
@@ -39,6 +39,13 @@ struct OAuthForm: Sendable {
     subscript(_ name: String) -> String? {
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
+    }
+
+    /// The same form with `name` set to `value`.
+    func with(_ name: String, _ value: String) -> OAuthForm {
+        var copy = self
+        copy.values[name] = value
+        return copy
     }
 
     /// A parameter that must be present.

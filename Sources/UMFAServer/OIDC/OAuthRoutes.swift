@@ -27,6 +27,7 @@ struct OAuthRoutes: Sendable {
 
     /// A form-body endpoint: `call` answers a body (`nil`: an empty 200).
     func form<Answer: Encodable & Sendable>(
+        status: HTTPResponse.Status = .ok,
         _ call: @escaping @Sendable (TokenEndpoint, OAuthForm, String?, Caller) async throws -> Answer?
     ) -> RouteHandler {
         { [services] request, context in
@@ -39,7 +40,7 @@ struct OAuthRoutes: Sendable {
                     TokenEndpoint(services: services, issuer: issuer), form, request.headers[.authorization],
                     context.caller(request, traceID: traceID))
                 var response =
-                    try answer.map { try JSONExchange.response($0) }
+                    try answer.map { try JSONExchange.response($0, status: status) }
                     ?? Response(status: .ok, headers: [.cacheControl: "no-store"])
                 if let pragma = HTTPField.Name("Pragma") { response.headers[pragma] = "no-cache" }
                 return response

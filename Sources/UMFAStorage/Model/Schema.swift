@@ -116,6 +116,7 @@ enum Schema {
             """,
             "CREATE UNIQUE INDEX user_profiles_by_email ON user_profiles (application_id, email_key)",
             "ALTER TABLE applications ADD COLUMN signup TEXT NOT NULL DEFAULT 'enabled'",
+            "ALTER TABLE oauth_clients ADD COLUMN require_par INTEGER NOT NULL DEFAULT 0",
         ],
     ]
 }

@@ -5,7 +5,7 @@ extension StoreQueries {
     static let oauthClientColumns = """
         client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
             auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
-            refresh_token_ttl_seconds, created_at
+            refresh_token_ttl_seconds, created_at, require_par
         """
 
     static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
@@ -16,13 +16,13 @@ extension StoreQueries {
             .text(client.authenticationMethod.rawValue), .text(StoredValue.json(client.scopes)),
             .text(StoredValue.json(client.postLogoutRedirectURIs)), .bool(client.firstParty),
             .integer(Int64(client.accessTokenTTLSeconds)), .integer(Int64(client.refreshTokenTTLSeconds)),
-            .date(client.createdAt),
+            .date(client.createdAt), .bool(client.requirePushedAuthorizationRequests),
         ]
     }
 
     static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             oauthClientValues(client))
     }
 
@@ -42,10 +42,12 @@ extension StoreQueries {
             """
             UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
                 response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
-                access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?
+                access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?
             WHERE application_id = ? AND client_id = ? RETURNING client_id
             """,
-            Array(oauthClientValues(client)[2..<13]) + [.uuid(client.applicationID), .text(client.clientID)])
+            Array(oauthClientValues(client)[2..<13]) + [
+                .bool(client.requirePushedAuthorizationRequests), .uuid(client.applicationID), .text(client.clientID),
+            ])
     }
 
     static func deleteOAuthClient(applicationID: UUID, clientID: String) -> StoreQuery {
@@ -84,7 +86,8 @@ extension OAuthClientRecord {
             firstParty: try row.bool("first_party"),
             accessTokenTTLSeconds: Int(try row.integer("access_token_ttl_seconds")),
             refreshTokenTTLSeconds: Int(try row.integer("refresh_token_ttl_seconds")),
-            createdAt: try row.date("created_at"))
+            createdAt: try row.date("created_at"),
+            requirePushedAuthorizationRequests: (row.optionalInteger("require_par") ?? 0) != 0)
     }
 }
 

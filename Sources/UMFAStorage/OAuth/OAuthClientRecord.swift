@@ -43,14 +43,17 @@ public struct OAuthClientRecord: Sendable, Equatable {
     public var refreshTokenTTLSeconds: Int
     /// When it was registered.
     public var createdAt: Date
+    /// Whether the client may start authorization requests only through PAR (RFC 9126 §6).
+    public var requirePushedAuthorizationRequests: Bool
 
     /// Creates a record.
     public init(
         clientID: String, applicationID: UUID, name: String, secretHash: [UInt8]?, redirectURIs: [String],
         grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
         scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
-        refreshTokenTTLSeconds: Int, createdAt: Date
+        refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false
     ) {
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.clientID = clientID
         self.applicationID = applicationID
         self.name = name

@@ -14,8 +14,17 @@ struct AuthorizeEndpoint: Sendable {
         let flow = AuthorizationFlow(services: services, issuer: issuer)
         do {
             let query = try OAuthForm(encoded: request.uri.query ?? "")
+            if query["request_uri"] != nil {
+                let (client, authorization) = try await pushedRequest(query, issuer: issuer)
+                return try await decide(authorization, client: client, flow: flow, cookies: request.headers[.cookie])
+            }
             let (client, authorization) = try await AuthorizationRequest.parse(
                 query, issuer: issuer, store: services.store)
+            guard !client.requirePushedAuthorizationRequests else {
+                throw AuthorizationRequest.Failure.redirect(
+                    OAuthError.invalidRequest("This client must push its authorization requests (PAR, RFC 9126)"),
+                    to: authorization.redirectURI, state: authorization.state)
+            }
             return try await decide(authorization, client: client, flow: flow, cookies: request.headers[.cookie])
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {

@@ -1,0 +1,59 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+
+/// Pushed authorization requests (RFC 9126): the client posts the authorization request to the
+/// token-style endpoint, authenticated, and sends the browser with only `client_id` and the
+/// `request_uri` it got, which works once, for 60 seconds, on any instance.
+extension TokenEndpoint {
+    static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+    static let pushedRequestLifetime = 60
+
+    /// `POST <issuer>/par` (RFC 9126 §2): the same checks as the authorization endpoint, answered
+    /// as OAuth errors, then a `request_uri`.
+    func push(form: OAuthForm, authorization: String?, caller: Caller) async throws -> PushedAuthorizationResponse {
+        let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
+            .authenticate(form: form, authorization: authorization, caller: caller)
+        guard form["request_uri"] == nil else {
+            throw OAuthError.invalidRequest("request_uri cannot be pushed (RFC 9126 §2.1)")
+        }
+        let request: AuthorizationRequest
+        do {
+            (_, request) = try await AuthorizationRequest.parse(
+                form.with("client_id", client.clientID), issuer: issuer, store: services.store)
+        } catch let failure as AuthorizationRequest.Failure {
+            switch failure {
+            case .page(_, let message): throw OAuthError.invalidRequest(message)
+            case .redirect(let error, _, _): throw error
+            }
+        }
+        let handle = try await OAuthGrants(services: services, issuer: issuer).create(
+            .pushedRequest, request, lifetime: TimeInterval(Self.pushedRequestLifetime),
+            prefix: Self.requestURIPrefix)
+        return PushedAuthorizationResponse(requestURI: handle, expiresIn: Self.pushedRequestLifetime)
+    }
+}
+
+extension AuthorizeEndpoint {
+    /// The pushed request a `request_uri` names, for the `client_id` sent with it, spent now;
+    /// the error page when it is unknown, used or expired (RFC 9126 §4).
+    func pushedRequest(_ query: OAuthForm, issuer: OAuthIssuer) async throws -> (
+        OAuthClientRecord, AuthorizationRequest
+    ) {
+        guard let requestURI = query["request_uri"], let clientID = query["client_id"] else {
+            throw AuthorizationRequest.Failure.page(
+                title: "This sign-in link is incomplete", message: "A request_uri needs its client_id.")
+        }
+        let expired = AuthorizationRequest.Failure.page(
+            title: "This sign-in link has expired",
+            message: "Go back to the application and start again (the request_uri is unknown, used or expired).")
+        guard requestURI.hasPrefix(TokenEndpoint.requestURIPrefix),
+            let found = try await OAuthGrants(services: services, issuer: issuer)
+                .consume(.pushedRequest, requestURI, as: AuthorizationRequest.self).found
+        else { throw expired }
+        guard found.payload.clientID.utf8.elementsEqual(clientID.utf8),
+            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
+        else { throw expired }
+        return (client, found.payload)
+    }
+}
