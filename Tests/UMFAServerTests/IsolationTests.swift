@@ -152,7 +152,7 @@ struct IsolationTests {
         "POST /oidc/{application_id}/interaction/consent", "GET /hosted/hosted.css", "GET /hosted/hosted.js",
         "GET /hosted/webauthn-json.js",
         // Authorised by an OAuth access token, refused in RFC 6750 shape (OIDCAuthorizationCodeTests).
-        "GET /oidc/{application_id}/userinfo",
+        "GET /oidc/{application_id}/userinfo", "POST /oidc/{application_id}/userinfo",
     ]
 
     /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749

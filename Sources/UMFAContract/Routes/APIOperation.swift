@@ -57,6 +57,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case demoWebAuthnScript
     case updateUserProfile
     case oauthPushedAuthorizationRequest
+    case oauthUserinfoPost
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -79,7 +80,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .validateToken, .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey,
             .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
-            .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest:
+            .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
+            .oauthUserinfoPost:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient: "DELETE"
         case .updateApplication, .updateOAuthClient, .updateUserProfile: "PATCH"
@@ -129,7 +131,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthIntrospect: "/oidc/{application_id}/introspect"
         case .oauthRevoke: "/oidc/{application_id}/revoke"
         case .oauthAuthorize: "/oidc/{application_id}/authorize"
-        case .oauthUserinfo: "/oidc/{application_id}/userinfo"
+        case .oauthUserinfo, .oauthUserinfoPost: "/oidc/{application_id}/userinfo"
         case .oauthLogout: "/oidc/{application_id}/logout"
         case .interactionSignInOptions: "/oidc/{application_id}/interaction/sign-in/options"
         case .interactionSignInVerify: "/oidc/{application_id}/interaction/sign-in/verify"
@@ -174,7 +176,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var answersInOAuthShape: Bool {
         switch self {
         case .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthToken, .oauthIntrospect, .oauthRevoke,
-            .oauthUserinfo, .oauthPushedAuthorizationRequest:
+            .oauthUserinfo, .oauthUserinfoPost, .oauthPushedAuthorizationRequest:
             true
         default: false
         }
@@ -229,7 +231,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oidcDiscovery, .oauthServerMetadata: AuthorizationServerMetadata.self
         case .oauthToken: OAuthTokenResponse.self
         case .oauthIntrospect: IntrospectionResponse.self
-        case .oauthUserinfo: UserinfoResponse.self
+        case .oauthUserinfo, .oauthUserinfoPost: UserinfoResponse.self
         case .oauthPushedAuthorizationRequest: PushedAuthorizationResponse.self
         case .interactionSignInOptions: AuthenticationOptionsResponse.self
         case .interactionCreateAccountOptions: RegistrationOptionsResponse.self

@@ -103,7 +103,7 @@ struct Routes {
         case .oauthPushedAuthorizationRequest:
             return oauth.form(status: created) { try await $0.push(form: $1, authorization: $2, caller: $3) }
         case .oauthAuthorize: return AuthorizeEndpoint(services: services).handle
-        case .oauthUserinfo: return UserinfoEndpoint(services: services).handle
+        case .oauthUserinfo, .oauthUserinfoPost: return UserinfoEndpoint(services: services).handle
         case .oauthLogout: return LogoutEndpoint(services: services).handle
         case .interactionSignInOptions: return interactions.route { try await $0.signInOptions($1, caller: $2) }
         case .interactionSignInVerify: return interactions.step { try await $0.signInVerify($1, caller: $2) }

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// `GET <issuer>/userinfo` (OpenID Connect Core §5.3) with a Bearer access token (RFC 6750
-/// §2.1): the user's claims for the token's scopes. A missing, expired, revoked or foreign token,
+/// `GET` and `POST <issuer>/userinfo` (OpenID Connect Core §5.3) with a Bearer access token in
+/// the `Authorization` header (RFC 6750 §2.1; a POST body is not read): the user's claims for the token's scopes. A missing, expired, revoked or foreign token,
 /// or one that stands for no user, is 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
 struct UserinfoEndpoint: Sendable {
     let services: ServerServices
