@@ -77,7 +77,10 @@ def test_the_rfc_8414_document_equals_the_discovery_document(server):
     assert discovery.status_code == rfc8414.status_code == 200
     assert discovery.json() == rfc8414.json()
     assert discovery.json()["issuer"] == issuer
-    assert discovery.json()["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post"]
+    document = discovery.json()
+    assert document["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post", "none"]
+    # A public client proves nothing about who asks (RFC 7662 §4): introspection needs a secret.
+    assert document["introspection_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post"]
 
 
 def test_umfa_admin_create_client_registers_a_client_that_gets_tokens(umfa, server):

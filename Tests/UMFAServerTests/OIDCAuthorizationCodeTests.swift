@@ -194,6 +194,38 @@ struct OIDCAuthorizationCodeTests {
             expectOAuthError(try await api.refresh(app, client: client, token: refresh), .badRequest, "invalid_grant")
         }
     }
+
+    @Test("another application's code, refresh token, access token and client are refused")
+    func otherApplications() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let other = try await api.createApplication(policy: "grant")
+            let client = try await api.codeClient(app, firstParty: true)
+            let otherClient = try await api.codeClient(other, firstParty: true)
+            let flow = Authorization()
+            let (redirect, _) = try await api.signUpThroughFlow(
+                app, client: client, flow: flow, email: "quinn@example.com", device: Device.make())
+            let code = try #require(redirect["code"])
+            // The other issuer knows neither the code nor this client.
+            expectOAuthError(
+                try await api.redeem(other, client: otherClient, code: code, verifier: flow.verifier), .badRequest,
+                "invalid_grant")
+            expectOAuthError(
+                try await api.redeem(other, client: client, code: code, verifier: flow.verifier), .unauthorized,
+                "invalid_client")
+            let tokens = try await api.redeem(app, client: client, code: code, verifier: flow.verifier)
+            let access = try #require(tokens["access_token"]?.stringValue)
+            let refresh = try #require(tokens["refresh_token"]?.stringValue)
+            #expect(try await api.userinfo(other, token: access).status == .unauthorized)
+            expectOAuthError(
+                try await api.refresh(other, client: otherClient, token: refresh), .badRequest, "invalid_grant")
+            let page = try await api.authorize(other, Authorization().query(client: client.id, scope: "openid"))
+            #expect(page.status == .badRequest && page.headers[.location] == nil)
+            // Nothing the other issuer refused touched this one's tokens.
+            #expect(try await api.userinfo(app, token: access).status == .ok)
+            #expect(try await api.refresh(app, client: client, token: refresh).status == .ok)
+        }
+    }
 }
 
 /// `at_hash` computed here, independently of the server's code.
