@@ -1,6 +1,7 @@
 // The WebAuthn Level 3 JSON encodings for browsers with or without native support:
 // options JSON -> navigator.credentials options, and a credential -> its JSON.
-// Used by UMFA's hosted sign-in pages. Plain JavaScript, nothing from another host.
+// Used by UMFA's hosted sign-in pages and the demo page. Plain JavaScript, nothing from
+// another host.
 "use strict";
 
 window.UMFAWebAuthn = (() => {
@@ -66,5 +67,5 @@ window.UMFAWebAuthn = (() => {
     return out;
   }
 
-  return { toBase64URL, fromBase64URL, creationOptions, requestOptions, credentialJSON };
+  return { toBase64URL, fromBase64URL, hasNativeJSON, creationOptions, requestOptions, credentialJSON };
 })();
