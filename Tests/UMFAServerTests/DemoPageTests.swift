@@ -43,9 +43,14 @@ struct DemoPageTests {
             let script = try await api.send(.get, "/demo/demo.js")
             #expect(script.status == .ok)
             #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
-            #expect(script.text.contains("parseCreationOptionsFromJSON"))
             #expect(script.text.contains("/api/umfa/authentication/options"))
             #expect(!script.text.contains("http://") && !script.text.contains("https://"), "no other host")
+            // The WebAuthn JSON helpers the demo and the hosted pages share.
+            for path in ["/demo/webauthn-json.js", "/hosted/webauthn-json.js"] {
+                let helpers = try await api.send(.get, path)
+                #expect(helpers.status == .ok && helpers.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(helpers.text.contains("parseCreationOptionsFromJSON"), "\(path)")
+            }
             let etag = try #require(script.headers[.eTag])
             #expect(etag.hasPrefix("\"") && etag.count > 10)
 
