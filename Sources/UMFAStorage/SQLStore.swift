@@ -164,9 +164,11 @@ struct SQLStore: UMFAStore {
         }
     }
 
-    func insertFirstSigningKey(_ make: @escaping @Sendable () throws -> SigningKeyRecord) async throws -> Bool {
+    func insertFirstSigningKey(
+        algorithm: String, _ make: @escaping @Sendable () throws -> SigningKeyRecord
+    ) async throws -> Bool {
         try await executor.underMigrationLock {
-            guard try await executor.rows(StoreQueries.signingKeys).isEmpty else { return false }
+            guard try await executor.rows(StoreQueries.signingKeys(algorithm: algorithm)).isEmpty else { return false }
             try await run(StoreQueries.insertSigningKey(try make()))
             return true
         }
@@ -177,7 +179,7 @@ struct SQLStore: UMFAStore {
         // instances rotating at once leave one key current (and a key older than the current
         // one is stored retired).
         try await run(StoreQueries.insertSigningKey(key))
-        try await run(StoreQueries.retireAllButNewestSigningKey(at: retiring))
+        try await run(StoreQueries.retireAllButNewestSigningKey(algorithm: key.algorithm, at: retiring))
     }
 
     func setting(_ name: String) async throws -> String? {

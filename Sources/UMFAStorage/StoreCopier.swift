@@ -13,6 +13,7 @@ public enum StoreCopier {
             [
                 "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
                 "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
+                "token_signing_alg", "apple_app_ids", "android_apps",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),

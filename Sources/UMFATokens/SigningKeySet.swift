@@ -15,48 +15,56 @@ struct SigningKeySet: Sendable {
     /// One key, with its encoded protected header ready.
     struct Key: Sendable {
         let kid: String
-        let privateKey: _RSA.Signing.PrivateKey
-        /// Its public half, derived once rather than for every token checked.
-        let publicKey: _RSA.Signing.PublicKey
-        /// `BASE64URL(UTF8({"alg":"RS256","iss":…,"kid":…,"typ":"JWT"}))`.
+        /// Its private and public halves; its algorithm.
+        let material: TokenKeyMaterial
+        /// `BASE64URL(UTF8({"alg":…,"iss":…,"kid":…,"typ":"JWT"}))`.
         let encodedHeader: String
         /// When it stopped signing; `nil` while it is current.
         var retiredAt: Date? = nil
+
+        var algorithm: TokenSigningAlgorithm { material.algorithm }
     }
 
     let keys: [String: Key]
-    /// The key new tokens are signed with.
-    let currentKID: String?
+    /// The key new tokens of each algorithm are signed with.
+    let currentKIDs: [TokenSigningAlgorithm: String]
     let loadedAt: ContinuousClock.Instant
 
-    static let empty = SigningKeySet(keys: [:], currentKID: nil, loadedAt: .now)
+    static let empty = SigningKeySet(keys: [:], currentKIDs: [:], loadedAt: .now)
 
-    /// Opens the sealed private keys of `records`.
+    /// Opens the sealed private keys of `records` (newest first); a record of an algorithm this
+    /// server does not know is left out.
     init(records: [SigningKeyRecord], masterKey: MasterKey, issuer: String) throws {
         var keys: [String: Key] = [:]
+        var current: [TokenSigningAlgorithm: String] = [:]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for record in records {
-            let der = try masterKey.open(record.sealedPrivateKey, context: "signing-key:" + record.kid)
-            let header = LoginTokenHeader(alg: "RS256", iss: issuer, kid: record.kid, typ: "JWT", crit: nil)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let privateKey = try _RSA.Signing.PrivateKey(derRepresentation: der)
+            guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm) else { continue }
+            let bytes = try masterKey.open(record.sealedPrivateKey, context: "signing-key:" + record.kid)
+            let header = LoginTokenHeader(alg: algorithm.rawValue, iss: issuer, kid: record.kid, typ: "JWT", crit: nil)
             keys[record.kid] = Key(
-                kid: record.kid, privateKey: privateKey, publicKey: privateKey.publicKey,
+                kid: record.kid, material: try TokenKeyMaterial(algorithm: algorithm, privateKeyBytes: bytes),
                 encodedHeader: Base64URLText.encode(try encoder.encode(header)), retiredAt: record.retiredAt)
+            if record.retiredAt == nil, current[algorithm] == nil { current[algorithm] = record.kid }
         }
-        self.init(
-            keys: keys, currentKID: records.first { $0.retiredAt == nil }?.kid ?? records.first?.kid,
-            loadedAt: .now)
+        // An algorithm whose keys are all retired (rotation interrupted) signs with its newest.
+        for record in records {
+            guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm), current[algorithm] == nil
+            else { continue }
+            current[algorithm] = record.kid
+        }
+        self.init(keys: keys, currentKIDs: current, loadedAt: .now)
     }
 
-    init(keys: [String: Key], currentKID: String?, loadedAt: ContinuousClock.Instant) {
+    init(keys: [String: Key], currentKIDs: [TokenSigningAlgorithm: String], loadedAt: ContinuousClock.Instant) {
         self.keys = keys
-        self.currentKID = currentKID
+        self.currentKIDs = currentKIDs
         self.loadedAt = loadedAt
     }
 
     /// The same keys, counted as loaded now.
-    func refreshed() -> SigningKeySet { SigningKeySet(keys: keys, currentKID: currentKID, loadedAt: .now) }
+    func refreshed() -> SigningKeySet { SigningKeySet(keys: keys, currentKIDs: currentKIDs, loadedAt: .now) }
 }
 
 /// The protected header of a login token.
@@ -69,8 +77,8 @@ struct LoginTokenHeader: Codable {
     let crit: [String]?
 }
 
-/// Login tokens in JWS compact serialisation (RFC 7515 §7.1) with RS256 (RFC 7518 §3.3:
-/// RSASSA-PKCS1-v1_5 over SHA-256 of the ASCII `BASE64URL(header) . BASE64URL(payload)`).
+/// Login tokens in JWS compact serialisation (RFC 7515 §7.1): the key's algorithm
+/// (``TokenKeyMaterial``) over the ASCII `BASE64URL(header) . BASE64URL(payload)`.
 enum LoginTokenJWS {
     /// Signs `claims` with `key`, under the key's login-token header or `encodedHeader`.
     static func sign(_ claims: some Encodable, key: SigningKeySet.Key, encodedHeader: String? = nil) throws -> String {
@@ -78,9 +86,8 @@ enum LoginTokenJWS {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         let signingInput =
             (encodedHeader ?? key.encodedHeader) + "." + Base64URLText.encode(try encoder.encode(claims))
-        let signature = try key.privateKey.signature(
-            for: SHA256.hash(data: Data(signingInput.utf8)), padding: .insecurePKCS1v1_5)
-        return signingInput + "." + Base64URLText.encode(signature.rawRepresentation)
+        let signature = try key.material.signature(for: Data(signingInput.utf8))
+        return signingInput + "." + Base64URLText.encode(signature)
     }
 
     /// A token split into its parts; `nil` when it is not three base64url parts.
@@ -104,8 +111,6 @@ enum LoginTokenJWS {
 
     /// Whether `parts`' signature verifies with `key`'s public half.
     static func isSigned(_ parts: Parts, by key: SigningKeySet.Key) -> Bool {
-        let signature = _RSA.Signing.RSASignature(rawRepresentation: parts.signature)
-        return key.publicKey.isValidSignature(
-            signature, for: SHA256.hash(data: parts.signingInput), padding: .insecurePKCS1v1_5)
+        key.material.isValidSignature(parts.signature, for: parts.signingInput)
     }
 }

@@ -5,7 +5,12 @@ import UMFAEncoding
 import UMFAStorage
 import _CryptoExtras
 
-/// Issues and validates UMFA login tokens (RS256) and publishes the signing keys as JWKS.
+/// Issues and validates UMFA login tokens and publishes the signing keys as JWKS.
+///
+/// Each application signs with one algorithm (RS256 by default, ES256 or EdDSA as its
+/// `token_signing_alg`); the service keeps one current key of each, side by side in the store,
+/// and validates a token with the key its `kid` names, whatever the algorithm, provided the
+/// header's `alg` is that key's: an application that changes algorithm keeps its unexpired tokens.
 ///
 /// Signing keys live in the store, their private halves sealed with the ``MasterKey``, so every
 /// server instance on the same database signs and validates alike. A key rotated on another
@@ -58,32 +63,45 @@ public actor TokenService {
         return keySet.current
     }
 
-    /// Loads the signing keys, generating the first one on a fresh database under the store's
-    /// migration lock, so instances starting together on a fresh database make one key, not one each.
+    /// Loads the signing keys, generating the first one of each algorithm under the store's
+    /// migration lock, so instances starting together on a fresh database make one key of
+    /// each, not one each.
     public func loadKeys() async throws {
-        if try await store.signingKeys().isEmpty {
+        let stored = Set(try await store.signingKeys().map(\.algorithm))
+        for algorithm in TokenSigningAlgorithm.allCases where !stored.contains(algorithm.rawValue) {
             let (masterKey, now) = (masterKey, now)
-            _ = try await store.insertFirstSigningKey { try Self.newKey(sealedWith: masterKey, at: now()) }
+            _ = try await store.insertFirstSigningKey(algorithm: algorithm.rawValue) {
+                try Self.newKey(algorithm, sealedWith: masterKey, at: now())
+            }
         }
         try await reload()
     }
 
-    /// Adds a new RSA-2048 signing key that signs from now on; older keys keep validating.
-    /// - Returns: the new key's id.
-    public func rotate() async throws -> String {
-        let record = try Self.newKey(sealedWith: masterKey, at: now())
-        try await store.insertSigningKey(record, retiringOthersAt: now())
+    /// Adds a new signing key of every algorithm, each signing from now on; older keys keep
+    /// validating until their tokens have expired.
+    /// - Returns: the new keys' ids by algorithm.
+    public func rotate() async throws -> [TokenSigningAlgorithm: String] {
+        var kids: [TokenSigningAlgorithm: String] = [:]
+        for algorithm in TokenSigningAlgorithm.allCases {
+            let record = try Self.newKey(algorithm, sealedWith: masterKey, at: now())
+            try await store.insertSigningKey(record, retiringOthersAt: now())
+            kids[algorithm] = record.kid
+        }
         try await reload()
-        return record.kid
+        return kids
     }
 
-    /// A new RSA-2048 key, its private half sealed with `masterKey`.
-    private static func newKey(sealedWith masterKey: MasterKey, at date: Date) throws -> SigningKeyRecord {
-        let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let kid = try thumbprint(of: privateKey.publicKey)
+    /// A new key of `algorithm`, its private half sealed with `masterKey`, its id the RFC 7638
+    /// thumbprint of its public JWK.
+    private static func newKey(_ algorithm: TokenSigningAlgorithm, sealedWith masterKey: MasterKey, at date: Date)
+        throws -> SigningKeyRecord
+    {
+        let material = try TokenKeyMaterial(generating: algorithm)
+        let jwk = try TokenKeyMaterial.publicJWK(algorithm: algorithm, publicKeyBytes: material.publicKeyBytes)
+        let kid = TokenKeyMaterial.thumbprint(of: jwk)
         return SigningKeyRecord(
-            kid: kid, algorithm: "RS256", publicKey: [UInt8](privateKey.publicKey.derRepresentation),
-            sealedPrivateKey: try masterKey.seal([UInt8](privateKey.derRepresentation), context: "signing-key:" + kid),
+            kid: kid, algorithm: algorithm.rawValue, publicKey: material.publicKeyBytes,
+            sealedPrivateKey: try masterKey.seal(material.privateKeyBytes, context: "signing-key:" + kid),
             createdAt: date, retiredAt: nil)
     }
 
@@ -94,16 +112,18 @@ public actor TokenService {
         keySet.update { _ in loaded }
     }
 
-    /// Signs a login token for `claims` with the current key, in the calling task.
-    public nonisolated func issue(_ claims: LoginTokenClaims) async throws -> String {
-        try LoginTokenJWS.sign(claims, key: try await currentSigningKey())
+    /// Signs a login token for `claims` with the current key of `algorithm`, in the calling task.
+    public nonisolated func issue(_ claims: LoginTokenClaims, algorithm: TokenSigningAlgorithm = .rs256)
+        async throws -> String
+    {
+        try LoginTokenJWS.sign(claims, key: try await currentSigningKey(algorithm))
     }
 
-    /// The key new tokens are signed with.
-    nonisolated func currentSigningKey() async throws -> SigningKeySet.Key {
+    /// The key new tokens of `algorithm` are signed with.
+    nonisolated func currentSigningKey(_ algorithm: TokenSigningAlgorithm) async throws -> SigningKeySet.Key {
         let keys = try await currentKeys()
-        guard let kid = keys.currentKID, let key = keys.keys[kid] else {
-            throw TokenValidationFailure("no signing key is loaded")
+        guard let kid = keys.currentKIDs[algorithm], let key = keys.keys[kid] else {
+            throw TokenValidationFailure("no \(algorithm.rawValue) signing key is loaded")
         }
         return key
     }
@@ -178,8 +198,8 @@ public actor TokenService {
         guard let parts = LoginTokenJWS.parts(of: token) else {
             throw TokenValidationFailure("Invalid JWT: the token is not a JWT")
         }
-        guard parts.header.alg == "RS256" else {
-            throw TokenValidationFailure("Invalid JWT: the algorithm must be RS256")
+        guard let alg = parts.header.alg.flatMap(TokenSigningAlgorithm.init(rawValue:)) else {
+            throw TokenValidationFailure("Invalid JWT: the algorithm must be RS256, ES256 or EdDSA")
         }
         guard parts.header.crit == nil else {
             throw TokenValidationFailure("Invalid JWT: the header names critical extensions")
@@ -195,6 +215,10 @@ public actor TokenService {
             key = keySet.current.keys[kid]
         }
         guard let key else { throw TokenValidationFailure("Invalid JWT: the signing key \(kid) is unknown") }
+        // The key decides the algorithm, never the header (RFC 8725 §3.1).
+        guard key.algorithm == alg else {
+            throw TokenValidationFailure("Invalid JWT: the algorithm is not the signing key's (\(key.algorithm.rawValue))")
+        }
         if let retiredAt = key.retiredAt, now.timeIntervalSince(retiredAt) > min(maximumLifetime, Self.longestLifetime)
         {
             throw TokenValidationFailure("Invalid JWT: the signing key \(kid) was retired too long ago")
@@ -242,14 +266,6 @@ public actor TokenService {
             throw TokenValidationFailure("Invalid JWT: the token was issued for another application")
         }
     }
-
-    /// The RFC 7638 JWK thumbprint of an RSA public key, base64url.
-    static func thumbprint(of key: _RSA.Signing.PublicKey) throws -> String {
-        let primitives = try key.getKeyPrimitives()
-        let json =
-            "{\"e\":\"\(Base64URLText.encode(primitives.publicExponent))\",\"kty\":\"RSA\",\"n\":\"\(Base64URLText.encode(primitives.modulus))\"}"
-        return Base64URLText.encode(Data(SHA256.hash(data: Data(json.utf8))))
-    }
 }
 
 /// A login token failed validation; the message names why.
@@ -264,33 +280,40 @@ public struct TokenValidationFailure: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A JWK Set (RFC 7517 §5) of RSA signing keys.
+/// A JWK Set (RFC 7517 §5) of the signing keys: RSA (RS256), EC P-256 (ES256) and OKP
+/// Ed25519 (EdDSA, RFC 8037).
 public struct JWKSDocument: Codable, Sendable, Equatable {
     /// One public key.
     public struct Key: Codable, Sendable, Equatable {
-        /// `RSA`.
+        /// `RSA`, `EC` or `OKP`.
         public let kty: String
         /// The key id, its RFC 7638 thumbprint.
         public let kid: String
         /// `sig`.
         public let use: String
-        /// `RS256`.
+        /// `RS256`, `ES256` or `EdDSA`.
         public let alg: String
-        /// The modulus, base64url.
-        public let n: String
-        /// The public exponent, base64url.
-        public let e: String
+        /// The modulus of an RSA key, base64url.
+        public let n: String?
+        /// The public exponent of an RSA key, base64url.
+        public let e: String?
+        /// The curve of an EC or OKP key: `P-256` or `Ed25519`.
+        public let crv: String?
+        /// The x coordinate of an EC key, or the public key of an OKP key, base64url.
+        public let x: String?
+        /// The y coordinate of an EC key, base64url.
+        public let y: String?
 
         init?(record: SigningKeyRecord) {
-            guard let key = try? _RSA.Signing.PublicKey(derRepresentation: record.publicKey),
-                let primitives = try? key.getKeyPrimitives()
+            guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm),
+                let jwk = try? TokenKeyMaterial.publicJWK(algorithm: algorithm, publicKeyBytes: record.publicKey),
+                let kty = jwk["kty"]
             else { return nil }
-            kty = "RSA"
+            self.kty = kty
             kid = record.kid
             use = "sig"
-            alg = record.algorithm
-            n = Base64URLText.encode(primitives.modulus)
-            e = Base64URLText.encode(primitives.publicExponent)
+            alg = algorithm.rawValue
+            (n, e, crv, x, y) = (jwk["n"], jwk["e"], jwk["crv"], jwk["x"], jwk["y"])
         }
     }
 

@@ -1,15 +1,19 @@
 import Foundation
+import UMFAStorage
 
 /// JWTs other than login tokens, signed with the same keys and told apart by their `typ`
 /// header: OAuth access tokens are `at+jwt` (RFC 9068 §2.1), so neither kind of token is ever
 /// accepted as the other.
 extension TokenService {
-    /// Signs `claims` with the current key under the header `{"alg":"RS256","kid":…,"typ":type}`.
-    public nonisolated func sign(_ claims: some Encodable, type: String) async throws -> String {
-        let key = try await currentSigningKey()
+    /// Signs `claims` with the current key of `algorithm` under the header
+    /// `{"alg":…,"kid":…,"typ":type}`.
+    public nonisolated func sign(
+        _ claims: some Encodable, type: String, algorithm: TokenSigningAlgorithm = .rs256
+    ) async throws -> String {
+        let key = try await currentSigningKey(algorithm)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = LoginTokenHeader(alg: "RS256", iss: nil, kid: key.kid, typ: type, crit: nil)
+        let header = LoginTokenHeader(alg: algorithm.rawValue, iss: nil, kid: key.kid, typ: type, crit: nil)
         return try LoginTokenJWS.sign(
             claims, key: key, encodedHeader: Base64URLText.encode(try encoder.encode(header)))
     }

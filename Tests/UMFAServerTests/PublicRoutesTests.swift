@@ -10,10 +10,17 @@ struct PublicRoutesTests {
             let jwks = try await api.send(.get, "/.well-known/jwks.json")
             #expect(jwks.status == .ok)
             #expect(jwks.headers[.cacheControl] == "public, max-age=300")
-            let key = try #require(jwks["keys"]?.arrayValue?.first)
-            #expect(Set(key.objectValue?.keys.map { $0 } ?? []) == ["kty", "kid", "use", "alg", "n", "e"])
-            #expect((key["kid"]?.stringValue?.count ?? 0) == 43)
-            #expect(key["e"]?.stringValue == "AQAB")
+            let keys = try #require(jwks["keys"]?.arrayValue)
+            let members = Dictionary(
+                uniqueKeysWithValues: keys.map { ($0["alg"]?.stringValue ?? "", Set($0.objectValue?.keys.map { $0 } ?? [])) })
+            #expect(
+                members == [
+                    "RS256": ["kty", "kid", "use", "alg", "n", "e"], "ES256": ["kty", "kid", "use", "alg", "crv", "x", "y"],
+                    "EdDSA": ["kty", "kid", "use", "alg", "crv", "x"],
+                ])
+            #expect(keys.allSatisfy { ($0["kid"]?.stringValue?.count ?? 0) == 43 })
+            let rsa = try #require(keys.first { $0["kty"]?.stringValue == "RSA" })
+            #expect(rsa["e"]?.stringValue == "AQAB")
             let health = try await api.send(.get, "/health")
             #expect(health.status == .ok)
             #expect(health["status"]?.stringValue == "ok")

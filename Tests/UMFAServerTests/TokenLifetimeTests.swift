@@ -55,10 +55,13 @@ struct TokenLifetimeTests {
                 message: Self.prefix + "the token was issued after its signing key was retired")
 
             let before = try await api.send(.get, "/.well-known/jwks.json")
-            #expect(before["keys"]?.arrayValue?.count == 2)
+            #expect(before["keys"]?.arrayValue?.count == 6, "three retired keys and three current, one per algorithm")
             api.clock.advance(by: 86_400)
             let after = try await api.send(.get, "/.well-known/jwks.json")
-            #expect(after["keys"]?.arrayValue?.map { $0["kid"]?.stringValue } == [rotated["kid"]?.stringValue])
+            let rotatedKIDs = Set(rotated["kids"]?.objectValue?.values.compactMap(\.stringValue) ?? [])
+            #expect(rotatedKIDs.count == 3)
+            #expect(rotated["kids"]?["RS256"] == rotated["kid"])
+            #expect(Set(after["keys"]?.arrayValue?.compactMap { $0["kid"]?.stringValue } ?? []) == rotatedKIDs)
         }
     }
 

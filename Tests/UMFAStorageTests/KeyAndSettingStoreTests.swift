@@ -101,7 +101,7 @@ struct KeyAndSettingStoreTests {
             let made = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for (index, store) in opened.enumerated() {
                     group.addTask {
-                        try await store.insertFirstSigningKey {
+                        try await store.insertFirstSigningKey(algorithm: "RS256") {
                             Records.signingKey("first-\(index)", createdAt: Records.time(Double(index)))
                         }
                     }
@@ -111,7 +111,31 @@ struct KeyAndSettingStoreTests {
             #expect(made.filter { $0 }.count == 1, "\(made)")
             #expect(try await opened[0].signingKeys().count == 1)
             #expect(
-                try await !opened[1].insertFirstSigningKey { Records.signingKey("late", createdAt: Records.time(9)) })
+                try await !opened[1].insertFirstSigningKey(algorithm: "RS256") {
+                    Records.signingKey("late", createdAt: Records.time(9))
+                })
+            #expect(
+                try await opened[2].insertFirstSigningKey(algorithm: "ES256") {
+                    Records.signingKey("first-es256", createdAt: Records.time(10), algorithm: "ES256")
+                }, "another algorithm's first key is made beside it")
+            let kids = try await opened[0].signingKeys().map(\.kid)
+            #expect(kids.count == 2 && kids.first == "first-es256" && kids.last?.hasPrefix("first-") == true, "\(kids)")
+        }
+    }
+
+    @Test("a new key retires the current key of its own algorithm only", arguments: Engine.allCases)
+    func rotationPerAlgorithm(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let rsa = Records.signingKey("rsa-1", createdAt: Records.time(1))
+            let ec = Records.signingKey("ec-1", createdAt: Records.time(2), algorithm: "ES256")
+            let ed = Records.signingKey("ed-1", createdAt: Records.time(3), algorithm: "EdDSA")
+            for key in [rsa, ec, ed] { try await store.insertSigningKey(key, retiringOthersAt: key.createdAt) }
+            #expect(try await store.signingKeys().filter { $0.retiredAt == nil }.count == 3)
+
+            let ec2 = Records.signingKey("ec-2", createdAt: Records.time(10), algorithm: "ES256")
+            try await store.insertSigningKey(ec2, retiringOthersAt: Records.time(10))
+            let current = try await store.signingKeys().filter { $0.retiredAt == nil }.map(\.kid)
+            #expect(Set(current) == ["rsa-1", "ec-2", "ed-1"])
         }
     }
 }

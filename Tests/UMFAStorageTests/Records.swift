@@ -58,9 +58,9 @@ enum Records {
             expiresAt: expiresAt)
     }
 
-    static func signingKey(_ kid: String, createdAt: Date) -> SigningKeyRecord {
+    static func signingKey(_ kid: String, createdAt: Date, algorithm: String = "RS256") -> SigningKeyRecord {
         SigningKeyRecord(
-            kid: kid, algorithm: "RS256", publicKey: bytes(294), sealedPrivateKey: bytes(1220), createdAt: createdAt,
+            kid: kid, algorithm: algorithm, publicKey: bytes(294), sealedPrivateKey: bytes(1220), createdAt: createdAt,
             retiredAt: nil)
     }
 

@@ -27,6 +27,13 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     /// `enabled` (the default) or `disabled`: whether people may create accounts on the hosted
     /// pages and through the API-driven flow (DESIGN.md §5).
     public var signup: String?
+    /// `RS256` (the default), `ES256` or `EdDSA`: the algorithm of the application's login
+    /// tokens and OAuth tokens.
+    public var tokenSigningAlg: String?
+    /// iOS apps (`TEAMID.bundle.id`) published in `/.well-known/apple-app-site-association`.
+    public var appleAppIDs: [String]?
+    /// Android apps published in `/.well-known/assetlinks.json`.
+    public var androidApps: [AndroidApp]?
     /// The caller's trace id.
     public var traceID: String?
 
@@ -35,8 +42,12 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         name: String? = nil, rpID: String? = nil, rpName: String? = nil, origins: [String]? = nil,
         enrollmentPolicy: String? = nil, userVerification: String? = nil, attestation: String? = nil,
         tokenTTLSeconds: Int? = nil, attestationPolicy: String? = nil, aaguidAllow: [String]? = nil,
-        aaguidDeny: [String]? = nil, signup: String? = nil, traceID: String? = nil
+        aaguidDeny: [String]? = nil, signup: String? = nil, tokenSigningAlg: String? = nil,
+        appleAppIDs: [String]? = nil, androidApps: [AndroidApp]? = nil, traceID: String? = nil
     ) {
+        self.tokenSigningAlg = tokenSigningAlg
+        self.appleAppIDs = appleAppIDs
+        self.androidApps = androidApps
         self.name = name
         self.rpID = rpID
         self.rpName = rpName
@@ -62,6 +73,9 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         case attestationPolicy = "attestation_policy"
         case aaguidAllow = "aaguid_allow"
         case aaguidDeny = "aaguid_deny"
+        case tokenSigningAlg = "token_signing_alg"
+        case appleAppIDs = "apple_app_ids"
+        case androidApps = "android_apps"
         case traceID = "trace_id"
     }
 
@@ -69,7 +83,8 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     public static let example = ApplicationSettingsRequest(
         name: "Shop", rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"],
         enrollmentPolicy: "grant", userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
-        attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], signup: "enabled", traceID: Examples.traceID)
+        attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], signup: "enabled", tokenSigningAlg: "RS256",
+        appleAppIDs: ["ABCDE12345.com.example.shop"], androidApps: [.example], traceID: Examples.traceID)
 }
 
 /// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are
@@ -156,14 +171,24 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var aaguidDeny: [String]
     /// `enabled` or `disabled`: account creation on the hosted pages.
     public var signup: String
+    /// `RS256`, `ES256` or `EdDSA`.
+    public var tokenSigningAlg: String
+    /// iOS apps in `apple-app-site-association`.
+    public var appleAppIDs: [String]
+    /// Android apps in `assetlinks.json`.
+    public var androidApps: [AndroidApp]
 
     /// Creates an answer.
     public init(
         traceID: String, applicationID: String, apiKey: String? = nil, name: String, rpID: String, rpName: String,
         origins: [String], enrollmentPolicy: String, enrollmentPolicyDescription: String, userVerification: String,
         attestation: String, tokenTTLSeconds: Int, createdAt: String, attestationPolicy: String,
-        aaguidAllow: [String]?, aaguidDeny: [String], signup: String
+        aaguidAllow: [String]?, aaguidDeny: [String], signup: String, tokenSigningAlg: String = "RS256",
+        appleAppIDs: [String] = [], androidApps: [AndroidApp] = []
     ) {
+        self.tokenSigningAlg = tokenSigningAlg
+        self.appleAppIDs = appleAppIDs
+        self.androidApps = androidApps
         self.traceID = traceID
         self.applicationID = applicationID
         self.apiKey = apiKey
@@ -199,6 +224,9 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         case attestationPolicy = "attestation_policy"
         case aaguidAllow = "aaguid_allow"
         case aaguidDeny = "aaguid_deny"
+        case tokenSigningAlg = "token_signing_alg"
+        case appleAppIDs = "apple_app_ids"
+        case androidApps = "android_apps"
     }
 
     /// An example with every member.
@@ -207,7 +235,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"], enrollmentPolicy: "grant",
         enrollmentPolicyDescription: "grant: …", userVerification: "preferred", attestation: "none",
         tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [],
-        signup: "enabled")
+        signup: "enabled", tokenSigningAlg: "RS256", appleAppIDs: ["ABCDE12345.com.example.shop"],
+        androidApps: [.example])
 }
 
 /// `GET /api/admin/applications`: `{trace_id, applications}`.
@@ -230,4 +259,29 @@ public struct ApplicationListResponse: ContractBody, TraceCarrying, Equatable {
 
     /// An example with every member.
     public static let example = ApplicationListResponse(traceID: Examples.traceID, applications: [.example])
+}
+
+/// An Android app of an application, as Digital Asset Links names it.
+public struct AndroidApp: Codable, Sendable, Equatable {
+    /// The package name, such as `com.example.shop`.
+    public var packageName: String
+    /// SHA-256 fingerprints of the app's signing certificates, as 32 colon-separated
+    /// upper-case hex bytes.
+    public var sha256CertFingerprints: [String]
+
+    /// Creates an app.
+    public init(packageName: String, sha256CertFingerprints: [String]) {
+        self.packageName = packageName
+        self.sha256CertFingerprints = sha256CertFingerprints
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case packageName = "package_name"
+        case sha256CertFingerprints = "sha256_cert_fingerprints"
+    }
+
+    /// An example with every member.
+    public static let example = AndroidApp(
+        packageName: "com.example.shop",
+        sha256CertFingerprints: [Array(repeating: "AB", count: 32).joined(separator: ":")])
 }

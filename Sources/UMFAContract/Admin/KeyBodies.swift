@@ -66,24 +66,29 @@ public struct APIKeyListResponse: ContractBody, TraceCarrying, Equatable {
         traceID: Examples.traceID, apiKeys: [APIKeySummary(keyID: "k1", createdAt: Examples.time)])
 }
 
-/// `POST /api/admin/signing-keys`: `{trace_id, kid}` of the new signing key.
+/// `POST /api/admin/signing-keys`: `{trace_id, kid, kids}` of the new signing keys, one of each
+/// algorithm.
 public struct SigningKeyRotatedResponse: ContractBody, TraceCarrying, Equatable {
     /// The request's trace id.
     public var traceID: String
-    /// The new key's id.
+    /// The new RS256 key's id.
     public var kid: String
+    /// Every new key's id by algorithm: `RS256`, `ES256`, `EdDSA`.
+    public var kids: [String: String]
 
     /// Creates an answer.
-    public init(traceID: String, kid: String) {
+    public init(traceID: String, kid: String, kids: [String: String]) {
         self.traceID = traceID
         self.kid = kid
+        self.kids = kids
     }
 
     enum CodingKeys: String, CodingKey {
         case traceID = "trace_id"
-        case kid
+        case kid, kids
     }
 
     /// An example with every member.
-    public static let example = SigningKeyRotatedResponse(traceID: Examples.traceID, kid: "k1")
+    public static let example = SigningKeyRotatedResponse(
+        traceID: Examples.traceID, kid: "k1", kids: ["RS256": "k1", "ES256": "k2", "EdDSA": "k3"])
 }

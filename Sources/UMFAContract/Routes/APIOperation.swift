@@ -58,6 +58,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case updateUserProfile
     case oauthPushedAuthorizationRequest
     case oauthUserinfoPost
+    case appleAppSiteAssociation
+    case assetLinks
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -88,7 +90,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .listUserCredentials, .listApplications, .getApplication, .listAPIKeys, .jwks, .health, .metrics,
             .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials, .listOAuthClients, .getOAuthClient,
             .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthAuthorize, .oauthUserinfo, .oauthLogout,
-            .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript:
+            .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
+            .assetLinks:
             "GET"
         }
     }
@@ -144,6 +147,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .demoWebAuthnScript: "/demo/webauthn-json.js"
         case .updateUserProfile: "/api/umfa/users/{user_id}/profile"
         case .oauthPushedAuthorizationRequest: "/oidc/{application_id}/par"
+        case .appleAppSiteAssociation: "/.well-known/apple-app-site-association"
+        case .assetLinks: "/.well-known/assetlinks.json"
         }
     }
 
@@ -240,7 +245,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .updateUserProfile: UserProfileResponse.self
         case .oidcJWKS, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
-            .demoWebAuthnScript:
+            .demoWebAuthnScript, .appleAppSiteAssociation, .assetLinks:
             nil
         }
     }

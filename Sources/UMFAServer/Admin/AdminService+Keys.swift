@@ -32,8 +32,11 @@ extension AdminService {
         return RemovedResponse(traceID: caller.traceID)
     }
 
-    /// A new signing key; the previous one is retired and still validates.
+    /// A new signing key of each algorithm; the previous ones are retired and still validate.
     func rotateSigningKey(caller: Caller) async throws -> SigningKeyRotatedResponse {
-        SigningKeyRotatedResponse(traceID: caller.traceID, kid: try await services.tokens.rotate())
+        let kids = try await services.tokens.rotate()
+        return SigningKeyRotatedResponse(
+            traceID: caller.traceID, kid: kids[.rs256] ?? "",
+            kids: Dictionary(uniqueKeysWithValues: kids.map { ($0.key.rawValue, $0.value) }))
     }
 }

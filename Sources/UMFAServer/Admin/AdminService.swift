@@ -98,6 +98,19 @@ struct AdminService: Sendable {
             }
             application.signup = value
         }
+        if let text = patch.tokenSigningAlg {
+            guard let value = TokenSigningAlgorithm(rawValue: text) else {
+                throw ServiceError.invalid("token_signing_alg must be RS256, ES256 or EdDSA")
+            }
+            application.tokenSigningAlgorithm = value
+        }
+        if let ids = patch.appleAppIDs { application.appleAppIDs = ids }
+        if let apps = patch.androidApps {
+            application.androidApps = apps.map {
+                AndroidAppIdentity(
+                    packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints.map { $0.uppercased() })
+            }
+        }
     }
 
     static func validate(_ application: ApplicationRecord) throws {
@@ -118,6 +131,7 @@ struct AdminService: Sendable {
             throw ServiceError.invalid("token_ttl_seconds must be 30 to 86400")
         }
         try ApplicationSettingsValidation.validateAttestation(application)
+        try ApplicationSettingsValidation.validateNativeApps(application)
     }
 }
 
@@ -132,6 +146,10 @@ extension AdminService {
             userVerification: application.userVerification.rawValue, attestation: application.attestation.rawValue,
             tokenTTLSeconds: application.tokenTTLSeconds, createdAt: Timestamps.rfc3339(application.createdAt),
             attestationPolicy: application.attestationPolicy.rawValue, aaguidAllow: application.aaguidAllow,
-            aaguidDeny: application.aaguidDeny, signup: application.signup.rawValue)
+            aaguidDeny: application.aaguidDeny, signup: application.signup.rawValue,
+            tokenSigningAlg: application.tokenSigningAlgorithm.rawValue, appleAppIDs: application.appleAppIDs,
+            androidApps: application.androidApps.map {
+                AndroidApp(packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints)
+            })
     }
 }

@@ -56,6 +56,49 @@ enum ApplicationSettingsValidation {
         }
     }
 
+    /// Checks the native apps an application publishes: Apple app ids `TEAMID.bundle.id` (a
+    /// 10-character team id), Android package names (Java package syntax) with SHA-256
+    /// certificate fingerprints (32 colon-separated hex bytes), at most 50 of each.
+    static func validateNativeApps(_ application: ApplicationRecord) throws {
+        guard application.appleAppIDs.count <= 50, application.appleAppIDs.allSatisfy(isAppleAppID) else {
+            throw ServiceError.invalid(
+                "apple_app_ids must be at most 50 app ids TEAMID.bundle.id (a 10-character team id, then the bundle id)")
+        }
+        guard application.androidApps.count <= 50,
+            application.androidApps.allSatisfy({ app in
+                isAndroidPackage(app.packageName) && (1...10).contains(app.sha256CertFingerprints.count)
+                    && app.sha256CertFingerprints.allSatisfy(isCertificateFingerprint)
+            })
+        else {
+            throw ServiceError.invalid(
+                "android_apps must be at most 50 {package_name, sha256_cert_fingerprints} with a Java package name "
+                    + "and 1 to 10 fingerprints of 32 colon-separated hex bytes")
+        }
+    }
+
+    private static func isAppleAppID(_ id: String) -> Bool {
+        let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 10, id.utf8.count <= 255,
+            parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
+        else { return false }
+        return !parts[1].isEmpty
+            && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+    }
+
+    private static func isAndroidPackage(_ name: String) -> Bool {
+        let segments = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count >= 2, name.utf8.count <= 255 else { return false }
+        return segments.allSatisfy { segment in
+            guard let first = segment.first, first.isASCII, first.isLetter else { return false }
+            return segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+    }
+
+    private static func isCertificateFingerprint(_ text: String) -> Bool {
+        let bytes = text.split(separator: ":", omittingEmptySubsequences: false)
+        return bytes.count == 32 && bytes.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
     /// Checks an origin: a web origin without path, or a native-app origin.
     static func isValidOrigin(_ origin: String) -> Bool {
         if origin.hasPrefix("ios:bundle-id:") { return origin.count > "ios:bundle-id:".count }

@@ -73,6 +73,6 @@ enum LoginTokens {
             jti: UUID().uuidString.lowercased(), userID: userID, applicationID: application.id.uuidString.lowercased(),
             credentialID: Base64URL.encode(credentialID), webauthnTime: Timestamps.rfc3339(now),
             userpwTime: userpwTime.map(Timestamps.rfc3339), amr: amr(for: authenticatorData))
-        return try await services.tokens.issue(claims)
+        return try await services.tokens.issue(claims, algorithm: application.tokenSigningAlgorithm)
     }
 }

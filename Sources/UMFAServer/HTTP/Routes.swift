@@ -79,6 +79,8 @@ struct Routes {
         case .rotateSigningKey:
             return RouteHandlers.plain(status: created) { try await admin.rotateSigningKey(caller: $1) }
         case .jwks: return publicRoutes.jwks
+        case .appleAppSiteAssociation: return AppSiteAssociation(services: services).apple
+        case .assetLinks: return AppSiteAssociation(services: services).android
         case .health: return RouteHandlers.plain { HealthResponse(traceID: $1.traceID) }
         case .metrics: return publicRoutes.prometheus
         case .openAPI: return publicRoutes.openAPI

@@ -50,7 +50,8 @@ struct AccessTokens: Sendable {
             iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
             scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
             jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr)
-        return (try await services.tokens.sign(claims, type: Self.type), claims)
+        let algorithm = issuer.application.tokenSigningAlgorithm
+        return (try await services.tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
     }
 
     /// The claims of `token` when it is a valid access token of this issuer now; `nil` otherwise

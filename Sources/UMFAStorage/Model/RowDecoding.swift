@@ -45,7 +45,10 @@ extension ApplicationRecord {
             attestationPolicy: try row.optionalText("attestation_policy").map(AttestationPolicySetting.parse) ?? .any,
             aaguidAllow: try row.optionalText("aaguid_allow").map(StoredValue.list),
             aaguidDeny: try row.optionalText("aaguid_deny").map(StoredValue.list) ?? [],
-            signup: row.optionalText("signup").flatMap(SignupSetting.init(rawValue:)) ?? .enabled)
+            signup: row.optionalText("signup").flatMap(SignupSetting.init(rawValue:)) ?? .enabled,
+            tokenSigningAlgorithm: try row.setting("token_signing_alg"),
+            appleAppIDs: try StoredValue.list(try row.text("apple_app_ids")),
+            androidApps: try StoredValue.decoded([AndroidAppIdentity].self, from: try row.text("android_apps")))
     }
 }
 

@@ -118,5 +118,13 @@ enum Schema {
             "ALTER TABLE applications ADD COLUMN signup TEXT NOT NULL DEFAULT 'enabled'",
             "ALTER TABLE oauth_clients ADD COLUMN require_par INTEGER NOT NULL DEFAULT 0",
         ],
+        [
+            // 7: token signing per application (RS256, ES256 or EdDSA keys side by side in
+            // signing_keys, one current per algorithm); the native apps an application publishes
+            // in apple-app-site-association and assetlinks.json.
+            "ALTER TABLE applications ADD COLUMN token_signing_alg TEXT NOT NULL DEFAULT 'RS256'",
+            "ALTER TABLE applications ADD COLUMN apple_app_ids TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE applications ADD COLUMN android_apps TEXT NOT NULL DEFAULT '[]'",
+        ],
     ]
 }

@@ -70,15 +70,26 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var aaguidDeny: [String]
     /// Whether people may create accounts on the hosted pages (DESIGN.md §5).
     public var signup: SignupSetting
+    /// The algorithm of its login tokens and OAuth tokens (DESIGN.md §2, §5).
+    public var tokenSigningAlgorithm: TokenSigningAlgorithm
+    /// Its iOS apps, `TEAMID.bundle.id`, published in `apple-app-site-association`.
+    public var appleAppIDs: [String]
+    /// Its Android apps, published in `assetlinks.json`.
+    public var androidApps: [AndroidAppIdentity]
 
     /// Creates an application record.
     public init(
         id: UUID, name: String, rpID: String, rpName: String, origins: [String], enrollmentPolicy: EnrollmentPolicy,
         userVerification: UserVerificationSetting, attestation: AttestationConveyanceSetting, tokenTTLSeconds: Int,
         createdAt: Date, attestationPolicy: AttestationPolicySetting = .any, aaguidAllow: [String]? = nil,
-        aaguidDeny: [String] = [], signup: SignupSetting = .enabled
+        aaguidDeny: [String] = [], signup: SignupSetting = .enabled,
+        tokenSigningAlgorithm: TokenSigningAlgorithm = .rs256, appleAppIDs: [String] = [],
+        androidApps: [AndroidAppIdentity] = []
     ) {
         self.signup = signup
+        self.tokenSigningAlgorithm = tokenSigningAlgorithm
+        self.appleAppIDs = appleAppIDs
+        self.androidApps = androidApps
         self.attestationPolicy = attestationPolicy
         self.aaguidAllow = aaguidAllow
         self.aaguidDeny = aaguidDeny
@@ -92,6 +103,35 @@ public struct ApplicationRecord: Sendable, Hashable {
         self.attestation = attestation
         self.tokenTTLSeconds = tokenTTLSeconds
         self.createdAt = createdAt
+    }
+}
+
+/// The JWS algorithm an application's tokens are signed with (RFC 7518 §3.3, §3.4; RFC 8037).
+public enum TokenSigningAlgorithm: String, Sendable, Codable, CaseIterable {
+    /// RSASSA-PKCS1-v1_5 with SHA-256 over an RSA-2048 key: the default the UMFA documentation fixes.
+    case rs256 = "RS256"
+    /// ECDSA over P-256 with SHA-256.
+    case es256 = "ES256"
+    /// Ed25519.
+    case edDSA = "EdDSA"
+}
+
+/// An Android app of an application, as Digital Asset Links names it.
+public struct AndroidAppIdentity: Sendable, Hashable, Codable {
+    /// The app's package name, such as `com.example.app`.
+    public var packageName: String
+    /// SHA-256 fingerprints of its signing certificates, colon-separated upper-case hex.
+    public var sha256CertFingerprints: [String]
+
+    /// Creates an app identity.
+    public init(packageName: String, sha256CertFingerprints: [String]) {
+        self.packageName = packageName
+        self.sha256CertFingerprints = sha256CertFingerprints
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case packageName = "package_name"
+        case sha256CertFingerprints = "sha256_cert_fingerprints"
     }
 }
 
@@ -280,7 +320,7 @@ public struct EnrollmentTokenRecord: Sendable, Hashable {
 public struct SigningKeyRecord: Sendable, Hashable {
     /// The key id published in JWKS and JWT headers.
     public var kid: String
-    /// The algorithm, `RS256`.
+    /// The algorithm: `RS256`, `ES256` or `EdDSA`.
     public var algorithm: String
     /// The public key, SubjectPublicKeyInfo DER.
     public var publicKey: [UInt8]

@@ -32,8 +32,9 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
-                attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup,
+                token_signing_alg, apple_app_ids, android_apps)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
@@ -42,7 +43,8 @@ enum StoreQueries {
                 .text(app.attestation.rawValue),
                 .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt), .text(app.attestationPolicy.rawValue),
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
-                .text(app.signup.rawValue),
+                .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
+                .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
             ])
     }
 
@@ -51,7 +53,8 @@ enum StoreQueries {
             """
             UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
                 user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
-                aaguid_allow = ?, aaguid_deny = ?, signup = ? WHERE id = ?
+                aaguid_allow = ?, aaguid_deny = ?, signup = ?, token_signing_alg = ?, apple_app_ids = ?,
+                android_apps = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
@@ -59,7 +62,9 @@ enum StoreQueries {
                 .text(app.attestation.rawValue),
                 .integer(Int64(app.tokenTTLSeconds)), .text(app.attestationPolicy.rawValue),
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
-                .text(app.signup.rawValue), .uuid(app.id),
+                .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
+                .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
+                .uuid(app.id),
             ])
     }
 
@@ -253,13 +258,18 @@ enum StoreQueries {
     /// Retires every current key but the newest one. Run after each insert, so whatever the
     /// interleaving of instances rotating at once, the last of these statements leaves exactly
     /// one key current, the newest.
-    static func retireAllButNewestSigningKey(at date: Date) -> StoreQuery {
+    static func retireAllButNewestSigningKey(algorithm: String, at date: Date) -> StoreQuery {
         StoreQuery(
             """
-            UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL
-                AND kid <> (SELECT kid FROM signing_keys ORDER BY created_at DESC, kid DESC LIMIT 1)
+            UPDATE signing_keys SET retired_at = ? WHERE retired_at IS NULL AND algorithm = ?
+                AND kid <> (SELECT kid FROM signing_keys WHERE algorithm = ?
+                    ORDER BY created_at DESC, kid DESC LIMIT 1)
             """,
-            [.date(date)])
+            [.date(date), .text(algorithm), .text(algorithm)])
+    }
+
+    static func signingKeys(algorithm: String) -> StoreQuery {
+        StoreQuery("SELECT kid FROM signing_keys WHERE algorithm = ?", [.text(algorithm)])
     }
 
     static func insertSigningKey(_ key: SigningKeyRecord) -> StoreQuery {

@@ -27,6 +27,20 @@ enum StoredValue {
         (try? String(decoding: JSONEncoder().encode(list), as: UTF8.self)) ?? "[]"
     }
 
+    /// `value` as JSON text, for a column holding a small structured value.
+    static func json(encoding value: some Encodable) -> String {
+        (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? "null"
+    }
+
+    /// A value stored by ``json(encoding:)``; anything else is a damaged row.
+    static func decoded<Value: Decodable>(_ type: Value.Type, from text: String) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw StoreError(.corrupt, "a stored value is not the JSON expected")
+        }
+    }
+
     static func list(_ text: String) throws -> [String] {
         do {
             return try JSONDecoder().decode([String].self, from: Data(text.utf8))

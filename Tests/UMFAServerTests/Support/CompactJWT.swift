@@ -33,6 +33,30 @@ struct CompactJWT {
             padding: .insecurePKCS1v1_5)
     }
 
+    /// Whether the signature verifies with the public JWK `jwk` by its own `alg`: RS256, ES256
+    /// (`R ‖ S` over P-256) or EdDSA (Ed25519).
+    func verifies(jwk: JSONValue) throws -> Bool {
+        let input = Data(signingInput.utf8)
+        switch jwk["alg"]?.stringValue {
+        case "RS256":
+            return try verifies(n: jwk["n"]?.stringValue ?? "", e: jwk["e"]?.stringValue ?? "")
+        case "ES256":
+            guard jwk["crv"]?.stringValue == "P-256", let x = jwk["x"]?.stringValue.flatMap(Base64URL.decode),
+                let y = jwk["y"]?.stringValue.flatMap(Base64URL.decode), signature.count == 64
+            else { return false }
+            let key = try P256.Signing.PublicKey(rawRepresentation: x + y)
+            return key.isValidSignature(
+                try P256.Signing.ECDSASignature(rawRepresentation: signature), for: SHA256.hash(data: input))
+        case "EdDSA":
+            guard jwk["crv"]?.stringValue == "Ed25519", let x = jwk["x"]?.stringValue.flatMap(Base64URL.decode) else {
+                return false
+            }
+            return try Curve25519.Signing.PublicKey(rawRepresentation: x).isValidSignature(signature, for: input)
+        default:
+            return false
+        }
+    }
+
     /// Signs any header and claims with RS256 and `key`.
     static func sign(header: JSONValue, claims: JSONValue, with key: _RSA.Signing.PrivateKey) throws -> String {
         let encoder = JSONEncoder()
@@ -64,8 +88,8 @@ enum ServerSigningKey {
             path: directory.appendingPathComponent("umfa.sqlite").path, logger: Logger(label: "umfa-test-forge"))
         let records = try await store.signingKeys()
         try await store.close()
-        guard let record = records.first(where: { $0.retiredAt == nil }) else {
-            throw TestFailure("no current signing key")
+        guard let record = records.first(where: { $0.retiredAt == nil && $0.algorithm == "RS256" }) else {
+            throw TestFailure("no current RS256 signing key")
         }
         let masterKey = try MasterKey.loadOrCreate(in: directory)
         let der = try masterKey.open(record.sealedPrivateKey, context: "signing-key:" + record.kid)

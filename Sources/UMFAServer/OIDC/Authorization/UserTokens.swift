@@ -70,6 +70,7 @@ struct UserTokens: Sendable {
             .issue(
                 to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family)
         var idToken: String?
+        let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
             let profile = try await UserProfiles(services: services)
                 .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
@@ -77,8 +78,8 @@ struct UserTokens: Sendable {
                 IDTokenClaims(
                     iss: issuer.issuer, sub: signIn.userID, aud: client.clientID, azp: client.clientID, exp: claims.exp,
                     iat: claims.iat, authTime: signIn.authTime, nonce: nonce, amr: signIn.amr,
-                    atHash: Self.atHash(accessToken), sid: signIn.sessionID, profile: profile),
-                type: "JWT")
+                    atHash: Self.atHash(accessToken, algorithm: algorithm), sid: signIn.sessionID, profile: profile),
+                type: "JWT", algorithm: algorithm)
         }
         var refreshToken: String?
         if client.grantTypes.contains("refresh_token") {
@@ -99,9 +100,15 @@ struct UserTokens: Sendable {
             scope: scopes.joined(separator: " "), refreshToken: refreshToken, idToken: idToken)
     }
 
-    /// `at_hash` (OpenID Connect Core §3.1.3.6): base64url of the left half of SHA-256 of the
-    /// access token, for RS256, ES256 and EdDSA alike.
-    static func atHash(_ accessToken: String) -> String {
-        Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))).prefix(16))
+    /// `at_hash` (OpenID Connect Core §3.1.3.6): base64url of the left half of the hash of the
+    /// access token, the hash being the one of the ID token's `alg`: SHA-256 for RS256 and
+    /// ES256, SHA-512 for EdDSA over Ed25519 (as OpenID Connect libraries such as panva's
+    /// oidc-token-hash and authlib compute it).
+    static func atHash(_ accessToken: String, algorithm: TokenSigningAlgorithm) -> String {
+        let octets = Array(accessToken.utf8)
+        switch algorithm {
+        case .rs256, .es256: return Base64URL.encode(Array(SHA256.hash(data: octets)).prefix(16))
+        case .edDSA: return Base64URL.encode(Array(SHA512.hash(data: octets)).prefix(32))
+        }
     }
 }
