@@ -107,7 +107,8 @@ enum TokenKeyMaterial: Sendable {
         case .rs256:
             let primitives = try _RSA.Signing.PublicKey(derRepresentation: bytes).getKeyPrimitives()
             return [
-                "kty": "RSA", "n": Base64URL.encode(primitives.modulus), "e": Base64URL.encode(primitives.publicExponent),
+                "kty": "RSA", "n": Base64URL.encode(primitives.modulus),
+                "e": Base64URL.encode(primitives.publicExponent),
             ]
         case .es256:
             let raw = try P256.Signing.PublicKey(derRepresentation: bytes).rawRepresentation

@@ -217,7 +217,8 @@ public actor TokenService {
         guard let key else { throw TokenValidationFailure("Invalid JWT: the signing key \(kid) is unknown") }
         // The key decides the algorithm, never the header (RFC 8725 §3.1).
         guard key.algorithm == alg else {
-            throw TokenValidationFailure("Invalid JWT: the algorithm is not the signing key's (\(key.algorithm.rawValue))")
+            throw TokenValidationFailure(
+                "Invalid JWT: the algorithm is not the signing key's (\(key.algorithm.rawValue))")
         }
         if let retiredAt = key.retiredAt, now.timeIntervalSince(retiredAt) > min(maximumLifetime, Self.longestLifetime)
         {

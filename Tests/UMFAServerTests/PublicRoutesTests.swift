@@ -12,10 +12,13 @@ struct PublicRoutesTests {
             #expect(jwks.headers[.cacheControl] == "public, max-age=300")
             let keys = try #require(jwks["keys"]?.arrayValue)
             let members = Dictionary(
-                uniqueKeysWithValues: keys.map { ($0["alg"]?.stringValue ?? "", Set($0.objectValue?.keys.map { $0 } ?? [])) })
+                uniqueKeysWithValues: keys.map {
+                    ($0["alg"]?.stringValue ?? "", Set($0.objectValue?.keys.map { $0 } ?? []))
+                })
             #expect(
                 members == [
-                    "RS256": ["kty", "kid", "use", "alg", "n", "e"], "ES256": ["kty", "kid", "use", "alg", "crv", "x", "y"],
+                    "RS256": ["kty", "kid", "use", "alg", "n", "e"],
+                    "ES256": ["kty", "kid", "use", "alg", "crv", "x", "y"],
                     "EdDSA": ["kty", "kid", "use", "alg", "crv", "x"],
                 ])
             #expect(keys.allSatisfy { ($0["kid"]?.stringValue?.count ?? 0) == 43 })

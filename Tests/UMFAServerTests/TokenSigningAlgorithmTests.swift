@@ -21,9 +21,11 @@ struct TokenSigningAlgorithmTests {
         return try #require(jwks["keys"]?.arrayValue?.first { $0["kid"] == jwt.header["kid"] })
     }
 
-    @Test("ES256 and EdDSA login tokens verify with their JWKS key alone and pass validate-token", arguments: [
-        "ES256", "EdDSA",
-    ])
+    @Test(
+        "ES256 and EdDSA login tokens verify with their JWKS key alone and pass validate-token",
+        arguments: [
+            "ES256", "EdDSA",
+        ])
     func loginTokens(algorithm: String) async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
@@ -102,13 +104,16 @@ struct TokenSigningAlgorithmTests {
         }
     }
 
-    @Test("an EdDSA issuer signs access and ID tokens with EdDSA; discovery and at_hash say so", arguments: [
-        "ES256", "EdDSA",
-    ])
+    @Test(
+        "an EdDSA issuer signs access and ID tokens with EdDSA; discovery and at_hash say so",
+        arguments: [
+            "ES256", "EdDSA",
+        ])
     func oauthTokens(algorithm: String) async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
-            #expect(try await Self.patch(api, app, ApplicationSettingsRequest(tokenSigningAlg: algorithm)).status == .ok)
+            #expect(
+                try await Self.patch(api, app, ApplicationSettingsRequest(tokenSigningAlg: algorithm)).status == .ok)
             let discovery = try await api.send(.get, APIOperation.oidcDiscovery.path(["application_id": app.id]))
             #expect(discovery["id_token_signing_alg_values_supported"] == .array([.string(algorithm)]))
             let issuerJWKS = APIOperation.oidcJWKS.path(["application_id": app.id])
@@ -122,7 +127,8 @@ struct TokenSigningAlgorithmTests {
             #expect(tokens.status == .ok, "\(tokens.text)")
             let access = try #require(tokens["access_token"]?.stringValue)
             let accessJWT = try CompactJWT(access)
-            #expect(accessJWT.header["alg"]?.stringValue == algorithm && accessJWT.header["typ"]?.stringValue == "at+jwt")
+            #expect(
+                accessJWT.header["alg"]?.stringValue == algorithm && accessJWT.header["typ"]?.stringValue == "at+jwt")
             #expect(try accessJWT.verifies(jwk: try await Self.key(for: accessJWT, in: api, path: issuerJWKS)))
             #expect(try await api.userinfo(app, token: access).status == .ok)
 
@@ -154,8 +160,10 @@ struct TokenSigningAlgorithmTests {
                 androidApps: [AndroidApp(packageName: "com.example.shop", sha256CertFingerprints: [fingerprint])])
             #expect(try await Self.patch(api, shop, apps).status == .ok)
             #expect(
-                try await Self.patch(api, bank, ApplicationSettingsRequest(appleAppIDs: ["ZYXWV98765.com.example.bank"]))
-                    .status == .ok)
+                try await Self.patch(
+                    api, bank, ApplicationSettingsRequest(appleAppIDs: ["ZYXWV98765.com.example.bank"])
+                )
+                .status == .ok)
 
             let apple = try await api.send(.get, APIOperation.appleAppSiteAssociation.path)
             let ids: Set<String> = ["ABCDE12345.com.example.shop", "ZYXWV98765.com.example.bank"]
@@ -201,7 +209,9 @@ struct TokenSigningAlgorithmTests {
                 let reply = try await Self.patch(api, app, settings)
                 #expect(reply.status == .badRequest, "\(settings): \(reply.text)")
             }
-            #expect(try await api.send(.get, APIOperation.appleAppSiteAssociation.path)["webcredentials"]?["apps"] == .array([]))
+            #expect(
+                try await api.send(.get, APIOperation.appleAppSiteAssociation.path)["webcredentials"]?["apps"]
+                    == .array([]))
             #expect(try await api.send(.get, APIOperation.assetLinks.path).json == .array([]))
         }
     }

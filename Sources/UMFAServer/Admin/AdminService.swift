@@ -108,7 +108,8 @@ struct AdminService: Sendable {
         if let apps = patch.androidApps {
             application.androidApps = apps.map {
                 AndroidAppIdentity(
-                    packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints.map { $0.uppercased() })
+                    packageName: $0.packageName,
+                    sha256CertFingerprints: $0.sha256CertFingerprints.map { $0.uppercased() })
             }
         }
     }

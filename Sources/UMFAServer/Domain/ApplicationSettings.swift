@@ -62,7 +62,8 @@ enum ApplicationSettingsValidation {
     static func validateNativeApps(_ application: ApplicationRecord) throws {
         guard application.appleAppIDs.count <= 50, application.appleAppIDs.allSatisfy(isAppleAppID) else {
             throw ServiceError.invalid(
-                "apple_app_ids must be at most 50 app ids TEAMID.bundle.id (a 10-character team id, then the bundle id)")
+                "apple_app_ids must be at most 50 app ids TEAMID.bundle.id (a 10-character team id, then the bundle id)"
+            )
         }
         guard application.androidApps.count <= 50,
             application.androidApps.allSatisfy({ app in

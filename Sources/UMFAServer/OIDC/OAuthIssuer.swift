@@ -44,7 +44,8 @@ struct OAuthIssuer: Sendable {
             userinfoEndpoint: issuer + "/userinfo", endSessionEndpoint: issuer + "/logout", jwksURI: issuer + "/jwks",
             introspectionEndpoint: issuer + "/introspect", revocationEndpoint: issuer + "/revoke",
             scopesSupported: Self.standardScopes, grantTypesSupported: Self.grantTypes,
-            tokenEndpointAuthMethodsSupported: Self.authenticationMethods, idTokenSigningAlgValuesSupported: [application.tokenSigningAlgorithm.rawValue],
+            tokenEndpointAuthMethodsSupported: Self.authenticationMethods,
+            idTokenSigningAlgValuesSupported: [application.tokenSigningAlgorithm.rawValue],
             claimsSupported: Self.claims, promptValuesSupported: AuthorizationRequest.promptValues)
     }
 }
