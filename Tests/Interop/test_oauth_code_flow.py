@@ -128,3 +128,34 @@ def test_requests_oauth2client_runs_par_code_refresh_introspection_and_revocatio
     assert oauth.introspect_token(token.access_token)["active"] is False
     with pytest.raises(InvalidGrant):
         oauth.refresh_token(token)
+
+
+@pytest.mark.parametrize("algorithm", ["ES256", "EdDSA"])
+def test_requests_oauth2client_validates_es256_and_eddsa_id_tokens(server, authenticator, algorithm):
+    """An issuer whose application signs with ES256 or EdDSA (DESIGN.md §5 "tokens"): discovery
+    names the algorithm, and requests-oauth2client checks the ID token (signature from the
+    issuer's JWKS, nonce, at_hash) and takes the access token to userinfo."""
+    changed = server.ok("PATCH", f"/api/admin/applications/{server.app_id}", {"token_signing_alg": algorithm},
+                        bearer=ADMIN_TOKEN)
+    assert changed["token_signing_alg"] == algorithm
+    client = server.ok("POST", f"/api/admin/applications/{server.app_id}/oauth-clients",
+                       {"client_name": "Shop", "redirect_uris": [REDIRECT_URI],
+                        "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+                        "token_endpoint_auth_method": "client_secret_basic", "scope": SCOPE, "first_party": True},
+                       bearer=ADMIN_TOKEN, status=201)
+    issuer = f"{server.origin}/oidc/{server.app_id}"
+    discovery = requests.get(issuer + "/.well-known/openid-configuration", timeout=10).json()
+    assert discovery["id_token_signing_alg_values_supported"] == [algorithm]
+    oauth = OAuth2Client.from_discovery_endpoint(
+        issuer + "/.well-known/openid-configuration", issuer=issuer, testing=True,
+        auth=ClientSecretBasic(client["client_id"], client["client_secret"]), redirect_uri=REDIRECT_URI,
+        id_token_signed_response_alg=algorithm)
+    request = oauth.authorization_request(scope=SCOPE, prompt="create")
+    email = f"ivy-{uuid.uuid4().hex[:8]}@example.com"
+    callback = Browser(server, authenticator).create_account(request.uri, email)
+    token: BearerToken = oauth.authorization_code(request.validate_callback(callback))
+    assert token.id_token.alg == algorithm
+    assert token.id_token.claims["email"] == email and token.id_token.claims["nonce"] == request.nonce
+    assert oauth.userinfo(token)["email"] == email
+    rotated = oauth.refresh_token(token)
+    assert rotated.id_token.alg == algorithm and rotated.id_token.claims["sub"] == token.id_token.claims["sub"]

@@ -10,7 +10,7 @@ import jwt
 import pytest
 from jwt import PyJWKClient
 
-from support import UUID
+from support import ADMIN_TOKEN, UUID
 
 ISSUER = "UMFA::Authenticator"
 RFC3339_FRACTIONAL_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z$")
@@ -92,3 +92,37 @@ def test_pyjwt_refuses_a_tampered_token(server, tokens):
     with pytest.raises(jwt.InvalidAudienceError):
         jwt.decode(token, key.key, algorithms=["RS256"], audience="00000000-0000-4000-8000-000000000000",
                    issuer=ISSUER)
+
+
+@pytest.mark.parametrize("algorithm", ["ES256", "EdDSA"])
+def test_pyjwt_validates_es256_and_eddsa_login_tokens(server, device, algorithm):
+    """An application set to ES256 or EdDSA (DESIGN.md §2): PyJWT, with only the JWKS, checks
+    the signature; the key type is the one the algorithm needs; RS256 is not accepted for it."""
+    changed = server.ok("PATCH", f"/api/admin/applications/{server.app_id}", {"token_signing_alg": algorithm},
+                        bearer=ADMIN_TOKEN)
+    assert changed["token_signing_alg"] == algorithm, changed
+    device.register("alice")
+    token = device.login("alice")["token"]
+    header = jwt.get_unverified_header(token)
+    assert header["alg"] == algorithm and header["typ"] == "JWT", header
+
+    key = PyJWKClient(f"{server.base}/.well-known/jwks.json").get_signing_key_from_jwt(token)
+    jwk = next(k for k in server.get("/.well-known/jwks.json").json()["keys"] if k["kid"] == header["kid"])
+    assert (jwk["kty"], jwk.get("crv")) == {"ES256": ("EC", "P-256"), "EdDSA": ("OKP", "Ed25519")}[algorithm], jwk
+    claims = jwt.decode(token, key.key, algorithms=[algorithm], audience=server.app_id, issuer=ISSUER)
+    assert claims["user_id"] == "alice" and claims["sub"] == "UMFA_login", claims
+    with pytest.raises(jwt.InvalidAlgorithmError):
+        jwt.decode(token, key.key, algorithms=["RS256"], audience=server.app_id, issuer=ISSUER)
+
+    # A tampered claim fails PyJWT's check and the server's.
+    head, payload, signature = token.split(".")
+    forged = ".".join([head, b64u(json.dumps(dict(b64u_json(payload), user_id="mallory")).encode()), signature])
+    with pytest.raises(jwt.InvalidSignatureError):
+        jwt.decode(forged, key.key, algorithms=[algorithm], audience=server.app_id, issuer=ISSUER)
+    response = server.post("/api/umfa/validate-token",
+                           {"application_id": server.app_id, "user_id": "mallory", "token": forged},
+                           bearer=server.api_key)
+    assert response.status_code == 401, response.text
+    ok = server.post("/api/umfa/validate-token", {"application_id": server.app_id, "user_id": "alice",
+                                                    "token": token}, bearer=server.api_key)
+    assert ok.status_code == 200, ok.text
