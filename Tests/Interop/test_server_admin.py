@@ -139,3 +139,30 @@ def test_user_verification_required_refuses_a_device_without_uv(umfa, server, au
     grant = server.ok("POST", "/api/umfa/enrollment-tokens", {"application_id": app_id, "user_id": "alice"},
                       status=201, bearer=shop["api_key"])
     device.register("alice", uv=True, enrollment_token=grant["enrollment_token"])
+
+
+def test_update_app_sets_the_token_algorithm_and_the_native_apps(umfa, server, shop):
+    """`umfa admin update-app --token-signing-alg / --apple-app-id / --android-app` (DESIGN.md §2,
+    §5): the setting reaches the tokens and the well-known documents; a bad value exits non-zero."""
+    app_id = shop["application_id"]
+    fingerprint = ":".join(f"{b:02X}" for b in range(32))
+    updated = admin(umfa, server, "update-app", "--app", app_id, "--token-signing-alg", "EdDSA",
+                    "--apple-app-id", "ABCDE12345.com.example.shop",
+                    "--android-app", f"com.example.shop={fingerprint}")
+    assert updated.code == 0, updated
+    settings = updated.json()
+    assert settings["token_signing_alg"] == "EdDSA", settings
+    assert settings["apple_app_ids"] == ["ABCDE12345.com.example.shop"], settings
+    assert settings["android_apps"] == [{"package_name": "com.example.shop",
+                                         "sha256_cert_fingerprints": [fingerprint]}], settings
+
+    aasa = server.get("/.well-known/apple-app-site-association")
+    assert aasa.status_code == 200 and aasa.headers["Content-Type"].startswith("application/json")
+    assert aasa.json()["webcredentials"]["apps"] == ["ABCDE12345.com.example.shop"], aasa.text
+    links = server.get("/.well-known/assetlinks.json").json()
+    assert links[0]["target"] == {"namespace": "android_app", "package_name": "com.example.shop",
+                                  "sha256_cert_fingerprints": [fingerprint]}, links
+
+    refused = admin(umfa, server, "update-app", "--app", app_id, "--token-signing-alg", "HS256")
+    assert refused.code != 0 and "token_signing_alg must be RS256, ES256 or EdDSA" in refused.stderr, refused
+    assert admin(umfa, server, "show-app", "--app", app_id).json()["token_signing_alg"] == "EdDSA"

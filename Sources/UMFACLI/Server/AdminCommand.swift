@@ -60,11 +60,44 @@ struct ApplicationSettingsOptions: ParsableArguments {
     @Option(name: .customLong("token-ttl"), help: "Login token lifetime in seconds.")
     var tokenTTL: Int?
 
+    @Option(
+        name: .customLong("token-signing-alg"),
+        help: "The algorithm of login and OAuth tokens: RS256 (default), ES256 or EdDSA.")
+    var tokenSigningAlg: String?
+
+    @Option(help: "Account creation on the hosted pages: enabled (default) or disabled.")
+    var signup: String?
+
+    @Option(
+        name: .customLong("apple-app-id"),
+        help: "An iOS app (TEAMID.bundle.id) for apple-app-site-association; repeat for several.")
+    var appleAppID: [String] = []
+
+    @Option(
+        name: .customLong("android-app"),
+        help: "An Android app for assetlinks.json, as package.name=AB:CD:…(SHA-256 fingerprint); repeat for several.")
+    var androidApp: [String] = []
+
     /// The settings given, as the admin API takes them.
     var body: ApplicationSettingsRequest {
-        ApplicationSettingsRequest(
-            name: name, rpID: rpID, rpName: rpName, origins: origin.isEmpty ? nil : origin, enrollmentPolicy: policy,
-            userVerification: userVerification, attestation: attestation, tokenTTLSeconds: tokenTTL)
+        get throws {
+            ApplicationSettingsRequest(
+                name: name, rpID: rpID, rpName: rpName, origins: origin.isEmpty ? nil : origin,
+                enrollmentPolicy: policy, userVerification: userVerification, attestation: attestation,
+                tokenTTLSeconds: tokenTTL, signup: signup, tokenSigningAlg: tokenSigningAlg,
+                appleAppIDs: appleAppID.isEmpty ? nil : appleAppID,
+                androidApps: androidApp.isEmpty ? nil : try androidApp.map(Self.androidApp))
+        }
+    }
+
+    /// `package.name=FINGERPRINT[,FINGERPRINT…]`.
+    static func androidApp(_ text: String) throws -> AndroidApp {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ValidationError("--android-app takes package.name=SHA256:FINGER:PRINT[,another]")
+        }
+        return AndroidApp(
+            packageName: parts[0], sha256CertFingerprints: parts[1].split(separator: ",").map(String.init))
     }
 }
 
@@ -80,7 +113,7 @@ extension AdminCommand {
                 throw ValidationError("create-app needs --name, --rp-id and at least one --origin")
             }
             let body = CreateApplicationRequest(
-                name: name, rpID: rpID, origins: settings.origin, settings: settings.body)
+                name: name, rpID: rpID, origins: settings.origin, settings: try settings.body)
             try HTTPClient.finish(try await connection.send(.createApplication, body: body))
         }
     }
@@ -113,7 +146,7 @@ extension AdminCommand {
 
         func run() async throws {
             try HTTPClient.finish(
-                try await connection.send(.updateApplication, ["id": app], body: settings.body))
+                try await connection.send(.updateApplication, ["id": app], body: try settings.body))
         }
     }
 
