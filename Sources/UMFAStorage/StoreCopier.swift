@@ -13,7 +13,7 @@ public enum StoreCopier {
             [
                 "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
                 "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
-                "token_signing_alg", "apple_app_ids", "android_apps",
+                "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),
@@ -40,7 +40,7 @@ public enum StoreCopier {
             [
                 "client_id", "application_id", "client_name", "secret_hash", "redirect_uris", "grant_types",
                 "response_types", "auth_method", "scopes", "post_logout_redirect_uris", "first_party",
-                "access_token_ttl_seconds", "refresh_token_ttl_seconds", "created_at", "require_par",
+                "access_token_ttl_seconds", "refresh_token_ttl_seconds", "created_at", "require_par", "dpop_bound",
             ]
         ),
         ("revoked_access_tokens", ["jti", "application_id", "expires_at"]),
@@ -68,7 +68,7 @@ public enum StoreCopier {
     static let integerColumns: Set<String> = [
         "token_ttl_seconds", "created_at", "sign_count", "backup_eligible", "backup_state", "uv_initialized",
         "last_used_at", "retired_at", "userpw_time", "expires_at", "first_party", "access_token_ttl_seconds",
-        "refresh_token_ttl_seconds",
+        "refresh_token_ttl_seconds", "require_par", "dpop_bound",
     ]
 
     /// Copies everything from `source` to `target` (both migrated first).

@@ -122,8 +122,7 @@ enum TokenKeyMaterial: Sendable {
         }
     }
 
-    /// The RFC 7638 thumbprint of a public JWK: SHA-256 over its required members in
-    /// lexicographic order, without white space, base64url.
+    /// The RFC 7638 thumbprint of a public JWK (``JWKThumbprint``): its required members only.
     static func thumbprint(of jwk: [String: String]) -> String {
         let required: [String] =
             switch jwk["kty"] {
@@ -131,7 +130,6 @@ enum TokenKeyMaterial: Sendable {
             case "EC": ["crv", "kty", "x", "y"]
             default: ["crv", "kty", "x"]
             }
-        let members = required.map { "\"\($0)\":\"\(jwk[$0] ?? "")\"" }.joined(separator: ",")
-        return Base64URL.encode(Data(SHA256.hash(data: Data("{\(members)}".utf8))))
+        return JWKThumbprint.compute(Dictionary(uniqueKeysWithValues: required.map { ($0, jwk[$0] ?? "") }))
     }
 }

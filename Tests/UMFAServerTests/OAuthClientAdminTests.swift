@@ -82,12 +82,12 @@ struct OAuthClientAdminTests {
                 expectError(reply, .badRequest, message: message)
             }
             var later = OAuthClientRequest(clientName: "x", grantTypes: ["client_credentials"], responseTypes: [])
-            later.dpopBoundAccessTokens = true
+            later.dcrTemplate = true
             expectError(
                 try await api.send(
                     .post, APIOperation.createOAuthClient.path(["id": app.id]), json: try .encoding(later),
                     bearer: TestServer.adminToken), .badRequest,
-                message: "dpop_bound_access_tokens is not supported by this version of UMFA")
+                message: "dcr_template is not supported by this version of UMFA")
             let list = try await api.send(
                 .get, APIOperation.listOAuthClients.path(["id": app.id]), bearer: TestServer.adminToken)
             #expect(list["clients"]?.arrayValue?.isEmpty == true)

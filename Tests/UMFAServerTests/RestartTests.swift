@@ -18,7 +18,8 @@ struct RestartTests {
             let grant = try await api.enrollmentToken(app, user: "alice")
             let alice = try await api.register(app, user: "alice", device: device, enrollmentToken: grant)
             let bobsGrant = try await api.enrollmentToken(app, user: "bob")
-            let kid = try await api.send(.get, "/.well-known/jwks.json")["keys"]?.arrayValue?.first?["kid"]
+            let kid = try await api.send(.get, "/.well-known/jwks.json")["keys"]?.arrayValue?
+                .first { $0["alg"]?.stringValue == "RS256" }?["kid"]
             return (app, alice, bobsGrant, grant, kid)
         }
 

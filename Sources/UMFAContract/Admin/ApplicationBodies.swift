@@ -34,6 +34,8 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     public var appleAppIDs: [String]?
     /// Android apps published in `/.well-known/assetlinks.json`.
     public var androidApps: [AndroidApp]?
+    /// `off` (the default) or `required`: whether DPoP proofs must carry a server nonce (RFC 9449 §8).
+    public var dpopNonce: String?
     /// The caller's trace id.
     public var traceID: String?
 
@@ -43,8 +45,10 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         enrollmentPolicy: String? = nil, userVerification: String? = nil, attestation: String? = nil,
         tokenTTLSeconds: Int? = nil, attestationPolicy: String? = nil, aaguidAllow: [String]? = nil,
         aaguidDeny: [String]? = nil, signup: String? = nil, tokenSigningAlg: String? = nil,
-        appleAppIDs: [String]? = nil, androidApps: [AndroidApp]? = nil, traceID: String? = nil
+        appleAppIDs: [String]? = nil, androidApps: [AndroidApp]? = nil, dpopNonce: String? = nil,
+        traceID: String? = nil
     ) {
+        self.dpopNonce = dpopNonce
         self.tokenSigningAlg = tokenSigningAlg
         self.appleAppIDs = appleAppIDs
         self.androidApps = androidApps
@@ -76,6 +80,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         case tokenSigningAlg = "token_signing_alg"
         case appleAppIDs = "apple_app_ids"
         case androidApps = "android_apps"
+        case dpopNonce = "dpop_nonce"
         case traceID = "trace_id"
     }
 
@@ -84,7 +89,8 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         name: "Shop", rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"],
         enrollmentPolicy: "grant", userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
         attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], signup: "enabled", tokenSigningAlg: "RS256",
-        appleAppIDs: ["ABCDE12345.com.example.shop"], androidApps: [.example], traceID: Examples.traceID)
+        appleAppIDs: ["ABCDE12345.com.example.shop"], androidApps: [.example], dpopNonce: "off",
+        traceID: Examples.traceID)
 }
 
 /// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are
@@ -177,6 +183,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var appleAppIDs: [String]
     /// Android apps in `assetlinks.json`.
     public var androidApps: [AndroidApp]
+    /// `off` or `required`: DPoP server nonces.
+    public var dpopNonce: String
 
     /// Creates an answer.
     public init(
@@ -184,8 +192,9 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         origins: [String], enrollmentPolicy: String, enrollmentPolicyDescription: String, userVerification: String,
         attestation: String, tokenTTLSeconds: Int, createdAt: String, attestationPolicy: String,
         aaguidAllow: [String]?, aaguidDeny: [String], signup: String, tokenSigningAlg: String = "RS256",
-        appleAppIDs: [String] = [], androidApps: [AndroidApp] = []
+        appleAppIDs: [String] = [], androidApps: [AndroidApp] = [], dpopNonce: String = "off"
     ) {
+        self.dpopNonce = dpopNonce
         self.tokenSigningAlg = tokenSigningAlg
         self.appleAppIDs = appleAppIDs
         self.androidApps = androidApps
@@ -227,6 +236,7 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         case tokenSigningAlg = "token_signing_alg"
         case appleAppIDs = "apple_app_ids"
         case androidApps = "android_apps"
+        case dpopNonce = "dpop_nonce"
     }
 
     /// An example with every member.
@@ -236,7 +246,7 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         enrollmentPolicyDescription: "grant: …", userVerification: "preferred", attestation: "none",
         tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [],
         signup: "enabled", tokenSigningAlg: "RS256", appleAppIDs: ["ABCDE12345.com.example.shop"],
-        androidApps: [.example])
+        androidApps: [.example], dpopNonce: "off")
 }
 
 /// `GET /api/admin/applications`: `{trace_id, applications}`.

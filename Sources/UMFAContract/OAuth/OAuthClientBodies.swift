@@ -118,15 +118,18 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
     public var createdAt: String
     /// `require_pushed_authorization_requests` (RFC 9126 §6).
     public var requirePushedAuthorizationRequests: Bool
+    /// `dpop_bound_access_tokens` (RFC 9449 §5.2): every access token must be DPoP-bound.
+    public var dpopBoundAccessTokens: Bool
 
     /// Creates a view.
     public init(
         clientID: String, applicationID: String, clientName: String, redirectURIs: [String], grantTypes: [String],
         responseTypes: [String], tokenEndpointAuthMethod: String, scope: String, postLogoutRedirectURIs: [String],
         firstParty: Bool, accessTokenTTLSeconds: Int, refreshTokenTTLSeconds: Int, createdAt: String,
-        requirePushedAuthorizationRequests: Bool = false
+        requirePushedAuthorizationRequests: Bool = false, dpopBoundAccessTokens: Bool = false
     ) {
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
+        self.dpopBoundAccessTokens = dpopBoundAccessTokens
         self.clientID = clientID
         self.applicationID = applicationID
         self.clientName = clientName
@@ -157,6 +160,7 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         case refreshTokenTTLSeconds = "refresh_token_ttl_seconds"
         case createdAt = "created_at"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
     }
 
     static let example = OAuthClientView(

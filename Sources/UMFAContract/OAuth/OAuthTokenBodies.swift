@@ -87,12 +87,16 @@ public struct IntrospectionResponse: ContractBody, Equatable {
     public var aud: String?
     /// The token's id.
     public var jti: String?
+    /// The key a DPoP-bound token is bound to (RFC 9449 §6.2).
+    public var cnf: TokenConfirmation?
 
     /// Creates an answer.
     public init(
         active: Bool, scope: String? = nil, clientID: String? = nil, sub: String? = nil, exp: Int? = nil,
-        iat: Int? = nil, tokenType: String? = nil, iss: String? = nil, aud: String? = nil, jti: String? = nil
+        iat: Int? = nil, tokenType: String? = nil, iss: String? = nil, aud: String? = nil, jti: String? = nil,
+        cnf: TokenConfirmation? = nil
     ) {
+        self.cnf = cnf
         self.active = active
         self.scope = scope
         self.clientID = clientID
@@ -106,7 +110,7 @@ public struct IntrospectionResponse: ContractBody, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case active, scope, sub, exp, iat, iss, aud, jti
+        case active, scope, sub, exp, iat, iss, aud, jti, cnf
         case clientID = "client_id"
         case tokenType = "token_type"
     }
@@ -114,8 +118,17 @@ public struct IntrospectionResponse: ContractBody, Equatable {
     /// An example with every member.
     public static let example = IntrospectionResponse(
         active: true, scope: "api", clientID: "umfa_ci_x", sub: "umfa_ci_x", exp: 1_800_000_600, iat: 1_800_000_000,
-        tokenType: "Bearer", iss: "https://umfa.example/oidc/\(Examples.applicationID)", aud: "https://api.example",
-        jti: "j")
+        tokenType: "DPoP", iss: "https://umfa.example/oidc/\(Examples.applicationID)", aud: "https://api.example",
+        jti: "j", cnf: TokenConfirmation(jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"))
+}
+
+/// The confirmation claim of a DPoP-bound token (RFC 7800 §3.1, RFC 9449 §6.1).
+public struct TokenConfirmation: Codable, Sendable, Equatable {
+    /// The RFC 7638 thumbprint of the DPoP key.
+    public var jkt: String
+
+    /// Creates a confirmation.
+    public init(jkt: String) { self.jkt = jkt }
 }
 
 /// An error of an OAuth endpoint (RFC 6749 §5.2), with UMFA's trace id.
@@ -195,6 +208,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var promptValuesSupported: [String]
     /// RFC 9207: authorization responses carry `iss`.
     public var authorizationResponseIssParameterSupported: Bool
+    /// RFC 9449 §5.1: the algorithms DPoP proofs may use.
+    public var dpopSigningAlgValuesSupported: [String]
 
     /// Creates a document.
     public init(
@@ -226,6 +241,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         self.claimsSupported = claimsSupported
         self.promptValuesSupported = promptValuesSupported
         authorizationResponseIssParameterSupported = true
+        dpopSigningAlgValuesSupported = ["ES256", "RS256", "EdDSA"]
     }
 
     enum CodingKeys: String, CodingKey {
@@ -252,6 +268,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case claimsSupported = "claims_supported"
         case promptValuesSupported = "prompt_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 
     /// An example with every member.

@@ -105,6 +105,12 @@ struct AdminService: Sendable {
             application.tokenSigningAlgorithm = value
         }
         if let ids = patch.appleAppIDs { application.appleAppIDs = ids }
+        if let text = patch.dpopNonce {
+            guard let value = DPoPNonceSetting(rawValue: text) else {
+                throw ServiceError.invalid("dpop_nonce must be off or required")
+            }
+            application.dpopNonce = value
+        }
         if let apps = patch.androidApps {
             application.androidApps = apps.map {
                 AndroidAppIdentity(
@@ -151,6 +157,6 @@ extension AdminService {
             tokenSigningAlg: application.tokenSigningAlgorithm.rawValue, appleAppIDs: application.appleAppIDs,
             androidApps: application.androidApps.map {
                 AndroidApp(packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints)
-            })
+            }, dpopNonce: application.dpopNonce.rawValue)
     }
 }

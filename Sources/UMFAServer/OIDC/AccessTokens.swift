@@ -1,4 +1,5 @@
 import Foundation
+import UMFAContract
 import UMFAEncoding
 import UMFAStorage
 import UMFATokens
@@ -17,9 +18,11 @@ struct AccessTokenClaims: Codable, Sendable {
     var authTime: Int? = nil
     /// How the user signed in (user tokens only).
     var amr: [String]? = nil
+    /// The DPoP key the token is bound to (RFC 9449 §6.1).
+    var cnf: TokenConfirmation? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, scope, iat, exp, jti, amr
+        case iss, sub, aud, scope, iat, exp, jti, amr, cnf
         case clientID = "client_id"
         case authTime = "auth_time"
     }
@@ -42,14 +45,15 @@ struct AccessTokens: Sendable {
     /// A new access token for `client`, with the subject `subject` and `scopes`.
     func issue(
         to client: OAuthClientRecord, subject: String, scopes: [String], audience: String?, signIn: SignIn? = nil,
-        family: String? = nil
+        family: String? = nil, jkt: String? = nil
     ) async throws -> (token: String, claims: AccessTokenClaims) {
         let now = Int(services.now().timeIntervalSince1970)
         let random = Base64URL.encode(Secrets.randomBytes(16))
         let claims = AccessTokenClaims(
             iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
             scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
-            jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr)
+            jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr,
+            cnf: jkt.map(TokenConfirmation.init(jkt:)))
         let algorithm = issuer.application.tokenSigningAlgorithm
         return (try await services.tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
     }

@@ -92,6 +92,7 @@ struct OAuthClientAdmin: Sendable {
             scope: client.scopes.joined(separator: " "), postLogoutRedirectURIs: client.postLogoutRedirectURIs,
             firstParty: client.firstParty, accessTokenTTLSeconds: client.accessTokenTTLSeconds,
             refreshTokenTTLSeconds: client.refreshTokenTTLSeconds, createdAt: Timestamps.rfc3339(client.createdAt),
-            requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests)
+            requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+            dpopBoundAccessTokens: client.dpopBoundAccessTokens)
     }
 }

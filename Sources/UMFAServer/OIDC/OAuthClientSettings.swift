@@ -48,6 +48,7 @@ enum OAuthClientSettings {
         if let required = request.requirePushedAuthorizationRequests {
             client.requirePushedAuthorizationRequests = required
         }
+        if let bound = request.dpopBoundAccessTokens { client.dpopBoundAccessTokens = bound }
         if let ttl = request.accessTokenTTLSeconds {
             guard accessTokenTTL.contains(ttl) else {
                 throw ServiceError.invalid("access_token_ttl_seconds must be 60 to 86400")
@@ -80,13 +81,10 @@ enum OAuthClientSettings {
         }
     }
 
-    /// DPoP, dynamic registration and JWT client authentication come with a later version:
-    /// asking for them is refused, not silently ignored.
+    /// Dynamic registration and JWT client authentication come with a later version: asking
+    /// for them is refused, not silently ignored.
     private static func refuseLaterFeatures(_ request: OAuthClientRequest) throws {
-        let asked = [
-            ("jwks", request.jwks != nil), ("dcr_template", request.dcrTemplate == true),
-            ("dpop_bound_access_tokens", request.dpopBoundAccessTokens == true),
-        ]
+        let asked = [("jwks", request.jwks != nil), ("dcr_template", request.dcrTemplate == true)]
         if let name = asked.first(where: \.1)?.0 {
             throw ServiceError.invalid("\(name) is not supported by this version of UMFA")
         }

@@ -22,12 +22,18 @@ struct OAuthError: Error, Sendable, Equatable {
         case loginRequired = "login_required"
         case consentRequired = "consent_required"
         case invalidToken = "invalid_token"
+        /// RFC 9449 §5.2, §7.1.
+        case invalidDPoPProof = "invalid_dpop_proof"
+        /// RFC 9449 §8: send the proof again with the nonce in `DPoP-Nonce`.
+        case useDPoPNonce = "use_dpop_nonce"
     }
 
     let code: Code
     let description: String
     /// Whether the client tried HTTP Basic: a 401 then names the scheme (RFC 6749 §5.2).
     var basicChallenge = false
+    /// A fresh DPoP nonce for the `DPoP-Nonce` header (RFC 9449 §8).
+    var dpopNonce: String? = nil
 
     static func invalidRequest(_ description: String) -> OAuthError { OAuthError(code: .invalidRequest, description) }
 
@@ -59,6 +65,7 @@ extension ErrorMap {
         if let error = error as? OAuthError {
             (status, code, description) = (error.status, error.code, error.description)
             if error.basicChallenge { headers[.wwwAuthenticate] = #"Basic realm="umfa""# }
+            if let nonce = error.dpopNonce { headers[DPoPCheck.nonceHeader] = nonce }
         } else {
             let answer = answer(for: error, traceID: traceID, logger: logger)
             (status, description, headers) = answer

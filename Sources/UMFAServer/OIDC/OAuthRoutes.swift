@@ -37,7 +37,8 @@ struct OAuthRoutes: Sendable {
                 let buffer = try await JSONExchange.collect(request, timeout: context.bodyReadTimeout)
                 let form = try OAuthForm(Data(buffer: buffer), contentType: request.headers[.contentType])
                 let answer = try await call(
-                    TokenEndpoint(services: services, issuer: issuer), form, request.headers[.authorization],
+                    TokenEndpoint(services: services, issuer: issuer, headers: request.headers), form,
+                    request.headers[.authorization],
                     context.caller(request, traceID: traceID))
                 var response =
                     try answer.map { try JSONExchange.response($0, status: status) }

@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import UMFAContract
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 
 /// The token endpoint (RFC 6749 §3.2) and its neighbours, introspection (RFC 7662) and
@@ -9,6 +11,8 @@ import UMFAWebAuthn
 struct TokenEndpoint: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
+    /// The request's headers, for its DPoP proof (RFC 9449 §5).
+    var headers: HTTPFields = [:]
 
     /// `grant_type=client_credentials` (RFC 6749 §4.4): a confidential client gets an access
     /// token for itself, for the scopes it asks for out of those it was given.
@@ -16,21 +20,30 @@ struct TokenEndpoint: Sendable {
         let grantType = try form.require("grant_type")
         let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
             .authenticate(form: form, authorization: authorization, caller: caller)
+        // RFC 9449 §5: a proof binds the access token (and a public client's refresh token).
+        let proof = try await DPoPCheck(services: services, issuer: issuer)
+            .verify(headers, method: "POST", url: issuer.tokenEndpoint)
+        if client.dpopBoundAccessTokens, proof == nil {
+            throw OAuthError(
+                code: .invalidDPoPProof, "This client's access tokens must be DPoP-bound: send a DPoP proof")
+        }
         switch grantType {
         case "authorization_code":
-            return try await redeemCode(form: form, client: client)
+            return try await redeemCode(form: form, client: client, proof: proof)
         case "refresh_token":
-            return try await refresh(form: form, client: client)
+            return try await refresh(form: form, client: client, proof: proof)
         case "client_credentials":
             guard client.grantTypes.contains(grantType) else {
                 throw OAuthError(code: .unauthorizedClient, "The client may not use client_credentials")
             }
             let scopes = try grantedScopes(form["scope"], allowed: client.scopes)
             let (token, _) = try await AccessTokens(services: services, issuer: issuer)
-                .issue(to: client, subject: client.clientID, scopes: scopes, audience: form["resource"])
+                .issue(
+                    to: client, subject: client.clientID, scopes: scopes, audience: form["resource"],
+                    jkt: proof?.thumbprint)
             return OAuthTokenResponse(
-                accessToken: token, tokenType: "Bearer", expiresIn: client.accessTokenTTLSeconds,
-                scope: scopes.joined(separator: " "))
+                accessToken: token, tokenType: proof == nil ? "Bearer" : "DPoP",
+                expiresIn: client.accessTokenTTLSeconds, scope: scopes.joined(separator: " "))
         default:
             throw OAuthError(
                 code: .unsupportedGrantType,
@@ -41,7 +54,9 @@ struct TokenEndpoint: Sendable {
     /// `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6): the code once, for the
     /// client it was issued to, with the same redirect URI and the PKCE verifier. A code presented
     /// twice revokes everything issued with it (RFC 6749 §4.1.2).
-    private func redeemCode(form: OAuthForm, client: OAuthClientRecord) async throws -> OAuthTokenResponse {
+    private func redeemCode(form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?) async throws
+        -> OAuthTokenResponse
+    {
         guard client.grantTypes.contains("authorization_code") else {
             throw OAuthError(code: .unauthorizedClient, "The client may not use authorization_code")
         }
@@ -75,19 +90,33 @@ struct TokenEndpoint: Sendable {
         guard constantTimeEqual(Array(computed.utf8), Array(grant.request.codeChallenge.utf8)) else {
             throw OAuthError(code: .invalidGrant, "code_verifier does not match the code_challenge")
         }
+        // RFC 9449 §10: a code bound by dpop_jkt needs a proof of that key.
+        if let bound = grant.request.dpopJKT, proof?.thumbprint != bound {
+            throw OAuthError(code: .invalidDPoPProof, "The code is bound to a DPoP key (dpop_jkt): send a proof of it")
+        }
         return try await UserTokens(services: services, issuer: issuer).issue(
             to: client, signIn: grant.signIn, scopes: grant.request.scopes, family: grant.family,
-            nonce: grant.request.nonce)
+            nonce: grant.request.nonce, jkt: proof?.thumbprint,
+            refreshJKT: client.authenticationMethod.isConfidential ? nil : proof?.thumbprint)
     }
 
     /// `grant_type=refresh_token` (RFC 6749 §6): every use rotates the token; a spent one
     /// presented again revokes its whole family (RFC 9700 §4.14.2).
-    private func refresh(form: OAuthForm, client: OAuthClientRecord) async throws -> OAuthTokenResponse {
+    private func refresh(form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?) async throws
+        -> OAuthTokenResponse
+    {
         guard client.grantTypes.contains("refresh_token") else {
             throw OAuthError(code: .unauthorizedClient, "The client may not use refresh_token")
         }
         let token = try form.require("refresh_token")
         let grants = OAuthGrants(services: services, issuer: issuer)
+        // A bound token presented without its key is refused before it is spent, so whoever
+        // holds a stolen one cannot use it up for its owner (checked again after consuming).
+        if let live = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self),
+            let bound = live.payload.jkt, proof?.thumbprint != bound
+        {
+            throw OAuthError(code: .invalidDPoPProof, "The refresh token is bound to a DPoP key: send a proof of it")
+        }
         let (found, replayed) = try await grants.consume(.refreshToken, token, as: UserTokens.RefreshGrant.self)
         if let family = replayed?.family {
             try await grants.revokeFamily(family)
@@ -103,13 +132,18 @@ struct TokenEndpoint: Sendable {
             try await grants.revokeFamily(grant.family)
             throw OAuthError(code: .invalidGrant, "The refresh token was issued to another client")
         }
+        // RFC 9449 §5: a public client's refresh token works only with a proof of its key.
+        if let bound = grant.jkt, proof?.thumbprint != bound {
+            throw OAuthError(code: .invalidDPoPProof, "The refresh token is bound to a DPoP key: send a proof of it")
+        }
         var scopes = grant.scopes
         if let asked = form["scope"] {
             scopes = try grantedScopes(asked, allowed: grant.scopes)
         }
         return try await UserTokens(services: services, issuer: issuer).issue(
             to: client, signIn: grant.signIn, scopes: scopes, family: grant.family, nonce: nil,
-            familyStarted: grant.familyStarted, refreshScopes: grant.scopes)
+            familyStarted: grant.familyStarted, refreshScopes: grant.scopes, jkt: proof?.thumbprint,
+            refreshJKT: grant.jkt)
     }
 
     /// RFC 7662: any confidential client of the issuer may ask (a public client proves nothing
@@ -136,7 +170,8 @@ struct TokenEndpoint: Sendable {
         }
         return IntrospectionResponse(
             active: true, scope: claims.scope, clientID: claims.clientID, sub: claims.sub, exp: claims.exp,
-            iat: claims.iat, tokenType: "Bearer", iss: claims.iss, aud: claims.aud, jti: claims.jti)
+            iat: claims.iat, tokenType: claims.cnf == nil ? "Bearer" : "DPoP", iss: claims.iss, aud: claims.aud,
+            jti: claims.jti, cnf: claims.cnf)
     }
 
     /// RFC 7009: revokes an access token issued to the calling client; any other token (unknown,

@@ -48,7 +48,8 @@ extension ApplicationRecord {
             signup: row.optionalText("signup").flatMap(SignupSetting.init(rawValue:)) ?? .enabled,
             tokenSigningAlgorithm: try row.setting("token_signing_alg"),
             appleAppIDs: try StoredValue.list(try row.text("apple_app_ids")),
-            androidApps: try StoredValue.decoded([AndroidAppIdentity].self, from: try row.text("android_apps")))
+            androidApps: try StoredValue.decoded([AndroidAppIdentity].self, from: try row.text("android_apps")),
+            dpopNonce: try row.setting("dpop_nonce"))
     }
 }
 

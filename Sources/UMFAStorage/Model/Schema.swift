@@ -125,6 +125,9 @@ enum Schema {
             "ALTER TABLE applications ADD COLUMN token_signing_alg TEXT NOT NULL DEFAULT 'RS256'",
             "ALTER TABLE applications ADD COLUMN apple_app_ids TEXT NOT NULL DEFAULT '[]'",
             "ALTER TABLE applications ADD COLUMN android_apps TEXT NOT NULL DEFAULT '[]'",
+            // DPoP (RFC 9449): server nonces per application; clients whose tokens must be bound.
+            "ALTER TABLE applications ADD COLUMN dpop_nonce TEXT NOT NULL DEFAULT 'off'",
+            "ALTER TABLE oauth_clients ADD COLUMN dpop_bound INTEGER NOT NULL DEFAULT 0",
         ],
     ]
 }

@@ -76,6 +76,8 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var appleAppIDs: [String]
     /// Its Android apps, published in `assetlinks.json`.
     public var androidApps: [AndroidAppIdentity]
+    /// Whether DPoP proofs must carry a server nonce (RFC 9449 §8): `off` or `required`.
+    public var dpopNonce: DPoPNonceSetting
 
     /// Creates an application record.
     public init(
@@ -84,8 +86,9 @@ public struct ApplicationRecord: Sendable, Hashable {
         createdAt: Date, attestationPolicy: AttestationPolicySetting = .any, aaguidAllow: [String]? = nil,
         aaguidDeny: [String] = [], signup: SignupSetting = .enabled,
         tokenSigningAlgorithm: TokenSigningAlgorithm = .rs256, appleAppIDs: [String] = [],
-        androidApps: [AndroidAppIdentity] = []
+        androidApps: [AndroidAppIdentity] = [], dpopNonce: DPoPNonceSetting = .off
     ) {
+        self.dpopNonce = dpopNonce
         self.signup = signup
         self.tokenSigningAlgorithm = tokenSigningAlgorithm
         self.appleAppIDs = appleAppIDs
@@ -114,6 +117,14 @@ public enum TokenSigningAlgorithm: String, Sendable, Codable, CaseIterable {
     case es256 = "ES256"
     /// Ed25519.
     case edDSA = "EdDSA"
+}
+
+/// Whether an application's DPoP proofs must carry a nonce the server gave (RFC 9449 §8).
+public enum DPoPNonceSetting: String, Sendable, Codable, CaseIterable {
+    /// No nonce needed (the default).
+    case off
+    /// Every proof carries a recent server nonce.
+    case required
 }
 
 /// An Android app of an application, as Digital Asset Links names it.

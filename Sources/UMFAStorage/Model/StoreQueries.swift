@@ -33,8 +33,8 @@ enum StoreQueries {
             """
             INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
                 attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup,
-                token_signing_alg, apple_app_ids, android_apps)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                token_signing_alg, apple_app_ids, android_apps, dpop_nonce)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
@@ -45,6 +45,7 @@ enum StoreQueries {
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
                 .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
                 .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
+                .text(app.dpopNonce.rawValue),
             ])
     }
 
@@ -54,7 +55,7 @@ enum StoreQueries {
             UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
                 user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
                 aaguid_allow = ?, aaguid_deny = ?, signup = ?, token_signing_alg = ?, apple_app_ids = ?,
-                android_apps = ? WHERE id = ?
+                android_apps = ?, dpop_nonce = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
@@ -64,7 +65,7 @@ enum StoreQueries {
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
                 .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
                 .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
-                .uuid(app.id),
+                .text(app.dpopNonce.rawValue), .uuid(app.id),
             ])
     }
 

@@ -5,7 +5,7 @@ extension StoreQueries {
     static let oauthClientColumns = """
         client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
             auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
-            refresh_token_ttl_seconds, created_at, require_par
+            refresh_token_ttl_seconds, created_at, require_par, dpop_bound
         """
 
     static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
@@ -17,12 +17,13 @@ extension StoreQueries {
             .text(StoredValue.json(client.postLogoutRedirectURIs)), .bool(client.firstParty),
             .integer(Int64(client.accessTokenTTLSeconds)), .integer(Int64(client.refreshTokenTTLSeconds)),
             .date(client.createdAt), .bool(client.requirePushedAuthorizationRequests),
+            .bool(client.dpopBoundAccessTokens),
         ]
     }
 
     static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             oauthClientValues(client))
     }
 
@@ -42,11 +43,12 @@ extension StoreQueries {
             """
             UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
                 response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
-                access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?
+                access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?, dpop_bound = ?
             WHERE application_id = ? AND client_id = ? RETURNING client_id
             """,
             Array(oauthClientValues(client)[2..<13]) + [
-                .bool(client.requirePushedAuthorizationRequests), .uuid(client.applicationID), .text(client.clientID),
+                .bool(client.requirePushedAuthorizationRequests), .bool(client.dpopBoundAccessTokens),
+                .uuid(client.applicationID), .text(client.clientID),
             ])
     }
 
@@ -87,7 +89,8 @@ extension OAuthClientRecord {
             accessTokenTTLSeconds: Int(try row.integer("access_token_ttl_seconds")),
             refreshTokenTTLSeconds: Int(try row.integer("refresh_token_ttl_seconds")),
             createdAt: try row.date("created_at"),
-            requirePushedAuthorizationRequests: (row.optionalInteger("require_par") ?? 0) != 0)
+            requirePushedAuthorizationRequests: (row.optionalInteger("require_par") ?? 0) != 0,
+            dpopBoundAccessTokens: (row.optionalInteger("dpop_bound") ?? 0) != 0)
     }
 }
 

@@ -45,14 +45,18 @@ public struct OAuthClientRecord: Sendable, Equatable {
     public var createdAt: Date
     /// Whether the client may start authorization requests only through PAR (RFC 9126 §6).
     public var requirePushedAuthorizationRequests: Bool
+    /// Whether every access token of the client must be DPoP-bound (RFC 9449 §5.2).
+    public var dpopBoundAccessTokens: Bool
 
     /// Creates a record.
     public init(
         clientID: String, applicationID: UUID, name: String, secretHash: [UInt8]?, redirectURIs: [String],
         grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
         scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
-        refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false
+        refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false,
+        dpopBoundAccessTokens: Bool = false
     ) {
+        self.dpopBoundAccessTokens = dpopBoundAccessTokens
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.clientID = clientID
         self.applicationID = applicationID

@@ -15,6 +15,9 @@ public enum OAuthGrantKind: String, Sendable, CaseIterable {
     case consent
     /// A pushed authorization request (RFC 9126 `request_uri`).
     case pushedRequest = "par"
+    /// A DPoP proof seen (RFC 9449 §11.1): the handle is its key's thumbprint and its `jti`, so a
+    /// replay on any instance finds it.
+    case dpopProof = "dpop"
 }
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server

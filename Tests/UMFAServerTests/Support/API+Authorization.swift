@@ -196,9 +196,10 @@ extension API {
     /// A new account through the whole flow with consent: the code's redirect and the SSO cookie.
     func signUpThroughFlow(
         _ app: TestApplication, client: TestOAuthClient, flow: Authorization, email: String, device: Device,
-        scope: String = "openid profile email offline_access"
+        scope: String = "openid profile email offline_access", extra: [String: String?] = [:]
     ) async throws -> (redirect: RedirectParameters, cookie: String) {
-        let page = try await authorize(app, flow.query(client: client.id, scope: scope, extra: ["prompt": "create"]))
+        let page = try await authorize(
+            app, flow.query(client: client.id, scope: scope, extra: extra.merging(["prompt": "create"]) { $1 }))
         let (interaction, _) = try Self.page(page)
         var reply = try await createAccount(app, interaction: interaction, email: email, device: device)
         guard reply.status == .ok, let setCookie = reply.headers[.setCookie] else {

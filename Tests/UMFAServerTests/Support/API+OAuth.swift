@@ -37,9 +37,11 @@ extension API {
     /// A form POST to an issuer endpoint, with HTTP Basic credentials when `basic` is given.
     func form(
         _ operation: APIOperation, _ app: TestApplication, _ parameters: [(String, String)],
-        basic: (String, String)? = nil, contentType: String = "application/x-www-form-urlencoded"
+        basic: (String, String)? = nil, contentType: String = "application/x-www-form-urlencoded",
+        dpop: String? = nil
     ) async throws -> Reply {
         var headers: HTTPFields = [.contentType: contentType]
+        if let dpop { headers[DPoPKey.header] = dpop }
         if let (id, secret) = basic {
             let pair = Self.formEncode(id) + ":" + Self.formEncode(secret)
             headers[.authorization] = "Basic " + Data(pair.utf8).base64EncodedString()

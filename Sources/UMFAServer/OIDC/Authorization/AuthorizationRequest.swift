@@ -1,5 +1,6 @@
 import Foundation
 import UMFAStorage
+import UMFAWebAuthn
 
 /// A validated authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636, and the OpenID
 /// Connect Core §3.1.2.1 parameters UMFA honours). Kept with the interaction while the person
@@ -18,6 +19,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var loginHint: String?
     /// The longest time since the person last used a passkey, in seconds.
     var maxAge: Int?
+    /// `dpop_jkt` (RFC 9449 §10): the code may only be redeemed with a DPoP proof of this key.
+    var dpopJKT: String? = nil
 
     /// The `prompt` values this provider knows (OpenID Connect Core §3.1.2.1 and the
     /// Initiating User Registration specification's `create`).
@@ -105,6 +108,12 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
             }
             maxAge = value
         }
+        if let jkt = query["dpop_jkt"] {
+            // An RFC 7638 thumbprint: SHA-256, base64url without padding.
+            guard jkt.utf8.count == 43, Base64URL.decode(jkt)?.count == 32 else {
+                throw refuse(.invalidRequest, "dpop_jkt must be a JWK SHA-256 thumbprint (RFC 7638)")
+            }
+        }
         for (name, limit) in [("state", 1024), ("nonce", 512), ("login_hint", 320)] {
             if let value = query[name], value.utf8.count > limit {
                 throw refuse(.invalidRequest, "\(name) is longer than \(limit) bytes")
@@ -112,7 +121,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         }
         let request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
-            codeChallenge: challenge, prompt: prompt, loginHint: query["login_hint"], maxAge: maxAge)
+            codeChallenge: challenge, prompt: prompt, loginHint: query["login_hint"], maxAge: maxAge,
+            dpopJKT: query["dpop_jkt"])
         return (client, request)
     }
 

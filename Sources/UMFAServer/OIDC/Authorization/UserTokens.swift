@@ -19,6 +19,8 @@ struct UserTokens: Sendable {
         var family: String
         /// When the family started: refresh tokens never outlive the client's refresh TTL from here.
         var familyStarted: Int
+        /// The DPoP key a public client's refresh tokens are bound to (RFC 9449 §5).
+        var jkt: String? = nil
     }
 
     /// The claims of an ID token (OpenID Connect Core §2, §5.1 by scope).
@@ -64,11 +66,12 @@ struct UserTokens: Sendable {
     /// when a refresh narrowed `scopes`.
     func issue(
         to client: OAuthClientRecord, signIn: SignIn, scopes: [String], family: String, nonce: String?,
-        familyStarted: Int? = nil, refreshScopes: [String]? = nil
+        familyStarted: Int? = nil, refreshScopes: [String]? = nil, jkt: String? = nil, refreshJKT: String? = nil
     ) async throws -> OAuthTokenResponse {
         let (accessToken, claims) = try await AccessTokens(services: services, issuer: issuer)
             .issue(
-                to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family)
+                to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family,
+                jkt: jkt)
         var idToken: String?
         let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
@@ -91,12 +94,13 @@ struct UserTokens: Sendable {
                     .refreshToken,
                     RefreshGrant(
                         clientID: client.clientID, scopes: refreshScopes ?? scopes, signIn: signIn, family: family,
-                        familyStarted: started),
+                        familyStarted: started, jkt: refreshJKT),
                     lifetime: lifetime, family: family, subject: signIn.userID, prefix: "umfa_rt_")
             }
         }
         return OAuthTokenResponse(
-            accessToken: accessToken, tokenType: "Bearer", expiresIn: client.accessTokenTTLSeconds,
+            accessToken: accessToken, tokenType: jkt == nil ? "Bearer" : "DPoP",
+            expiresIn: client.accessTokenTTLSeconds,
             scope: scopes.joined(separator: " "), refreshToken: refreshToken, idToken: idToken)
     }
 

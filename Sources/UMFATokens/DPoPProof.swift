@@ -1,0 +1,179 @@
+import Crypto
+import Foundation
+import UMFAEncoding
+import _CryptoExtras
+
+/// A DPoP proof (RFC 9449 §4) checked against the request it came with: every check of §4.3
+/// that needs no state. What needs state (the `jti` seen before, the server's nonce) is the
+/// caller's, with ``jti``, ``nonce`` and ``thumbprint``.
+public struct DPoPProof: Sendable, Equatable {
+    /// The RFC 7638 thumbprint of the proof's public key: what tokens are bound to (`cnf.jkt`).
+    public let thumbprint: String
+    /// The proof's unique id.
+    public let jti: String
+    /// When the proof was made.
+    public let issuedAt: Date
+    /// The server nonce the proof carries, if any.
+    public let nonce: String?
+
+    /// The asymmetric algorithms UMFA accepts in proofs (discovery's `dpop_signing_alg_values_supported`).
+    public static let algorithms = ["ES256", "RS256", "EdDSA"]
+
+    /// How far a proof's `iat` may be from the server's clock, either way.
+    public static let window: TimeInterval = 60
+
+    /// A proof refused; the message says which check failed.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Which check failed.
+        public let message: String
+        init(_ message: String) { self.message = message }
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// Checks `proof` (the `DPoP` header) for a request of `method` to `url` (RFC 9449 §4.3).
+    /// - Parameters:
+    ///   - accessToken: the access token the request presents, whose hash `ath` must carry;
+    ///     `nil` at the token endpoint, where `ath` is not expected.
+    ///   - now: the server's clock.
+    public init(_ proof: String, method: String, url: String, accessToken: String?, now: Date) throws(Failure) {
+        // Step 2: one well-formed JWT.
+        guard let parts = try? CompactJWSParts(proof, canonical: true),
+            let header = try? JSONSerialization.jsonObject(with: Data(parts.header)) as? [String: Any],
+            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
+        else { throw Failure("the DPoP proof is not a JWT") }
+        // Steps 4–5: typ, an asymmetric algorithm UMFA supports.
+        guard header["typ"] as? String == "dpop+jwt" else { throw Failure("the DPoP proof's typ must be dpop+jwt") }
+        guard let alg = header["alg"] as? String, Self.algorithms.contains(alg) else {
+            throw Failure("the DPoP proof's alg must be one of \(Self.algorithms.joined(separator: ", "))")
+        }
+        // Step 7: a public key only.
+        guard let jwk = header["jwk"] as? [String: Any] else { throw Failure("the DPoP proof has no jwk header") }
+        let key = try DPoPPublicKey(jwk: jwk, alg: alg)
+        // Step 6: the signature, with that key.
+        guard key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput)) else {
+            throw Failure("the DPoP proof's signature does not verify with its jwk")
+        }
+        // Step 3: the required claims.
+        guard let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 else {
+            throw Failure("the DPoP proof needs a jti of 1 to 256 bytes")
+        }
+        guard let htm = claims["htm"] as? String, let htu = claims["htu"] as? String,
+            let iat = (claims["iat"] as? NSNumber)?.doubleValue
+        else { throw Failure("the DPoP proof needs htm, htu and iat claims") }
+        // Step 8: the method.
+        guard htm == method else { throw Failure("the DPoP proof's htm is not \(method)") }
+        // Step 9: the URI without query and fragment.
+        guard let claimed = Self.normalized(htu), claimed == Self.normalized(url) else {
+            throw Failure("the DPoP proof's htu is not this endpoint's URL")
+        }
+        // Step 11: fresh.
+        guard abs(iat - now.timeIntervalSince1970) <= Self.window else {
+            throw Failure("the DPoP proof's iat is more than \(Int(Self.window)) s from the server's time")
+        }
+        // Step 12: bound to the access token presented.
+        if let accessToken {
+            let expected = Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))))
+            guard let ath = claims["ath"] as? String else { throw Failure("the DPoP proof has no ath claim") }
+            guard ath == expected else { throw Failure("the DPoP proof's ath is not the access token's hash") }
+        }
+        if let nonce = claims["nonce"], !(nonce is String) { throw Failure("the DPoP proof's nonce must be a string") }
+        self.thumbprint = key.thumbprint
+        self.jti = jti
+        self.issuedAt = Date(timeIntervalSince1970: iat)
+        self.nonce = claims["nonce"] as? String
+    }
+
+    /// `scheme://host[:port]/path` with scheme and host in lower case and a default port
+    /// dropped (RFC 3986 §6.2.3), without query and fragment (RFC 9449 §4.3 step 9).
+    static func normalized(_ text: String) -> String? {
+        guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        components.query = nil
+        components.fragment = nil
+        let port = components.port.flatMap {
+            (scheme == "https" && $0 == 443) || (scheme == "http" && $0 == 80) ? nil : $0
+        }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(path)"
+    }
+}
+
+/// The public key of a DPoP proof's `jwk` header, for the proof's `alg`.
+struct DPoPPublicKey {
+    let thumbprint: String
+    private let verify: (Data, Data) -> Bool
+
+    /// Members that only a private or symmetric key has (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2).
+    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+
+    init(jwk: [String: Any], alg: String) throws(DPoPProof.Failure) {
+        guard Set(jwk.keys).isDisjoint(with: Self.privateMembers) else {
+            throw DPoPProof.Failure("the DPoP proof's jwk must be a public key (it has private members)")
+        }
+        func member(_ name: String) throws(DPoPProof.Failure) -> String {
+            guard let value = jwk[name] as? String, !value.isEmpty else {
+                throw DPoPProof.Failure("the DPoP proof's jwk has no \(name)")
+            }
+            return value
+        }
+        func bytes(_ name: String, count: Int? = nil) throws(DPoPProof.Failure) -> [UInt8] {
+            guard let decoded = Base64URL.decode(try member(name)), count.map({ decoded.count == $0 }) ?? true else {
+                throw DPoPProof.Failure("the DPoP proof's jwk \(name) is not a valid value")
+            }
+            return decoded
+        }
+        let kty = try member("kty")
+        switch (alg, kty) {
+        case ("ES256", "EC"):
+            guard try member("crv") == "P-256" else { throw DPoPProof.Failure("an ES256 jwk must be on P-256") }
+            let (x, y) = (try bytes("x", count: 32), try bytes("y", count: 32))
+            guard let key = try? P256.Signing.PublicKey(rawRepresentation: x + y) else {
+                throw DPoPProof.Failure("the DPoP proof's jwk is not a point on P-256")
+            }
+            thumbprint = JWKThumbprint.compute([
+                "crv": "P-256", "kty": "EC", "x": try member("x"), "y": try member("y"),
+            ])
+            verify = { signature, input in
+                signature.count == 64
+                    && (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map {
+                        key.isValidSignature($0, for: SHA256.hash(data: input))
+                    } == true
+            }
+        case ("RS256", "RSA"):
+            let (n, e) = (try bytes("n"), try bytes("e"))
+            guard let key = try? _RSA.Signing.PublicKey(n: n, e: e), key.keySizeInBits >= 2048 else {
+                throw DPoPProof.Failure("an RS256 jwk must be an RSA key of 2048 bits or more")
+            }
+            thumbprint = JWKThumbprint.compute(["e": try member("e"), "kty": "RSA", "n": try member("n")])
+            verify = { signature, input in
+                key.isValidSignature(
+                    _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input),
+                    padding: .insecurePKCS1v1_5)
+            }
+        case ("EdDSA", "OKP"):
+            guard try member("crv") == "Ed25519" else { throw DPoPProof.Failure("an EdDSA jwk must be Ed25519") }
+            guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: try bytes("x", count: 32)) else {
+                throw DPoPProof.Failure("the DPoP proof's jwk is not an Ed25519 key")
+            }
+            thumbprint = JWKThumbprint.compute(["crv": "Ed25519", "kty": "OKP", "x": try member("x")])
+            verify = { signature, input in key.isValidSignature(signature, for: input) }
+        default:
+            throw DPoPProof.Failure("the DPoP proof's jwk kty \(kty) does not fit alg \(alg)")
+        }
+    }
+
+    func isValidSignature(_ signature: Data, for input: Data) -> Bool { verify(signature, input) }
+}
+
+/// The JWK thumbprint of RFC 7638: SHA-256 over the key's required members, sorted by name,
+/// without white space, base64url.
+public enum JWKThumbprint {
+    /// The thumbprint of a key given by its required members (string values, no escaping needed:
+    /// member names are fixed and values base64url or curve names).
+    public static func compute(_ required: [String: String]) -> String {
+        let members = required.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\"\($0.value)\"" }
+        return Base64URL.encode(Data(SHA256.hash(data: Data("{\(members.joined(separator: ","))}".utf8))))
+    }
+}

@@ -1,0 +1,56 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import UMFATokens
+import UMFAWebAuthn
+
+/// A client's DPoP key (P-256) and the proofs it makes (RFC 9449 §4.2), with knobs for making
+/// exactly one thing wrong.
+struct DPoPKey: Sendable {
+    static let header = HTTPField.Name("DPoP")!
+
+    let privateKey = P256.Signing.PrivateKey()
+    /// The client's clock, for `iat` (the test server's clock in server tests).
+    var now: @Sendable () -> Date = { Date() }
+
+    /// The public JWK members.
+    var jwk: [String: String] {
+        let raw = privateKey.publicKey.rawRepresentation
+        return [
+            "kty": "EC", "crv": "P-256", "x": Base64URL.encode(Array(raw.prefix(32))),
+            "y": Base64URL.encode(Array(raw.suffix(32))),
+        ]
+    }
+
+    /// Its RFC 7638 thumbprint, computed here by hand.
+    var thumbprint: String {
+        let jwk = self.jwk
+        let json = #"{"crv":"P-256","kty":"EC","x":"\#(jwk["x"]!)","y":"\#(jwk["y"]!)"}"#
+        return Base64URL.encode(Array(SHA256.hash(data: Array(json.utf8))))
+    }
+
+    /// A signed proof for `method` and `url`; `header` and `claims` replace or add members
+    /// (`nil` removes one).
+    func proof(
+        _ method: String, _ url: String, accessToken: String? = nil, nonce: String? = nil, iat: Date? = nil,
+        header: [String: Any?] = [:], claims: [String: Any?] = [:]
+    ) -> String {
+        var headerMembers: [String: Any] = ["typ": "dpop+jwt", "alg": "ES256", "jwk": jwk]
+        for (name, value) in header { headerMembers[name] = value }
+        var claimMembers: [String: Any] = [
+            "jti": UUID().uuidString, "htm": method, "htu": url, "iat": Int((iat ?? now()).timeIntervalSince1970),
+        ]
+        if let accessToken {
+            claimMembers["ath"] = Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))))
+        }
+        if let nonce { claimMembers["nonce"] = nonce }
+        for (name, value) in claims { claimMembers[name] = value }
+        let encode = { (object: [String: Any]) in
+            Base64URL.encode(
+                Array(try! JSONSerialization.data(withJSONObject: object, options: .sortedKeys)))
+        }
+        let input = encode(headerMembers) + "." + encode(claimMembers)
+        let signature = try! privateKey.signature(for: SHA256.hash(data: Array(input.utf8))).rawRepresentation
+        return input + "." + Base64URL.encode(Array(signature))
+    }
+}
