@@ -200,7 +200,7 @@ struct DPoPServerTests {
 }
 
 extension DPoPKey {
-    static let nonceHeader = HTTPField.Name("DPoP-Nonce")!
+    static let nonceHeader = HTTPField.Name("DPoP-Nonce") ?? .contentType
 }
 
 extension API {

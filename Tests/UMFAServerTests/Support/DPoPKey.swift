@@ -7,7 +7,7 @@ import UMFAWebAuthn
 /// A client's DPoP key (P-256) and the proofs it makes (RFC 9449 §4.2), with knobs for making
 /// exactly one thing wrong.
 struct DPoPKey: Sendable {
-    static let header = HTTPField.Name("DPoP")!
+    static let header = HTTPField.Name("DPoP") ?? .contentType
 
     let privateKey = P256.Signing.PrivateKey()
     /// The client's clock, for `iat` (the test server's clock in server tests).
@@ -25,7 +25,7 @@ struct DPoPKey: Sendable {
     /// Its RFC 7638 thumbprint, computed here by hand.
     var thumbprint: String {
         let jwk = self.jwk
-        let json = #"{"crv":"P-256","kty":"EC","x":"\#(jwk["x"]!)","y":"\#(jwk["y"]!)"}"#
+        let json = #"{"crv":"P-256","kty":"EC","x":"\#(jwk["x"] ?? "")","y":"\#(jwk["y"] ?? "")"}"#
         return Base64URL.encode(Array(SHA256.hash(data: Array(json.utf8))))
     }
 
@@ -47,10 +47,12 @@ struct DPoPKey: Sendable {
         for (name, value) in claims { claimMembers[name] = value }
         let encode = { (object: [String: Any]) in
             Base64URL.encode(
-                Array(try! JSONSerialization.data(withJSONObject: object, options: .sortedKeys)))
+                Array((try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data()))
         }
         let input = encode(headerMembers) + "." + encode(claimMembers)
-        let signature = try! privateKey.signature(for: SHA256.hash(data: Array(input.utf8))).rawRepresentation
+        // A signing failure leaves the signature empty: the proof is then refused, never accepted.
+        let signature =
+            (try? privateKey.signature(for: SHA256.hash(data: Array(input.utf8))))?.rawRepresentation ?? Data()
         return input + "." + Base64URL.encode(Array(signature))
     }
 }

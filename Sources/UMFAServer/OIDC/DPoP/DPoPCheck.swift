@@ -12,8 +12,9 @@ struct DPoPCheck: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
 
-    static let header = HTTPField.Name("DPoP")!
-    static let nonceHeader = HTTPField.Name("DPoP-Nonce")!
+    /// `DPoP` (RFC 9449 §4.1) and `DPoP-Nonce` (§8.1): valid tokens, so the names always exist.
+    static let header = HTTPField.Name.dpop
+    static let nonceHeader = HTTPField.Name.dpopNonce
 
     /// The proof of `request` for `method` and `url`, checked; `nil` when the request has none.
     /// - Parameter accessToken: the access token presented with it (resources), whose hash the
@@ -75,5 +76,17 @@ struct DPoPCheck: Sendable {
             period == current || period == current - 1
         else { return false }
         return constantTimeEqual(Array(nonce(period: period).utf8), Array(text.utf8))
+    }
+}
+
+extension HTTPField.Name {
+    /// `DPoP` (RFC 9449 §4.1).
+    static var dpop: HTTPField.Name { named("DPoP") }
+    /// `DPoP-Nonce` (RFC 9449 §8.1).
+    static var dpopNonce: HTTPField.Name { named("DPoP-Nonce") }
+
+    /// A header name known to be a valid token; a typo would fall back to a name no client sends.
+    private static func named(_ name: String) -> HTTPField.Name {
+        HTTPField.Name(name) ?? HTTPField.Name("X-Invalid-Header-Name") ?? .contentType
     }
 }
