@@ -58,4 +58,23 @@ struct OAuthMultiInstanceTests {
             expectOAuthError(try await a.refresh(app, client: client, token: winner), .badRequest, "invalid_grant")
         }
     }
+
+    @Test("one DPoP proof sent to A and B at once is accepted exactly once")
+    func dpopReplayAcrossInstances() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "grant")
+            let client = try await a.machineClient(app)
+            let auth = (client.id, try #require(client.secret))
+            let key = DPoPKey(now: { a.clock.now })
+            for _ in 0..<5 {
+                let proof = key.proof("POST", DPoPServerTests.tokenURL(app))
+                let grant = [("grant_type", "client_credentials")]
+                async let fromA = a.form(.oauthToken, app, grant, basic: auth, dpop: proof)
+                async let fromB = b.form(.oauthToken, app, grant, basic: auth, dpop: proof)
+                let replies = [try await fromA, try await fromB]
+                #expect(replies.filter { $0.status == .ok }.count == 1, "\(replies.map(\.text))")
+                #expect(replies.filter { $0["error"]?.stringValue == "invalid_dpop_proof" }.count == 1)
+            }
+        }
+    }
 }
