@@ -78,9 +78,11 @@ def test_the_rfc_8414_document_equals_the_discovery_document(server):
     assert discovery.json() == rfc8414.json()
     assert discovery.json()["issuer"] == issuer
     document = discovery.json()
-    assert document["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post", "none"]
-    # A public client proves nothing about who asks (RFC 7662 §4): introspection needs a secret.
-    assert document["introspection_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post"]
+    assert document["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post",
+                                                                 "private_key_jwt", "none"]
+    # A public client proves nothing about who asks (RFC 7662 §4): introspection needs a secret or a key.
+    assert document["introspection_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post",
+                                                                         "private_key_jwt"]
 
 
 def test_umfa_admin_create_client_registers_a_client_that_gets_tokens(umfa, server):
@@ -116,3 +118,46 @@ def test_public_url_is_the_base_of_every_issuer(serve):
     refused = serve(env={"UMFA_PUBLIC_URL": "id.example.com/path?x=1"}, start=False)
     assert refused.wait_exit() != 0, refused.logs()
     assert "UMFA_PUBLIC_URL must be an absolute http or https URL" in refused.stdout + refused.stderr
+
+
+def test_authlib_private_key_jwt_authenticates_a_client_with_its_registered_key(server):
+    """authlib's PrivateKeyJWT (RFC 7523) signs the client assertion with an RSA key whose public
+    half the client registered as jwks; UMFA gives it a token, once per assertion, and refuses
+    the same client signing with another key."""
+    from authlib.jose import JsonWebKey
+    from authlib.oauth2.rfc7523 import PrivateKeyJWT
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    def pem(key) -> bytes:
+        return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                 serialization.NoEncryption())
+
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public_jwk = JsonWebKey.import_key(pem(private), {"kty": "RSA"}).as_dict(is_private=False)
+    client = server.ok("POST", f"/api/admin/applications/{server.app_id}/oauth-clients",
+                       {"client_name": "Signed", "grant_types": ["client_credentials"], "response_types": [],
+                        "token_endpoint_auth_method": "private_key_jwt", "scope": "orders:read",
+                        "jwks": {"keys": [public_jwk]}},
+                       bearer=ADMIN_TOKEN, status=201)
+    assert "client_secret" not in client, client
+    issuer = f"{server.origin}/oidc/{server.app_id}"
+    token_endpoint = requests.get(issuer + "/.well-known/openid-configuration", timeout=10).json()
+    assert "private_key_jwt" in token_endpoint["token_endpoint_auth_methods_supported"]
+    token_url = token_endpoint["token_endpoint"]
+
+    session = OAuth2Session(client["client_id"], pem(private).decode(),
+                            token_endpoint_auth_method=PrivateKeyJWT(token_url, alg="RS256"), scope="orders:read")
+    token = session.fetch_token(token_url, grant_type="client_credentials")
+    assert token["token_type"] == "Bearer" and token["scope"] == "orders:read", token
+    claims = jwt.decode(token["access_token"], options={"verify_signature": False})
+    assert claims["client_id"] == client["client_id"], claims
+    # A fresh assertion (new jti) every time: a second token works.
+    assert session.fetch_token(token_url, grant_type="client_credentials")["access_token"]
+
+    impostor = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    other = OAuth2Session(client["client_id"], pem(impostor).decode(),
+                          token_endpoint_auth_method=PrivateKeyJWT(token_url, alg="RS256"))
+    with pytest.raises(Exception) as refused:
+        other.fetch_token(token_url, grant_type="client_credentials")
+    assert "invalid_client" in str(refused.value), refused.value

@@ -120,14 +120,17 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
     public var requirePushedAuthorizationRequests: Bool
     /// `dpop_bound_access_tokens` (RFC 9449 §5.2): every access token must be DPoP-bound.
     public var dpopBoundAccessTokens: Bool
+    /// `jwks`: the client's public keys (`private_key_jwt`), when it registered some.
+    public var jwks: JSONValue?
 
     /// Creates a view.
     public init(
         clientID: String, applicationID: String, clientName: String, redirectURIs: [String], grantTypes: [String],
         responseTypes: [String], tokenEndpointAuthMethod: String, scope: String, postLogoutRedirectURIs: [String],
         firstParty: Bool, accessTokenTTLSeconds: Int, refreshTokenTTLSeconds: Int, createdAt: String,
-        requirePushedAuthorizationRequests: Bool = false, dpopBoundAccessTokens: Bool = false
+        requirePushedAuthorizationRequests: Bool = false, dpopBoundAccessTokens: Bool = false, jwks: JSONValue? = nil
     ) {
+        self.jwks = jwks
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.dpopBoundAccessTokens = dpopBoundAccessTokens
         self.clientID = clientID
@@ -161,13 +164,15 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         case createdAt = "created_at"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case jwks
     }
 
     static let example = OAuthClientView(
         clientID: "umfa_ci_x", applicationID: Examples.applicationID, clientName: "Shop",
         redirectURIs: ["https://shop.example/callback"], grantTypes: ["authorization_code"], responseTypes: ["code"],
         tokenEndpointAuthMethod: "client_secret_basic", scope: "openid", postLogoutRedirectURIs: [],
-        firstParty: true, accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000, createdAt: Examples.time)
+        firstParty: true, accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000, createdAt: Examples.time,
+        jwks: .object(["keys": .array([])]))
 }
 
 /// A client answer of the admin API: the client's members at the top level (as RFC 7591's

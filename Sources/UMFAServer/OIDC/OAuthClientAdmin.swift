@@ -21,7 +21,7 @@ struct OAuthClientAdmin: Sendable {
         guard request.clientName != nil else { throw ServiceError.invalid("client_name is required") }
         var client = try OAuthClientSettings.apply(request, to: defaults)
         var secret: String?
-        if client.authenticationMethod.isConfidential {
+        if client.authenticationMethod.usesSecret {
             secret = Secrets.make(prefix: "umfa_cs_")
             client.secretHash = secret.map(Secrets.hash)
         }
@@ -47,10 +47,10 @@ struct OAuthClientAdmin: Sendable {
         let stored = try await lookup(values)
         var client = try OAuthClientSettings.apply(request, to: stored)
         var secret: String?
-        if client.authenticationMethod.isConfidential, client.secretHash == nil {
+        if client.authenticationMethod.usesSecret, client.secretHash == nil {
             secret = Secrets.make(prefix: "umfa_cs_")
             client.secretHash = secret.map(Secrets.hash)
-        } else if !client.authenticationMethod.isConfidential {
+        } else if !client.authenticationMethod.usesSecret {
             client.secretHash = nil
         }
         guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
@@ -67,8 +67,10 @@ struct OAuthClientAdmin: Sendable {
     /// A new secret; the old one stops working at once.
     func rotateSecret(values: RouteValues, caller: Caller) async throws -> OAuthClientResponse {
         var client = try await lookup(values)
-        guard client.authenticationMethod.isConfidential else {
-            throw ServiceError.invalid("A public client (token_endpoint_auth_method none) has no secret")
+        guard client.authenticationMethod.usesSecret else {
+            throw ServiceError.invalid(
+                "Only client_secret_basic and client_secret_post clients have a secret; \(client.authenticationMethod.rawValue) has none"
+            )
         }
         let secret = Secrets.make(prefix: "umfa_cs_")
         client.secretHash = Secrets.hash(secret)
@@ -93,6 +95,7 @@ struct OAuthClientAdmin: Sendable {
             firstParty: client.firstParty, accessTokenTTLSeconds: client.accessTokenTTLSeconds,
             refreshTokenTTLSeconds: client.refreshTokenTTLSeconds, createdAt: Timestamps.rfc3339(client.createdAt),
             requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
-            dpopBoundAccessTokens: client.dpopBoundAccessTokens)
+            dpopBoundAccessTokens: client.dpopBoundAccessTokens,
+            jwks: client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) })
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import HTTPTypes
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 
 /// Client authentication at the token, introspection and revocation endpoints (RFC 6749 §2.3.1):
-/// HTTP Basic with the form-encoded id and secret, or `client_id` and `client_secret` in the
-/// body — the one the client registered, never both at once. A wrong secret counts against the
-/// caller's address like a wrong API key; the right one is never limited.
+/// HTTP Basic with the form-encoded id and secret, `client_id` and `client_secret` in the body,
+/// or a JWT signed with one of the client's registered keys (`private_key_jwt`, RFC 7523) — the
+/// one the client registered, never two at once. A wrong secret or a bad assertion counts
+/// against the caller's address like a wrong API key; the right one is never limited.
 struct OAuthClientAuthentication: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
@@ -14,6 +16,9 @@ struct OAuthClientAuthentication: Sendable {
     /// The authenticated client; `invalid_client` (401) for an unknown client, a wrong secret
     /// or a method the client did not register.
     func authenticate(form: OAuthForm, authorization: String?, caller: Caller) async throws -> OAuthClientRecord {
+        if form["client_assertion_type"] != nil || form["client_assertion"] != nil {
+            return try await authenticateByAssertion(form: form, authorization: authorization, caller: caller)
+        }
         let basic = try authorization.map(Self.basicCredentials)
         if basic != nil, form["client_secret"] != nil {
             throw OAuthError.invalidRequest("Use one client authentication method, not two")
@@ -35,13 +40,60 @@ struct OAuthClientAuthentication: Sendable {
             // The client exists: a mismatch of methods is a misconfiguration, not a guess.
             try await refuse(caller, counting: false, failure)
         }
-        if method.isConfidential {
+        if method.usesSecret {
             guard let secret, let stored = client.secretHash, constantTimeEqual(Secrets.hash(secret), stored) else {
                 try await refuse(caller, counting: true, failure)
             }
         }
         return client
     }
+
+    /// `private_key_jwt`: the assertion's `iss` names the client, whose registered keys must
+    /// verify it (RFC 7523 §3); its `jti` is accepted once on any instance.
+    private func authenticateByAssertion(form: OAuthForm, authorization: String?, caller: Caller) async throws
+        -> OAuthClientRecord
+    {
+        guard authorization == nil, form["client_secret"] == nil else {
+            throw OAuthError.invalidRequest("Use one client authentication method, not two")
+        }
+        guard form["client_assertion_type"] == ClientAssertion.type else {
+            throw OAuthError(code: .invalidClient, "client_assertion_type must be \(ClientAssertion.type)")
+        }
+        guard let assertion = form["client_assertion"], let clientID = ClientAssertion.claimedClient(assertion) else {
+            throw OAuthError(code: .invalidClient, "client_assertion must be a JWT whose iss is the client_id")
+        }
+        if let named = form["client_id"], named != clientID {
+            throw OAuthError.invalidRequest("client_id does not match the client assertion's iss")
+        }
+        let failure = OAuthError(code: .invalidClient, "Client authentication failed")
+        guard
+            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
+        else { try await refuse(caller, counting: true, failure) }
+        guard client.authenticationMethod == .privateKeyJWT, let jwks = client.jwks else {
+            try await refuse(caller, counting: false, failure)
+        }
+        let now = services.now()
+        let checked: ClientAssertion
+        do {
+            checked = try ClientAssertion(
+                assertion, clientID: clientID, jwks: jwks, audiences: [issuer.tokenEndpoint, issuer.issuer], now: now)
+        } catch {
+            try await refuse(
+                caller, counting: true,
+                OAuthError(code: .invalidClient, "Client authentication failed: \(error.message)"))
+        }
+        do {
+            try await OAuthGrants(services: services, issuer: issuer).store(
+                .clientAssertion, handleHash: Secrets.hash("assertion:\(clientID):\(checked.jti)"), SeenAssertion(),
+                lifetime: max(1, checked.expiresAt.timeIntervalSince(now)) + ClientAssertion.skew)
+        } catch let error as StoreError where error.code == .conflict {
+            throw OAuthError(code: .invalidClient, "The client assertion was used before (its jti)")
+        }
+        return client
+    }
+
+    /// Nothing: the row is the record of the assertion.
+    private struct SeenAssertion: Codable, Sendable {}
 
     private func refuse(_ caller: Caller, counting: Bool, _ failure: OAuthError) async throws -> Never {
         do {

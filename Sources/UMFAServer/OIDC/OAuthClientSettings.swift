@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
 import UMFAStorage
+import UMFATokens
 
 /// The rules an OAuth client's settings follow (DESIGN.md §5), checked once at the admin API:
 /// a request that breaks one is 400 naming the member, and nothing is stored.
@@ -49,6 +50,12 @@ enum OAuthClientSettings {
             client.requirePushedAuthorizationRequests = required
         }
         if let bound = request.dpopBoundAccessTokens { client.dpopBoundAccessTokens = bound }
+        if let jwks = request.jwks {
+            let text = String(decoding: try JSONEncoder().encode(jwks), as: UTF8.self)
+            guard text.utf8.count <= 20_000 else { throw ServiceError.invalid("jwks must be at most 20,000 bytes") }
+            if let problem = ClientAssertion.problem(inJWKS: text) { throw ServiceError.invalid(problem) }
+            client.jwks = text
+        }
         if let ttl = request.accessTokenTTLSeconds {
             guard accessTokenTTL.contains(ttl) else {
                 throw ServiceError.invalid("access_token_ttl_seconds must be 60 to 86400")
@@ -70,6 +77,9 @@ enum OAuthClientSettings {
         if client.grantTypes.contains("client_credentials"), !client.authenticationMethod.isConfidential {
             throw ServiceError.invalid("client_credentials needs a confidential client (a secret)")
         }
+        if client.authenticationMethod == .privateKeyJWT, client.jwks == nil {
+            throw ServiceError.invalid("private_key_jwt needs the client's public keys in jwks")
+        }
         if client.grantTypes.contains("authorization_code"), client.redirectURIs.isEmpty {
             throw ServiceError.invalid("authorization_code needs at least one redirect_uris entry")
         }
@@ -81,10 +91,10 @@ enum OAuthClientSettings {
         }
     }
 
-    /// Dynamic registration and JWT client authentication come with a later version: asking
-    /// for them is refused, not silently ignored.
+    /// Dynamic registration comes with a later version: asking for it is refused, not silently
+    /// ignored.
     private static func refuseLaterFeatures(_ request: OAuthClientRequest) throws {
-        let asked = [("jwks", request.jwks != nil), ("dcr_template", request.dcrTemplate == true)]
+        let asked = [("dcr_template", request.dcrTemplate == true)]
         if let name = asked.first(where: \.1)?.0 {
             throw ServiceError.invalid("\(name) is not supported by this version of UMFA")
         }

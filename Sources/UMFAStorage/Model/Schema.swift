@@ -128,6 +128,8 @@ enum Schema {
             // DPoP (RFC 9449): server nonces per application; clients whose tokens must be bound.
             "ALTER TABLE applications ADD COLUMN dpop_nonce TEXT NOT NULL DEFAULT 'off'",
             "ALTER TABLE oauth_clients ADD COLUMN dpop_bound INTEGER NOT NULL DEFAULT 0",
+            // private_key_jwt (RFC 7523): the client's public keys.
+            "ALTER TABLE oauth_clients ADD COLUMN jwks TEXT",
         ],
     ]
 }

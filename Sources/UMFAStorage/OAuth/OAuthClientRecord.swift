@@ -8,9 +8,13 @@ public enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable 
     case clientSecretBasic = "client_secret_basic"
     /// `client_id` and `client_secret` in the form body (RFC 6749 §2.3.1).
     case clientSecretPost = "client_secret_post"
+    /// A JWT signed with a key of the client's registered `jwks` (RFC 7523, OpenID Connect Core §9).
+    case privateKeyJWT = "private_key_jwt"
 
-    /// Whether the client holds a secret.
+    /// Whether the client can authenticate (holds a secret or a private key).
     public var isConfidential: Bool { self != .none }
+    /// Whether the client authenticates with a secret UMFA issues (shown once, stored hashed).
+    public var usesSecret: Bool { self == .clientSecretBasic || self == .clientSecretPost }
 }
 
 /// An OAuth 2.0 / OpenID Connect client of one application (DESIGN.md §5).
@@ -47,6 +51,8 @@ public struct OAuthClientRecord: Sendable, Equatable {
     public var requirePushedAuthorizationRequests: Bool
     /// Whether every access token of the client must be DPoP-bound (RFC 9449 §5.2).
     public var dpopBoundAccessTokens: Bool
+    /// The client's public keys, a JWK Set as JSON (`private_key_jwt`).
+    public var jwks: String?
 
     /// Creates a record.
     public init(
@@ -54,8 +60,9 @@ public struct OAuthClientRecord: Sendable, Equatable {
         grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
         scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
         refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false,
-        dpopBoundAccessTokens: Bool = false
+        dpopBoundAccessTokens: Bool = false, jwks: String? = nil
     ) {
+        self.jwks = jwks
         self.dpopBoundAccessTokens = dpopBoundAccessTokens
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.clientID = clientID

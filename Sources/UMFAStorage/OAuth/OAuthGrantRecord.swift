@@ -18,6 +18,8 @@ public enum OAuthGrantKind: String, Sendable, CaseIterable {
     /// A DPoP proof seen (RFC 9449 §11.1): the handle is its key's thumbprint and its `jti`, so a
     /// replay on any instance finds it.
     case dpopProof = "dpop"
+    /// A client assertion seen (RFC 7523 §3 item 7): the handle is the client and its `jti`.
+    case clientAssertion = "assertion"
 }
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server

@@ -45,14 +45,32 @@ struct DPoPKey: Sendable {
         }
         if let nonce { claimMembers["nonce"] = nonce }
         for (name, value) in claims { claimMembers[name] = value }
+        return sign(header: headerMembers, claims: claimMembers)
+    }
+
+    /// Any header and claims, signed ES256 with this key.
+    func sign(header: [String: Any], claims: [String: Any]) -> String {
         let encode = { (object: [String: Any]) in
             Base64URL.encode(
                 Array((try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data()))
         }
-        let input = encode(headerMembers) + "." + encode(claimMembers)
-        // A signing failure leaves the signature empty: the proof is then refused, never accepted.
+        let input = encode(header) + "." + encode(claims)
+        // A signing failure leaves the signature empty: the JWT is then refused, never accepted.
         let signature =
             (try? privateKey.signature(for: SHA256.hash(data: Array(input.utf8))))?.rawRepresentation ?? Data()
         return input + "." + Base64URL.encode(Array(signature))
+    }
+
+    /// A `private_key_jwt` client assertion (RFC 7523) for `client` and `audience`; `claims`
+    /// replace or remove members.
+    func assertion(client: String, audience: String, kid: String? = "k1", claims: [String: Any?] = [:]) -> String {
+        let time = Int(now().timeIntervalSince1970)
+        var members: [String: Any] = [
+            "iss": client, "sub": client, "aud": audience, "exp": time + 120, "iat": time, "jti": UUID().uuidString,
+        ]
+        for (name, value) in claims { members[name] = value }
+        var header: [String: Any] = ["alg": "ES256", "typ": "JWT"]
+        if let kid { header["kid"] = kid }
+        return sign(header: header, claims: members)
     }
 }

@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+import UMFAEncoding
+
+/// A client's signed JWT authenticating it at the token, introspection and revocation endpoints
+/// (RFC 7523 §2.2 and §3, `private_key_jwt` of OpenID Connect Core §9): the checks that need
+/// only the token, the client's registered keys and the clock. The `jti` seen before is the
+/// caller's (store-backed, across instances).
+public struct ClientAssertion: Sendable, Equatable {
+    /// `client_assertion_type` (RFC 7523 §2.2).
+    public static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    /// How far ahead `exp` may be. RFC 7523 sets no bound; an hour is what client libraries
+    /// use by default (authlib), and every `jti` is kept until its `exp`, so a longer-lived
+    /// assertion still works once only.
+    public static let longestLifetime: TimeInterval = 3600
+    /// Clock difference tolerated for `iat` and `nbf`.
+    public static let skew: TimeInterval = 60
+
+    /// The client (`iss` = `sub`).
+    public let clientID: String
+    /// The assertion's unique id.
+    public let jti: String
+    /// When it expires.
+    public let expiresAt: Date
+
+    /// An assertion refused; the message says which check failed.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Which check failed.
+        public let message: String
+        init(_ message: String) { self.message = message }
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The `iss` of `assertion` without checking anything: which client's keys to check it with.
+    public static func claimedClient(_ assertion: String) -> String? {
+        guard let parts = try? CompactJWSParts(assertion, canonical: true),
+            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
+        else { return nil }
+        return claims["iss"] as? String
+    }
+
+    /// Checks `assertion` for `clientID` with its registered `jwks` (a JWK Set, JSON).
+    /// - Parameter audiences: what `aud` may name (the token endpoint, the issuer).
+    public init(_ assertion: String, clientID: String, jwks: String, audiences: [String], now: Date) throws(Failure) {
+        guard let parts = try? CompactJWSParts(assertion, canonical: true),
+            let header = try? JSONSerialization.jsonObject(with: Data(parts.header)) as? [String: Any],
+            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
+        else { throw Failure("the client assertion is not a JWT") }
+        guard let alg = header["alg"] as? String, DPoPProof.algorithms.contains(alg) else {
+            throw Failure("the client assertion's alg must be one of \(DPoPProof.algorithms.joined(separator: ", "))")
+        }
+        guard header["crit"] == nil else { throw Failure("the client assertion names critical header parameters") }
+        // The key: the one `kid` names, else the only registered key of a type that fits `alg`.
+        let keys = Self.keys(jwks)
+        let kid = header["kid"] as? String
+        let candidates = keys.filter { jwk in kid.map { jwk["kid"] as? String == $0 } ?? true }
+            .compactMap { try? PublicJWK(jwk: $0, alg: alg) }
+        guard let key = candidates.count == 1 ? candidates.first : nil else {
+            throw Failure(
+                kid == nil && candidates.count > 1
+                    ? "the client assertion has no kid and the client registered several keys"
+                    : "no registered key of the client fits the client assertion's kid and alg")
+        }
+        guard key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput)) else {
+            throw Failure("the client assertion's signature does not verify with the client's key")
+        }
+        // RFC 7523 §3: iss and sub are the client, aud this server, exp in the (near) future.
+        guard claims["iss"] as? String == clientID, claims["sub"] as? String == clientID else {
+            throw Failure("the client assertion's iss and sub must be the client_id")
+        }
+        let audience: [String] = (claims["aud"] as? [String]) ?? [(claims["aud"] as? String)].compactMap { $0 }
+        guard audience.contains(where: audiences.contains) else {
+            throw Failure("the client assertion's aud must be the token endpoint or the issuer")
+        }
+        guard let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
+            throw Failure("the client assertion has no exp")
+        }
+        let time = now.timeIntervalSince1970
+        guard exp > time else { throw Failure("the client assertion has expired") }
+        guard exp <= time + Self.longestLifetime + Self.skew else {
+            throw Failure("the client assertion's exp is more than \(Int(Self.longestLifetime)) s ahead")
+        }
+        if let iat = (claims["iat"] as? NSNumber)?.doubleValue, iat > time + Self.skew {
+            throw Failure("the client assertion was issued in the future")
+        }
+        if let nbf = (claims["nbf"] as? NSNumber)?.doubleValue, nbf > time + Self.skew {
+            throw Failure("the client assertion is not valid yet (nbf)")
+        }
+        guard let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 else {
+            throw Failure("the client assertion needs a jti of 1 to 256 bytes")
+        }
+        self.clientID = clientID
+        self.jti = jti
+        self.expiresAt = Date(timeIntervalSince1970: exp)
+    }
+
+    /// The keys of a JWK Set's JSON; none when it is not one.
+    static func keys(_ jwks: String) -> [[String: Any]] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(jwks.utf8)) as? [String: Any],
+            let keys = object["keys"] as? [[String: Any]]
+        else { return [] }
+        return keys
+    }
+
+    /// Checks a JWK Set a client registers: 1 to 10 public keys UMFA can verify with, each with
+    /// a distinct `kid` when there are several. The message says what is wrong; `nil` when fine.
+    public static func problem(inJWKS jwks: String) -> String? {
+        let keys = Self.keys(jwks)
+        guard (1...10).contains(keys.count) else { return "jwks must be {\"keys\": [...]} with 1 to 10 keys" }
+        for key in keys {
+            let algorithms = (key["alg"] as? String).map { [$0] } ?? DPoPProof.algorithms
+            var refusal = "jwks holds a key UMFA cannot verify with (RS256, ES256 or EdDSA public keys only)"
+            var usable = false
+            for algorithm in algorithms {
+                do {
+                    _ = try PublicJWK(jwk: key, alg: algorithm)
+                    usable = true
+                } catch {
+                    if error.message.contains("private") || algorithms.count == 1 { refusal = "jwks: " + error.message }
+                }
+            }
+            guard usable else { return refusal }
+        }
+        let kids = keys.compactMap { $0["kid"] as? String }
+        if keys.count > 1, Set(kids).count != keys.count {
+            return "jwks with several keys needs a distinct kid on each"
+        }
+        return nil
+    }
+}
