@@ -35,8 +35,13 @@ final class PostgresExecutor: SQLExecutor {
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
         let (postgresQuery, logger) = (Self.postgresQuery(query), logger)
+        let write = !Self.isReadOnly(query)
         let run: @Sendable (PostgresConnection) async throws -> [PostgresStoredRow] = { connection in
-            try await Self.run(postgresQuery, on: connection, logger: logger).map(PostgresStoredRow.init)
+            let rows =
+                write
+                ? try await Self.committed(postgresQuery, on: connection, logger: logger)
+                : try await Self.run(postgresQuery, on: connection, logger: logger)
+            return rows.map(PostgresStoredRow.init)
         }
         do {
             do {
@@ -64,6 +69,28 @@ final class PostgresExecutor: SQLExecutor {
             return connection.query(query, logger: logger)
         }.get()
         return result.rows.map { $0.makeRandomAccess() }
+    }
+
+    /// Runs a write inside `BEGIN` … `COMMIT` and answers only once `COMMIT` has: in the extended
+    /// query protocol PostgreSQL reports a statement complete (and PostgresNIO hands back its
+    /// rows) before the implicit transaction commits at `Sync`, so a crash in between would lose
+    /// a write the caller was told had succeeded. `COMMIT`'s answer comes after the commit.
+    ///
+    /// A connection lost at any point leaves nothing committed (the server rolls an open
+    /// transaction back), so ``ConnectionGone`` stays safe to try again; a failed statement is
+    /// rolled back before the connection goes back to the pool.
+    static func committed(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
+        -> [PostgresRandomAccessRow]
+    {
+        _ = try await run(PostgresQuery(unsafeSQL: "BEGIN"), on: connection, logger: logger)
+        do {
+            let rows = try await run(query, on: connection, logger: logger)
+            _ = try await run(PostgresQuery(unsafeSQL: "COMMIT"), on: connection, logger: logger)
+            return rows
+        } catch {
+            _ = try? await run(PostgresQuery(unsafeSQL: "ROLLBACK"), on: connection, logger: logger)
+            throw error
+        }
     }
 
     /// Leases a connection for `body`, waiting at most ``leaseTimeout`` for one (and for a
