@@ -41,7 +41,7 @@ public enum StoreCopier {
                 "client_id", "application_id", "client_name", "secret_hash", "redirect_uris", "grant_types",
                 "response_types", "auth_method", "scopes", "post_logout_redirect_uris", "first_party",
                 "access_token_ttl_seconds", "refresh_token_ttl_seconds", "created_at", "require_par", "dpop_bound",
-                "jwks",
+                "jwks", "sealed_secret",
             ]
         ),
         ("revoked_access_tokens", ["jti", "application_id", "expires_at"]),

@@ -40,17 +40,62 @@ public struct ClientAssertion: Sendable, Equatable {
         return claims["iss"] as? String
     }
 
+    /// What checks the signature: the client's registered public keys (`private_key_jwt`), or
+    /// its secret (`client_secret_jwt`, HMAC).
+    public enum Verification: Sendable {
+        /// A JWK Set, JSON: RS256, ES256 or EdDSA.
+        case jwks(String)
+        /// The client secret: HS256, HS384 or HS512.
+        case secret([UInt8])
+    }
+
+    /// The HMAC algorithms `client_secret_jwt` takes.
+    public static let hmacAlgorithms = ["HS256", "HS384", "HS512"]
+
     /// Checks `assertion` for `clientID` with its registered `jwks` (a JWK Set, JSON).
     /// - Parameter audiences: what `aud` may name (the token endpoint, the issuer).
     public init(_ assertion: String, clientID: String, jwks: String, audiences: [String], now: Date) throws(Failure) {
+        try self.init(assertion, clientID: clientID, verification: .jwks(jwks), audiences: audiences, now: now)
+    }
+
+    /// Checks `assertion` for `clientID`, its signature by `verification`.
+    public init(
+        _ assertion: String, clientID: String, verification: Verification, audiences: [String], now: Date
+    ) throws(Failure) {
         guard let parts = try? CompactJWSParts(assertion, canonical: true),
             let header = try? JSONSerialization.jsonObject(with: Data(parts.header)) as? [String: Any],
             let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
         else { throw Failure("the client assertion is not a JWT") }
+        guard header["crit"] == nil else { throw Failure("the client assertion names critical header parameters") }
+        switch verification {
+        case .jwks(let jwks):
+            try Self.checkSignature(parts, header: header, jwks: jwks)
+        case .secret(let secret):
+            // The algorithm the client's method implies, never the header's choice (RFC 8725 §3.1).
+            guard let alg = header["alg"] as? String, Self.hmacAlgorithms.contains(alg) else {
+                throw Failure(
+                    "the client assertion's alg must be one of \(Self.hmacAlgorithms.joined(separator: ", "))")
+            }
+            let key = SymmetricKey(data: secret)
+            let (mac, input) = (Data(parts.signature), Data(parts.signingInput))
+            let valid =
+                switch alg {
+                case "HS256": HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: input, using: key)
+                case "HS384": HMAC<SHA384>.isValidAuthenticationCode(mac, authenticating: input, using: key)
+                default: HMAC<SHA512>.isValidAuthenticationCode(mac, authenticating: input, using: key)
+                }
+            guard valid else {
+                throw Failure("the client assertion's signature does not verify with the client's secret")
+            }
+        }
+        try self.init(checking: claims, clientID: clientID, audiences: audiences, now: now)
+    }
+
+    /// The signature by one of the client's registered public keys.
+    private static func checkSignature(_ parts: CompactJWSParts, header: [String: Any], jwks: String) throws(Failure) {
         guard let alg = header["alg"] as? String, DPoPProof.algorithms.contains(alg) else {
             throw Failure("the client assertion's alg must be one of \(DPoPProof.algorithms.joined(separator: ", "))")
         }
-        guard header["crit"] == nil else { throw Failure("the client assertion names critical header parameters") }
         // The key: the one `kid` names, else the only registered key of a type that fits `alg`.
         let keys = Self.keys(jwks)
         let kid = header["kid"] as? String
@@ -65,6 +110,10 @@ public struct ClientAssertion: Sendable, Equatable {
         guard key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput)) else {
             throw Failure("the client assertion's signature does not verify with the client's key")
         }
+    }
+
+    /// RFC 7523 §3's claims, the signature checked.
+    private init(checking claims: [String: Any], clientID: String, audiences: [String], now: Date) throws(Failure) {
         // RFC 7523 §3: iss and sub are the client, aud this server, exp in the (near) future.
         guard claims["iss"] as? String == clientID, claims["sub"] as? String == clientID else {
             throw Failure("the client assertion's iss and sub must be the client_id")

@@ -79,10 +79,10 @@ def test_the_rfc_8414_document_equals_the_discovery_document(server):
     assert discovery.json()["issuer"] == issuer
     document = discovery.json()
     assert document["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post",
-                                                                 "private_key_jwt", "none"]
+                                                                 "client_secret_jwt", "private_key_jwt", "none"]
     # A public client proves nothing about who asks (RFC 7662 §4): introspection needs a secret or a key.
     assert document["introspection_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post",
-                                                                         "private_key_jwt"]
+                                                                         "client_secret_jwt", "private_key_jwt"]
 
 
 def test_umfa_admin_create_client_registers_a_client_that_gets_tokens(umfa, server):
@@ -160,4 +160,25 @@ def test_authlib_private_key_jwt_authenticates_a_client_with_its_registered_key(
                           token_endpoint_auth_method=PrivateKeyJWT(token_url, alg="RS256"))
     with pytest.raises(Exception) as refused:
         other.fetch_token(token_url, grant_type="client_credentials")
+    assert "invalid_client" in str(refused.value), refused.value
+
+
+def test_authlib_client_secret_jwt_signs_with_the_secret_umfa_issued(server):
+    """authlib's ClientSecretJWT (HS256 with the client secret, OpenID Connect Core §9): UMFA
+    keeps the secret sealed with its master key to check the HMAC; a wrong secret is refused."""
+    from authlib.oauth2.rfc7523 import ClientSecretJWT
+
+    client = server.ok("POST", f"/api/admin/applications/{server.app_id}/oauth-clients",
+                       {"client_name": "HMAC", "grant_types": ["client_credentials"], "response_types": [],
+                        "token_endpoint_auth_method": "client_secret_jwt", "scope": "orders:read"},
+                       bearer=ADMIN_TOKEN, status=201)
+    token_url = f"{server.origin}/oidc/{server.app_id}/token"
+    session = OAuth2Session(client["client_id"], client["client_secret"],
+                            token_endpoint_auth_method=ClientSecretJWT(token_url), scope="orders:read")
+    token = session.fetch_token(token_url, grant_type="client_credentials")
+    assert token["scope"] == "orders:read", token
+    wrong = OAuth2Session(client["client_id"], client["client_secret"] + "x",
+                          token_endpoint_auth_method=ClientSecretJWT(token_url))
+    with pytest.raises(Exception) as refused:
+        wrong.fetch_token(token_url, grant_type="client_credentials")
     assert "invalid_client" in str(refused.value), refused.value

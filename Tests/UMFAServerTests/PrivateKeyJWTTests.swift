@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 import UMFAContract
@@ -5,7 +6,7 @@ import UMFAWebAuthn
 
 /// DESIGN.md §5 "client authentication": `private_key_jwt` (RFC 7523) with the client's
 /// registered `jwks`: audience, expiry window, `jti` once, the key the client registered.
-@Suite("OpenID Connect provider: private_key_jwt client authentication (RFC 7523)")
+@Suite("OpenID Connect provider: private_key_jwt and client_secret_jwt client authentication (RFC 7523)")
 struct PrivateKeyJWTTests {
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
@@ -143,6 +144,67 @@ struct PrivateKeyJWTTests {
                 .post, APIOperation.rotateOAuthClientSecret.path(["id": app.id, "client_id": client]),
                 bearer: TestServer.adminToken)
             #expect(rotate.status == .badRequest, "\(rotate.text)")
+        }
+    }
+
+    /// A `client_secret_jwt` assertion: HS256 over the claims with the client's secret.
+    static func hmacAssertion(secret: String, client: String, audience: String, now: Date, alg: String = "HS256")
+        -> String
+    {
+        let encode = { (object: [String: Any]) in
+            Base64URL.encode(
+                Array((try? JSONSerialization.data(withJSONObject: object, options: .sortedKeys)) ?? Data()))
+        }
+        let time = Int(now.timeIntervalSince1970)
+        let input =
+            encode(["alg": alg, "typ": "JWT"]) + "."
+            + encode(["iss": client, "sub": client, "aud": audience, "exp": time + 60, "jti": UUID().uuidString])
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+        return input + "." + Base64URL.encode(Array(mac))
+    }
+
+    @Test("client_secret_jwt: an HMAC with the secret authenticates; another secret, a plain secret or alg none do not")
+    func clientSecretJWT() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let client = try await api.createOAuthClient(
+                app,
+                OAuthClientRequest(
+                    clientName: "HMAC", grantTypes: ["client_credentials"], responseTypes: [],
+                    tokenEndpointAuthMethod: "client_secret_jwt", scope: "api"))
+            let secret = try #require(client.secret)
+            let url = DPoPServerTests.tokenURL(app)
+            let now = api.clock.now
+            let good = try await Self.token(
+                api, app, assertion: Self.hmacAssertion(secret: secret, client: client.id, audience: url, now: now))
+            #expect(good.status == .ok, "\(good.text)")
+            for assertion in [
+                Self.hmacAssertion(secret: secret + "x", client: client.id, audience: url, now: now),
+                Self.hmacAssertion(secret: secret, client: client.id, audience: url, now: now, alg: "none"),
+                Self.hmacAssertion(secret: secret, client: client.id, audience: "https://other.example", now: now),
+            ] {
+                expectOAuthError(try await Self.token(api, app, assertion: assertion), .unauthorized, "invalid_client")
+            }
+            // The secret itself is never sent: client_secret_post with it is refused.
+            expectOAuthError(
+                try await api.form(
+                    .oauthToken, app,
+                    [("grant_type", "client_credentials"), ("client_id", client.id), ("client_secret", secret)]),
+                .unauthorized, "invalid_client")
+            // Rotation: the new secret signs, the old one no longer does.
+            let rotated = try await api.send(
+                .post, APIOperation.rotateOAuthClientSecret.path(["id": app.id, "client_id": client.id]),
+                bearer: TestServer.adminToken)
+            let newSecret = try #require(rotated["client_secret"]?.stringValue)
+            #expect(
+                try await Self.token(
+                    api, app,
+                    assertion: Self.hmacAssertion(secret: newSecret, client: client.id, audience: url, now: now)
+                ).status == .ok)
+            expectOAuthError(
+                try await Self.token(
+                    api, app, assertion: Self.hmacAssertion(secret: secret, client: client.id, audience: url, now: now)),
+                .unauthorized, "invalid_client")
         }
     }
 }

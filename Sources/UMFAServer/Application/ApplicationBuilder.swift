@@ -74,7 +74,8 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()
     let services = ServerServices(
-        store: store, tokens: tokens, serverSecret: serverSecret, adminTokenHash: adminTokenHash,
+        store: store, tokens: tokens, serverSecret: serverSecret, masterKey: masterKey,
+        adminTokenHash: adminTokenHash,
         challengeLifetime: configuration.challengeLifetime.timeInterval, now: configuration.now, logger: logger,
         abuse: AbuseGuard(
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),

@@ -10,6 +10,8 @@ struct ServerServices: Sendable {
     let tokens: TokenService
     /// Secret for values that must be stable but unguessable (pseudo credential ids).
     let serverSecret: [UInt8]
+    /// Seals what must be stored readable by the server only (`client_secret_jwt` secrets).
+    let masterKey: MasterKey
     /// SHA-256 of the admin token.
     let adminTokenHash: [UInt8]
     /// How long a challenge is accepted.

@@ -2,6 +2,7 @@ import Foundation
 import UMFAContract
 import UMFAEncoding
 import UMFAStorage
+import UMFATokens
 
 /// The admin API's OAuth clients of an application (DESIGN.md §5): the secret of a confidential
 /// client is shown once, at creation and at rotation, and stored as SHA-256.
@@ -21,10 +22,7 @@ struct OAuthClientAdmin: Sendable {
         guard request.clientName != nil else { throw ServiceError.invalid("client_name is required") }
         var client = try OAuthClientSettings.apply(request, to: defaults)
         var secret: String?
-        if client.authenticationMethod.usesSecret {
-            secret = Secrets.make(prefix: "umfa_cs_")
-            client.secretHash = secret.map(Secrets.hash)
-        }
+        if client.authenticationMethod.usesSecret { secret = try newSecret(for: &client) }
         try await services.store.insertOAuthClient(client)
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
@@ -47,12 +45,13 @@ struct OAuthClientAdmin: Sendable {
         let stored = try await lookup(values)
         var client = try OAuthClientSettings.apply(request, to: stored)
         var secret: String?
-        if client.authenticationMethod.usesSecret, client.secretHash == nil {
-            secret = Secrets.make(prefix: "umfa_cs_")
-            client.secretHash = secret.map(Secrets.hash)
+        let needsSealed = client.authenticationMethod == .clientSecretJWT && client.sealedSecret == nil
+        if client.authenticationMethod.usesSecret, client.secretHash == nil || needsSealed {
+            secret = try newSecret(for: &client)
         } else if !client.authenticationMethod.usesSecret {
-            client.secretHash = nil
+            (client.secretHash, client.sealedSecret) = (nil, nil)
         }
+        if client.authenticationMethod != .clientSecretJWT { client.sealedSecret = nil }
         guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
@@ -72,10 +71,20 @@ struct OAuthClientAdmin: Sendable {
                 "Only client_secret_basic and client_secret_post clients have a secret; \(client.authenticationMethod.rawValue) has none"
             )
         }
-        let secret = Secrets.make(prefix: "umfa_cs_")
-        client.secretHash = Secrets.hash(secret)
+        let secret = try newSecret(for: &client)
         guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
+    }
+
+    /// A new secret for `client`: its SHA-256 stored, and for `client_secret_jwt` the secret
+    /// itself sealed with the master key (an HMAC is checked with the secret, not its hash).
+    private func newSecret(for client: inout OAuthClientRecord) throws -> String {
+        let secret = Secrets.make(prefix: "umfa_cs_")
+        client.secretHash = Secrets.hash(secret)
+        client.sealedSecret =
+            client.authenticationMethod == .clientSecretJWT
+            ? try services.masterKey.seal(Array(secret.utf8), context: "client-secret:" + client.clientID) : nil
+        return secret
     }
 
     private func lookup(_ values: RouteValues) async throws -> OAuthClientRecord {

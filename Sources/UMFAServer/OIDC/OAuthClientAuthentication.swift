@@ -36,6 +36,7 @@ struct OAuthClientAuthentication: Sendable {
         guard
             let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
         else { try await refuse(caller, counting: true, failure) }
+        // A client_secret_jwt client's secret is for signing assertions, never sent itself.
         guard client.authenticationMethod == method else {
             // The client exists: a mismatch of methods is a misconfiguration, not a guess.
             try await refuse(caller, counting: false, failure)
@@ -69,14 +70,22 @@ struct OAuthClientAuthentication: Sendable {
         guard
             let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
         else { try await refuse(caller, counting: true, failure) }
-        guard client.authenticationMethod == .privateKeyJWT, let jwks = client.jwks else {
+        let verification: ClientAssertion.Verification
+        switch (client.authenticationMethod, client.jwks, client.sealedSecret) {
+        case (.privateKeyJWT, .some(let jwks), _):
+            verification = .jwks(jwks)
+        case (.clientSecretJWT, _, .some(let sealed)):
+            verification = .secret(
+                try services.masterKey.open(sealed, context: "client-secret:" + client.clientID))
+        default:
             try await refuse(caller, counting: false, failure)
         }
         let now = services.now()
         let checked: ClientAssertion
         do {
             checked = try ClientAssertion(
-                assertion, clientID: clientID, jwks: jwks, audiences: [issuer.tokenEndpoint, issuer.issuer], now: now)
+                assertion, clientID: clientID, verification: verification,
+                audiences: [issuer.tokenEndpoint, issuer.issuer], now: now)
         } catch {
             try await refuse(
                 caller, counting: true,

@@ -14,7 +14,9 @@ struct OAuthIssuer: Sendable {
     /// The grant types this version serves.
     static let grantTypes = ["authorization_code", "refresh_token", "client_credentials"]
     /// How clients authenticate (`none`: public clients, PKCE S256 required).
-    static let authenticationMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+    static let authenticationMethods = [
+        "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none",
+    ]
     /// The claims ID tokens and UserInfo may carry.
     static let claims = [
         "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash", "sid", "azp", "email",

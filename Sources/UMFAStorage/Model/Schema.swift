@@ -130,6 +130,8 @@ enum Schema {
             "ALTER TABLE oauth_clients ADD COLUMN dpop_bound INTEGER NOT NULL DEFAULT 0",
             // private_key_jwt (RFC 7523): the client's public keys.
             "ALTER TABLE oauth_clients ADD COLUMN jwks TEXT",
+            // client_secret_jwt: the secret sealed with the master key.
+            "ALTER TABLE oauth_clients ADD COLUMN sealed_secret TEXT",
         ],
     ]
 }

@@ -5,7 +5,7 @@ extension StoreQueries {
     static let oauthClientColumns = """
         client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
             auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
-            refresh_token_ttl_seconds, created_at, require_par, dpop_bound, jwks
+            refresh_token_ttl_seconds, created_at, require_par, dpop_bound, jwks, sealed_secret
         """
 
     static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
@@ -18,12 +18,13 @@ extension StoreQueries {
             .integer(Int64(client.accessTokenTTLSeconds)), .integer(Int64(client.refreshTokenTTLSeconds)),
             .date(client.createdAt), .bool(client.requirePushedAuthorizationRequests),
             .bool(client.dpopBoundAccessTokens), client.jwks.map { .text($0) } ?? .null,
+            client.sealedSecret.map { .bytes($0) } ?? .null,
         ]
     }
 
     static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             oauthClientValues(client))
     }
 
@@ -44,12 +45,13 @@ extension StoreQueries {
             UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
                 response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
                 access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?, dpop_bound = ?,
-                jwks = ?
+                jwks = ?, sealed_secret = ?
             WHERE application_id = ? AND client_id = ? RETURNING client_id
             """,
             Array(oauthClientValues(client)[2..<13]) + [
                 .bool(client.requirePushedAuthorizationRequests), .bool(client.dpopBoundAccessTokens),
-                client.jwks.map { .text($0) } ?? .null, .uuid(client.applicationID), .text(client.clientID),
+                client.jwks.map { .text($0) } ?? .null, client.sealedSecret.map { .bytes($0) } ?? .null,
+                .uuid(client.applicationID), .text(client.clientID),
             ])
     }
 
@@ -91,7 +93,8 @@ extension OAuthClientRecord {
             refreshTokenTTLSeconds: Int(try row.integer("refresh_token_ttl_seconds")),
             createdAt: try row.date("created_at"),
             requirePushedAuthorizationRequests: (row.optionalInteger("require_par") ?? 0) != 0,
-            dpopBoundAccessTokens: (row.optionalInteger("dpop_bound") ?? 0) != 0, jwks: row.optionalText("jwks"))
+            dpopBoundAccessTokens: (row.optionalInteger("dpop_bound") ?? 0) != 0, jwks: row.optionalText("jwks"),
+            sealedSecret: try row.optionalText("sealed_secret").map(StoredValue.bytes))
     }
 }
 

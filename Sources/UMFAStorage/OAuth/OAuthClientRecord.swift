@@ -10,11 +10,13 @@ public enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable 
     case clientSecretPost = "client_secret_post"
     /// A JWT signed with a key of the client's registered `jwks` (RFC 7523, OpenID Connect Core §9).
     case privateKeyJWT = "private_key_jwt"
+    /// A JWT with an HMAC (HS256) keyed by the client's secret (OpenID Connect Core §9).
+    case clientSecretJWT = "client_secret_jwt"
 
     /// Whether the client can authenticate (holds a secret or a private key).
     public var isConfidential: Bool { self != .none }
     /// Whether the client authenticates with a secret UMFA issues (shown once, stored hashed).
-    public var usesSecret: Bool { self == .clientSecretBasic || self == .clientSecretPost }
+    public var usesSecret: Bool { self == .clientSecretBasic || self == .clientSecretPost || self == .clientSecretJWT }
 }
 
 /// An OAuth 2.0 / OpenID Connect client of one application (DESIGN.md §5).
@@ -53,6 +55,8 @@ public struct OAuthClientRecord: Sendable, Equatable {
     public var dpopBoundAccessTokens: Bool
     /// The client's public keys, a JWK Set as JSON (`private_key_jwt`).
     public var jwks: String?
+    /// The secret sealed with the master key (`client_secret_jwt`: HMAC needs the secret itself).
+    public var sealedSecret: [UInt8]?
 
     /// Creates a record.
     public init(
@@ -60,8 +64,9 @@ public struct OAuthClientRecord: Sendable, Equatable {
         grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
         scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
         refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false,
-        dpopBoundAccessTokens: Bool = false, jwks: String? = nil
+        dpopBoundAccessTokens: Bool = false, jwks: String? = nil, sealedSecret: [UInt8]? = nil
     ) {
+        self.sealedSecret = sealedSecret
         self.jwks = jwks
         self.dpopBoundAccessTokens = dpopBoundAccessTokens
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
