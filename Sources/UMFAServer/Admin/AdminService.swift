@@ -69,46 +69,36 @@ struct AdminService: Sendable {
             }
             application.enrollmentPolicy = value
         }
-        if let text = patch.userVerification {
-            guard let value = UserVerificationSetting(rawValue: text) else {
-                throw ServiceError.invalid("user_verification must be required, preferred or discouraged")
-            }
+        if let value: UserVerificationSetting = try Self.setting(
+            patch.userVerification, "user_verification must be required, preferred or discouraged")
+        {
             application.userVerification = value
         }
-        if let text = patch.attestation {
-            guard let value = AttestationConveyanceSetting(rawValue: text) else {
-                throw ServiceError.invalid("attestation must be none, indirect, direct or enterprise")
-            }
+        if let value: AttestationConveyanceSetting = try Self.setting(
+            patch.attestation, "attestation must be none, indirect, direct or enterprise")
+        {
             application.attestation = value
         }
         if let ttl = patch.tokenTTLSeconds { application.tokenTTLSeconds = ttl }
-        if let text = patch.attestationPolicy {
-            guard let value = AttestationPolicySetting(rawValue: text) else {
-                throw ServiceError.invalid("attestation_policy must be any, self_or_trusted or trusted")
-            }
+        if let value: AttestationPolicySetting = try Self.setting(
+            patch.attestationPolicy, "attestation_policy must be any, self_or_trusted or trusted")
+        {
             application.attestationPolicy = value
         }
         if let allow = patch.aaguidAllow {
             application.aaguidAllow = allow.isEmpty ? nil : allow.map { $0.lowercased() }
         }
         if let deny = patch.aaguidDeny { application.aaguidDeny = deny.map { $0.lowercased() } }
-        if let text = patch.signup {
-            guard let value = SignupSetting(rawValue: text) else {
-                throw ServiceError.invalid("signup must be enabled or disabled")
-            }
+        if let value: SignupSetting = try Self.setting(patch.signup, "signup must be enabled or disabled") {
             application.signup = value
         }
-        if let text = patch.tokenSigningAlg {
-            guard let value = TokenSigningAlgorithm(rawValue: text) else {
-                throw ServiceError.invalid("token_signing_alg must be RS256, ES256 or EdDSA")
-            }
+        if let value: TokenSigningAlgorithm = try Self.setting(
+            patch.tokenSigningAlg, "token_signing_alg must be RS256, ES256 or EdDSA")
+        {
             application.tokenSigningAlgorithm = value
         }
         if let ids = patch.appleAppIDs { application.appleAppIDs = ids }
-        if let text = patch.dpopNonce {
-            guard let value = DPoPNonceSetting(rawValue: text) else {
-                throw ServiceError.invalid("dpop_nonce must be off or required")
-            }
+        if let value: DPoPNonceSetting = try Self.setting(patch.dpopNonce, "dpop_nonce must be off or required") {
             application.dpopNonce = value
         }
         if let apps = patch.androidApps {
@@ -118,6 +108,13 @@ struct AdminService: Sendable {
                     sha256CertFingerprints: $0.sha256CertFingerprints.map { $0.uppercased() })
             }
         }
+    }
+
+    /// A setting's raw value parsed into its type; `nil` when absent, 400 with `message` when unknown.
+    private static func setting<Value: RawRepresentable<String>>(_ text: String?, _ message: String) throws -> Value? {
+        guard let text else { return nil }
+        guard let value = Value(rawValue: text) else { throw ServiceError.invalid(message) }
+        return value
     }
 
     static func validate(_ application: ApplicationRecord) throws {

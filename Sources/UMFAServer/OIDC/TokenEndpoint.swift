@@ -112,7 +112,9 @@ struct TokenEndpoint: Sendable {
         let grants = OAuthGrants(services: services, issuer: issuer)
         // A bound token presented without its key is refused before it is spent, so whoever
         // holds a stolen one cannot use it up for its owner (checked again after consuming).
-        if let live = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self),
+        // Only public clients' refresh tokens are bound: confidential clients skip the read.
+        if !client.authenticationMethod.isConfidential,
+            let live = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self),
             let bound = live.payload.jkt, proof?.thumbprint != bound
         {
             throw OAuthError(code: .invalidDPoPProof, "The refresh token is bound to a DPoP key: send a proof of it")
