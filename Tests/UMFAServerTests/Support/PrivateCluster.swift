@@ -9,7 +9,8 @@ struct PrivateCluster: Sendable {
     let runAs: String
     let binaries: String
 
-    var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+    /// A generous connect timeout: the cluster has just started on a machine busy with the suite.
+    var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres?connect_timeout=15" }
 
     /// Below Linux's ephemeral range (32768–60999): a port in it can be taken by any outgoing
     /// connection between choosing it and the server binding it, or while a test has the
