@@ -41,9 +41,10 @@ public enum StoreCopier {
                 "client_id", "application_id", "client_name", "secret_hash", "redirect_uris", "grant_types",
                 "response_types", "auth_method", "scopes", "post_logout_redirect_uris", "first_party",
                 "access_token_ttl_seconds", "refresh_token_ttl_seconds", "created_at", "require_par", "dpop_bound",
-                "jwks", "sealed_secret",
+                "jwks", "sealed_secret", "dcr_template", "software_id", "registration_token_hash",
             ]
         ),
+        ("initial_access_tokens", ["token_hash", "application_id", "uses_left", "expires_at", "created_at"]),
         ("revoked_access_tokens", ["jti", "application_id", "expires_at"]),
         (
             "oauth_grants",

@@ -4,7 +4,9 @@ import Foundation
 /// (embedded default) and PostgreSQL (shared by many server instances).
 ///
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
-public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore {
+public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore,
+    InitialAccessTokenStore
+{
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws
 

@@ -81,13 +81,14 @@ struct OAuthClientAdminTests {
                     bearer: TestServer.adminToken)
                 expectError(reply, .badRequest, message: message)
             }
-            var later = OAuthClientRequest(clientName: "x", grantTypes: ["client_credentials"], responseTypes: [])
-            later.dcrTemplate = true
+            var publicTemplate = OAuthClientRequest(
+                clientName: "x", redirectURIs: ["https://a.example/cb"], tokenEndpointAuthMethod: "none")
+            publicTemplate.dcrTemplate = true
             expectError(
                 try await api.send(
-                    .post, APIOperation.createOAuthClient.path(["id": app.id]), json: try .encoding(later),
+                    .post, APIOperation.createOAuthClient.path(["id": app.id]), json: try .encoding(publicTemplate),
                     bearer: TestServer.adminToken), .badRequest,
-                message: "dcr_template is not supported by this version of UMFA")
+                message: "dcr_template needs a confidential client: it authenticates for scope dcr")
             let list = try await api.send(
                 .get, APIOperation.listOAuthClients.path(["id": app.id]), bearer: TestServer.adminToken)
             #expect(list["clients"]?.arrayValue?.isEmpty == true)

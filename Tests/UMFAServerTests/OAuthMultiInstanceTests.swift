@@ -77,4 +77,29 @@ struct OAuthMultiInstanceTests {
             }
         }
     }
+
+    @Test("an initial access token good for 3 registrations, sent 10 times to two instances at once: 3 clients")
+    func initialAccessTokenUses() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "grant")
+            let token = try await a.initialAccessToken(app, uses: 3)
+            let body: JSONValue = ["grant_types": ["client_credentials"], "scope": "reports"]
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for index in 0..<10 {
+                    let api = index.isMultiple(of: 2) ? a : b
+                    group.addTask {
+                        try await api.registration(.post, app, json: body, authorization: "Bearer " + token)
+                    }
+                }
+                var all: [Reply] = []
+                for try await reply in group { all.append(reply) }
+                return all
+            }
+            #expect(replies.filter { $0.status == .created }.count == 3, "\(replies.map(\.text))")
+            #expect(replies.filter { $0["error"]?.stringValue == "invalid_token" }.count == 7)
+            let listed = try await b.send(
+                .get, APIOperation.listOAuthClients.path(["id": app.id]), bearer: TestServer.adminToken)
+            #expect(listed["clients"]?.arrayValue?.count == 3)
+        }
+    }
 }

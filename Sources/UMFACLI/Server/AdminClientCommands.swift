@@ -27,14 +27,19 @@ extension AdminCommand {
         var firstParty = false
         @Option(name: .customLong("access-token-ttl"), help: "Access token lifetime in seconds (60-86400).")
         var accessTokenTTL: Int?
+        @Flag(
+            name: .customLong("dcr-template"),
+            help: "A template for dynamic registration: gets scope dcr by client_credentials; new clients copy it.")
+        var dcrTemplate = false
 
         func run() async throws {
             let grants = grantTypes.isEmpty ? nil : grantTypes
-            let request = OAuthClientRequest(
+            var request = OAuthClientRequest(
                 clientName: name, redirectURIs: redirectURIs.isEmpty ? nil : redirectURIs, grantTypes: grants,
                 responseTypes: grants.map { $0.contains("authorization_code") ? ["code"] : [] },
                 tokenEndpointAuthMethod: authMethod, scope: scope, firstParty: firstParty ? true : nil,
                 accessTokenTTLSeconds: accessTokenTTL)
+            request.dcrTemplate = dcrTemplate ? true : nil
             try HTTPClient.finish(try await connection.send(.createOAuthClient, ["id": app], body: request))
         }
     }
@@ -48,6 +53,24 @@ extension AdminCommand {
 
         func run() async throws {
             try HTTPClient.finish(try await connection.send(.listOAuthClients, ["id": app]))
+        }
+    }
+
+    /// `umfa admin create-initial-access-token`: a token for dynamic client registration
+    /// (RFC 7591) at the application's registration endpoint; printed once.
+    struct CreateInitialAccessToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create-initial-access-token",
+            abstract: "Issue an initial access token for dynamic client registration (RFC 7591).",
+            discussion: "The token is printed once; give it to the client that registers itself.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+        @Option(help: "How long it works, in seconds (60-2592000; default 86400).") var ttl: Int?
+        @Option(help: "How many clients it may register (1-1000; default 1).") var uses: Int?
+
+        func run() async throws {
+            let request = InitialAccessTokenRequest(ttlSeconds: ttl, uses: uses)
+            try HTTPClient.finish(try await connection.send(.createInitialAccessToken, ["id": app], body: request))
         }
     }
 }

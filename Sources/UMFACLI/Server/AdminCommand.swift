@@ -10,7 +10,9 @@ struct AdminCommand: AsyncParsableCommand {
         abstract: "Administer applications on a UMFA server.",
         subcommands: [
             CreateApp.self, ListApps.self, ShowApp.self, UpdateApp.self, AddAPIKey.self, ListAPIKeys.self,
-            DeleteAPIKey.self, RotateSigningKey.self, CreateClient.self, ListClients.self, MigrateCommand.self,
+            DeleteAPIKey.self, RotateSigningKey.self, CreateClient.self, ListClients.self,
+            CreateInitialAccessToken.self,
+            MigrateCommand.self,
         ]
     )
 }

@@ -24,13 +24,12 @@ public struct OAuthClientRequest: ContractBody, Equatable {
     public var accessTokenTTLSeconds: Int?
     /// `refresh_token_ttl_seconds` (60–31536000, default 2592000).
     public var refreshTokenTTLSeconds: Int?
-    /// `jwks`, `dcr_template` and `dpop_bound_access_tokens` belong to DPoP, dynamic registration
-    /// and JWT client authentication, which this version does not offer yet: a request that sets
-    /// them is refused rather than half applied.
+    /// `jwks`: the client's public keys, a JWK Set (`private_key_jwt`, RFC 7523).
     public var jwks: JSONValue?
-    /// See ``jwks``.
+    /// `dcr_template`: the client may get scope `dcr` by `client_credentials` and register
+    /// clients that copy its settings (DESIGN.md §5); it must be confidential.
     public var dcrTemplate: Bool?
-    /// See ``jwks``.
+    /// `dpop_bound_access_tokens` (RFC 9449 §5.2): every access token must be DPoP-bound.
     public var dpopBoundAccessTokens: Bool?
     /// `require_pushed_authorization_requests` (RFC 9126 §6): authorization only through PAR.
     public var requirePushedAuthorizationRequests: Bool?
@@ -122,14 +121,21 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
     public var dpopBoundAccessTokens: Bool
     /// `jwks`: the client's public keys (`private_key_jwt`), when it registered some.
     public var jwks: JSONValue?
+    /// `dcr_template`: a template for dynamic registration.
+    public var dcrTemplate: Bool
+    /// `software_id`: the template a dynamically registered client was made from.
+    public var softwareID: String?
 
     /// Creates a view.
     public init(
         clientID: String, applicationID: String, clientName: String, redirectURIs: [String], grantTypes: [String],
         responseTypes: [String], tokenEndpointAuthMethod: String, scope: String, postLogoutRedirectURIs: [String],
         firstParty: Bool, accessTokenTTLSeconds: Int, refreshTokenTTLSeconds: Int, createdAt: String,
-        requirePushedAuthorizationRequests: Bool = false, dpopBoundAccessTokens: Bool = false, jwks: JSONValue? = nil
+        requirePushedAuthorizationRequests: Bool = false, dpopBoundAccessTokens: Bool = false, jwks: JSONValue? = nil,
+        dcrTemplate: Bool = false, softwareID: String? = nil
     ) {
+        self.dcrTemplate = dcrTemplate
+        self.softwareID = softwareID
         self.jwks = jwks
         self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         self.dpopBoundAccessTokens = dpopBoundAccessTokens
@@ -165,6 +171,8 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
         case jwks
+        case dcrTemplate = "dcr_template"
+        case softwareID = "software_id"
     }
 
     static let example = OAuthClientView(
@@ -172,7 +180,7 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         redirectURIs: ["https://shop.example/callback"], grantTypes: ["authorization_code"], responseTypes: ["code"],
         tokenEndpointAuthMethod: "client_secret_basic", scope: "openid", postLogoutRedirectURIs: [],
         firstParty: true, accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000, createdAt: Examples.time,
-        jwks: .object(["keys": .array([])]))
+        jwks: .object(["keys": .array([])]), softwareID: "umfa_ci_template")
 }
 
 /// A client answer of the admin API: the client's members at the top level (as RFC 7591's

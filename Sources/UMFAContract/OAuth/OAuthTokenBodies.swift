@@ -180,6 +180,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var revocationEndpoint: String
     /// RFC 9126 pushed authorization requests.
     public var pushedAuthorizationRequestEndpoint: String
+    /// RFC 7591 dynamic client registration (with an initial access token).
+    public var registrationEndpoint: String
     /// Whether every client must use PAR (RFC 9126 §5): no, only those registered so.
     public var requirePushedAuthorizationRequests: Bool
     /// The scopes clients may ask for.
@@ -227,6 +229,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         self.introspectionEndpoint = introspectionEndpoint
         self.revocationEndpoint = revocationEndpoint
         pushedAuthorizationRequestEndpoint = issuer + "/par"
+        registrationEndpoint = issuer + "/register"
         requirePushedAuthorizationRequests = false
         self.scopesSupported = scopesSupported
         responseTypesSupported = ["code"]
@@ -254,6 +257,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case introspectionEndpoint = "introspection_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case registrationEndpoint = "registration_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case scopesSupported = "scopes_supported"
         case responseTypesSupported = "response_types_supported"

@@ -60,6 +60,11 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case oauthUserinfoPost
     case appleAppSiteAssociation
     case assetLinks
+    case createInitialAccessToken
+    case oauthRegisterClient
+    case oauthReadClientRegistration
+    case oauthUpdateClientRegistration
+    case oauthDeleteClientRegistration
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -83,15 +88,18 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
             .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
-            .oauthUserinfoPost:
+            .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient:
             "POST"
-        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient: "DELETE"
+        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient,
+            .oauthDeleteClientRegistration:
+            "DELETE"
+        case .oauthUpdateClientRegistration: "PUT"
         case .updateApplication, .updateOAuthClient, .updateUserProfile: "PATCH"
         case .listUserCredentials, .listApplications, .getApplication, .listAPIKeys, .jwks, .health, .metrics,
             .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials, .listOAuthClients, .getOAuthClient,
             .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthAuthorize, .oauthUserinfo, .oauthLogout,
             .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
-            .assetLinks:
+            .assetLinks, .oauthReadClientRegistration:
             "GET"
         }
     }
@@ -149,6 +157,10 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthPushedAuthorizationRequest: "/oidc/{application_id}/par"
         case .appleAppSiteAssociation: "/.well-known/apple-app-site-association"
         case .assetLinks: "/.well-known/assetlinks.json"
+        case .createInitialAccessToken: "/api/admin/applications/{id}/initial-access-tokens"
+        case .oauthRegisterClient: "/oidc/{application_id}/register"
+        case .oauthReadClientRegistration, .oauthUpdateClientRegistration, .oauthDeleteClientRegistration:
+            "/oidc/{application_id}/register/{client_id}"
         }
     }
 
@@ -160,7 +172,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
             .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient,
             .updateOAuthClient,
-            .deleteOAuthClient, .rotateOAuthClientSecret:
+            .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken:
             .adminToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
         case .demoListCredentials, .demoDeleteCredential: .loginToken
@@ -181,7 +193,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var answersInOAuthShape: Bool {
         switch self {
         case .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthToken, .oauthIntrospect, .oauthRevoke,
-            .oauthUserinfo, .oauthUserinfoPost, .oauthPushedAuthorizationRequest:
+            .oauthUserinfo, .oauthUserinfoPost, .oauthPushedAuthorizationRequest, .oauthRegisterClient,
+            .oauthReadClientRegistration, .oauthUpdateClientRegistration, .oauthDeleteClientRegistration:
             true
         default: false
         }
@@ -207,6 +220,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .interactionCreateAccountVerify: InteractionCreateAccountVerifyRequest.self
         case .interactionConsent: InteractionConsentRequest.self
         case .updateUserProfile: UserProfileRequest.self
+        case .createInitialAccessToken: InitialAccessTokenRequest.self
+        case .oauthRegisterClient, .oauthUpdateClientRegistration: ClientRegistrationRequest.self
         default: nil
         }
     }
@@ -243,7 +258,11 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .interactionSignInVerify, .interactionCreateAccountVerify, .interactionConsent:
             InteractionStepResponse.self
         case .updateUserProfile: UserProfileResponse.self
-        case .oidcJWKS, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript,
+        case .createInitialAccessToken: InitialAccessTokenResponse.self
+        case .oauthRegisterClient, .oauthReadClientRegistration, .oauthUpdateClientRegistration:
+            ClientRegistrationResponse.self
+        case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
+            .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
             .demoWebAuthnScript, .appleAppSiteAssociation, .assetLinks:
             nil
@@ -254,8 +273,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var successStatus: Int {
         switch self {
         case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient,
-            .oauthPushedAuthorizationRequest:
+            .oauthPushedAuthorizationRequest, .createInitialAccessToken, .oauthRegisterClient:
             201
+        case .oauthDeleteClientRegistration: 204
         default: 200
         }
     }

@@ -125,6 +125,12 @@ struct Routes {
             return RouteHandlers.jsonWithPath(precheck: APIKeyAuthentication.requireKey) {
                 try await UserProfiles(services: services).update($0, userID: $1.path("user_id"), caller: $2)
             }
+        case .createInitialAccessToken:
+            return RouteHandlers.jsonWithPath(status: created, InitialAccessTokens(services: services).create)
+        case .oauthRegisterClient: return ClientRegistrationEndpoint(services: services).register
+        case .oauthReadClientRegistration: return ClientRegistrationEndpoint(services: services).read
+        case .oauthUpdateClientRegistration: return ClientRegistrationEndpoint(services: services).update
+        case .oauthDeleteClientRegistration: return ClientRegistrationEndpoint(services: services).delete
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

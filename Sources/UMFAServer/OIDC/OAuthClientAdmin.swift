@@ -13,12 +13,7 @@ struct OAuthClientAdmin: Sendable {
         -> OAuthClientResponse
     {
         let application = try await AdminService(services: services).lookup(values.path("id"))
-        let defaults = OAuthClientRecord(
-            clientID: "umfa_ci_" + Base64URL.encode(Secrets.randomBytes(16)), applicationID: application.id,
-            name: "", secretHash: nil, redirectURIs: [], grantTypes: ["authorization_code"], responseTypes: ["code"],
-            authenticationMethod: .clientSecretBasic, scopes: ["openid"], postLogoutRedirectURIs: [],
-            firstParty: false, accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000,
-            createdAt: services.now())
+        let defaults = OAuthClientSettings.newClient(applicationID: application.id, at: services.now())
         guard request.clientName != nil else { throw ServiceError.invalid("client_name is required") }
         var client = try OAuthClientSettings.apply(request, to: defaults)
         var secret: String?
@@ -76,15 +71,8 @@ struct OAuthClientAdmin: Sendable {
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
-    /// A new secret for `client`: its SHA-256 stored, and for `client_secret_jwt` the secret
-    /// itself sealed with the master key (an HMAC is checked with the secret, not its hash).
     private func newSecret(for client: inout OAuthClientRecord) throws -> String {
-        let secret = Secrets.make(prefix: "umfa_cs_")
-        client.secretHash = Secrets.hash(secret)
-        client.sealedSecret =
-            client.authenticationMethod == .clientSecretJWT
-            ? try services.masterKey.seal(Array(secret.utf8), context: "client-secret:" + client.clientID) : nil
-        return secret
+        try OAuthClientSettings.newSecret(for: &client, masterKey: services.masterKey)
     }
 
     private func lookup(_ values: RouteValues) async throws -> OAuthClientRecord {
@@ -105,6 +93,7 @@ struct OAuthClientAdmin: Sendable {
             refreshTokenTTLSeconds: client.refreshTokenTTLSeconds, createdAt: Timestamps.rfc3339(client.createdAt),
             requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
             dpopBoundAccessTokens: client.dpopBoundAccessTokens,
-            jwks: client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) })
+            jwks: client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) },
+            dcrTemplate: client.dcrTemplate, softwareID: client.softwareID)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 
@@ -10,9 +11,29 @@ enum OAuthClientSettings {
     static let refreshTokenTTL = 60...31_536_000
     static let grantTypes: Set = ["authorization_code", "refresh_token", "client_credentials"]
 
+    /// The settings of a new client before its request is applied.
+    static func newClient(applicationID: UUID, at now: Date) -> OAuthClientRecord {
+        OAuthClientRecord(
+            clientID: "umfa_ci_" + Base64URL.encode(Secrets.randomBytes(16)), applicationID: applicationID, name: "",
+            secretHash: nil, redirectURIs: [], grantTypes: ["authorization_code"], responseTypes: ["code"],
+            authenticationMethod: .clientSecretBasic, scopes: ["openid"], postLogoutRedirectURIs: [], firstParty: false,
+            accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000, createdAt: now)
+    }
+
+    /// A new secret for `client`: its SHA-256 stored, and for `client_secret_jwt` the secret
+    /// itself sealed with the master key (an HMAC is checked with the secret, not its hash).
+    /// The old one stops working when the record is stored.
+    static func newSecret(for client: inout OAuthClientRecord, masterKey: MasterKey) throws -> String {
+        let secret = Secrets.make(prefix: "umfa_cs_")
+        client.secretHash = Secrets.hash(secret)
+        client.sealedSecret =
+            client.authenticationMethod == .clientSecretJWT
+            ? try masterKey.seal(Array(secret.utf8), context: "client-secret:" + client.clientID) : nil
+        return secret
+    }
+
     /// `client` with `request` applied (a new client starts from `client` as the defaults).
     static func apply(_ request: OAuthClientRequest, to client: OAuthClientRecord) throws -> OAuthClientRecord {
-        try refuseLaterFeatures(request)
         var client = client
         if let name = request.clientName {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -50,6 +71,7 @@ enum OAuthClientSettings {
             client.requirePushedAuthorizationRequests = required
         }
         if let bound = request.dpopBoundAccessTokens { client.dpopBoundAccessTokens = bound }
+        if let template = request.dcrTemplate { client.dcrTemplate = template }
         if let jwks = request.jwks {
             let text = String(decoding: try JSONEncoder().encode(jwks), as: UTF8.self)
             guard text.utf8.count <= 20_000 else { throw ServiceError.invalid("jwks must be at most 20,000 bytes") }
@@ -77,6 +99,9 @@ enum OAuthClientSettings {
         if client.grantTypes.contains("client_credentials"), !client.authenticationMethod.isConfidential {
             throw ServiceError.invalid("client_credentials needs a confidential client (a secret)")
         }
+        if client.dcrTemplate, !client.authenticationMethod.isConfidential {
+            throw ServiceError.invalid("dcr_template needs a confidential client: it authenticates for scope dcr")
+        }
         if client.authenticationMethod == .privateKeyJWT, client.jwks == nil {
             throw ServiceError.invalid("private_key_jwt needs the client's public keys in jwks")
         }
@@ -88,15 +113,6 @@ enum OAuthClientSettings {
         }
         if client.grantTypes.contains("authorization_code") != client.responseTypes.contains("code") {
             throw ServiceError.invalid("response_types [\"code\"] goes with grant_types authorization_code")
-        }
-    }
-
-    /// Dynamic registration comes with a later version: asking for it is refused, not silently
-    /// ignored.
-    private static func refuseLaterFeatures(_ request: OAuthClientRequest) throws {
-        let asked = [("dcr_template", request.dcrTemplate == true)]
-        if let name = asked.first(where: \.1)?.0 {
-            throw ServiceError.invalid("\(name) is not supported by this version of UMFA")
         }
     }
 

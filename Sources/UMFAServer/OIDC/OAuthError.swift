@@ -26,6 +26,12 @@ struct OAuthError: Error, Sendable, Equatable {
         case invalidDPoPProof = "invalid_dpop_proof"
         /// RFC 9449 §8: send the proof again with the nonce in `DPoP-Nonce`.
         case useDPoPNonce = "use_dpop_nonce"
+        /// RFC 7591 §3.2.2.
+        case invalidRedirectURI = "invalid_redirect_uri"
+        /// RFC 7591 §3.2.2.
+        case invalidClientMetadata = "invalid_client_metadata"
+        /// RFC 7591 §3.2.2.
+        case invalidSoftwareStatement = "invalid_software_statement"
     }
 
     let code: Code

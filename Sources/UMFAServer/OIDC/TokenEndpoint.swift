@@ -15,7 +15,8 @@ struct TokenEndpoint: Sendable {
     var headers: HTTPFields = [:]
 
     /// `grant_type=client_credentials` (RFC 6749 §4.4): a confidential client gets an access
-    /// token for itself, for the scopes it asks for out of those it was given.
+    /// token for itself, for the scopes it asks for out of those it was given; a `dcr_template`
+    /// client gets one with scope `dcr` alone when it asks for exactly that.
     func token(form: OAuthForm, authorization: String?, caller: Caller) async throws -> OAuthTokenResponse {
         let grantType = try form.require("grant_type")
         let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
@@ -33,10 +34,17 @@ struct TokenEndpoint: Sendable {
         case "refresh_token":
             return try await refresh(form: form, client: client, proof: proof)
         case "client_credentials":
-            guard client.grantTypes.contains(grantType) else {
-                throw OAuthError(code: .unauthorizedClient, "The client may not use client_credentials")
+            let scopes: [String]
+            if client.dcrTemplate, form["scope"] == ClientRegistrationEndpoint.scope {
+                // DESIGN.md §5: a template may always get a token to register clients with, and
+                // that token is good for nothing else.
+                scopes = [ClientRegistrationEndpoint.scope]
+            } else {
+                guard client.grantTypes.contains(grantType) else {
+                    throw OAuthError(code: .unauthorizedClient, "The client may not use client_credentials")
+                }
+                scopes = try grantedScopes(form["scope"], allowed: client.scopes)
             }
-            let scopes = try grantedScopes(form["scope"], allowed: client.scopes)
             let (token, _) = try await AccessTokens(services: services, issuer: issuer)
                 .issue(
                     to: client, subject: client.clientID, scopes: scopes, audience: form["resource"],

@@ -133,5 +133,20 @@ enum Schema {
             // client_secret_jwt: the secret sealed with the master key.
             "ALTER TABLE oauth_clients ADD COLUMN sealed_secret TEXT",
         ],
+        [
+            // 8: dynamic client registration (RFC 7591, RFC 7592): the initial access tokens the
+            // admin issues, by hash, with the uses they have left; templates, the template a
+            // client was registered from, and the hash of its registration access token.
+            """
+            CREATE TABLE initial_access_tokens (
+                token_hash TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                uses_left BIGINT NOT NULL, expires_at BIGINT NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX initial_access_tokens_by_expiry ON initial_access_tokens (expires_at)",
+            "ALTER TABLE oauth_clients ADD COLUMN dcr_template INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE oauth_clients ADD COLUMN software_id TEXT",
+            "ALTER TABLE oauth_clients ADD COLUMN registration_token_hash TEXT",
+        ],
     ]
 }

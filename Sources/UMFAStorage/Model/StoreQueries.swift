@@ -230,6 +230,8 @@ enum StoreQueries {
             StoreQuery("DELETE FROM enrollment_tokens WHERE expires_at < ?", [.date(date)]),
             StoreQuery("DELETE FROM revoked_access_tokens WHERE expires_at < ?", [.date(date)]),
             StoreQuery("DELETE FROM oauth_grants WHERE expires_at < ?", [.date(date)]),
+            StoreQuery(
+                "DELETE FROM initial_access_tokens WHERE expires_at < ? OR uses_left <= 0", [.date(date)]),
         ]
     }
 

@@ -5,7 +5,8 @@ extension StoreQueries {
     static let oauthClientColumns = """
         client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
             auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
-            refresh_token_ttl_seconds, created_at, require_par, dpop_bound, jwks, sealed_secret
+            refresh_token_ttl_seconds, created_at, require_par, dpop_bound, jwks, sealed_secret, dcr_template,
+            software_id, registration_token_hash
         """
 
     static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
@@ -18,13 +19,14 @@ extension StoreQueries {
             .integer(Int64(client.accessTokenTTLSeconds)), .integer(Int64(client.refreshTokenTTLSeconds)),
             .date(client.createdAt), .bool(client.requirePushedAuthorizationRequests),
             .bool(client.dpopBoundAccessTokens), client.jwks.map { .text($0) } ?? .null,
-            client.sealedSecret.map { .bytes($0) } ?? .null,
+            client.sealedSecret.map { .bytes($0) } ?? .null, .bool(client.dcrTemplate),
+            client.softwareID.map { .text($0) } ?? .null, client.registrationTokenHash.map { .bytes($0) } ?? .null,
         ]
     }
 
     static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (\(Array(repeating: "?", count: 21).joined(separator: ", ")))",
             oauthClientValues(client))
     }
 
@@ -45,14 +47,23 @@ extension StoreQueries {
             UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
                 response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
                 access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?, dpop_bound = ?,
-                jwks = ?, sealed_secret = ?
+                jwks = ?, sealed_secret = ?, dcr_template = ?, software_id = ?, registration_token_hash = ?
             WHERE application_id = ? AND client_id = ? RETURNING client_id
             """,
-            Array(oauthClientValues(client)[2..<13]) + [
-                .bool(client.requirePushedAuthorizationRequests), .bool(client.dpopBoundAccessTokens),
-                client.jwks.map { .text($0) } ?? .null, client.sealedSecret.map { .bytes($0) } ?? .null,
+            Array(oauthClientValues(client)[2..<13]) + Array(oauthClientValues(client)[14...]) + [
                 .uuid(client.applicationID), .text(client.clientID),
             ])
+    }
+
+    static func replaceRegistrationToken(applicationID: UUID, clientID: String, current: [UInt8], new: [UInt8])
+        -> StoreQuery
+    {
+        StoreQuery(
+            """
+            UPDATE oauth_clients SET registration_token_hash = ?
+            WHERE application_id = ? AND client_id = ? AND registration_token_hash = ? RETURNING client_id
+            """,
+            [.bytes(new), .uuid(applicationID), .text(clientID), .bytes(current)])
     }
 
     static func deleteOAuthClient(applicationID: UUID, clientID: String) -> StoreQuery {
@@ -94,7 +105,9 @@ extension OAuthClientRecord {
             createdAt: try row.date("created_at"),
             requirePushedAuthorizationRequests: (row.optionalInteger("require_par") ?? 0) != 0,
             dpopBoundAccessTokens: (row.optionalInteger("dpop_bound") ?? 0) != 0, jwks: row.optionalText("jwks"),
-            sealedSecret: try row.optionalText("sealed_secret").map(StoredValue.bytes))
+            sealedSecret: try row.optionalText("sealed_secret").map(StoredValue.bytes),
+            dcrTemplate: (row.optionalInteger("dcr_template") ?? 0) != 0, softwareID: row.optionalText("software_id"),
+            registrationTokenHash: try row.optionalText("registration_token_hash").map(StoredValue.bytes))
     }
 }
 
@@ -120,6 +133,15 @@ extension SQLStore {
 
     func updateOAuthClient(_ client: OAuthClientRecord) async throws -> Bool {
         try await !executor.rows(StoreQueries.updateOAuthClient(client)).isEmpty
+    }
+
+    func replaceRegistrationToken(applicationID: UUID, clientID: String, current: [UInt8], new: [UInt8])
+        async throws -> Bool
+    {
+        try await !executor.rows(
+            StoreQueries.replaceRegistrationToken(
+                applicationID: applicationID, clientID: clientID, current: current, new: new)
+        ).isEmpty
     }
 
     func deleteOAuthClient(applicationID: UUID, clientID: String) async throws -> Bool {

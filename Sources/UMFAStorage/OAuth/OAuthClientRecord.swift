@@ -57,6 +57,13 @@ public struct OAuthClientRecord: Sendable, Equatable {
     public var jwks: String?
     /// The secret sealed with the master key (`client_secret_jwt`: HMAC needs the secret itself).
     public var sealedSecret: [UInt8]?
+    /// Whether the client is a template for dynamic registration: it may get scope `dcr` by
+    /// `client_credentials`, and the clients registered with that token copy its settings.
+    public var dcrTemplate: Bool
+    /// The template a dynamically registered client was made from (RFC 7591 `software_id`).
+    public var softwareID: String?
+    /// SHA-256 of the registration access token (RFC 7592) of a dynamically registered client.
+    public var registrationTokenHash: [UInt8]?
 
     /// Creates a record.
     public init(
@@ -64,8 +71,12 @@ public struct OAuthClientRecord: Sendable, Equatable {
         grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
         scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
         refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false,
-        dpopBoundAccessTokens: Bool = false, jwks: String? = nil, sealedSecret: [UInt8]? = nil
+        dpopBoundAccessTokens: Bool = false, jwks: String? = nil, sealedSecret: [UInt8]? = nil,
+        dcrTemplate: Bool = false, softwareID: String? = nil, registrationTokenHash: [UInt8]? = nil
     ) {
+        self.dcrTemplate = dcrTemplate
+        self.softwareID = softwareID
+        self.registrationTokenHash = registrationTokenHash
         self.sealedSecret = sealedSecret
         self.jwks = jwks
         self.dpopBoundAccessTokens = dpopBoundAccessTokens
@@ -98,6 +109,10 @@ public protocol OAuthClientStore: Sendable {
     func oauthClients(applicationID: UUID) async throws -> [OAuthClientRecord]
     /// Replaces a client's settings (and secret hash); `false` when there is no such client.
     func updateOAuthClient(_ client: OAuthClientRecord) async throws -> Bool
+    /// Replaces a client's registration access token hash, only while it is still `current`:
+    /// of concurrent callers, on any instance, one succeeds.
+    func replaceRegistrationToken(applicationID: UUID, clientID: String, current: [UInt8], new: [UInt8])
+        async throws -> Bool
     /// Removes a client; `false` when there was none.
     func deleteOAuthClient(applicationID: UUID, clientID: String) async throws -> Bool
     /// Records that the access token `jti` is revoked until it expires at `expiresAt`.

@@ -1,0 +1,33 @@
+import Foundation
+import UMFAContract
+import UMFAEncoding
+import UMFAStorage
+
+/// `POST /api/admin/applications/{id}/initial-access-tokens`: a token that lets clients register
+/// themselves at the application's registration endpoint (RFC 7591 §3), good for `uses`
+/// registrations within `ttl_seconds`; shown once, stored as SHA-256.
+struct InitialAccessTokens: Sendable {
+    let services: ServerServices
+
+    static let ttl = 60...2_592_000
+    static let uses = 1...1_000
+
+    func create(_ request: InitialAccessTokenRequest, values: RouteValues, caller: Caller) async throws
+        -> InitialAccessTokenResponse
+    {
+        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let ttl = request.ttlSeconds ?? 86_400
+        let uses = request.uses ?? 1
+        guard Self.ttl.contains(ttl) else { throw ServiceError.invalid("ttl_seconds must be 60 to 2592000") }
+        guard Self.uses.contains(uses) else { throw ServiceError.invalid("uses must be 1 to 1000") }
+        let token = Secrets.make(prefix: ClientRegistrationEndpoint.initialAccessTokenPrefix)
+        let now = services.now()
+        let expiresAt = now.addingTimeInterval(TimeInterval(ttl))
+        try await services.store.insertInitialAccessToken(
+            InitialAccessTokenRecord(
+                tokenHash: Secrets.hash(token), applicationID: application.id, usesLeft: uses, expiresAt: expiresAt,
+                createdAt: now))
+        return InitialAccessTokenResponse(
+            traceID: caller.traceID, initialAccessToken: token, expiresAt: Timestamps.rfc3339(expiresAt), uses: uses)
+    }
+}
