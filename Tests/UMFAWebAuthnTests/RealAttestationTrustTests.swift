@@ -151,7 +151,7 @@ struct RealAttestationTrustTests {
         }
         #expect(
             Set(WellKnownRoot.attestationRoots.flatMap(\.formats)) == [
-                "android-key", "apple", "packed", "fido-u2f", "tpm", "android-safetynet",
+                "android-key", "apple", "apple-appattest", "packed", "fido-u2f", "tpm", "android-safetynet",
             ])
     }
 }

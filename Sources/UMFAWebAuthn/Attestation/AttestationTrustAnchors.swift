@@ -142,6 +142,16 @@ public struct AttestationTrustAnchors: Sendable {
             trust: trust, aaguid: aaguid, aaguidProof: .unproven(reason: unprovenReasons.joined(separator: "; ")))
     }
 
+    /// Whether `chain` (leaf first, then intermediates) ends at a root for `format` (the roots for
+    /// any format and for `format`), every certificate valid at `time`. Client attestation
+    /// (App Attest, Android key attestation) asks this without a WebAuthn statement around it.
+    public func chainTrust(_ chain: [Certificate], format: String, at time: Date) async -> AttestationTrust {
+        guard let leaf = chain.first else { return .untrusted(reason: "the chain is empty") }
+        let anchors = roots(for: format)
+        guard !anchors.isEmpty else { return .untrusted(reason: "no trust anchor is configured for \(format)") }
+        return await Self.validate(leaf, Array(chain.dropFirst()), to: anchors, at: time).trust
+    }
+
     /// Validates the chain from `leaf` to one of `anchors` at `time`: the trust, and the root
     /// the chain found ends at.
     private static func validate(

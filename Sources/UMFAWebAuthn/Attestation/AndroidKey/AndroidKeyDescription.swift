@@ -16,10 +16,13 @@ struct AndroidKeyDescription: Sendable {
         var allApplications = false
         /// `origin` [702]: a KM_ORIGIN value.
         var origin: Int?
+        /// `attestationApplicationId` [709]: the DER of the apps the key belongs to.
+        var attestationApplicationID: [UInt8]?
 
         static let purposeTag: UInt = 1
         static let allApplicationsTag: UInt = 600
         static let originTag: UInt = 702
+        static let attestationApplicationIDTag: UInt = 709
     }
 
     /// KM_PURPOSE_SIGN.
@@ -73,6 +76,11 @@ struct AndroidKeyDescription: Sendable {
             case AuthorizationList.originTag:
                 guard let value = explicitContent(entry) else { throw AndroidKeyAttestation.refuse("origin is empty") }
                 list.origin = try Int(derEncoded: value)
+            case AuthorizationList.attestationApplicationIDTag:
+                guard let value = explicitContent(entry) else {
+                    throw AndroidKeyAttestation.refuse("attestationApplicationId is empty")
+                }
+                list.attestationApplicationID = Array(try ASN1OctetString(derEncoded: value).bytes)
             default:
                 continue
             }

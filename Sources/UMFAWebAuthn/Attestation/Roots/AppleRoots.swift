@@ -1,4 +1,5 @@
-/// Apple's root for `apple` anonymous attestation (https://www.apple.com/certificateauthority/private/).
+/// Apple's roots: `apple` anonymous attestation (https://www.apple.com/certificateauthority/private/)
+/// and App Attest (client attestation of iOS apps).
 extension WellKnownRoot {
     /// Apple WebAuthn Root CA (ECDSA P-384).
     ///
@@ -21,6 +22,31 @@ extension WellKnownRoot {
             MGQCMFrZ+9DsJ1PW9hfNdBywZDsWDbWFp28it1d/5w2RPkRX3Bbn/UbDTNLx7Jr3
             jAGGiQIwHFj+dJZYUJR786osByBelJYsVZd2GbHQu209b5RCmGQ21gpSAk9QZW4B
             1bWeT0vT
+            -----END CERTIFICATE-----
+            """)
+
+    /// Apple App Attestation Root CA (ECDSA P-384), the root of App Attest key attestations
+    /// (https://www.apple.com/certificateauthority/Apple_App_Attestation_Root_CA.pem).
+    ///
+    /// Subject `CN=Apple App Attestation Root CA,O=Apple Inc.,ST=California`, valid 2020-03-18 to
+    /// 2045-03-15T00:00:00Z, SHA-256 `1CB9823BA28BA6AD2D33A006941DE2AE4F513EF1D4E831B9F7E0FA7B6242C932`.
+    public static let appleAppAttestationRoot = WellKnownRoot(
+        name: "Apple App Attestation Root CA", formats: ["apple-appattest"], notAfter: "2045-03-15T00:00:00Z",
+        sha256: "1CB9823BA28BA6AD2D33A006941DE2AE4F513EF1D4E831B9F7E0FA7B6242C932",
+        pem: """
+            -----BEGIN CERTIFICATE-----
+            MIICITCCAaegAwIBAgIQC/O+DvHN0uD7jG5yH2IXmDAKBggqhkjOPQQDAzBSMSYw
+            JAYDVQQDDB1BcHBsZSBBcHAgQXR0ZXN0YXRpb24gUm9vdCBDQTETMBEGA1UECgwK
+            QXBwbGUgSW5jLjETMBEGA1UECAwKQ2FsaWZvcm5pYTAeFw0yMDAzMTgxODMyNTNa
+            Fw00NTAzMTUwMDAwMDBaMFIxJjAkBgNVBAMMHUFwcGxlIEFwcCBBdHRlc3RhdGlv
+            biBSb290IENBMRMwEQYDVQQKDApBcHBsZSBJbmMuMRMwEQYDVQQIDApDYWxpZm9y
+            bmlhMHYwEAYHKoZIzj0CAQYFK4EEACIDYgAERTHhmLW07ATaFQIEVwTtT4dyctdh
+            NbJhFs/Ii2FdCgAHGbpphY3+d8qjuDngIN3WVhQUBHAoMeQ/cLiP1sOUtgjqK9au
+            Yen1mMEvRq9Sk3Jm5X8U62H+xTD3FE9TgS41o0IwQDAPBgNVHRMBAf8EBTADAQH/
+            MB0GA1UdDgQWBBSskRBTM72+aEH/pwyp5frq5eWKoTAOBgNVHQ8BAf8EBAMCAQYw
+            CgYIKoZIzj0EAwMDaAAwZQIwQgFGnByvsiVbpTKwSga0kP0e8EeDS4+sQmTvb7vn
+            53O5+FRXgeLhpJ06ysC5PrOyAjEAp5U4xDgEgllF7En3VcE3iexZZtKeYnpqtijV
+            oyFraWVIyd/dganmrduC1bmTBGwD
             -----END CERTIFICATE-----
             """)
 }

@@ -23,7 +23,8 @@ public struct WellKnownRoot: Sendable, Hashable {
     /// Every attestation root UMFA ships.
     public static let attestationRoots: [WellKnownRoot] = [
         googleHardwareAttestationRoot1, googleHardwareAttestationRoot2, googleHardwareAttestationRoot3,
-        googleHardwareAttestationRoot4, googleKeyAttestationCA1, appleWebAuthnRoot, yubicoU2FRoot,
+        googleHardwareAttestationRoot4, googleKeyAttestationCA1, appleWebAuthnRoot, appleAppAttestationRoot,
+        yubicoU2FRoot,
         microsoftTPMRoot2014, globalSignRootCA,
     ]
 
