@@ -134,6 +134,9 @@ let package = Package(
                 "UMFATokens",
                 "UMFAWebAuthn",
                 "UMFAAuthenticator",
+                "UMFACBOR",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

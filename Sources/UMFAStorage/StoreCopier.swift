@@ -42,6 +42,7 @@ public enum StoreCopier {
                 "response_types", "auth_method", "scopes", "post_logout_redirect_uris", "first_party",
                 "access_token_ttl_seconds", "refresh_token_ttl_seconds", "created_at", "require_par", "dpop_bound",
                 "jwks", "sealed_secret", "dcr_template", "software_id", "registration_token_hash",
+                "attestation_required",
             ]
         ),
         ("initial_access_tokens", ["token_hash", "application_id", "uses_left", "expires_at", "created_at"]),

@@ -154,6 +154,11 @@ struct IsolationTests {
         "GET /hosted/webauthn-json.js",
         // Authorised by an OAuth access token, refused in RFC 6750 shape (OIDCAuthorizationCodeTests).
         "GET /oidc/{application_id}/userinfo", "POST /oidc/{application_id}/userinfo",
+        // Authorised by an initial or registration access token, refused in RFC 6750 shape
+        // (DynamicRegistrationTests); a challenge anyone may ask for (ClientAttestationServerTests).
+        "POST /oidc/{application_id}/register", "GET /oidc/{application_id}/register/{client_id}",
+        "PUT /oidc/{application_id}/register/{client_id}", "DELETE /oidc/{application_id}/register/{client_id}",
+        "POST /oidc/{application_id}/attestation-challenge",
     ]
 
     /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749

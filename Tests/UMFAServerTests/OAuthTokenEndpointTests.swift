@@ -188,8 +188,7 @@ struct OAuthTokenEndpointTests {
                     == ["authorization_code", "refresh_token", "client_credentials"])
             #expect(discovery["authorization_endpoint"]?.stringValue == issuer + "/authorize")
             #expect(discovery["pushed_authorization_request_endpoint"]?.stringValue == issuer + "/par")
-            // Not served yet, so not listed (RFC 8414 §2).
-            #expect(discovery["registration_endpoint"] == nil)
+            #expect(discovery["registration_endpoint"]?.stringValue == issuer + "/register")
             #expect(
                 discovery["dpop_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue)
                     == ["ES256", "RS256", "EdDSA"])

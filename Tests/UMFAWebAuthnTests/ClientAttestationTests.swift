@@ -50,8 +50,8 @@ struct AppAttestVerifierTests {
     func realSampleRefusals() async throws {
         let sample = try AppAttestSample.load()
         func refusal(
-            _ verifier: AppAttestVerifier = AppAttestVerifierTests.verifier, hash: [UInt8]? = nil, appIDs: [String]? = nil,
-            keyID: [UInt8]? = nil, at time: Date? = nil
+            _ verifier: AppAttestVerifier = AppAttestVerifierTests.verifier, hash: [UInt8]? = nil,
+            appIDs: [String]? = nil, keyID: [UInt8]? = nil, at time: Date? = nil
         ) async -> String {
             do {
                 _ = try await verifier.verify(

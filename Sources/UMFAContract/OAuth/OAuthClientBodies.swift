@@ -33,6 +33,9 @@ public struct OAuthClientRequest: ContractBody, Equatable {
     public var dpopBoundAccessTokens: Bool?
     /// `require_pushed_authorization_requests` (RFC 9126 §6): authorization only through PAR.
     public var requirePushedAuthorizationRequests: Bool?
+    /// `attestation_required`: a public client gets an API-flow token only with a client
+    /// attestation (DESIGN.md §6).
+    public var attestationRequired: Bool?
 
     /// Creates a request.
     public init(
@@ -69,6 +72,7 @@ public struct OAuthClientRequest: ContractBody, Equatable {
         case dcrTemplate = "dcr_template"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case attestationRequired = "attestation_required"
     }
 
     /// An example with every member.
@@ -83,6 +87,7 @@ public struct OAuthClientRequest: ContractBody, Equatable {
         request.dcrTemplate = false
         request.dpopBoundAccessTokens = false
         request.requirePushedAuthorizationRequests = false
+        request.attestationRequired = false
         return request
     }()
 }
@@ -125,6 +130,8 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
     public var dcrTemplate: Bool
     /// `software_id`: the template a dynamically registered client was made from.
     public var softwareID: String?
+    /// `attestation_required`.
+    public var attestationRequired: Bool
 
     /// Creates a view.
     public init(
@@ -132,8 +139,9 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         responseTypes: [String], tokenEndpointAuthMethod: String, scope: String, postLogoutRedirectURIs: [String],
         firstParty: Bool, accessTokenTTLSeconds: Int, refreshTokenTTLSeconds: Int, createdAt: String,
         requirePushedAuthorizationRequests: Bool = false, dpopBoundAccessTokens: Bool = false, jwks: JSONValue? = nil,
-        dcrTemplate: Bool = false, softwareID: String? = nil
+        dcrTemplate: Bool = false, softwareID: String? = nil, attestationRequired: Bool = false
     ) {
+        self.attestationRequired = attestationRequired
         self.dcrTemplate = dcrTemplate
         self.softwareID = softwareID
         self.jwks = jwks
@@ -173,6 +181,7 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         case jwks
         case dcrTemplate = "dcr_template"
         case softwareID = "software_id"
+        case attestationRequired = "attestation_required"
     }
 
     static let example = OAuthClientView(

@@ -65,6 +65,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case oauthReadClientRegistration
     case oauthUpdateClientRegistration
     case oauthDeleteClientRegistration
+    case oauthAttestationChallenge
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -88,7 +89,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
             .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
-            .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient:
+            .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient, .oauthAttestationChallenge:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient,
             .oauthDeleteClientRegistration:
@@ -161,6 +162,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthRegisterClient: "/oidc/{application_id}/register"
         case .oauthReadClientRegistration, .oauthUpdateClientRegistration, .oauthDeleteClientRegistration:
             "/oidc/{application_id}/register/{client_id}"
+        case .oauthAttestationChallenge: "/oidc/{application_id}/attestation-challenge"
         }
     }
 
@@ -194,7 +196,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthToken, .oauthIntrospect, .oauthRevoke,
             .oauthUserinfo, .oauthUserinfoPost, .oauthPushedAuthorizationRequest, .oauthRegisterClient,
-            .oauthReadClientRegistration, .oauthUpdateClientRegistration, .oauthDeleteClientRegistration:
+            .oauthReadClientRegistration, .oauthUpdateClientRegistration, .oauthDeleteClientRegistration,
+            .oauthAttestationChallenge:
             true
         default: false
         }
@@ -261,6 +264,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createInitialAccessToken: InitialAccessTokenResponse.self
         case .oauthRegisterClient, .oauthReadClientRegistration, .oauthUpdateClientRegistration:
             ClientRegistrationResponse.self
+        case .oauthAttestationChallenge: AttestationChallengeResponse.self
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
@@ -273,7 +277,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var successStatus: Int {
         switch self {
         case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient,
-            .oauthPushedAuthorizationRequest, .createInitialAccessToken, .oauthRegisterClient:
+            .oauthPushedAuthorizationRequest, .createInitialAccessToken, .oauthRegisterClient,
+            .oauthAttestationChallenge:
             201
         case .oauthDeleteClientRegistration: 204
         default: 200

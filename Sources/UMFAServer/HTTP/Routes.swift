@@ -131,6 +131,10 @@ struct Routes {
         case .oauthReadClientRegistration: return ClientRegistrationEndpoint(services: services).read
         case .oauthUpdateClientRegistration: return ClientRegistrationEndpoint(services: services).update
         case .oauthDeleteClientRegistration: return ClientRegistrationEndpoint(services: services).delete
+        case .oauthAttestationChallenge:
+            return oauth.plain(status: created) { issuer, caller in
+                try await ClientAttestationCheck(services: services, issuer: issuer).newChallenge(caller: caller)
+            }
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

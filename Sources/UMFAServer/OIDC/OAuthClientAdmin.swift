@@ -94,6 +94,7 @@ struct OAuthClientAdmin: Sendable {
             requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
             dpopBoundAccessTokens: client.dpopBoundAccessTokens,
             jwks: client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) },
-            dcrTemplate: client.dcrTemplate, softwareID: client.softwareID)
+            dcrTemplate: client.dcrTemplate, softwareID: client.softwareID,
+            attestationRequired: client.attestationRequired)
     }
 }

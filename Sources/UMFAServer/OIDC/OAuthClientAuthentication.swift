@@ -104,7 +104,9 @@ struct OAuthClientAuthentication: Sendable {
     /// Nothing: the row is the record of the assertion.
     private struct SeenAssertion: Codable, Sendable {}
 
-    private func refuse(_ caller: Caller, counting: Bool, _ failure: OAuthError) async throws -> Never {
+    /// Throws `failure`, counting it against the caller's address when `counting` (a guess, not a
+    /// misconfiguration); an address over the limit gets the limit's answer instead.
+    func refuse(_ caller: Caller, counting: Bool, _ failure: OAuthError) async throws -> Never {
         do {
             try await services.abuse.refuseCredential(caller, counting: counting, .unauthenticated(failure.description))
         } catch let error as ServiceError where error.code == .unauthenticated {

@@ -72,6 +72,7 @@ enum OAuthClientSettings {
         }
         if let bound = request.dpopBoundAccessTokens { client.dpopBoundAccessTokens = bound }
         if let template = request.dcrTemplate { client.dcrTemplate = template }
+        if let required = request.attestationRequired { client.attestationRequired = required }
         if let jwks = request.jwks {
             let text = String(decoding: try JSONEncoder().encode(jwks), as: UTF8.self)
             guard text.utf8.count <= 20_000 else { throw ServiceError.invalid("jwks must be at most 20,000 bytes") }
@@ -101,6 +102,9 @@ enum OAuthClientSettings {
         }
         if client.dcrTemplate, !client.authenticationMethod.isConfidential {
             throw ServiceError.invalid("dcr_template needs a confidential client: it authenticates for scope dcr")
+        }
+        if client.attestationRequired, client.authenticationMethod != .none {
+            throw ServiceError.invalid("attestation_required is for public clients (token_endpoint_auth_method none)")
         }
         if client.authenticationMethod == .privateKeyJWT, client.jwks == nil {
             throw ServiceError.invalid("private_key_jwt needs the client's public keys in jwks")

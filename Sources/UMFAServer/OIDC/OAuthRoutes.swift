@@ -25,6 +25,22 @@ struct OAuthRoutes: Sendable {
         }
     }
 
+    /// An endpoint without a body; failures in RFC 6749 §5.2 shape.
+    func plain<Answer: Encodable & Sendable>(
+        status: HTTPResponse.Status = .ok, _ call: @escaping @Sendable (OAuthIssuer, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        { [services] request, context in
+            let traceID = TraceID.from(request, context: context)
+            do {
+                let issuer = try await OAuthIssuer.lookup(context.parameters.get("application_id"), services: services)
+                return try JSONExchange.response(
+                    try await call(issuer, context.caller(request, traceID: traceID)), status: status)
+            } catch {
+                return ErrorMap.oauthResponse(for: error, traceID: traceID, logger: services.logger)
+            }
+        }
+    }
+
     /// A form-body endpoint: `call` answers a body (`nil`: an empty 200).
     func form<Answer: Encodable & Sendable>(
         status: HTTPResponse.Status = .ok,

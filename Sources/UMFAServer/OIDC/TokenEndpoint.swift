@@ -19,8 +19,19 @@ struct TokenEndpoint: Sendable {
     /// client gets one with scope `dcr` alone when it asks for exactly that.
     func token(form: OAuthForm, authorization: String?, caller: Caller) async throws -> OAuthTokenResponse {
         let grantType = try form.require("grant_type")
-        let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
-            .authenticate(form: form, authorization: authorization, caller: caller)
+        let attested = ClientAttestationCheck.isAttestation(form)
+        let apiFlow = form["scope"] == ClientAttestationCheck.apiFlowScope
+        if attested, grantType != "client_credentials" || !apiFlow {
+            throw OAuthError.invalidRequest(
+                "A client attestation is for grant_type client_credentials with scope \(ClientAttestationCheck.apiFlowScope)"
+            )
+        }
+        let client =
+            attested
+            ? try await ClientAttestationCheck(services: services, issuer: issuer)
+                .authenticate(form: form, authorization: authorization, caller: caller)
+            : try await OAuthClientAuthentication(services: services, issuer: issuer)
+                .authenticate(form: form, authorization: authorization, caller: caller)
         // RFC 9449 §5: a proof binds the access token (and a public client's refresh token).
         let proof = try await DPoPCheck(services: services, issuer: issuer)
             .verify(headers, method: "POST", url: issuer.tokenEndpoint)
@@ -35,7 +46,14 @@ struct TokenEndpoint: Sendable {
             return try await refresh(form: form, client: client, proof: proof)
         case "client_credentials":
             let scopes: [String]
-            if client.dcrTemplate, form["scope"] == ClientRegistrationEndpoint.scope {
+            if apiFlow, client.scopes.contains(ClientAttestationCheck.apiFlowScope) {
+                // DESIGN.md §6: the flow token, for public clients too; attested when required.
+                if client.attestationRequired, !attested {
+                    throw OAuthError(
+                        code: .invalidClient, "This client must present a client attestation for the flow token")
+                }
+                scopes = [ClientAttestationCheck.apiFlowScope]
+            } else if client.dcrTemplate, form["scope"] == ClientRegistrationEndpoint.scope {
                 // DESIGN.md §5: a template may always get a token to register clients with, and
                 // that token is good for nothing else.
                 scopes = [ClientRegistrationEndpoint.scope]

@@ -147,6 +147,8 @@ enum Schema {
             "ALTER TABLE oauth_clients ADD COLUMN dcr_template INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE oauth_clients ADD COLUMN software_id TEXT",
             "ALTER TABLE oauth_clients ADD COLUMN registration_token_hash TEXT",
+            // Client attestation (DESIGN.md §6): public clients that must attest for an API-flow token.
+            "ALTER TABLE oauth_clients ADD COLUMN attestation_required INTEGER NOT NULL DEFAULT 0",
         ],
     ]
 }

@@ -6,7 +6,7 @@ extension StoreQueries {
         client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
             auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
             refresh_token_ttl_seconds, created_at, require_par, dpop_bound, jwks, sealed_secret, dcr_template,
-            software_id, registration_token_hash
+            software_id, registration_token_hash, attestation_required
         """
 
     static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
@@ -21,12 +21,13 @@ extension StoreQueries {
             .bool(client.dpopBoundAccessTokens), client.jwks.map { .text($0) } ?? .null,
             client.sealedSecret.map { .bytes($0) } ?? .null, .bool(client.dcrTemplate),
             client.softwareID.map { .text($0) } ?? .null, client.registrationTokenHash.map { .bytes($0) } ?? .null,
+            .bool(client.attestationRequired),
         ]
     }
 
     static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (\(Array(repeating: "?", count: 21).joined(separator: ", ")))",
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))",
             oauthClientValues(client))
     }
 
@@ -47,7 +48,8 @@ extension StoreQueries {
             UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
                 response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
                 access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?, dpop_bound = ?,
-                jwks = ?, sealed_secret = ?, dcr_template = ?, software_id = ?, registration_token_hash = ?
+                jwks = ?, sealed_secret = ?, dcr_template = ?, software_id = ?, registration_token_hash = ?,
+                attestation_required = ?
             WHERE application_id = ? AND client_id = ? RETURNING client_id
             """,
             Array(oauthClientValues(client)[2..<13]) + Array(oauthClientValues(client)[14...]) + [
@@ -107,7 +109,8 @@ extension OAuthClientRecord {
             dpopBoundAccessTokens: (row.optionalInteger("dpop_bound") ?? 0) != 0, jwks: row.optionalText("jwks"),
             sealedSecret: try row.optionalText("sealed_secret").map(StoredValue.bytes),
             dcrTemplate: (row.optionalInteger("dcr_template") ?? 0) != 0, softwareID: row.optionalText("software_id"),
-            registrationTokenHash: try row.optionalText("registration_token_hash").map(StoredValue.bytes))
+            registrationTokenHash: try row.optionalText("registration_token_hash").map(StoredValue.bytes),
+            attestationRequired: (row.optionalInteger("attestation_required") ?? 0) != 0)
     }
 }
 

@@ -64,6 +64,8 @@ public struct OAuthClientRecord: Sendable, Equatable {
     public var softwareID: String?
     /// SHA-256 of the registration access token (RFC 7592) of a dynamically registered client.
     public var registrationTokenHash: [UInt8]?
+    /// Whether the (public) client must present a client attestation for an API-flow token.
+    public var attestationRequired: Bool
 
     /// Creates a record.
     public init(
@@ -72,8 +74,10 @@ public struct OAuthClientRecord: Sendable, Equatable {
         scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
         refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false,
         dpopBoundAccessTokens: Bool = false, jwks: String? = nil, sealedSecret: [UInt8]? = nil,
-        dcrTemplate: Bool = false, softwareID: String? = nil, registrationTokenHash: [UInt8]? = nil
+        dcrTemplate: Bool = false, softwareID: String? = nil, registrationTokenHash: [UInt8]? = nil,
+        attestationRequired: Bool = false
     ) {
+        self.attestationRequired = attestationRequired
         self.dcrTemplate = dcrTemplate
         self.softwareID = softwareID
         self.registrationTokenHash = registrationTokenHash

@@ -20,6 +20,8 @@ public enum OAuthGrantKind: String, Sendable, CaseIterable {
     case dpopProof = "dpop"
     /// A client assertion seen (RFC 7523 §3 item 7): the handle is the client and its `jti`.
     case clientAssertion = "assertion"
+    /// A challenge for a client attestation (App Attest, Android key attestation), used once.
+    case attestationChallenge = "attestation_challenge"
 }
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server
