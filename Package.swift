@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "UMFAStorage", targets: ["UMFAStorage"]),
         .library(name: "UMFATokens", targets: ["UMFATokens"]),
         .library(name: "UMFAServer", targets: ["UMFAServer"]),
+        .library(name: "UMFAQR", targets: ["UMFAQR"]),
         .executable(name: "umfa", targets: ["UMFACLI"]),
     ],
     dependencies: [
@@ -28,11 +29,19 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UMFACBOR"),
         .target(name: "UMFAEncoding"),
+        .target(
+            name: "UMFAQR",
+            dependencies: [
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "UMFAWebAuthn",
             dependencies: [
@@ -105,12 +114,14 @@ let package = Package(
                 "UMFAAuthenticator",
                 "UMFAServer",
                 "UMFA",
+                "UMFAQR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "UMFACBORTests", dependencies: ["UMFACBOR"], resources: [.copy("Resources")]),
+        .testTarget(name: "UMFAQRTests", dependencies: ["UMFAQR"]),
         .testTarget(
             name: "UMFAWebAuthnTests",
             dependencies: [
