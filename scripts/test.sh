@@ -6,10 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# SQLite's C API comes from the system library (Sources/CSQLite); the Swift machine image has it.
-if ! dpkg -s libsqlite3-dev > /dev/null 2>&1; then
-    echo "== installing libsqlite3-dev"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev > /dev/null
+# SQLite's C API comes from the system library (Sources/CSQLite), zlib's for compress-nio (the QR
+# encoder's PNG); the Swift machine image has both.
+missing=()
+for package in libsqlite3-dev zlib1g-dev; do
+    dpkg -s "$package" > /dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > /dev/null
 fi
 
 echo "== swift format lint"
