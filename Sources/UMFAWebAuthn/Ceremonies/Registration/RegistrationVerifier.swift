@@ -140,7 +140,8 @@ public struct RegistrationVerifier: Sendable {
             attestation: AttestationResult(
                 format: attestation.format, type: statement.type, trust: assessment.trust,
                 trustPath: statement.trustPath,
-                authenticatorName: policy.trustAnchors.metadata?.entry(for: assessment.aaguid)?.description,
+                authenticatorName: policy.trustAnchors.metadata?.entry(for: assessment.aaguid)?.description
+                    ?? PasskeyProviders.name(for: assessment.aaguid),
                 aaguid: assessment.aaguid, aaguidProof: assessment.aaguidProof),
             authenticatorData: authData, clientData: clientData,
             clientExtensionResults: response.clientExtensionResults)
