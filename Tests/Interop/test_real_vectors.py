@@ -29,6 +29,11 @@ SHIPPED_ANCHORS = {
     "test_verify_tpm_with_ecc_public_area_type": "Microsoft TPM Root Certificate Authority 2014",
 }
 
+# The passkey-provider names (DESIGN.md §8) the vectors' AAGUIDs have in UMFA's table.
+PROVIDER_NAMES = {"08987058-cadc-4b81-b6e1-30de50dcbe96": "Windows Hello",
+                  "9ddd1817-af5a-4672-a2b9-3e3dd95000a9": "Windows Hello",
+                  "6028b017-b1d4-4c02-b4b3-afcdafc96bb2": "Windows Hello"}
+
 
 def _load(name):
     path = RESOURCES / name
@@ -84,7 +89,9 @@ def test_registration_vector(umfa, write_json, tmp_path, vector):
         assert out["public_key"] == expected["credential_public_key"]
         if expected.get("attestation_type_hint"):
             assert out["attestation_type"] == expected["attestation_type_hint"]
-        assert "authenticator_name" in out and out["authenticator_name"] is None
+        # No metadata here: only the passkey-provider table names an authenticator (Windows Hello's
+        # TPM vectors carry its AAGUIDs).
+        assert "authenticator_name" in out and out["authenticator_name"] == PROVIDER_NAMES.get(out["aaguid"])
         if vector["name"] in SHIPPED_ANCHORS:
             assert out["trust"] == "trusted", out
             assert SHIPPED_ANCHORS[vector["name"]] in out["trust_detail"], out
