@@ -255,6 +255,41 @@ struct DynamicRegistrationTests {
         }
     }
 
+    @Test("a client made from a template cannot widen its settings by RFC 7592, even once the template is gone")
+    func templateBoundUpdates() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            var template = OAuthClientRequest(
+                clientName: "Template", redirectURIs: ["com.example.shop:/callback"],
+                grantTypes: ["authorization_code"], responseTypes: ["code"], scope: "openid")
+            template.dcrTemplate = true
+            let made = try await api.createOAuthClient(app, template)
+            let token = try await api.initialAccessToken(app)
+            let client = try await api.registration(
+                .post, app, json: ["software_id": .string(made.id)], authorization: "Bearer " + token)
+            let id = try #require(client["client_id"]?.stringValue)
+            var management = try #require(client["registration_access_token"]?.stringValue)
+            let widen: JSONValue = [
+                "client_id": .string(id), "grant_types": ["client_credentials"], "scope": "admin",
+                "redirect_uris": ["com.example.shop:/callback"],
+            ]
+            let kept = try await api.registration(
+                .put, app, client: id, json: widen, authorization: "Bearer " + management)
+            #expect(
+                kept["grant_types"] == ["authorization_code"] && kept["scope"]?.stringValue == "openid", "\(kept.text)")
+            management = try #require(kept["registration_access_token"]?.stringValue)
+            let removed = try await api.send(
+                .delete, APIOperation.deleteOAuthClient.path(["id": app.id, "client_id": made.id]),
+                bearer: TestServer.adminToken)
+            #expect(removed.status == .ok)
+            let after = try await api.registration(
+                .put, app, client: id, json: widen, authorization: "Bearer " + management)
+            #expect(after.status == .ok, "\(after.text)")
+            #expect(after["grant_types"] == ["authorization_code"] && after["scope"]?.stringValue == "openid")
+            #expect(after["software_id"]?.stringValue == made.id)
+        }
+    }
+
     @Test("RFC 7592: the registration access token reads, replaces and deletes its own client only, rotating")
     func management() async throws {
         try await TestServer.with { api in

@@ -79,13 +79,16 @@ struct ClientRegistrationEndpoint: Sendable {
                     throw OAuthError(code: .invalidClientMetadata, "client_secret is not the client's secret")
                 }
             }
+            // A client made from a template keeps the template's settings; when the template is
+            // gone, its own current ones, so an update never widens what the template allowed.
             var template: OAuthClientRecord?
             if let softwareID = stored.softwareID {
-                template = try await services.store.oauthClient(
-                    applicationID: issuer.application.id, clientID: softwareID)
+                template =
+                    try await services.store.oauthClient(applicationID: issuer.application.id, clientID: softwareID)
+                    ?? stored
             }
-            var client = try Self.client(
-                from: body, template: template, base: Self.blank(like: stored))
+            var client = try Self.client(from: body, template: template, base: Self.blank(like: stored))
+            client.softwareID = stored.softwareID
             let token = Secrets.make(prefix: Self.registrationTokenPrefix)
             client.registrationTokenHash = Secrets.hash(token)
             var answer = Self.answer(client, issuer: issuer)
