@@ -32,6 +32,18 @@ struct DPoPServerTests {
             let introspected = try await api.form(.oauthIntrospect, app, [("token", token)], basic: auth)
             #expect(introspected["token_type"]?.stringValue == "DPoP")
             #expect(introspected["cnf"]?["jkt"]?.stringValue == key.thumbprint)
+            // A proof sent to introspection is checked: one for its URL passes, one for the token
+            // endpoint (or the same one again) is refused.
+            let introspectURL = String(Self.tokenURL(app).dropLast("/token".count)) + "/introspect"
+            let proven = key.proof("POST", introspectURL)
+            #expect(
+                try await api.form(.oauthIntrospect, app, [("token", token)], basic: auth, dpop: proven)["active"]?
+                    .boolValue == true)
+            for bad in [proven, key.proof("POST", Self.tokenURL(app))] {
+                expectOAuthError(
+                    try await api.form(.oauthIntrospect, app, [("token", token)], basic: auth, dpop: bad), .badRequest,
+                    "invalid_dpop_proof")
+            }
 
             let replayed = try await api.form(
                 .oauthToken, app, [("grant_type", "client_credentials")], basic: auth, dpop: proof)

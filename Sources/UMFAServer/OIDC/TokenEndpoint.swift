@@ -184,6 +184,10 @@ struct TokenEndpoint: Sendable {
         guard client.authenticationMethod.isConfidential else {
             throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
         }
+        // RFC 9449: a proof sent here is checked as at the token endpoint (method, URL, time,
+        // single use, nonce); one that fails is refused rather than ignored.
+        _ = try await DPoPCheck(services: services, issuer: issuer)
+            .verify(headers, method: "POST", url: issuer.issuer + "/introspect")
         let grants = OAuthGrants(services: services, issuer: issuer)
         if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
             if try await grants.isFamilyRevoked(refresh.payload.family) { return IntrospectionResponse(active: false) }
