@@ -46,6 +46,7 @@ public enum StoreCopier {
             ]
         ),
         ("initial_access_tokens", ["token_hash", "application_id", "uses_left", "expires_at", "created_at"]),
+        ("recovery_codes", ["application_id", "user_id", "code_hashes", "updated_at"]),
         ("revoked_access_tokens", ["jti", "application_id", "expires_at"]),
         (
             "oauth_grants",

@@ -159,6 +159,8 @@ struct IsolationTests {
         "POST /oidc/{application_id}/register", "GET /oidc/{application_id}/register/{client_id}",
         "PUT /oidc/{application_id}/register/{client_id}", "DELETE /oidc/{application_id}/register/{client_id}",
         "POST /oidc/{application_id}/attestation-challenge",
+        // A recovery code proves who the caller is, failures counted as for sign-ins (SelfServiceTests).
+        "POST /api/umfa/recovery",
     ]
 
     /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749
@@ -197,7 +199,7 @@ struct IsolationTests {
                     .replacingOccurrences(of: "{credential_id}", with: alice.credentialID)
                     .replacingOccurrences(of: "{id}", with: app.id).replacingOccurrences(of: "{key_id}", with: keyID)
                 let isAdmin = path.hasPrefix("/api/admin/")
-                let isAPIKey = path.hasPrefix("/api/umfa/")
+                let isAPIKey = APIOperation.allCases.first { "\($0.method) \($0.path)" == route }?.access == .apiKey
                 if !isAdmin { path += "?application_id=\(app.id)" }
                 // Admin and API-key routes answer exactly these refusals; any other protected route
                 // (the demo's login-token routes) must refuse with 401 or 403 and show nothing.

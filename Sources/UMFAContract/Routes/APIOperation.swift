@@ -66,6 +66,13 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case oauthUpdateClientRegistration
     case oauthDeleteClientRegistration
     case oauthAttestationChallenge
+    case listMyCredentials
+    case renameMyCredential
+    case deleteMyCredential
+    case createMyRecoveryCodes
+    case countMyRecoveryCodes
+    case recoverAccount
+    case createUserRecoveryCodes
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -89,18 +96,19 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
             .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
-            .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient, .oauthAttestationChallenge:
+            .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient, .oauthAttestationChallenge,
+            .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient,
-            .oauthDeleteClientRegistration:
+            .oauthDeleteClientRegistration, .deleteMyCredential:
             "DELETE"
         case .oauthUpdateClientRegistration: "PUT"
-        case .updateApplication, .updateOAuthClient, .updateUserProfile: "PATCH"
+        case .updateApplication, .updateOAuthClient, .updateUserProfile, .renameMyCredential: "PATCH"
         case .listUserCredentials, .listApplications, .getApplication, .listAPIKeys, .jwks, .health, .metrics,
             .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials, .listOAuthClients, .getOAuthClient,
             .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthAuthorize, .oauthUserinfo, .oauthLogout,
             .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
-            .assetLinks, .oauthReadClientRegistration:
+            .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes:
             "GET"
         }
     }
@@ -163,13 +171,19 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthReadClientRegistration, .oauthUpdateClientRegistration, .oauthDeleteClientRegistration:
             "/oidc/{application_id}/register/{client_id}"
         case .oauthAttestationChallenge: "/oidc/{application_id}/attestation-challenge"
+        case .listMyCredentials: "/api/umfa/me/credentials"
+        case .renameMyCredential, .deleteMyCredential: "/api/umfa/me/credentials/{credential_id}"
+        case .createMyRecoveryCodes, .countMyRecoveryCodes: "/api/umfa/me/recovery-codes"
+        case .recoverAccount: "/api/umfa/recovery"
+        case .createUserRecoveryCodes: "/api/umfa/users/{user_id}/recovery-codes"
         }
     }
 
     /// Who may call it.
     public var access: Access {
         switch self {
-        case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential, .updateUserProfile:
+        case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential, .updateUserProfile,
+            .createUserRecoveryCodes:
             .apiKey
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
             .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient,
@@ -177,7 +191,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken:
             .adminToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
-        case .demoListCredentials, .demoDeleteCredential: .loginToken
+        case .demoListCredentials, .demoDeleteCredential, .listMyCredentials, .renameMyCredential,
+            .deleteMyCredential, .createMyRecoveryCodes, .countMyRecoveryCodes:
+            .loginToken
         default: .open
         }
     }
@@ -225,6 +241,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .updateUserProfile: UserProfileRequest.self
         case .createInitialAccessToken: InitialAccessTokenRequest.self
         case .oauthRegisterClient, .oauthUpdateClientRegistration: ClientRegistrationRequest.self
+        case .renameMyCredential: RenameCredentialRequest.self
+        case .recoverAccount: RecoveryRequest.self
+        case .createUserRecoveryCodes: UserRecoveryCodesRequest.self
         default: nil
         }
     }
@@ -265,6 +284,12 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthRegisterClient, .oauthReadClientRegistration, .oauthUpdateClientRegistration:
             ClientRegistrationResponse.self
         case .oauthAttestationChallenge: AttestationChallengeResponse.self
+        case .listMyCredentials: MyCredentialListResponse.self
+        case .renameMyCredential: MyCredentialResponse.self
+        case .deleteMyCredential: RemovedResponse.self
+        case .createMyRecoveryCodes, .createUserRecoveryCodes: RecoveryCodesResponse.self
+        case .countMyRecoveryCodes: RecoveryCodeCountResponse.self
+        case .recoverAccount: EnrollmentTokenResponse.self
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
@@ -278,7 +303,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient,
             .oauthPushedAuthorizationRequest, .createInitialAccessToken, .oauthRegisterClient,
-            .oauthAttestationChallenge:
+            .oauthAttestationChallenge, .createMyRecoveryCodes, .createUserRecoveryCodes:
             201
         case .oauthDeleteClientRegistration: 204
         default: 200

@@ -135,6 +135,24 @@ struct Routes {
             return oauth.plain(status: created) { issuer, caller in
                 try await ClientAttestationCheck(services: services, issuer: issuer).newChallenge(caller: caller)
             }
+        case .listMyCredentials:
+            return RouteHandlers.plain { try await SelfServiceService(services: services).list(caller: $1) }
+        case .renameMyCredential: return RouteHandlers.jsonWithPath(SelfServiceService(services: services).rename)
+        case .deleteMyCredential:
+            return RouteHandlers.plain {
+                try await SelfServiceService(services: services).delete(values: $0, caller: $1)
+            }
+        case .createMyRecoveryCodes:
+            return RouteHandlers.plain(status: created) {
+                try await RecoveryCodes(services: services).createMine(caller: $1)
+            }
+        case .countMyRecoveryCodes:
+            return RouteHandlers.plain { try await RecoveryCodes(services: services).countMine(caller: $1) }
+        case .recoverAccount: return RouteHandlers.json(RecoveryCodes(services: services).redeem)
+        case .createUserRecoveryCodes:
+            return RouteHandlers.jsonWithPath(
+                status: created, precheck: APIKeyAuthentication.requireKey,
+                RecoveryCodes(services: services).createForUser)
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

@@ -149,6 +149,13 @@ enum Schema {
             "ALTER TABLE oauth_clients ADD COLUMN registration_token_hash TEXT",
             // Client attestation (DESIGN.md §6): public clients that must attest for an API-flow token.
             "ALTER TABLE oauth_clients ADD COLUMN attestation_required INTEGER NOT NULL DEFAULT 0",
+            // Self-service (DESIGN.md §8): each user's unused recovery codes, one set of hashes.
+            """
+            CREATE TABLE recovery_codes (
+                application_id TEXT NOT NULL, user_id TEXT NOT NULL, code_hashes TEXT NOT NULL,
+                updated_at BIGINT NOT NULL, PRIMARY KEY (application_id, user_id),
+                FOREIGN KEY (application_id, user_id) REFERENCES users(application_id, user_id) ON DELETE CASCADE)
+            """,
         ],
     ]
 }

@@ -1,0 +1,86 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// `/api/umfa/me/…` (DESIGN.md §8): the signed-in user lists, renames and deletes their own
+/// passkeys. Another user's or application's credential is simply unknown (404).
+struct SelfServiceService: Sendable {
+    let services: ServerServices
+
+    /// The longest name, in characters.
+    static let nameLength = 64
+
+    func list(caller: Caller) async throws -> MyCredentialListResponse {
+        let user = try await SignedInUser.from(caller, services: services)
+        let credentials = try await services.store.credentials(applicationID: user.application.id, userID: user.userID)
+        return MyCredentialListResponse(traceID: caller.traceID, credentials: credentials.map(Self.view))
+    }
+
+    func rename(_ request: RenameCredentialRequest, values: RouteValues, caller: Caller) async throws
+        -> MyCredentialResponse
+    {
+        let user = try await SignedInUser.from(caller, services: services)
+        let credentialID = try Self.credentialID(values)
+        var name: String?
+        if let given = request.name {
+            let trimmed = given.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (1...Self.nameLength).contains(trimmed.count),
+                !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw ServiceError.invalid("name must be 1 to \(Self.nameLength) characters without control characters")
+            }
+            name = trimmed
+        }
+        guard
+            let credential = try await services.store.renameCredential(
+                applicationID: user.application.id, userID: user.userID, credentialID: credentialID, name: name)
+        else { throw ServiceError.notFound("Unknown credential") }
+        return MyCredentialResponse(traceID: caller.traceID, credential: Self.view(credential))
+    }
+
+    /// Deletes a passkey; the user's last one only with `confirm_last=true` (409 otherwise), so
+    /// nobody locks themselves out by accident.
+    func delete(values: RouteValues, caller: Caller) async throws -> RemovedResponse {
+        let user = try await SignedInUser.from(caller, services: services)
+        let credentialID = try Self.credentialID(values)
+        let (applicationID, userID) = (user.application.id, user.userID)
+        if values.query("confirm_last") == "true" {
+            guard
+                try await services.store.deleteCredential(
+                    applicationID: applicationID, userID: userID, credentialID: credentialID)
+            else { throw ServiceError.notFound("Unknown credential") }
+            return RemovedResponse(traceID: caller.traceID)
+        }
+        if try await services.store.deleteCredentialKeepingLast(
+            applicationID: applicationID, userID: userID, credentialID: credentialID)
+        {
+            return RemovedResponse(traceID: caller.traceID)
+        }
+        let owned = try await services.store.credentials(applicationID: applicationID, userID: userID)
+        guard owned.contains(where: { $0.credentialID == credentialID }) else {
+            throw ServiceError.notFound("Unknown credential")
+        }
+        throw ServiceError(
+            .conflict, "This is your last passkey: delete it with confirm_last=true, or add another one first")
+    }
+
+    static func credentialID(_ values: RouteValues) throws -> [UInt8] {
+        guard let text = values.path("credential_id"), let id = Base64URL.decode(text) else {
+            throw ServiceError.invalid("credential_id must be base64url")
+        }
+        return id
+    }
+
+    static func view(_ credential: StoredCredential) -> MyCredential {
+        MyCredential(
+            credentialID: Base64URL.encode(credential.credentialID),
+            name: credential.deviceName ?? credential.authenticatorName
+                ?? PasskeyProviders.name(for: credential.aaguid),
+            aaguid: AAGUID.string(credential.aaguid),
+            authenticatorName: credential.authenticatorName ?? PasskeyProviders.name(for: credential.aaguid),
+            createdAt: Timestamps.rfc3339(credential.createdAt),
+            lastUsedAt: credential.lastUsedAt.map(Timestamps.rfc3339), backupEligible: credential.backupEligible,
+            backedUp: credential.backupState, transports: credential.transports)
+    }
+}
