@@ -30,7 +30,7 @@ struct OAuthMultiInstanceTests {
         }
     }
 
-    @Test("sign-up on A, code redeemed on B; one refresh token sent to A and B at once rotates exactly once")
+    @Test("sign-up on A, code redeemed on B; one refresh token sent to A and B at once rotates at most once")
     func codeFlowAcrossInstances() async throws {
         try await InstancePair.with { a, b in
             let app = try await a.createApplication(policy: "grant")
@@ -51,11 +51,16 @@ struct OAuthMultiInstanceTests {
             async let fromA = a.refresh(app, client: client, token: refresh)
             async let fromB = b.refresh(app, client: client, token: refresh)
             let replies = [try await fromA, try await fromB]
-            #expect(replies.filter { $0.status == .ok }.count == 1, "\(replies.map(\.text))")
-            #expect(replies.filter { $0["error"]?.stringValue == "invalid_grant" }.count == 1)
-            // The loser presented a spent token: the family is revoked, the winner's new token too.
-            let winner = try #require(replies.first { $0.status == .ok }?["refresh_token"]?.stringValue)
-            expectOAuthError(try await a.refresh(app, client: client, token: winner), .badRequest, "invalid_grant")
+            // One use at most rotates: the other finds the token spent and revokes the family
+            // (RFC 9700 §4.14.2). When that revocation lands while the winner is still issuing,
+            // the winner is refused too, so both may fail; never both succeed.
+            #expect(replies.filter { $0.status == .ok }.count <= 1, "\(replies.map(\.text))")
+            #expect(replies.filter { $0["error"]?.stringValue == "invalid_grant" }.count >= 1)
+            // Whatever the order, the family is revoked: the winner's new token and the old one fail.
+            if let winner = replies.first(where: { $0.status == .ok })?["refresh_token"]?.stringValue {
+                expectOAuthError(try await a.refresh(app, client: client, token: winner), .badRequest, "invalid_grant")
+            }
+            expectOAuthError(try await b.refresh(app, client: client, token: refresh), .badRequest, "invalid_grant")
         }
     }
 

@@ -12,7 +12,7 @@ enum MetadataFile {
         let anchor = try root ?? WellKnownRoot.fidoMetadataRoot.certificate
         do {
             return try await MetadataIndex(blob: blob, root: anchor, at: time)
-        } catch let error as WebAuthnError {
+        } catch {
             throw ValidationError("\(path): \(error.message)")
         }
     }

@@ -60,7 +60,7 @@ struct AbuseGuard: Sendable {
     /// callers' failures at the same address never lock its holder out.
     func refuseCredential(_ caller: Caller, counting: Bool = true, _ failure: ServiceError) async throws -> Never {
         let address = Self.key(.credential, caller.clientAddress)
-        try await refuseIfBlocked([address])
+        _ = try await refuseIfBlocked([address])
         if counting { await record(address, limit: limits.credentialFailures) }
         throw failure
     }
