@@ -67,8 +67,7 @@ struct SelfServiceTests {
                 try await api.send(.delete, Self.path(.deleteMyCredential, credential: ids[1]), bearer: token)[
                     "removed"]
                     == true)
-            // The token came from the deleted passkey? It came from ids[1]: sign in with ids[0]'s
-            // device is not possible here, so use a fresh token of the remaining passkey.
+            // The login token came from the passkey just deleted (the last registered): it ends with it.
             let last = try await api.send(.delete, Self.path(.deleteMyCredential, credential: ids[0]), bearer: token)
             #expect(last.status == .unauthorized, "the token of the deleted passkey no longer works: \(last.text)")
         }

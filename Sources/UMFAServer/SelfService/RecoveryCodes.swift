@@ -58,14 +58,8 @@ struct RecoveryCodes: Sendable {
             guard try await spend(hash, application: application.id, userID: request.userID) else {
                 throw ServiceError.unauthenticated("Recovery failed")
             }
-            let token = Secrets.make(prefix: "umfa_et_")
-            let expiresAt = services.now().addingTimeInterval(TimeInterval(EnrollmentTokenService.defaultLifetime))
-            try await services.store.insertEnrollmentToken(
-                EnrollmentTokenRecord(
-                    tokenHash: Secrets.hash(token), applicationID: application.id, userID: request.userID,
-                    userpwTime: nil, expiresAt: expiresAt))
-            return EnrollmentTokenResponse(
-                traceID: caller.traceID, enrollmentToken: token, expiresAt: Timestamps.rfc3339(expiresAt))
+            return try await EnrollmentTokenService(services: services)
+                .issue(applicationID: application.id, userID: request.userID, caller: caller)
         }
     }
 

@@ -72,13 +72,13 @@ struct SelfServiceService: Sendable {
         return id
     }
 
+    /// A credential as the user sees it. Credentials registered before the provider table
+    /// existed have no stored authenticator name, so the table is asked here too.
     static func view(_ credential: StoredCredential) -> MyCredential {
-        MyCredential(
-            credentialID: Base64URL.encode(credential.credentialID),
-            name: credential.deviceName ?? credential.authenticatorName
-                ?? PasskeyProviders.name(for: credential.aaguid),
-            aaguid: AAGUID.string(credential.aaguid),
-            authenticatorName: credential.authenticatorName ?? PasskeyProviders.name(for: credential.aaguid),
+        let authenticatorName = credential.authenticatorName ?? PasskeyProviders.name(for: credential.aaguid)
+        return MyCredential(
+            credentialID: Base64URL.encode(credential.credentialID), name: credential.deviceName ?? authenticatorName,
+            aaguid: AAGUID.string(credential.aaguid), authenticatorName: authenticatorName,
             createdAt: Timestamps.rfc3339(credential.createdAt),
             lastUsedAt: credential.lastUsedAt.map(Timestamps.rfc3339), backupEligible: credential.backupEligible,
             backedUp: credential.backupState, transports: credential.transports)

@@ -27,11 +27,21 @@ struct EnrollmentTokenService: Sendable {
             }
             userpwTime = parsed
         }
+        return try await issue(
+            applicationID: application.id, userID: request.userID, lifetime: lifetime, userpwTime: userpwTime,
+            caller: caller)
+    }
+
+    /// A new token for a user whose right to one the caller has checked (the backend's API key,
+    /// a recovery code), shown once and stored as its hash.
+    func issue(
+        applicationID: UUID, userID: String, lifetime: Int = defaultLifetime, userpwTime: Date? = nil, caller: Caller
+    ) async throws -> EnrollmentTokenResponse {
         let token = Secrets.make(prefix: "umfa_et_")
         let expiresAt = services.now().addingTimeInterval(TimeInterval(lifetime))
         try await services.store.insertEnrollmentToken(
             EnrollmentTokenRecord(
-                tokenHash: Secrets.hash(token), applicationID: application.id, userID: request.userID,
+                tokenHash: Secrets.hash(token), applicationID: applicationID, userID: userID,
                 userpwTime: userpwTime, expiresAt: expiresAt))
         return EnrollmentTokenResponse(
             traceID: caller.traceID, enrollmentToken: token, expiresAt: Timestamps.rfc3339(expiresAt))
