@@ -62,6 +62,13 @@ public enum StoreCopier {
                 "phone_number", "phone_number_verified", "updated_at",
             ]
         ),
+        (
+            "audit_events",
+            [
+                "id", "occurred_at", "application_id", "action", "actor", "user_id", "credential_id",
+                "client_address", "trace_id", "details",
+            ]
+        ),
     ]
 
     /// Tables left behind on purpose: abuse counters describe recent callers of the old
@@ -72,7 +79,8 @@ public enum StoreCopier {
     static let integerColumns: Set<String> = [
         "token_ttl_seconds", "created_at", "sign_count", "backup_eligible", "backup_state", "uv_initialized",
         "last_used_at", "retired_at", "userpw_time", "expires_at", "first_party", "access_token_ttl_seconds",
-        "refresh_token_ttl_seconds", "require_par", "dpop_bound",
+        "refresh_token_ttl_seconds", "require_par", "dpop_bound", "occurred_at", "consumed_at", "updated_at",
+        "uses_left", "dcr_template", "attestation_required", "email_verified", "phone_number_verified",
     ]
 
     /// Copies everything from `source` to `target` (both migrated first).

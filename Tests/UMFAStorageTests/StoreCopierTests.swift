@@ -19,6 +19,15 @@ struct StoreCopierTests {
             }
             let copied = Dictionary(uniqueKeysWithValues: StoreCopier.tables.map { ($0.name, Set($0.columns)) })
             #expect(copied == schema)
+            // Integer columns are copied as integers: PostgreSQL refuses text for a BIGINT.
+            var integers: Set<String> = []
+            for table in schema.keys {
+                for column in try await executor.rows(StoreQuery("PRAGMA table_info(\(table))")) {
+                    let type = try column.text("type")
+                    if type == "BIGINT" || type == "INTEGER" { integers.insert(try column.text("name")) }
+                }
+            }
+            #expect(integers == StoreCopier.integerColumns)
         }
     }
 

@@ -157,5 +157,17 @@ enum Schema {
                 FOREIGN KEY (application_id, user_id) REFERENCES users(application_id, user_id) ON DELETE CASCADE)
             """,
         ],
+        [
+            // 9: the audit log (DESIGN.md §8). No foreign keys: the record of what happened outlives
+            // the application, user or credential it names, until the retention period ends.
+            """
+            CREATE TABLE audit_events (
+                id TEXT PRIMARY KEY, occurred_at BIGINT NOT NULL, application_id TEXT, action TEXT NOT NULL,
+                actor TEXT NOT NULL, user_id TEXT, credential_id TEXT, client_address TEXT NOT NULL,
+                trace_id TEXT NOT NULL, details TEXT NOT NULL)
+            """,
+            "CREATE INDEX audit_events_by_time ON audit_events (occurred_at, id)",
+            "CREATE INDEX audit_events_by_application ON audit_events (application_id, occurred_at, id)",
+        ],
     ]
 }
