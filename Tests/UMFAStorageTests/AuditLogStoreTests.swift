@@ -16,7 +16,9 @@ struct AuditLogStoreTests {
             details: ["user_verified": .bool(true), "client_id": .string("shop")])
     }
 
-    @Test("events read back whole, oldest first, filtered, in pages that neither skip nor repeat", arguments: Engine.allCases)
+    @Test(
+        "events read back whole, oldest first, filtered, in pages that neither skip nor repeat",
+        arguments: Engine.allCases)
     func filtersAndPages(engine: Engine) async throws {
         try await StoreLocation.withStore(engine) { store in
             let app = try await Records.seed(store)

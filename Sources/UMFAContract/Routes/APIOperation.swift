@@ -73,6 +73,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case countMyRecoveryCodes
     case recoverAccount
     case createUserRecoveryCodes
+    case listAuditEvents
+    case listApplicationAuditEvents
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -108,7 +110,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials, .listOAuthClients, .getOAuthClient,
             .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthAuthorize, .oauthUserinfo, .oauthLogout,
             .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
-            .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes:
+            .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes, .listAuditEvents,
+            .listApplicationAuditEvents:
             "GET"
         }
     }
@@ -176,6 +179,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createMyRecoveryCodes, .countMyRecoveryCodes: "/api/umfa/me/recovery-codes"
         case .recoverAccount: "/api/umfa/recovery"
         case .createUserRecoveryCodes: "/api/umfa/users/{user_id}/recovery-codes"
+        case .listAuditEvents: "/api/admin/audit-events"
+        case .listApplicationAuditEvents: "/api/umfa/audit-events"
         }
     }
 
@@ -183,12 +188,12 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var access: Access {
         switch self {
         case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential, .updateUserProfile,
-            .createUserRecoveryCodes:
+            .createUserRecoveryCodes, .listApplicationAuditEvents:
             .apiKey
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
             .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient,
             .updateOAuthClient,
-            .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken:
+            .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken, .listAuditEvents:
             .adminToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
         case .demoListCredentials, .demoDeleteCredential, .listMyCredentials, .renameMyCredential,
@@ -290,6 +295,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createMyRecoveryCodes, .createUserRecoveryCodes: RecoveryCodesResponse.self
         case .countMyRecoveryCodes: RecoveryCodeCountResponse.self
         case .recoverAccount: EnrollmentTokenResponse.self
+        case .listAuditEvents, .listApplicationAuditEvents: AuditEventListResponse.self
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,

@@ -10,6 +10,10 @@ extension AdminService {
         let apiKey = Secrets.make(prefix: "umfa_ak_")
         let hash = Secrets.hash(apiKey)
         try await services.store.insertAPIKey(hash: hash, applicationID: application.id, createdAt: services.now())
+        let keyID = APIKeyRecord.keyID(forHash: hash)
+        await services.audit.record(
+            .apiKeyCreated, application: application.id, actor: .admin, caller: caller,
+            details: ["key_id": .string(keyID)])
         return APIKeyCreatedResponse(traceID: caller.traceID, apiKey: apiKey, keyID: APIKeyRecord.keyID(forHash: hash))
     }
 
@@ -29,12 +33,20 @@ extension AdminService {
         guard try await services.store.deleteAPIKey(applicationID: application.id, keyID: keyID) else {
             throw ServiceError.notFound("Unknown API key")
         }
+        await services.audit.record(
+            .apiKeyRevoked, application: application.id, actor: .admin, caller: caller,
+            details: ["key_id": .string(keyID)])
         return RemovedResponse(traceID: caller.traceID)
     }
 
     /// A new signing key of each algorithm; the previous ones are retired and still validate.
     func rotateSigningKey(caller: Caller) async throws -> SigningKeyRotatedResponse {
         let kids = try await services.tokens.rotate()
+        await services.audit.record(
+            .signingKeyRotated, application: nil, actor: .admin, caller: caller,
+            details: [
+                "kids": .object(Dictionary(uniqueKeysWithValues: kids.map { ($0.key.rawValue, .string($0.value)) }))
+            ])
         return SigningKeyRotatedResponse(
             traceID: caller.traceID, kid: kids[.rs256] ?? "",
             kids: Dictionary(uniqueKeysWithValues: kids.map { ($0.key.rawValue, $0.value) }))

@@ -20,8 +20,14 @@ struct AdminService: Sendable {
         try Self.validate(application)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
         try await services.store.insertApplication(application)
-        try await services.store.insertAPIKey(
-            hash: Secrets.hash(apiKey), applicationID: application.id, createdAt: services.now())
+        let hash = Secrets.hash(apiKey)
+        try await services.store.insertAPIKey(hash: hash, applicationID: application.id, createdAt: services.now())
+        await services.audit.record(
+            .applicationCreated, application: application.id, actor: .admin, caller: caller,
+            details: ["name": .string(application.name), "rp_id": .string(application.rpID)])
+        await services.audit.record(
+            .apiKeyCreated, application: application.id, actor: .admin, caller: caller,
+            details: ["key_id": .string(APIKeyRecord.keyID(forHash: hash))])
         return Self.view(application, traceID: caller.traceID, apiKey: apiKey)
     }
 
@@ -44,7 +50,18 @@ struct AdminService: Sendable {
         try apply(request, to: &application)
         try Self.validate(application)
         try await services.store.updateApplication(application)
+        await services.audit.record(
+            .applicationUpdated, application: application.id, actor: .admin, caller: caller,
+            details: ["settings": .array(Self.settingNames(request).map(JSONValue.string))])
         return Self.view(application, traceID: caller.traceID)
+    }
+
+    /// The names of the settings a request sets (their values may be long; the names say enough).
+    static func settingNames(_ request: ApplicationSettingsRequest) -> [String] {
+        guard let data = try? JSONEncoder().encode(request),
+            let members = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        else { return [] }
+        return members.filter { $0.value != .null }.keys.sorted()
     }
 
     /// The application a path's `{id}` names: 400 when it is not a UUID, 404 when unknown.

@@ -49,7 +49,9 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
             // The pool first: the group stops services in reverse order, so it stops last.
             services: (served.pool.map { [$0] } ?? []) + [
                 StoreLifecycle(store: store),
-                ExpiryPurge(store: store, now: configuration.now, logger: logger),
+                ExpiryPurge(
+                    store: store, now: configuration.now, logger: logger,
+                    auditRetention: configuration.auditRetention),
                 AbuseSweep(abuse: services.abuse, logger: logger),
             ], logger: logger)
         return (app, report)
@@ -85,7 +87,9 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }
-    try await store.purgeExpired(before: configuration.now())
+    try await ExpiryPurge(
+        store: store, now: configuration.now, logger: logger, auditRetention: configuration.auditRetention
+    ).purge()
     return (services, report)
 }
 

@@ -70,6 +70,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(120)
     /// A request body must arrive in full within this time, else 408.
     public var bodyReadTimeout: Duration = .seconds(10)
+    /// How long audit events are kept (`UMFA_AUDIT_RETENTION_DAYS`, default 90 days).
+    public var auditRetention: Duration = .seconds(90 * 86_400)
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
     public var attestationAnchors = AttestationTrustAnchors.wellKnown()
@@ -115,6 +117,9 @@ public struct ServerConfiguration: Sendable {
         if let url = settings.string("UMFA_PUBLIC_URL") { publicURL = try Self.checkedPublicURL(url) }
         idleTimeout = try settings.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? idleTimeout
         bodyReadTimeout = try settings.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? bodyReadTimeout
+        if let days = try settings.integer("UMFA_AUDIT_RETENTION_DAYS", in: 1...36_500) {
+            auditRetention = .seconds(days * 86_400)
+        }
         signingKeyRefreshInterval =
             try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)
             ?? signingKeyRefreshInterval

@@ -25,6 +25,9 @@ struct ServerServices: Sendable {
     /// The server's public URL (`UMFA_PUBLIC_URL`): the base of every issuer URL.
     var publicURL = "http://localhost:8080"
 
+    /// The audit log (DESIGN.md §8).
+    var audit: AuditLog { AuditLog(services: self) }
+
     /// Looks an application up for a device-facing route; unknown ids are a 400 there, since
     /// 404 is reserved for the API-key and admin routes.
     func application(_ text: String) async throws -> ApplicationRecord {

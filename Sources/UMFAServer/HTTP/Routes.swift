@@ -153,6 +153,12 @@ struct Routes {
             return RouteHandlers.jsonWithPath(
                 status: created, precheck: APIKeyAuthentication.requireKey,
                 RecoveryCodes(services: services).createForUser)
+        case .listAuditEvents:
+            return RouteHandlers.plain { try await AuditEventQuery(services: services).all(values: $0, caller: $1) }
+        case .listApplicationAuditEvents:
+            return RouteHandlers.plain {
+                try await AuditEventQuery(services: services).application(values: $0, caller: $1)
+            }
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

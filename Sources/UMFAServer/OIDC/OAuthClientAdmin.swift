@@ -19,6 +19,7 @@ struct OAuthClientAdmin: Sendable {
         var secret: String?
         if client.authenticationMethod.usesSecret { secret = try newSecret(for: &client) }
         try await services.store.insertOAuthClient(client)
+        await record(.oauthClientCreated, client, caller: caller)
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
@@ -48,6 +49,7 @@ struct OAuthClientAdmin: Sendable {
         }
         if client.authenticationMethod != .clientSecretJWT { client.sealedSecret = nil }
         guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
+        await record(.oauthClientUpdated, client, caller: caller)
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
@@ -55,6 +57,7 @@ struct OAuthClientAdmin: Sendable {
         let client = try await lookup(values)
         guard try await services.store.deleteOAuthClient(applicationID: client.applicationID, clientID: client.clientID)
         else { throw ServiceError.notFound("Unknown client") }
+        await record(.oauthClientDeleted, client, caller: caller)
         return RemovedResponse(traceID: caller.traceID)
     }
 
@@ -68,7 +71,14 @@ struct OAuthClientAdmin: Sendable {
         }
         let secret = try newSecret(for: &client)
         guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
+        await record(.oauthClientSecretRotated, client, caller: caller)
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
+    }
+
+    private func record(_ action: AuditAction, _ client: OAuthClientRecord, caller: Caller) async {
+        await services.audit.record(
+            action, application: client.applicationID, actor: .admin, caller: caller,
+            details: ["client_id": .string(client.clientID)])
     }
 
     private func newSecret(for client: inout OAuthClientRecord) throws -> String {

@@ -43,7 +43,7 @@ struct TokenEndpoint: Sendable {
         case "authorization_code":
             return try await redeemCode(form: form, client: client, proof: proof)
         case "refresh_token":
-            return try await refresh(form: form, client: client, proof: proof)
+            return try await refresh(form: form, client: client, proof: proof, caller: caller)
         case "client_credentials":
             let scopes: [String]
             if apiFlow, client.scopes.contains(ClientAttestationCheck.apiFlowScope) {
@@ -128,7 +128,7 @@ struct TokenEndpoint: Sendable {
 
     /// `grant_type=refresh_token` (RFC 6749 §6): every use rotates the token; a spent one
     /// presented again revokes its whole family (RFC 9700 §4.14.2).
-    private func refresh(form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?) async throws
+    private func refresh(form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?, caller: Caller) async throws
         -> OAuthTokenResponse
     {
         guard client.grantTypes.contains("refresh_token") else {
@@ -148,6 +148,9 @@ struct TokenEndpoint: Sendable {
         let (found, replayed) = try await grants.consume(.refreshToken, token, as: UserTokens.RefreshGrant.self)
         if let family = replayed?.family {
             try await grants.revokeFamily(family)
+            await services.audit.record(
+                .refreshTokenReuseDetected, application: issuer.application.id, actor: .client(client.clientID),
+                userID: replayed?.subject, caller: caller, details: ["family_revoked": .bool(true)])
             throw OAuthError(
                 code: .invalidGrant, "The refresh token was used before; all tokens of its family are revoked")
         }

@@ -18,7 +18,8 @@ struct RecoveryCodes: Sendable {
         let user = try await SignedInUser.from(caller, services: services)
         return RecoveryCodesResponse(
             traceID: caller.traceID,
-            recoveryCodes: try await issue(application: user.application.id, userID: user.userID))
+            recoveryCodes: try await issue(
+                application: user.application.id, userID: user.userID, actor: .user(user.userID), caller: caller))
     }
 
     /// `GET /api/umfa/me/recovery-codes`.
@@ -42,7 +43,9 @@ struct RecoveryCodes: Sendable {
             throw ServiceError.notFound("Unknown user")
         }
         return RecoveryCodesResponse(
-            traceID: caller.traceID, recoveryCodes: try await issue(application: application.id, userID: userID))
+            traceID: caller.traceID,
+            recoveryCodes: try await issue(
+                application: application.id, userID: userID, actor: AuditLog.apiKeyActor(caller), caller: caller))
     }
 
     /// `POST /api/umfa/recovery`: a code for an enrollment token of ten minutes. A wrong code
@@ -56,10 +59,18 @@ struct RecoveryCodes: Sendable {
         let hash = Secrets.hash(Self.canonical(request.recoveryCode))
         return try await services.abuse.ceremony(application: application.id, userID: request.userID, caller: caller) {
             guard try await spend(hash, application: application.id, userID: request.userID) else {
+                await services.audit.record(
+                    .recoveryFailed, application: application.id, actor: .anonymous, userID: request.userID,
+                    caller: caller)
                 throw ServiceError.unauthenticated("Recovery failed")
             }
-            return try await EnrollmentTokenService(services: services)
+            let answer = try await EnrollmentTokenService(services: services)
                 .issue(applicationID: application.id, userID: request.userID, caller: caller)
+            let left = try await services.store.recoveryCodes(applicationID: application.id, userID: request.userID)
+            await services.audit.record(
+                .recoveryUsed, application: application.id, actor: .user(request.userID), userID: request.userID,
+                caller: caller, details: ["remaining": .number(Double(left.count))])
+            return answer
         }
     }
 
@@ -79,11 +90,16 @@ struct RecoveryCodes: Sendable {
         throw ServiceError(.unavailable, "The recovery codes are changing; try again")
     }
 
-    private func issue(application: UUID, userID: String) async throws -> [String] {
+    private func issue(application: UUID, userID: String, actor: AuditActor, caller: Caller) async throws
+        -> [String]
+    {
         let codes = (0..<Self.count).map { _ in Self.makeCode() }
         try await services.store.setRecoveryCodes(
             applicationID: application, userID: userID, hashes: codes.map { Secrets.hash(Self.canonical($0)) },
             at: services.now())
+        await services.audit.record(
+            .recoveryCodesCreated, application: application, actor: actor, userID: userID, caller: caller,
+            details: ["count": .number(Double(codes.count))])
         return codes
     }
 

@@ -36,6 +36,9 @@ struct SelfServiceService: Sendable {
             let credential = try await services.store.renameCredential(
                 applicationID: user.application.id, userID: user.userID, credentialID: credentialID, name: name)
         else { throw ServiceError.notFound("Unknown credential") }
+        await services.audit.record(
+            .credentialRenamed, application: user.application.id, actor: .user(user.userID), userID: user.userID,
+            credentialID: credentialID, caller: caller, details: ["name": name.map(JSONValue.string) ?? .null])
         return MyCredentialResponse(traceID: caller.traceID, credential: Self.view(credential))
     }
 
@@ -45,17 +48,23 @@ struct SelfServiceService: Sendable {
         let user = try await SignedInUser.from(caller, services: services)
         let credentialID = try Self.credentialID(values)
         let (applicationID, userID) = (user.application.id, user.userID)
+        let removed = {
+            await services.audit.record(
+                .credentialDeleted, application: applicationID, actor: .user(userID), userID: userID,
+                credentialID: credentialID, caller: caller, details: ["via": .string("self_service")])
+            return RemovedResponse(traceID: caller.traceID)
+        }
         if values.query("confirm_last") == "true" {
             guard
                 try await services.store.deleteCredential(
                     applicationID: applicationID, userID: userID, credentialID: credentialID)
             else { throw ServiceError.notFound("Unknown credential") }
-            return RemovedResponse(traceID: caller.traceID)
+            return await removed()
         }
         if try await services.store.deleteCredentialKeepingLast(
             applicationID: applicationID, userID: userID, credentialID: credentialID)
         {
-            return RemovedResponse(traceID: caller.traceID)
+            return await removed()
         }
         let owned = try await services.store.credentials(applicationID: applicationID, userID: userID)
         guard owned.contains(where: { $0.credentialID == credentialID }) else {

@@ -16,6 +16,8 @@ struct AssertionCheck {
     /// tell an unknown credential from a wrong signature (the reason goes to the log);
     /// `nil` keeps the reasons, which `validate-token` documents for its API-key holders.
     var failureMessage: String?
+    /// Why the assertion is checked, for the audit log: `sign_in`, `unenroll`, `validate_token`.
+    var purpose = "sign_in"
 
     struct Outcome {
         let credential: StoredCredential
@@ -26,17 +28,34 @@ struct AssertionCheck {
     /// client address, and a blocked caller gets 429 before anything is looked up.
     /// - Parameter expectedUserID: the user the caller names, or `nil` for a discoverable sign-in.
     func verify(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
+        let outcome: Outcome
         do {
-            guard countsFailures else { return try await check(response, expectedUserID: expectedUserID) }
-            return try await services.abuse.ceremony(
-                application: application.id, userID: expectedUserID, caller: caller
-            ) {
-                try await check(response, expectedUserID: expectedUserID)
+            if countsFailures {
+                outcome = try await services.abuse.ceremony(
+                    application: application.id, userID: expectedUserID, caller: caller
+                ) {
+                    try await check(response, expectedUserID: expectedUserID)
+                }
+            } else {
+                outcome = try await check(response, expectedUserID: expectedUserID)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
+            await services.audit.record(
+                .authenticationFailed, application: application.id, actor: .anonymous, userID: expectedUserID,
+                credentialID: response.rawId.bytes, caller: caller,
+                details: ["purpose": .string(purpose), "reason": .string(error.detail ?? error.message)])
             guard let failureMessage else { throw error }
             throw ServiceError.unauthenticated(failureMessage, detail: error.message)
         }
+        await services.audit.record(
+            .authenticationSucceeded, application: application.id, actor: .user(outcome.credential.userID),
+            userID: outcome.credential.userID, credentialID: outcome.credential.credentialID, caller: caller,
+            details: [
+                "purpose": .string(purpose),
+                "user_verified": .bool(outcome.verified.authenticatorData.flags.isUserVerified),
+                "backed_up": .bool(outcome.credential.backupState),
+            ])
+        return outcome
     }
 
     private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {

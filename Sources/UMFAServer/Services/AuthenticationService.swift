@@ -88,10 +88,16 @@ struct AuthenticationService: Sendable {
         let application = try await services.application(request.applicationID)
         try services.checkUserID(request.userID)
         let outcome = try await AssertionCheck(
-            services: services, application: application, caller: caller, failureMessage: Self.failureMessage
+            services: services, application: application, caller: caller, failureMessage: Self.failureMessage,
+            purpose: "unenroll"
         ).verify(request.credential, expectedUserID: request.userID)
-        _ = try await services.store.deleteCredential(
+        if try await services.store.deleteCredential(
             applicationID: application.id, userID: request.userID, credentialID: outcome.credential.credentialID)
+        {
+            await services.audit.record(
+                .credentialDeleted, application: application.id, actor: .user(request.userID), userID: request.userID,
+                credentialID: outcome.credential.credentialID, caller: caller, details: ["via": .string("unenroll")])
+        }
         return UnenrollResponse(
             traceID: caller.traceID, userID: request.userID,
             credentialID: Base64URL.encode(outcome.credential.credentialID))

@@ -30,9 +30,14 @@ struct CredentialService: Sendable {
     /// `DELETE /api/umfa/users/{user_id}/credentials/{credential_id}`.
     func delete(_ target: Target, caller: Caller) async throws -> RemovedResponse {
         let (application, userID) = try await authorize(target, caller: caller)
-        return try await Self.delete(
+        let answer = try await Self.delete(
             services.store, application: application.id, userID: userID, credentialID: target.credentialID,
             caller: caller)
+        await services.audit.record(
+            .credentialDeleted, application: application.id, actor: AuditLog.apiKeyActor(caller), userID: userID,
+            credentialID: target.credentialID.flatMap(Base64URL.decode), caller: caller,
+            details: ["via": .string("api_key")])
+        return answer
     }
 
     /// The credential list of a user whose right to see it the caller has checked.

@@ -97,8 +97,9 @@ struct RegistrationService: Sendable {
     {
         try services.checkUserID(request.userID)
         try services.checkName(request.deviceName, field: "device_name", maximumBytes: 128)
+        let registered: Registered
         do {
-            return try await services.abuse.ceremony(
+            registered = try await services.abuse.ceremony(
                 application: application.id, userID: request.userID, caller: caller
             ) {
                 try await verifyAndStore(request, application: application)
@@ -106,6 +107,16 @@ struct RegistrationService: Sendable {
         } catch let error as ServiceError where error.code == .unauthenticated {
             throw ServiceError.unauthenticated(Self.failureMessage, detail: error.message)
         }
+        let credential = registered.credential
+        var details: [String: JSONValue] = [
+            "attestation_format": .string(credential.attestationFormat),
+            "aaguid": .string(AAGUID.string(credential.aaguid)),
+        ]
+        if let name = credential.authenticatorName { details["authenticator_name"] = .string(name) }
+        await services.audit.record(
+            .registrationSucceeded, application: application.id, actor: .user(request.userID), userID: request.userID,
+            credentialID: credential.credentialID, caller: caller, details: details)
+        return registered
     }
 
     private func verifyAndStore(_ request: RegistrationVerifyRequest, application: ApplicationRecord)

@@ -27,7 +27,8 @@ struct ValidateTokenService: Sendable {
             let assertion = try Self.assertion(from: request.token)
             do {
                 _ = try await AssertionCheck(
-                    services: services, application: application, caller: caller, countsFailures: false
+                    services: services, application: application, caller: caller, countsFailures: false,
+                    purpose: "validate_token"
                 ).verify(assertion, expectedUserID: request.userID)
             } catch let error as ServiceError where error.code == .unauthenticated {
                 throw ServiceError.unauthenticated(Self.failurePrefix + "MFA credential was invalid: \(error.message)")

@@ -40,7 +40,14 @@ struct ClientRegistrationEndpoint: Sendable {
         route(status: .created) { exchange in
             let authority = try await authority(of: exchange.request, issuer: exchange.issuer)
             let body = try await metadata(of: exchange)
-            return try await register(body, authority: authority, issuer: exchange.issuer)
+            let answer = try await register(body, authority: authority, issuer: exchange.issuer)
+            var details: [String: JSONValue] = ["client_id": .string(answer.clientID)]
+            if case .template(let template) = authority { details["template"] = .string(template.clientID) }
+            if let softwareID = body.softwareID { details["software_id"] = .string(softwareID) }
+            await services.audit.record(
+                .oauthClientRegistered, application: exchange.issuer.application.id, actor: .anonymous,
+                caller: exchange.caller, details: details)
+            return answer
         }
     }
 
@@ -110,8 +117,13 @@ struct ClientRegistrationEndpoint: Sendable {
     var delete: RouteHandler {
         handler { exchange in
             let client = try await managedClient(exchange)
-            _ = try await services.store.deleteOAuthClient(
+            if try await services.store.deleteOAuthClient(
                 applicationID: exchange.issuer.application.id, clientID: client.clientID)
+            {
+                await services.audit.record(
+                    .oauthClientDeleted, application: client.applicationID, actor: .client(client.clientID),
+                    caller: exchange.caller, details: ["client_id": .string(client.clientID)])
+            }
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }

@@ -27,6 +27,9 @@ struct InitialAccessTokens: Sendable {
             InitialAccessTokenRecord(
                 tokenHash: Secrets.hash(token), applicationID: application.id, usesLeft: uses, expiresAt: expiresAt,
                 createdAt: now))
+        await services.audit.record(
+            .initialAccessTokenCreated, application: application.id, actor: .admin, caller: caller,
+            details: ["uses": .number(Double(uses)), "expires_at": .string(Timestamps.rfc3339(expiresAt))])
         return InitialAccessTokenResponse(
             traceID: caller.traceID, initialAccessToken: token, expiresAt: Timestamps.rfc3339(expiresAt), uses: uses)
     }

@@ -1,0 +1,52 @@
+/// The actions the audit log records (DESIGN.md §8), by the names the API shows.
+enum AuditAction: String, Sendable, CaseIterable {
+    case registrationSucceeded = "registration.succeeded"
+    case authenticationSucceeded = "authentication.succeeded"
+    case authenticationFailed = "authentication.failed"
+    case credentialRenamed = "credential.renamed"
+    case credentialDeleted = "credential.deleted"
+    case recoveryCodesCreated = "recovery.codes_created"
+    case recoveryUsed = "recovery.used"
+    case recoveryFailed = "recovery.failed"
+    case approvalApproved = "approval.approved"
+    case approvalDenied = "approval.denied"
+    case refreshTokenReuseDetected = "refresh_token.reuse_detected"
+    case apiKeyCreated = "api_key.created"
+    case apiKeyRevoked = "api_key.revoked"
+    case applicationCreated = "application.created"
+    case applicationUpdated = "application.updated"
+    case oauthClientCreated = "oauth_client.created"
+    case oauthClientUpdated = "oauth_client.updated"
+    case oauthClientDeleted = "oauth_client.deleted"
+    case oauthClientSecretRotated = "oauth_client.secret_rotated"
+    case oauthClientRegistered = "oauth_client.registered"
+    case initialAccessTokenCreated = "initial_access_token.created"
+    case signingKeyRotated = "signing_key.rotated"
+    case adminSignedIn = "admin.signed_in"
+    case adminSignedOut = "admin.signed_out"
+    case adminPasskeyEnrolled = "admin.passkey_enrolled"
+}
+
+/// Who caused an audited event, as the log writes it.
+enum AuditActor: Sendable, Equatable {
+    /// A user proving themselves with a passkey, a login token or a recovery code.
+    case user(String)
+    /// An application backend, by the id of the API key it used (never the key).
+    case apiKey(String)
+    /// Whoever holds the admin token or an operator session.
+    case admin
+    /// An OAuth client.
+    case client(String)
+    /// Nobody known yet (a failed sign-in without a user).
+    case anonymous
+
+    var text: String {
+        switch self {
+        case .user(let id): "user:\(id)"
+        case .apiKey(let id): "api_key:\(id)"
+        case .admin: "admin"
+        case .client(let id): "client:\(id)"
+        case .anonymous: "anonymous"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import Synchronization
+import UMFAStorage
+import UMFAWebAuthn
+
+/// Writes the audit log (DESIGN.md §8): one row per security event, with the request's trace
+/// id and client address. Callers pass details without secrets; the log never sees a token,
+/// key, code or PIN.
+///
+/// An event is written after the change it records succeeded, in the same request. A store that
+/// fails to take the event is logged as an error and does not undo the change.
+struct AuditLog: Sendable {
+    let services: ServerServices
+
+    /// Records `action`.
+    func record(
+        _ action: AuditAction, application: UUID?, actor: AuditActor, userID: String? = nil,
+        credentialID: [UInt8]? = nil, caller: Caller, details: [String: JSONValue] = [:]
+    ) async {
+        let now = services.now()
+        let event = AuditEventRecord(
+            id: AuditEventID.next(at: now), occurredAt: now, applicationID: application, action: action.rawValue,
+            actor: actor.text, userID: userID, credentialID: credentialID.map(Base64URL.encode),
+            clientAddress: caller.clientAddress, traceID: caller.traceID, details: details)
+        do {
+            try await services.store.insertAuditEvent(event)
+        } catch {
+            services.logger.error(
+                "the audit log did not take an event",
+                metadata: [
+                    "audit.action": .string(action.rawValue), "trace_id": .string(caller.traceID),
+                    "error.message": .string("\(error)"),
+                ])
+        }
+    }
+
+    /// The actor an API-key caller is: its key's id (the first bytes of the key's hash).
+    static func apiKeyActor(_ caller: Caller) -> AuditActor {
+        caller.bearer.map { .apiKey(APIKeyRecord.keyID(forHash: Secrets.hash($0))) } ?? .anonymous
+    }
+}
+
+/// Time-ordered event ids: UUID version 7 (RFC 9562 §5.7), the 12 bits after the version a
+/// counter within one millisecond, so the events of one instance sort in the order they were
+/// written; across instances, events of the same millisecond sort by their random bits.
+enum AuditEventID {
+    private static let last = Mutex<(milliseconds: Int64, sequence: UInt16)>((0, 0))
+
+    static func next(at date: Date) -> String {
+        let now = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let (milliseconds, sequence) = last.withLock { state -> (Int64, UInt16) in
+            if now > state.milliseconds || state.sequence >= 0x0FFF {
+                state = (max(now, state.milliseconds + (state.sequence >= 0x0FFF ? 1 : 0)), 0)
+            } else {
+                state.sequence += 1
+            }
+            return state
+        }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index)) }
+        bytes[6] = 0x70 | UInt8(sequence >> 8)
+        bytes[7] = UInt8(truncatingIfNeeded: sequence)
+        let random = SecureRandom.bytes(8)
+        bytes[8] = 0x80 | (random[0] & 0x3F)
+        for index in 9..<16 { bytes[index] = random[index - 8] }
+        let hex = Hex.encode(bytes)
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(
+                hex[
+                    hex.index(
+                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
+                            hex.startIndex, offsetBy: range.upperBound)])
+        }
+        return parts.joined(separator: "-")
+    }
+}
