@@ -82,6 +82,7 @@ public struct AuditEventListResponse: ContractBody, TraceCarrying, Equatable {
         case nextCursor = "next_cursor"
     }
 
+    /// A page with one event.
     public static let example = AuditEventListResponse(
         traceID: Examples.traceID, events: [.example], nextCursor: "AAABmrLEXW4.019ab2c4-5d6e-7f80-9a1b-2c3d4e5f6071")
 }
