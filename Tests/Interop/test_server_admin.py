@@ -1,6 +1,8 @@
 """Live server 4: the admin API from the shell (`umfa admin ...`, DESIGN.md §3) and the `grant`
 enrollment policy over HTTP (DESIGN.md §2): enrollment tokens from the backend, several API keys."""
 
+import json
+
 import pytest
 
 from support import ADMIN_TOKEN, UUID, Device, assert_error
@@ -166,3 +168,36 @@ def test_update_app_sets_the_token_algorithm_and_the_native_apps(umfa, server, s
     refused = admin(umfa, server, "update-app", "--app", app_id, "--token-signing-alg", "HS256")
     assert refused.code != 0 and "token_signing_alg must be RS256, ES256 or EdDSA" in refused.stderr, refused
     assert admin(umfa, server, "show-app", "--app", app_id).json()["token_signing_alg"] == "EdDSA"
+
+
+def test_admin_audit_prints_the_log_as_the_api_has_it_page_after_page(umfa, server, shop, device):
+    """`umfa admin audit` (DESIGN.md §8): every event, oldest first, across pages; filters;
+    non-zero exit for a bad time and for an unreachable server."""
+    device.register("alice")
+    device.login("alice")
+    for _ in range(3):
+        assert admin(umfa, server, "add-api-key", "--app", shop["application_id"]).code == 0
+    via_http = server.ok("GET", "/api/admin/audit-events?limit=1000", bearer=ADMIN_TOKEN)["events"]
+    assert len(via_http) >= 7, via_http
+
+    paged = admin(umfa, server, "audit", "--since", "1h", "--format", "jsonl", "--page-size", "2")
+    assert paged.code == 0, paged
+    lines = [json.loads(line) for line in paged.stdout.splitlines()]
+    assert lines == via_http
+    assert [event["action"] for event in lines if event.get("application_id") == server.app_id][-2:] == [
+        "registration.succeeded", "authentication.succeeded"]
+
+    keys = admin(umfa, server, "audit", "--app", shop["application_id"], "--action", "api_key.created",
+                 "--format", "json")
+    assert keys.code == 0, keys
+    created = json.loads(keys.stdout)
+    assert len(created) == 4 and {event["actor"] for event in created} == {"admin"}, created
+
+    first_two = admin(umfa, server, "audit", "--limit", "2", "--page-size", "1")
+    assert [json.loads(line) for line in first_two.stdout.splitlines()] == via_http[:2]
+    assert admin(umfa, server, "audit", "--since", "2026-01-01T00:00:00Z", "--until", "2026-01-02T00:00:00Z").stdout == ""
+
+    bad = admin(umfa, server, "audit", "--since", "yesterday")
+    assert bad.code != 0 and "24h" in bad.stderr, bad
+    gone = umfa.run_env({"UMFA_ADMIN_TOKEN": ADMIN_TOKEN}, "admin", "audit", "--server", "http://127.0.0.1:9")
+    assert gone.code != 0 and "cannot reach" in gone.stderr, gone

@@ -11,7 +11,7 @@ struct AdminCommand: AsyncParsableCommand {
         subcommands: [
             CreateApp.self, ListApps.self, ShowApp.self, UpdateApp.self, AddAPIKey.self, ListAPIKeys.self,
             DeleteAPIKey.self, RotateSigningKey.self, CreateClient.self, ListClients.self,
-            CreateInitialAccessToken.self,
+            CreateInitialAccessToken.self, Audit.self,
             MigrateCommand.self,
         ]
     )
@@ -27,12 +27,14 @@ struct AdminConnection: ParsableArguments {
     var adminToken: String?
 
     func send(
-        _ operation: APIOperation, _ parameters: [String: String] = [:], body: (some ContractBody)? = EmptyBody?.none
+        _ operation: APIOperation, _ parameters: [String: String] = [:], query: [URLQueryItem] = [],
+        body: (some ContractBody)? = EmptyBody?.none
     ) async throws -> HTTPClient.Reply {
         guard let token = adminToken ?? ProcessInfo.processInfo.environment["UMFA_ADMIN_TOKEN"] else {
             throw ValidationError("give --admin-token or set UMFA_ADMIN_TOKEN")
         }
-        return try await HTTPClient(server: server).send(operation, parameters, bearer: token, body: body)
+        return try await HTTPClient(server: server).send(
+            operation, parameters, query: query, bearer: token, body: body)
     }
 }
 

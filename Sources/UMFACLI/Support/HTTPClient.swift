@@ -28,11 +28,20 @@ struct HTTPClient {
     /// Calls `operation` with its path parameters filled in and `body` as JSON. An unreachable
     /// server is an error (exit 1), never a clean exit.
     func send(
-        _ operation: APIOperation, _ parameters: [String: String] = [:], bearer: String? = nil,
-        body: (some ContractBody)? = EmptyBody?.none
+        _ operation: APIOperation, _ parameters: [String: String] = [:], query: [URLQueryItem] = [],
+        bearer: String? = nil, body: (some ContractBody)? = EmptyBody?.none
     ) async throws -> Reply {
         let path = operation.path(parameters)
-        guard let url = URL(string: path, relativeTo: server) else { throw ValidationError("bad path \(path)") }
+        guard var components = URLComponents(url: server, resolvingAgainstBaseURL: false) else {
+            throw ValidationError("bad server URL")
+        }
+        components.path = path
+        if !query.isEmpty {
+            components.queryItems = query
+            // `+` means a space to many servers; a literal one must be encoded.
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        }
+        guard let url = components.url else { throw ValidationError("bad path \(path)") }
         var request = URLRequest(url: url)
         request.httpMethod = operation.method
         request.timeoutInterval = 30
