@@ -103,7 +103,8 @@ let package = Package(
                 .embedInCode("Resources/Demo/demo.js"), .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/Hosted/hosted.html"), .embedInCode("Resources/Hosted/hosted-error.html"),
                 .embedInCode("Resources/Hosted/hosted.css"), .embedInCode("Resources/Hosted/hosted.js"),
-                .embedInCode("Resources/Shared/webauthn-json.js"),
+                .embedInCode("Resources/Shared/webauthn-json.js"), .embedInCode("Resources/Console/console.html"),
+                .embedInCode("Resources/Console/console.css"), .embedInCode("Resources/Console/console.js"),
             ]
         ),
         .executableTarget(

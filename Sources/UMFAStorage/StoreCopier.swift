@@ -63,6 +63,13 @@ public enum StoreCopier {
             ]
         ),
         (
+            "console_credentials",
+            [
+                "credential_id", "public_key", "sign_count", "user_handle", "backup_eligible", "name", "created_at",
+                "last_used_at",
+            ]
+        ),
+        (
             "audit_events",
             [
                 "id", "occurred_at", "application_id", "action", "actor", "user_id", "credential_id",
@@ -72,8 +79,8 @@ public enum StoreCopier {
     ]
 
     /// Tables left behind on purpose: abuse counters describe recent callers of the old
-    /// deployment, not its data.
-    static let transientTables: Set<String> = ["abuse_counters", "schema_migrations"]
+    /// deployment, not its data; console sessions end with it (operators sign in again).
+    static let transientTables: Set<String> = ["abuse_counters", "schema_migrations", "console_sessions"]
 
     /// Integer columns; every other column is text.
     static let integerColumns: Set<String> = [

@@ -161,6 +161,11 @@ struct IsolationTests {
         "POST /oidc/{application_id}/attestation-challenge",
         // A recovery code proves who the caller is, failures counted as for sign-ins (SelfServiceTests).
         "POST /api/umfa/recovery",
+        // The admin console's page and files, and its ceremonies: the admin token in the body or an
+        // operator passkey proves the caller, wrong tokens counted (ConsoleTests).
+        "GET /admin", "GET /admin/console.css", "GET /admin/console.js", "GET /admin/webauthn-json.js",
+        "POST /admin/session/enroll-options", "POST /admin/session/enroll", "POST /admin/session/options",
+        "POST /admin/session",
     ]
 
     /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749
@@ -193,6 +198,9 @@ struct IsolationTests {
             }
             #expect(protected.count >= 12, "\(protected)")
             for route in protected {
+                // Each route starts with a fresh failure count for the address: this test makes more
+                // wrong guesses than the abuse limit allows in one window.
+                api.clock.advance(by: 86_400)
                 let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
                 let method = HTTPRequest.Method(rawValue: parts[0]) ?? .get
                 var path = parts[1].replacingOccurrences(of: "{user_id}", with: "alice")

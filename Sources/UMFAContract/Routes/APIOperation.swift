@@ -75,6 +75,21 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case createUserRecoveryCodes
     case listAuditEvents
     case listApplicationAuditEvents
+    case listApplicationUsers
+    case listApplicationUserCredentials
+    case deleteApplicationUserCredential
+    case createApplicationUserRecoveryCodes
+    case listSigningKeys
+    case consolePage
+    case consoleStylesheet
+    case consoleScript
+    case consoleWebAuthnScript
+    case consoleSession
+    case consoleEnrollOptions
+    case consoleEnroll
+    case consoleSignInOptions
+    case consoleSignIn
+    case consoleSignOut
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -99,10 +114,11 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
             .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
             .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient, .oauthAttestationChallenge,
-            .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes:
+            .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes, .createApplicationUserRecoveryCodes,
+            .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient,
-            .oauthDeleteClientRegistration, .deleteMyCredential:
+            .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut:
             "DELETE"
         case .oauthUpdateClientRegistration: "PUT"
         case .updateApplication, .updateOAuthClient, .updateUserProfile, .renameMyCredential: "PATCH"
@@ -111,7 +127,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthAuthorize, .oauthUserinfo, .oauthLogout,
             .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
             .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes, .listAuditEvents,
-            .listApplicationAuditEvents:
+            .listApplicationAuditEvents, .listApplicationUsers, .listApplicationUserCredentials, .listSigningKeys,
+            .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .consoleSession:
             "GET"
         }
     }
@@ -181,6 +198,20 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createUserRecoveryCodes: "/api/umfa/users/{user_id}/recovery-codes"
         case .listAuditEvents: "/api/admin/audit-events"
         case .listApplicationAuditEvents: "/api/umfa/audit-events"
+        case .listApplicationUsers: "/api/admin/applications/{id}/users"
+        case .listApplicationUserCredentials: "/api/admin/applications/{id}/users/{user_id}/credentials"
+        case .deleteApplicationUserCredential:
+            "/api/admin/applications/{id}/users/{user_id}/credentials/{credential_id}"
+        case .createApplicationUserRecoveryCodes: "/api/admin/applications/{id}/users/{user_id}/recovery-codes"
+        case .listSigningKeys: "/api/admin/signing-keys"
+        case .consolePage: "/admin"
+        case .consoleStylesheet: "/admin/console.css"
+        case .consoleScript: "/admin/console.js"
+        case .consoleWebAuthnScript: "/admin/webauthn-json.js"
+        case .consoleSession, .consoleSignIn, .consoleSignOut: "/admin/session"
+        case .consoleEnrollOptions: "/admin/session/enroll-options"
+        case .consoleEnroll: "/admin/session/enroll"
+        case .consoleSignInOptions: "/admin/session/options"
         }
     }
 
@@ -193,7 +224,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
             .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient,
             .updateOAuthClient,
-            .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken, .listAuditEvents:
+            .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken, .listAuditEvents,
+            .listApplicationUsers, .listApplicationUserCredentials,
+            .deleteApplicationUserCredential, .createApplicationUserRecoveryCodes, .listSigningKeys:
             .adminToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
         case .demoListCredentials, .demoDeleteCredential, .listMyCredentials, .renameMyCredential,
@@ -249,6 +282,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .renameMyCredential: RenameCredentialRequest.self
         case .recoverAccount: RecoveryRequest.self
         case .createUserRecoveryCodes: UserRecoveryCodesRequest.self
+        case .consoleEnrollOptions: ConsoleEnrollOptionsRequest.self
+        case .consoleEnroll: ConsoleEnrollRequest.self
+        case .consoleSignIn: ConsoleSignInRequest.self
         default: nil
         }
     }
@@ -296,6 +332,15 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .countMyRecoveryCodes: RecoveryCodeCountResponse.self
         case .recoverAccount: EnrollmentTokenResponse.self
         case .listAuditEvents, .listApplicationAuditEvents: AuditEventListResponse.self
+        case .listApplicationUsers: AdminUserListResponse.self
+        case .listApplicationUserCredentials: CredentialListResponse.self
+        case .deleteApplicationUserCredential, .consoleSignOut: RemovedResponse.self
+        case .createApplicationUserRecoveryCodes: RecoveryCodesResponse.self
+        case .listSigningKeys: SigningKeyListResponse.self
+        case .consoleSession, .consoleEnroll, .consoleSignIn: ConsoleSessionResponse.self
+        case .consoleEnrollOptions: RegistrationOptionsResponse.self
+        case .consoleSignInOptions: AuthenticationOptionsResponse.self
+        case .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript: nil
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
@@ -309,7 +354,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient,
             .oauthPushedAuthorizationRequest, .createInitialAccessToken, .oauthRegisterClient,
-            .oauthAttestationChallenge, .createMyRecoveryCodes, .createUserRecoveryCodes:
+            .oauthAttestationChallenge, .createMyRecoveryCodes, .createUserRecoveryCodes,
+            .createApplicationUserRecoveryCodes:
             201
         case .oauthDeleteClientRegistration: 204
         default: 200

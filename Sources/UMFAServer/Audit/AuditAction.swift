@@ -24,6 +24,7 @@ enum AuditAction: String, Sendable, CaseIterable {
     case signingKeyRotated = "signing_key.rotated"
     case adminSignedIn = "admin.signed_in"
     case adminSignedOut = "admin.signed_out"
+    case adminSignInFailed = "admin.sign_in_failed"
     case adminPasskeyEnrolled = "admin.passkey_enrolled"
 }
 

@@ -46,6 +46,7 @@ struct Routes {
         let oauthClients = OAuthClientAdmin(services: services)
         let oauth = OAuthRoutes(services: services)
         let interactions = InteractionRoutes(services: services)
+        let console = ConsoleRoutes(services: services)
         let created = HTTPResponse.Status.created
         switch operation {
         case .registrationOptions: return RouteHandlers.json(registration.options)
@@ -159,6 +160,22 @@ struct Routes {
             return RouteHandlers.plain {
                 try await AuditEventQuery(services: services).application(values: $0, caller: $1)
             }
+        case .listApplicationUsers: return RouteHandlers.plain(admin.users)
+        case .listApplicationUserCredentials: return RouteHandlers.plain(admin.userCredentials)
+        case .deleteApplicationUserCredential: return RouteHandlers.plain(admin.deleteUserCredential)
+        case .createApplicationUserRecoveryCodes:
+            return RouteHandlers.plain(status: created, admin.userRecoveryCodes)
+        case .listSigningKeys: return RouteHandlers.plain { try await admin.signingKeys(caller: $1) }
+        case .consolePage: return console.page
+        case .consoleStylesheet: return console.asset("console.css")
+        case .consoleScript: return console.asset("console.js")
+        case .consoleWebAuthnScript: return console.asset("webauthn-json.js")
+        case .consoleSession: return console.session
+        case .consoleEnrollOptions: return console.enrollOptions
+        case .consoleEnroll: return console.enroll
+        case .consoleSignInOptions: return console.signInOptions
+        case .consoleSignIn: return console.signIn
+        case .consoleSignOut: return console.signOut
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

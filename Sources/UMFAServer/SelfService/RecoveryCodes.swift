@@ -90,7 +90,7 @@ struct RecoveryCodes: Sendable {
         throw ServiceError(.unavailable, "The recovery codes are changing; try again")
     }
 
-    private func issue(application: UUID, userID: String, actor: AuditActor, caller: Caller) async throws
+    func issue(application: UUID, userID: String, actor: AuditActor, caller: Caller) async throws
         -> [String]
     {
         let codes = (0..<Self.count).map { _ in Self.makeCode() }

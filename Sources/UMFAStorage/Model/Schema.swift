@@ -168,6 +168,19 @@ enum Schema {
             """,
             "CREATE INDEX audit_events_by_time ON audit_events (occurred_at, id)",
             "CREATE INDEX audit_events_by_application ON audit_events (application_id, occurred_at, id)",
+            // The admin console (DESIGN.md §8): operators' passkeys for the server's own RP ID, and
+            // their sessions by the SHA-256 of the cookie.
+            """
+            CREATE TABLE console_credentials (
+                credential_id TEXT PRIMARY KEY, public_key TEXT NOT NULL, sign_count BIGINT NOT NULL,
+                user_handle TEXT NOT NULL, backup_eligible INTEGER NOT NULL, name TEXT NOT NULL, created_at BIGINT NOT NULL, last_used_at BIGINT)
+            """,
+            """
+            CREATE TABLE console_sessions (
+                session_hash TEXT PRIMARY KEY, credential_id TEXT NOT NULL,
+                created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX users_by_creation ON users (application_id, created_at)",
         ],
     ]
 }

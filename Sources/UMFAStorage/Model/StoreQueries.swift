@@ -232,6 +232,7 @@ enum StoreQueries {
             StoreQuery("DELETE FROM oauth_grants WHERE expires_at < ?", [.date(date)]),
             StoreQuery(
                 "DELETE FROM initial_access_tokens WHERE expires_at < ? OR uses_left <= 0", [.date(date)]),
+            StoreQuery("DELETE FROM console_sessions WHERE expires_at < ?", [.date(date)]),
         ]
     }
 

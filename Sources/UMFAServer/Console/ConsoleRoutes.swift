@@ -1,0 +1,63 @@
+import Foundation
+import Hummingbird
+import UMFAContract
+
+/// The console's routes: the page and its files (`GET /admin…`) and the session ceremonies
+/// (`/admin/session…`), whose answers set or clear the session cookie.
+struct ConsoleRoutes: Sendable {
+    let services: ServerServices
+    var console: ConsoleService { ConsoleService(services: services) }
+
+    /// `GET /admin`: the page. It shows the sign-in controls until the script finds a session.
+    func page(_ request: Request, context: UMFARequestContext) async throws -> Response {
+        try ConsoleAssets.page(request)
+    }
+
+    /// `GET /admin/<file>`.
+    func asset(_ name: String) -> RouteHandler {
+        { request, _ in try ConsoleAssets.serve(name, request: request) }
+    }
+
+    var enrollOptions: RouteHandler { RouteHandlers.json(console.enrollOptions) }
+
+    var enroll: RouteHandler {
+        withCookie { (body: ConsoleEnrollRequest, caller) in try await console.enroll(body, caller: caller) }
+    }
+
+    var signInOptions: RouteHandler { RouteHandlers.plain { try await console.signInOptions(caller: $1) } }
+
+    var signIn: RouteHandler {
+        withCookie { (body: ConsoleSignInRequest, caller) in try await console.signIn(body, caller: caller) }
+    }
+
+    var session: RouteHandler {
+        { request, context in
+            let caller = context.caller(request, traceID: TraceID.from(request, context: context))
+            return try JSONExchange.response(try await console.current(request, caller: caller))
+        }
+    }
+
+    var signOut: RouteHandler {
+        { request, context in
+            let caller = context.caller(request, traceID: TraceID.from(request, context: context))
+            let (answer, cookie) = try await console.signOut(request, caller: caller)
+            var response = try JSONExchange.response(answer)
+            response.headers[.setCookie] = cookie
+            return response
+        }
+    }
+
+    /// A JSON route whose answer starts a session.
+    private func withCookie<Body: ContractBody>(
+        _ call: @escaping @Sendable (Body, Caller) async throws -> ConsoleService.Signed
+    ) -> RouteHandler {
+        { request, context in
+            let input = try await JSONExchange.body(of: request, context: context)
+            let caller = context.caller(request, traceID: input.traceID)
+            let signed = try await call(try input.decode(Body.self), caller)
+            var response = try JSONExchange.response(signed.answer)
+            response.headers[.setCookie] = signed.setCookie
+            return response
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// A passkey of an operator of the admin console (DESIGN.md §8), for the server's own RP ID.
+public struct ConsoleCredentialRecord: Sendable, Equatable {
+    /// The credential id.
+    public var credentialID: [UInt8]
+    /// The COSE public key.
+    public var publicKey: [UInt8]
+    /// The last sign count seen.
+    public var signCount: UInt32
+    /// The WebAuthn user handle it was made for.
+    public var userHandle: [UInt8]
+    /// Whether the authenticator said it may be synced (WebAuthn's BE flag, fixed for life).
+    public var backupEligible: Bool
+    /// The name the operator gave it.
+    public var name: String
+    /// When it was enrolled.
+    public var createdAt: Date
+    /// When it last signed in.
+    public var lastUsedAt: Date?
+
+    /// Creates a record.
+    public init(
+        credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8], backupEligible: Bool,
+        name: String, createdAt: Date, lastUsedAt: Date? = nil
+    ) {
+        self.backupEligible = backupEligible
+        self.credentialID = credentialID
+        self.publicKey = publicKey
+        self.signCount = signCount
+        self.userHandle = userHandle
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+    }
+}
+
+/// A signed-in console session, by the SHA-256 of its cookie (the CSRF token is derived from the
+/// cookie with the server secret, so it needs no row of its own).
+public struct ConsoleSessionRecord: Sendable, Equatable {
+    /// SHA-256 of the session cookie's value.
+    public var sessionHash: [UInt8]
+    /// The passkey that signed in.
+    public var credentialID: [UInt8]
+    /// When it started.
+    public var createdAt: Date
+    /// When it ends.
+    public var expiresAt: Date
+
+    /// Creates a record.
+    public init(sessionHash: [UInt8], credentialID: [UInt8], createdAt: Date, expiresAt: Date) {
+        self.sessionHash = sessionHash
+        self.credentialID = credentialID
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The admin console's operator passkeys and sessions, shared by every instance; and the
+/// recent users of an application, for the console's user page.
+public protocol ConsoleStore: Sendable {
+    /// Adds an operator passkey; ``StoreError/Code/conflict`` when the id exists.
+    func insertConsoleCredential(_ credential: ConsoleCredentialRecord) async throws
+    /// An operator passkey by id.
+    func consoleCredential(id: [UInt8]) async throws -> ConsoleCredentialRecord?
+    /// Every operator passkey, oldest first.
+    func consoleCredentials() async throws -> [ConsoleCredentialRecord]
+    /// Records a sign-in when the stored count is still `expectedSignCount` (one statement).
+    func updateConsoleCredentialUse(id: [UInt8], signCount: UInt32, expectedSignCount: UInt32, at now: Date)
+        async throws -> Bool
+    /// Adds a session.
+    func insertConsoleSession(_ session: ConsoleSessionRecord) async throws
+    /// The session with this hash, when it has not expired at `now`.
+    func consoleSession(hash: [UInt8], at now: Date) async throws -> ConsoleSessionRecord?
+    /// Ends a session; `false` when there was none.
+    func deleteConsoleSession(hash: [UInt8]) async throws -> Bool
+    /// The application's newest users, at most `limit`.
+    func recentUsers(applicationID: UUID, limit: Int) async throws -> [UserRecord]
+}
+
+extension StoreQueries {
+    static func insertConsoleCredential(_ credential: ConsoleCredentialRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO console_credentials (credential_id, public_key, sign_count, user_handle, backup_eligible,
+                name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .bytes(credential.credentialID), .bytes(credential.publicKey), .integer(Int64(credential.signCount)),
+                .bytes(credential.userHandle), .bool(credential.backupEligible), .text(credential.name),
+                .date(credential.createdAt),
+                .optionalDate(credential.lastUsedAt),
+            ])
+    }
+
+    static func consoleCredential(id: [UInt8]) -> StoreQuery {
+        StoreQuery("SELECT * FROM console_credentials WHERE credential_id = ?", [.bytes(id)])
+    }
+
+    static let consoleCredentials = StoreQuery(
+        "SELECT * FROM console_credentials ORDER BY created_at, credential_id")
+
+    static func updateConsoleCredentialUse(id: [UInt8], signCount: UInt32, expectedSignCount: UInt32, at now: Date)
+        -> StoreQuery
+    {
+        StoreQuery(
+            """
+            UPDATE console_credentials SET sign_count = ?, last_used_at = ?
+            WHERE credential_id = ? AND sign_count = ? RETURNING credential_id
+            """,
+            [.integer(Int64(signCount)), .date(now), .bytes(id), .integer(Int64(expectedSignCount))])
+    }
+
+    static func insertConsoleSession(_ session: ConsoleSessionRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO console_sessions (session_hash, credential_id, created_at, expires_at)
+            VALUES (?, ?, ?, ?)
+            """,
+            [
+                .bytes(session.sessionHash), .bytes(session.credentialID),
+                .date(session.createdAt), .date(session.expiresAt),
+            ])
+    }
+
+    static func consoleSession(hash: [UInt8], at now: Date) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM console_sessions WHERE session_hash = ? AND expires_at > ?", [.bytes(hash), .date(now)])
+    }
+
+    static func deleteConsoleSession(hash: [UInt8]) -> StoreQuery {
+        StoreQuery("DELETE FROM console_sessions WHERE session_hash = ? RETURNING session_hash", [.bytes(hash)])
+    }
+
+    static func recentUsers(applicationID: UUID, limit: Int) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM users WHERE application_id = ? ORDER BY created_at DESC, user_id LIMIT ?",
+            [.uuid(applicationID), .integer(Int64(limit))])
+    }
+}
+
+extension ConsoleCredentialRecord {
+    init(row: any StoredRow) throws {
+        self.init(
+            credentialID: try row.bytes("credential_id"), publicKey: try row.bytes("public_key"),
+            signCount: UInt32(clamping: try row.integer("sign_count")), userHandle: try row.bytes("user_handle"),
+            backupEligible: try row.bool("backup_eligible"), name: try row.text("name"),
+            createdAt: try row.date("created_at"),
+            lastUsedAt: row.optionalDate("last_used_at"))
+    }
+}
+
+extension ConsoleSessionRecord {
+    init(row: any StoredRow) throws {
+        self.init(
+            sessionHash: try row.bytes("session_hash"), credentialID: try row.bytes("credential_id"),
+            createdAt: try row.date("created_at"),
+            expiresAt: try row.date("expires_at"))
+    }
+}
+
+extension SQLStore {
+    func insertConsoleCredential(_ credential: ConsoleCredentialRecord) async throws {
+        _ = try await executor.rows(StoreQueries.insertConsoleCredential(credential))
+    }
+
+    func consoleCredential(id: [UInt8]) async throws -> ConsoleCredentialRecord? {
+        try await executor.rows(StoreQueries.consoleCredential(id: id)).first.map(ConsoleCredentialRecord.init(row:))
+    }
+
+    func consoleCredentials() async throws -> [ConsoleCredentialRecord] {
+        try await executor.rows(StoreQueries.consoleCredentials).map(ConsoleCredentialRecord.init(row:))
+    }
+
+    func updateConsoleCredentialUse(id: [UInt8], signCount: UInt32, expectedSignCount: UInt32, at now: Date)
+        async throws -> Bool
+    {
+        try await !executor.rows(
+            StoreQueries.updateConsoleCredentialUse(
+                id: id, signCount: signCount, expectedSignCount: expectedSignCount, at: now)
+        ).isEmpty
+    }
+
+    func insertConsoleSession(_ session: ConsoleSessionRecord) async throws {
+        _ = try await executor.rows(StoreQueries.insertConsoleSession(session))
+    }
+
+    func consoleSession(hash: [UInt8], at now: Date) async throws -> ConsoleSessionRecord? {
+        try await executor.rows(StoreQueries.consoleSession(hash: hash, at: now)).first.map(
+            ConsoleSessionRecord.init(row:))
+    }
+
+    func deleteConsoleSession(hash: [UInt8]) async throws -> Bool {
+        try await !executor.rows(StoreQueries.deleteConsoleSession(hash: hash)).isEmpty
+    }
+
+    func recentUsers(applicationID: UUID, limit: Int) async throws -> [UserRecord] {
+        try await executor.rows(StoreQueries.recentUsers(applicationID: applicationID, limit: limit)).map {
+            try UserRecord(row: $0)
+        }
+    }
+}
