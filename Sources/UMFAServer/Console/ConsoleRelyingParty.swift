@@ -11,16 +11,20 @@ struct ConsoleRelyingParty: Sendable {
     /// The challenges' application id: the nil UUID (applications get random version 4 ids).
     static let challengeScope = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    /// The public URL's host.
-    var rpID: String { URLComponents(string: services.publicURL)?.host ?? "localhost" }
+    /// The public URL's host. Browsers refuse an IP address as RP ID, so a loopback address is
+    /// served as `localhost` (open the console at `http://localhost:<port>/admin`).
+    var rpID: String {
+        let host = URLComponents(string: services.publicURL)?.host ?? "localhost"
+        return ["127.0.0.1", "::1", "[::1]"].contains(host) ? "localhost" : host
+    }
 
-    /// The public URL's origin (`scheme://host[:port]`).
+    /// The public URL's origin (`scheme://host[:port]`), with the host as ``rpID`` names it.
     var origin: String {
-        guard let url = URLComponents(string: services.publicURL), let scheme = url.scheme, let host = url.host else {
+        guard let url = URLComponents(string: services.publicURL), let scheme = url.scheme else {
             return services.publicURL
         }
-        let hostPart = host.contains(":") ? "[\(host)]" : host
-        return "\(scheme)://\(hostPart)" + (url.port.map { ":\($0)" } ?? "")
+        let host = rpID.contains(":") ? "[\(rpID)]" : rpID
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// User verification is required: an operator's passkey stands for the admin token.
