@@ -20,7 +20,7 @@
       else if (name === "text") node.textContent = value;
       else if (value !== undefined && value !== null) node.setAttribute(name, value);
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined) continue;
       node.append(typeof child === "string" ? document.createTextNode(child) : child);
     }
@@ -163,7 +163,7 @@
 
   function show(title, ...content) {
     const view = $("view");
-    view.replaceChildren(el("h2", { text: title }), ...content.flat());
+    view.replaceChildren(el("h2", { text: title }), ...content.flat(Infinity).filter((c) => c !== null));
     view.hidden = false;
     for (const link of document.querySelectorAll("nav a")) {
       link.classList.toggle("current", location.hash.startsWith(link.getAttribute("href")));
@@ -247,7 +247,8 @@
       } else if (kind === "number") value = Number(raw);
       else value = raw.trim();
       if (name === "aaguid_allow" && value.length === 0) value = null;
-      if (JSON.stringify(value) !== JSON.stringify(app[name] ?? (kind === "list" ? [] : null))) body[name] = value;
+      const current = name === "aaguid_allow" ? (app[name] ?? null) : (app[name] ?? (kind === "list" ? [] : null));
+      if (JSON.stringify(value) !== JSON.stringify(current)) body[name] = value;
     }
     return body;
   }
