@@ -54,8 +54,8 @@ def test_origin_not_in_the_application_list_is_refused_by_the_server(page, serve
 
 
 def test_server_without_development_application(umfa_bin, tmp_path, driver, steps, authenticator):
-    """With --no-default-app the page names no application and the demo routes are gone; an
-    application named with ?app= still works for sign-up."""
+    """With --no-default-app the page names no application (and there are no demo-only routes);
+    an application named with ?app= works for sign-up and lists the user's passkeys."""
     server = Server(umfa_bin, tmp_path, tmp_path / "data", {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN},
                     args=("--no-default-app",)).start()
     try:
@@ -72,6 +72,8 @@ def test_server_without_development_application(umfa_bin, tmp_path, driver, step
         page.open(app["application_id"])
         page.sign_up("frank")
         assert page.signed_in_user == "frank", page.message
+        # Any application's page lists the user's passkeys (self-service routes, login token).
+        assert len(page.passkey_items()) == 1 and page.element("passkeys-note").text == ""
     finally:
         server.stop()
 

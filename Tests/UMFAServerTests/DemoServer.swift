@@ -6,7 +6,7 @@ import UMFAServer
 import UMFAWebAuthn
 
 /// A server as `umfa serve` starts it on a fresh database: with the development application
-/// (origin `http://localhost:8080`) and, unless turned off, the demo routes.
+/// (origin `http://localhost:8080`), which the demo page names unless turned off.
 struct DemoServer: Sendable {
     static let origin = "http://localhost:8080"
 
@@ -59,24 +59,5 @@ struct DemoServer: Sendable {
             guard let development else { throw TestFailure("no development application was created") }
             return try await body(api, development)
         }
-    }
-}
-
-extension API {
-    /// `GET` or `DELETE` with the login token as bearer, on the demo routes.
-    func demo(_ method: HTTPRequest.Method, user: String, credential: String? = nil, token: String?) async throws
-        -> Reply
-    {
-        let encoded = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? user
-        var path = "/api/demo/users/\(encoded)/credentials"
-        if let credential { path += "/" + credential }
-        return try await send(method, path, bearer: token)
-    }
-
-    /// `POST /api/demo/validate-token`.
-    func demoValidate(user: String, token: String, application: String? = nil) async throws -> Reply {
-        var body: [String: JSONValue] = ["user_id": .string(user), "token": .string(token)]
-        if let application { body["application_id"] = .string(application) }
-        return try await post("/api/demo/validate-token", .object(body))
     }
 }

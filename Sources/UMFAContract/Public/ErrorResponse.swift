@@ -44,35 +44,3 @@ public struct HealthResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = HealthResponse(traceID: Examples.traceID)
 }
-
-/// `POST /api/demo/validate-token`: the demo page's check of a login token (no API key; the
-/// development application only).
-public struct DemoValidateRequest: ContractBody, Equatable {
-    /// The development application, a UUID; absent means that one.
-    public var applicationID: String?
-    /// The user the token must be for.
-    public var userID: String
-    /// The login token.
-    public var token: String
-    /// The caller's trace id.
-    public var traceID: String?
-
-    /// Creates a request.
-    public init(applicationID: String? = nil, userID: String, token: String, traceID: String? = nil) {
-        self.applicationID = applicationID
-        self.userID = userID
-        self.token = token
-        self.traceID = traceID
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case applicationID = "application_id"
-        case userID = "user_id"
-        case token
-        case traceID = "trace_id"
-    }
-
-    /// An example with every member.
-    public static let example = DemoValidateRequest(
-        applicationID: Examples.applicationID, userID: "alice", token: "eyJ", traceID: Examples.traceID)
-}

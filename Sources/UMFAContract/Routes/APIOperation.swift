@@ -28,9 +28,6 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case demoPage
     case demoStylesheet
     case demoScript
-    case demoValidateToken
-    case demoListCredentials
-    case demoDeleteCredential
     case createOAuthClient
     case listOAuthClients
     case getOAuthClient
@@ -110,20 +107,20 @@ public enum APIOperation: String, CaseIterable, Sendable {
         switch self {
         case .registrationOptions, .registrationVerify, .authenticationOptions, .authenticationVerify, .unenroll,
             .validateToken, .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey,
-            .demoValidateToken, .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
+            .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
             .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
             .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient, .oauthAttestationChallenge,
             .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes, .createApplicationUserRecoveryCodes,
             .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn:
             "POST"
-        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential, .deleteOAuthClient,
+        case .deleteUserCredential, .deleteAPIKey, .deleteOAuthClient,
             .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut:
             "DELETE"
         case .oauthUpdateClientRegistration: "PUT"
         case .updateApplication, .updateOAuthClient, .updateUserProfile, .renameMyCredential: "PATCH"
         case .listUserCredentials, .listApplications, .getApplication, .listAPIKeys, .jwks, .health, .metrics,
-            .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoListCredentials, .listOAuthClients, .getOAuthClient,
+            .openAPI, .demoPage, .demoStylesheet, .demoScript, .listOAuthClients, .getOAuthClient,
             .oidcDiscovery, .oauthServerMetadata, .oidcJWKS, .oauthAuthorize, .oauthUserinfo, .oauthLogout,
             .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
             .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes, .listAuditEvents,
@@ -157,9 +154,6 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .demoPage: "/"
         case .demoStylesheet: "/demo/demo.css"
         case .demoScript: "/demo/demo.js"
-        case .demoValidateToken: "/api/demo/validate-token"
-        case .demoListCredentials: "/api/demo/users/{user_id}/credentials"
-        case .demoDeleteCredential: "/api/demo/users/{user_id}/credentials/{credential_id}"
         case .createOAuthClient, .listOAuthClients: "/api/admin/applications/{id}/oauth-clients"
         case .getOAuthClient, .updateOAuthClient, .deleteOAuthClient:
             "/api/admin/applications/{id}/oauth-clients/{client_id}"
@@ -229,18 +223,10 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .deleteApplicationUserCredential, .createApplicationUserRecoveryCodes, .listSigningKeys:
             .adminToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
-        case .demoListCredentials, .demoDeleteCredential, .listMyCredentials, .renameMyCredential,
+        case .listMyCredentials, .renameMyCredential,
             .deleteMyCredential, .createMyRecoveryCodes, .countMyRecoveryCodes:
             .loginToken
         default: .open
-        }
-    }
-
-    /// Whether the route exists only for the development application's demo page.
-    public var isDemoOnly: Bool {
-        switch self {
-        case .demoValidateToken, .demoListCredentials, .demoDeleteCredential: true
-        default: false
         }
     }
 
@@ -269,7 +255,6 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createEnrollmentToken: EnrollmentTokenRequest.self
         case .createApplication: CreateApplicationRequest.self
         case .updateApplication: ApplicationSettingsRequest.self
-        case .demoValidateToken: DemoValidateRequest.self
         case .createOAuthClient, .updateOAuthClient: OAuthClientRequest.self
         case .interactionSignInOptions: InteractionSignInOptionsRequest.self
         case .interactionSignInVerify: InteractionSignInVerifyRequest.self
@@ -297,10 +282,10 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .authenticationOptions: AuthenticationOptionsResponse.self
         case .registrationVerify, .authenticationVerify: CeremonyResponse.self
         case .unenroll: UnenrollResponse.self
-        case .validateToken, .demoValidateToken: ValidateTokenResponse.self
+        case .validateToken: ValidateTokenResponse.self
         case .createEnrollmentToken: EnrollmentTokenResponse.self
-        case .listUserCredentials, .demoListCredentials: CredentialListResponse.self
-        case .deleteUserCredential, .deleteAPIKey, .demoDeleteCredential: RemovedResponse.self
+        case .listUserCredentials: CredentialListResponse.self
+        case .deleteUserCredential, .deleteAPIKey: RemovedResponse.self
         case .createApplication, .getApplication, .updateApplication: ApplicationResponse.self
         case .listApplications: ApplicationListResponse.self
         case .createAPIKey: APIKeyCreatedResponse.self

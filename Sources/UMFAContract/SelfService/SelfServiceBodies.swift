@@ -61,20 +61,26 @@ public struct MyCredentialListResponse: ContractBody, TraceCarrying, Equatable {
     public var traceID: String
     /// The user's credentials, oldest first.
     public var credentials: [MyCredential]
+    /// The user's WebAuthn user handle, base64url: what a page passes to the WebAuthn Signal API
+    /// (`signalAllAcceptedCredentials`, `signalCurrentUserDetails`) as `userId`.
+    public var userHandle: String
 
     /// Creates an answer.
-    public init(traceID: String, credentials: [MyCredential]) {
+    public init(traceID: String, credentials: [MyCredential], userHandle: String) {
         self.traceID = traceID
         self.credentials = credentials
+        self.userHandle = userHandle
     }
 
     enum CodingKeys: String, CodingKey {
         case traceID = "trace_id"
         case credentials
+        case userHandle = "user_handle"
     }
 
     /// An example with every member.
-    public static let example = MyCredentialListResponse(traceID: Examples.traceID, credentials: [.example])
+    public static let example = MyCredentialListResponse(
+        traceID: Examples.traceID, credentials: [.example], userHandle: "AQIDBA")
 }
 
 /// `PATCH /api/umfa/me/credentials/{credential_id}`: `{name}` (1–64 characters; `null` goes back

@@ -52,8 +52,8 @@ public struct ServerConfiguration: Sendable {
     public var signingKeyRefreshInterval: Duration = .seconds(10)
     /// The clock for challenges, enrollment tokens and login tokens; tests inject a fixed one.
     public var now: @Sendable () -> Date
-    /// Whether the demo page's development-only routes (`/api/demo/...`) are served for the
-    /// development application; `umfa serve --no-default-app` turns them off.
+    /// Whether the demo page names the development application (it then works at `/` without
+    /// `?app=`); `umfa serve --no-default-app` turns it off.
     public var demoRoutes = true
     /// The abuse limits (429 with `Retry-After`).
     public var abuseLimits = AbuseLimits()

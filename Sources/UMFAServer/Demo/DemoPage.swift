@@ -7,8 +7,7 @@ import Hummingbird
 /// from another host, enforced by a strict `Content-Security-Policy`, so it works offline.
 struct DemoPage {
     let services: ServerServices
-    /// Whether the development-only demo routes are served; without them the page names no
-    /// development application and asks for `?app=`.
+    /// Whether the page names the development application; without it the page asks for `?app=`.
     let demoRoutes: Bool
 
     /// Only this origin's own files; no inline code, no plugins, no framing.

@@ -17,7 +17,7 @@ struct Routes {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: ErrorMiddleware())
         let admin = router.group().add(middleware: AdminAuthorization(services: services))
-        for operation in APIOperation.allCases where demoRoutes || !operation.isDemoOnly {
+        for operation in APIOperation.allCases {
             let path = RouterPath(Self.routerPath(operation.path))
             let method = HTTPRequest.Method(operation.method) ?? .get
             if operation.access == .adminToken {
@@ -39,7 +39,6 @@ struct Routes {
         let authentication = AuthenticationService(services: services)
         let credentials = CredentialService(services: services)
         let admin = AdminService(services: services)
-        let demo = DemoService(services: services)
         let publicRoutes = PublicRoutes(
             services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash))
         let demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
@@ -88,11 +87,6 @@ struct Routes {
         case .demoPage: return demoPage.home
         case .demoStylesheet: return { request, _ in try demoPage.asset("demo.css", request: request) }
         case .demoScript: return { request, _ in try demoPage.asset("demo.js", request: request) }
-        case .demoValidateToken: return RouteHandlers.json(demo.validate)
-        case .demoListCredentials:
-            return RouteHandlers.plain { try await demo.listCredentials($0.credentialTarget, caller: $1) }
-        case .demoDeleteCredential:
-            return RouteHandlers.plain { try await demo.deleteCredential($0.credentialTarget, caller: $1) }
         case .createOAuthClient: return RouteHandlers.jsonWithPath(status: created, oauthClients.create)
         case .listOAuthClients: return RouteHandlers.plain(oauthClients.list)
         case .getOAuthClient: return RouteHandlers.plain(oauthClients.show)

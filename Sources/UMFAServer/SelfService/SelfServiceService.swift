@@ -14,7 +14,12 @@ struct SelfServiceService: Sendable {
     func list(caller: Caller) async throws -> MyCredentialListResponse {
         let user = try await SignedInUser.from(caller, services: services)
         let credentials = try await services.store.credentials(applicationID: user.application.id, userID: user.userID)
-        return MyCredentialListResponse(traceID: caller.traceID, credentials: credentials.map(Self.view))
+        guard let record = try await services.store.user(applicationID: user.application.id, userID: user.userID) else {
+            throw ServiceError.notFound("Unknown user")
+        }
+        return MyCredentialListResponse(
+            traceID: caller.traceID, credentials: credentials.map(Self.view),
+            userHandle: Base64URL.encode(record.userHandle))
     }
 
     func rename(_ request: RenameCredentialRequest, values: RouteValues, caller: Caller) async throws

@@ -5,7 +5,10 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const state = { app: null, development: null, user: null, token: null, credential: null, conditional: null, busy: false };
+  const state = {
+    app: null, development: null, user: null, token: null, credential: null, conditional: null, busy: false,
+    rpId: null, userHandle: null, passkeys: [],
+  };
 
   // -- the WebAuthn JSON encodings (shared with the hosted pages: /demo/webauthn-json.js) ----
 
@@ -174,6 +177,7 @@
     if (displayName) body.display_name = displayName;
     if (token) body.token = token;
     const options = await call("POST", "/api/umfa/registration/options", body, null, user);
+    state.rpId = options.publicKey.rp.id;
     let credential;
     try {
       credential = await navigator.credentials.create({ publicKey: creationOptions(options.publicKey) });
@@ -189,6 +193,7 @@
     const body = { application_id: state.app };
     if (user) body.user_id = user;
     const options = await call("POST", "/api/umfa/authentication/options", body, null, user);
+    state.rpId = options.publicKey.rpId;
     let credential;
     try {
       const request = { publicKey: requestOptions(options.publicKey) };
@@ -285,16 +290,22 @@
 
   const isDevelopment = () => state.development !== null && state.app === state.development;
 
+  // The WebAuthn Signal API (Chromium 132+, Safari 26+): tells the passkey manager what the
+  // server holds, so it stops offering deleted passkeys and shows current names. Browsers
+  // without it simply skip this; nothing depends on it.
+  function signal(name, details) {
+    if (!window.PublicKeyCredential || typeof PublicKeyCredential[name] !== "function" || !state.rpId) return;
+    PublicKeyCredential[name]({ rpId: state.rpId, ...details }).catch(() => {});
+  }
+
+  // The signed-in user's passkeys, through the self-service routes (DESIGN.md §8) with the
+  // login token: any application's page can show them, no API key in the browser.
   async function listPasskeys() {
     const list = $("passkeys");
     list.replaceChildren();
-    if (!isDevelopment()) {
-      show($("passkeys-note"), "Listing passkeys is a development-only feature of this server's development " +
-        "application; your backend lists them with its API key.", "");
-      return;
-    }
-    const path = "/api/demo/users/" + encodeURIComponent(state.user) + "/credentials";
-    const answer = await call("GET", path, undefined, state.token, state.user);
+    const answer = await call("GET", "/api/umfa/me/credentials", undefined, state.token, state.user);
+    state.userHandle = answer.user_handle;
+    state.passkeys = answer.credentials.map((c) => c.credential_id);
     show($("passkeys-note"), answer.credentials.length ? "" : "This user has no passkeys left.", "");
     for (const credential of answer.credentials) {
       const item = document.createElement("li");
@@ -302,50 +313,90 @@
       const text = document.createElement("div");
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = (credential.device_name || "Passkey") + " \u00b7 " + credential.credential_id.slice(0, 10) + "\u2026";
+      name.textContent = (credential.name || "Passkey") + " \u00b7 " + credential.credential_id.slice(0, 10) + "\u2026";
       const meta = document.createElement("span");
       meta.className = "meta";
       meta.textContent = "Created " + new Date(credential.created_at).toLocaleString() + " \u00b7 last used " +
-        (credential.last_used_at ? new Date(credential.last_used_at).toLocaleString() : "never");
+        (credential.last_used_at ? new Date(credential.last_used_at).toLocaleString() : "never") +
+        (credential.authenticator_name ? " \u00b7 " + credential.authenticator_name : "");
       text.append(name, meta);
+      const rename = document.createElement("button");
+      rename.type = "button";
+      rename.className = "secondary rename";
+      rename.textContent = "Rename";
+      rename.addEventListener("click", () => startRename(item, credential));
       const remove = document.createElement("button");
       remove.type = "button";
       remove.className = "danger delete";
       remove.textContent = "Delete";
       remove.addEventListener("click", () => run(() => deletePasskey(credential.credential_id)));
-      item.append(text, remove);
+      item.append(text, rename, remove);
       list.appendChild(item);
     }
   }
 
+  function startRename(item, credential) {
+    const form = document.createElement("form");
+    form.className = "rename-form";
+    const field = document.createElement("input");
+    field.name = "name";
+    field.maxLength = 64;
+    field.value = credential.name || "";
+    field.setAttribute("aria-label", "New name");
+    const save = document.createElement("button");
+    save.type = "submit";
+    save.textContent = "Save";
+    form.append(field, save);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      run(() => renamePasskey(credential.credential_id, field.value.trim()));
+    });
+    item.replaceChildren(form);
+    field.focus();
+  }
+
+  async function renamePasskey(credentialID, name) {
+    await call("PATCH", "/api/umfa/me/credentials/" + encodeURIComponent(credentialID), { name: name || null },
+      state.token, state.user);
+    await listPasskeys();
+    if (state.userHandle) {
+      signal("signalCurrentUserDetails", { userId: state.userHandle, name: state.user, displayName: state.user });
+    }
+    say("Passkey renamed.", "ok");
+  }
+
   async function deletePasskey(credentialID) {
-    const path = "/api/demo/users/" + encodeURIComponent(state.user) + "/credentials/" +
-      encodeURIComponent(credentialID);
-    await call("DELETE", path, undefined, state.token, state.user);
+    // The last passkey goes only when the request says so (the server answers 409 otherwise).
+    const last = state.passkeys.length === 1 ? "?confirm_last=true" : "";
+    await call("DELETE", "/api/umfa/me/credentials/" + encodeURIComponent(credentialID) + last, undefined,
+      state.token, state.user);
+    // The server holds it no more: the passkey manager may forget it too.
+    signal("signalUnknownCredential", { credentialId: credentialID });
+    const remaining = state.passkeys.filter((id) => id !== credentialID);
+    if (state.userHandle) {
+      signal("signalAllAcceptedCredentials", { userId: state.userHandle, allAcceptedCredentialIds: remaining });
+    }
+    state.passkeys = remaining;
     if (credentialID === state.credential) {
       // The login token ends with the passkey it signed in with (the server refuses it now):
       // the list cannot be read again, and this session lasts only until the page is left.
       $("passkeys").replaceChildren();
-      say("Passkey deleted. It may stay on your device, but this application no longer accepts it. " +
+      say("Passkey deleted. This application no longer accepts it, and your device was told to forget it. " +
         "You signed in with it, so this sign-in has ended too.", "ok");
       return;
     }
     await listPasskeys();
-    say("Passkey deleted. It may stay on your device, but this application no longer accepts it.", "ok");
+    say("Passkey deleted. This application no longer accepts it, and your device was told to forget it.", "ok");
   }
 
+  // Whether the server accepts the login token: the self-service list answers only to a valid,
+  // fresh token of this user and application. A backend calls validate-token with its API key.
   async function validateToken() {
     const result = $("validate-result");
-    if (!isDevelopment()) {
-      show(result, "Validating here is a development-only feature of this server's development application; " +
-        "your backend calls validate-token with its API key.", "");
-      return;
-    }
     try {
-      const answer = await api("POST", "/api/demo/validate-token",
-        { application_id: state.app, user_id: state.user, token: state.token });
-      show(result, "Valid: the server accepts this token for " + quoted(answer.user_id) + ".", "ok",
-        "validate-token answered 200, trace id " + answer.trace_id);
+      const answer = await api("GET", "/api/umfa/me/credentials", undefined, state.token);
+      show(result, "Valid: the server accepts this token for " + quoted(state.user) + ".", "ok",
+        "GET /api/umfa/me/credentials answered 200, trace id " + answer.trace_id);
     } catch (error) {
       if (!(error instanceof ServerError) || error.status === 0) throw error;
       show(result, "Not valid: " + error.message, "error", "HTTP " + error.status + ", trace id " + error.traceID);
