@@ -94,6 +94,10 @@ def test_console_operator_journey(driver, server, steps, authenticator, page):
     console.open()
     steps.shot("sign-in")
     assert console.element("signin_view").is_displayed() and not console.signed_in
+    # Page conventions (DESIGN.md §5): inputs named after what they carry, actions as named buttons.
+    assert console.element("admin_token").get_attribute("name") == "admin_token"
+    for name in ("sign_in", "enroll_passkey", "sign_out"):
+        assert driver.find_element(By.CSS_SELECTOR, f"button[name={name}]").get_attribute("id") == name
 
     # A wrong admin token enrolls nothing.
     console.type("admin_token", "umfa-wrong-token")
@@ -134,6 +138,11 @@ def test_console_operator_journey(driver, server, steps, authenticator, page):
     console.document("application")
 
     # A setting changed on the page is the application's setting.
+    assert console.element("setting_token_ttl_seconds").get_attribute("name") == "token_ttl_seconds"
+    unnamed = driver.execute_script(
+        "return [...document.querySelectorAll('#view input, #view select, #view textarea, #view button')]"
+        ".filter(e => !e.name).map(e => e.outerHTML)")
+    assert unnamed == [], unnamed
     console.type("setting_token_ttl_seconds", "120")
     Select(console.element("setting_token_signing_alg")).select_by_value("ES256")
     console.click("save_settings", "settings-saved")

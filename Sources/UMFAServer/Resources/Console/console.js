@@ -20,6 +20,8 @@
       else if (name === "text") node.textContent = value;
       else if (value !== undefined && value !== null) node.setAttribute(name, value);
     }
+    // Page conventions (DESIGN.md §5): every action is a named button.
+    if (tag === "button" && attributes.id && !attributes.name) node.setAttribute("name", attributes.id);
     for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined) continue;
       node.append(typeof child === "string" ? document.createTextNode(child) : child);
@@ -34,7 +36,8 @@
         el("td", { "data-label": headings[i] }, cell instanceof Node ? cell : String(cell ?? "")))))));
   }
 
-  function field(id, label, value = "", kind = "input", options = []) {
+  // An input named after what it carries (DESIGN.md §5): `name` is the setting or value.
+  function field(id, label, value = "", kind = "input", options = [], name = id.replace(/^(setting|new|audit)_/, "")) {
     let control;
     if (kind === "select") {
       control = el("select", { id }, options.map((o) => el("option", { value: o, text: o })));
@@ -46,6 +49,7 @@
       control = el("input", { id, type: kind });
       control.value = value;
     }
+    control.setAttribute("name", name);
     return [el("label", { for: id, text: label }), control];
   }
 
@@ -98,8 +102,8 @@
   const lines = (text) => text.split("\n").map((l) => l.trim()).filter((l) => l);
 
   // A destructive button asks for a second click.
-  function confirmButton(label, className, action) {
-    const button = el("button", { type: "button", class: className, text: label });
+  function confirmButton(label, className, action, name = className.split(" ").pop()) {
+    const button = el("button", { type: "button", class: className, text: label, name });
     button.addEventListener("click", () => {
       if (button.dataset.armed !== "1") {
         button.dataset.armed = "1";
@@ -178,7 +182,7 @@
   function applicationSelect(id, selected, allowAll = false) {
     const options = (allowAll ? [el("option", { value: "", text: "All applications" })] : []).concat(
       applications.map((a) => el("option", { value: a.application_id, text: `${a.name} (${a.application_id})` })));
-    const select = el("select", { id }, options);
+    const select = el("select", { id, name: "application_id" }, options);
     if (selected) select.value = selected;
     return select;
   }
@@ -287,7 +291,7 @@
       el("p", { class: "muted" }, "Issuer ", el("code", { text: issuer })),
       table("oauth_clients_table", ["Name", "Client id", "Grants", "Authentication", ""], clients.map((c) => [
         c.client_name, el("code", { text: c.client_id }), (c.grant_types || []).join(" "), c.token_endpoint_auth_method,
-        confirmButton("Delete", "danger", async () => {
+        confirmButton("Delete", "danger delete_client", async () => {
           await call("DELETE", `/api/admin/applications/${encodeURIComponent(id)}/oauth-clients/${encodeURIComponent(c.client_id)}`);
           await applicationPage(id);
           say(`Client ${c.client_name} deleted.`);
@@ -390,7 +394,7 @@
         await call("POST", "/api/admin/signing-keys");
         await signingKeysPage();
         say("New signing keys are current.");
-      }));
+      }, "rotate_keys"));
     $("view").lastElementChild.id = "rotate_keys";
   }
 

@@ -323,11 +323,13 @@
       const rename = document.createElement("button");
       rename.type = "button";
       rename.className = "secondary rename";
+      rename.name = "rename_passkey";
       rename.textContent = "Rename";
       rename.addEventListener("click", () => startRename(item, credential));
       const remove = document.createElement("button");
       remove.type = "button";
       remove.className = "danger delete";
+      remove.name = "delete_passkey";
       remove.textContent = "Delete";
       remove.addEventListener("click", () => run(() => deletePasskey(credential.credential_id)));
       item.append(text, rename, remove);
@@ -345,6 +347,7 @@
     field.setAttribute("aria-label", "New name");
     const save = document.createElement("button");
     save.type = "submit";
+    save.name = "save_name";
     save.textContent = "Save";
     form.append(field, save);
     form.addEventListener("submit", (event) => {
