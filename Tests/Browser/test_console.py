@@ -10,23 +10,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
-from demo import REPO, WAIT_SECONDS, docs_screenshot_wanted
+from demo import REPO, WAIT_SECONDS, DemoPage, docs_screenshot_wanted
 from support import ADMIN_TOKEN
 
 USER = "carol@example.com"
 
 
-class Console:
-    """The console at `<origin>/admin`, used through its visible controls only."""
-
-    def __init__(self, driver, origin: str, steps):
-        self.driver = driver
-        self.origin = origin
-        self.steps = steps
-
-    def idle(self) -> None:
-        WebDriverWait(self.driver, WAIT_SECONDS).until(
-            lambda d: d.execute_script("return document.body.dataset.busy") == "0")
+class Console(DemoPage):
+    """The console at `<origin>/admin`, used through its visible controls only (waiting,
+    clicking and typing as on the demo page)."""
 
     def open(self, fragment: str = "") -> None:
         self.driver.get(self.origin + "/admin" + fragment)
@@ -39,19 +31,6 @@ class Console:
             or d.find_element(By.ID, "view").is_displayed())
         self.idle()
 
-    def element(self, element_id: str):
-        return self.driver.find_element(By.ID, element_id)
-
-    def click(self, element_id: str, step: str) -> None:
-        self.element(element_id).click()
-        self.idle()
-        self.steps.shot(step)
-
-    def type(self, element_id: str, text: str) -> None:
-        field = self.element(element_id)
-        field.clear()
-        field.send_keys(text)
-
     def confirm(self, button) -> None:
         """A destructive button: two clicks."""
         button.click()
@@ -60,11 +39,6 @@ class Console:
 
     def rows(self, table_id: str) -> list:
         return self.driver.find_elements(By.CSS_SELECTOR, f"#{table_id} tbody tr")
-
-    @property
-    def message(self) -> str:
-        element = self.element("message")
-        return element.text if element.is_displayed() else ""
 
     @property
     def signed_in(self) -> bool:
