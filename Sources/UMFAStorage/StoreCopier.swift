@@ -63,6 +63,14 @@ public enum StoreCopier {
             ]
         ),
         (
+            "oob_transactions",
+            [
+                "transaction_id", "application_id", "operation", "user_id", "status", "status_token_hash",
+                "dispatch_token_hash", "redeemed_at", "message", "approval_nonce", "matching_number", "challenge",
+                "credential_id", "sealed_token", "created_at", "updated_at", "expires_at",
+            ]
+        ),
+        (
             "console_credentials",
             [
                 "credential_id", "public_key", "sign_count", "user_handle", "backup_eligible", "name", "created_at",
@@ -88,6 +96,7 @@ public enum StoreCopier {
         "last_used_at", "retired_at", "userpw_time", "expires_at", "first_party", "access_token_ttl_seconds",
         "refresh_token_ttl_seconds", "require_par", "dpop_bound", "occurred_at", "consumed_at", "updated_at",
         "uses_left", "dcr_template", "attestation_required", "email_verified", "phone_number_verified",
+        "redeemed_at",
     ]
 
     /// Copies everything from `source` to `target` (both migrated first).

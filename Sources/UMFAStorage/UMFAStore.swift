@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
 public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore,
-    InitialAccessTokenStore, SelfServiceStore, AuditLogStore, ConsoleStore
+    InitialAccessTokenStore, SelfServiceStore, AuditLogStore, ConsoleStore,
+    OutOfBandStore
 {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws

@@ -99,6 +99,10 @@ struct EnrollmentGrant {
         case .loginToken:
             try requireOpenPolicy()
             try await services.store.insertCredential(credential)
+        case .outOfBand:
+            // The backend asked for this enrollment with its API key; the phone proved it holds
+            // the single-use dispatch token (OutOfBandService checks the transaction).
+            try await services.store.insertCredential(credential)
         case nil:
             // A challenge issued before grants were recorded (an upgrade in flight): its token,
             // if any, was spent when the options were given.

@@ -181,6 +181,18 @@ enum Schema {
                 created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
             """,
             "CREATE INDEX users_by_creation ON users (application_id, created_at)",
+            // Out-of-band enrollment and approval (DESIGN.md §7): transactions started by a
+            // backend and finished on a phone, their tokens by SHA-256.
+            """
+            CREATE TABLE oob_transactions (
+                transaction_id TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                operation TEXT NOT NULL, user_id TEXT, status TEXT NOT NULL, status_token_hash TEXT NOT NULL UNIQUE,
+                dispatch_token_hash TEXT NOT NULL UNIQUE, redeemed_at BIGINT, message TEXT, approval_nonce TEXT,
+                matching_number TEXT, challenge TEXT, credential_id TEXT, sealed_token TEXT,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX oob_transactions_by_expiry ON oob_transactions (expires_at)",
         ],
     ]
 }

@@ -302,6 +302,9 @@ public enum RegistrationGrantKind: String, Sendable, Codable {
     /// Account creation on the hosted pages (DESIGN.md §5): a new user with a generated id,
     /// governed by the application's `signup` setting; valid only while the user has no credential.
     case signUp = "sign-up"
+    /// An out-of-band enrollment the application's backend started (DESIGN.md §7), redeemed by
+    /// the phone with its dispatch token.
+    case outOfBand = "out-of-band"
 }
 
 /// A single-use enrollment grant, stored only as a hash.

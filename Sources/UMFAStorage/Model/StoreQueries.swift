@@ -233,6 +233,9 @@ enum StoreQueries {
             StoreQuery(
                 "DELETE FROM initial_access_tokens WHERE expires_at < ? OR uses_left <= 0", [.date(date)]),
             StoreQuery("DELETE FROM console_sessions WHERE expires_at < ?", [.date(date)]),
+            // A day after they end, so a backend polling late still learns the outcome.
+            StoreQuery(
+                "DELETE FROM oob_transactions WHERE expires_at < ?", [.date(date.addingTimeInterval(-86_400))]),
         ]
     }
 
