@@ -93,6 +93,7 @@ let package = Package(
                 "UMFAContract",
                 "UMFAStorage",
                 "UMFATokens",
+                "UMFAQR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),

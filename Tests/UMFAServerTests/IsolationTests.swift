@@ -166,6 +166,10 @@ struct IsolationTests {
         "GET /admin", "GET /admin/console.css", "GET /admin/console.js", "GET /admin/webauthn-json.js",
         "POST /admin/session/enroll-options", "POST /admin/session/enroll", "POST /admin/session/options",
         "POST /admin/session",
+        // Out-of-band (DESIGN.md §7): a status token, a single-use dispatch token or the ceremony
+        // of a redeemed transaction proves the caller (OutOfBandTests); the page for phones
+        // without the app.
+        "POST /api/umfa/status", "POST /api/umfa/dispatch/redeem", "POST /api/umfa/dispatch/complete", "GET /open",
     ]
 
     /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749

@@ -87,6 +87,12 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case consoleSignInOptions
     case consoleSignIn
     case consoleSignOut
+    case outOfBandEnroll
+    case createApproval
+    case transactionStatus
+    case dispatchRedeem
+    case dispatchComplete
+    case openAppLink
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -112,7 +118,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
             .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient, .oauthAttestationChallenge,
             .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes, .createApplicationUserRecoveryCodes,
-            .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn:
+            .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn, .outOfBandEnroll,
+            .createApproval,
+            .transactionStatus, .dispatchRedeem, .dispatchComplete:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .deleteOAuthClient,
             .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut:
@@ -125,7 +133,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
             .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes, .listAuditEvents,
             .listApplicationAuditEvents, .listApplicationUsers, .listApplicationUserCredentials, .listSigningKeys,
-            .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .consoleSession:
+            .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .consoleSession, .openAppLink:
             "GET"
         }
     }
@@ -206,6 +214,12 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .consoleEnrollOptions: "/admin/session/enroll-options"
         case .consoleEnroll: "/admin/session/enroll"
         case .consoleSignInOptions: "/admin/session/options"
+        case .outOfBandEnroll: "/api/umfa/users/enroll"
+        case .createApproval: "/api/umfa/approvals"
+        case .transactionStatus: "/api/umfa/status"
+        case .dispatchRedeem: "/api/umfa/dispatch/redeem"
+        case .dispatchComplete: "/api/umfa/dispatch/complete"
+        case .openAppLink: "/open"
         }
     }
 
@@ -213,7 +227,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     public var access: Access {
         switch self {
         case .validateToken, .createEnrollmentToken, .listUserCredentials, .deleteUserCredential, .updateUserProfile,
-            .createUserRecoveryCodes, .listApplicationAuditEvents:
+            .createUserRecoveryCodes, .listApplicationAuditEvents, .outOfBandEnroll, .createApproval:
             .apiKey
         case .createApplication, .listApplications, .getApplication, .updateApplication, .createAPIKey, .listAPIKeys,
             .deleteAPIKey, .rotateSigningKey, .createOAuthClient, .listOAuthClients, .getOAuthClient,
@@ -270,6 +284,11 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .consoleEnrollOptions: ConsoleEnrollOptionsRequest.self
         case .consoleEnroll: ConsoleEnrollRequest.self
         case .consoleSignIn: ConsoleSignInRequest.self
+        case .outOfBandEnroll: OutOfBandEnrollRequest.self
+        case .createApproval: ApprovalRequest.self
+        case .transactionStatus: StatusRequest.self
+        case .dispatchRedeem: DispatchRedeemRequest.self
+        case .dispatchComplete: DispatchCompleteRequest.self
         default: nil
         }
     }
@@ -325,7 +344,12 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .consoleSession, .consoleEnroll, .consoleSignIn: ConsoleSessionResponse.self
         case .consoleEnrollOptions: RegistrationOptionsResponse.self
         case .consoleSignInOptions: AuthenticationOptionsResponse.self
-        case .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript: nil
+        case .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .openAppLink: nil
+        case .outOfBandEnroll: OutOfBandEnrollResponse.self
+        case .createApproval: ApprovalResponse.self
+        case .transactionStatus: StatusResponse.self
+        case .dispatchRedeem: DispatchRedeemResponse.self
+        case .dispatchComplete: DispatchCompleteResponse.self
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
@@ -340,7 +364,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .createEnrollmentToken, .createApplication, .createAPIKey, .rotateSigningKey, .createOAuthClient,
             .oauthPushedAuthorizationRequest, .createInitialAccessToken, .oauthRegisterClient,
             .oauthAttestationChallenge, .createMyRecoveryCodes, .createUserRecoveryCodes,
-            .createApplicationUserRecoveryCodes:
+            .createApplicationUserRecoveryCodes, .createApproval:
             201
         case .oauthDeleteClientRegistration: 204
         default: 200

@@ -10,6 +10,7 @@ enum AuditAction: String, Sendable, CaseIterable {
     case recoveryFailed = "recovery.failed"
     case approvalApproved = "approval.approved"
     case approvalDenied = "approval.denied"
+    case approvalFailed = "approval.failed"
     case refreshTokenReuseDetected = "refresh_token.reuse_detected"
     case apiKeyCreated = "api_key.created"
     case apiKeyRevoked = "api_key.revoked"

@@ -170,6 +170,17 @@ struct Routes {
         case .consoleSignInOptions: return console.signInOptions
         case .consoleSignIn: return console.signIn
         case .consoleSignOut: return console.signOut
+        case .outOfBandEnroll:
+            return RouteHandlers.json(
+                precheck: APIKeyAuthentication.requireKey, OutOfBandService(services: services).enroll)
+        case .createApproval:
+            return RouteHandlers.json(
+                status: created, precheck: APIKeyAuthentication.requireKey, OutOfBandService(services: services).approve
+            )
+        case .transactionStatus: return RouteHandlers.json(OutOfBandService(services: services).status)
+        case .dispatchRedeem: return RouteHandlers.json(OutOfBandService(services: services).redeem)
+        case .dispatchComplete: return RouteHandlers.json(OutOfBandService(services: services).complete)
+        case .openAppLink: return { _, _ in OpenPage.response() }
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

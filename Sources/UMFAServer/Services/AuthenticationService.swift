@@ -24,9 +24,10 @@ struct AuthenticationService: Sendable {
     }
 
     /// Request options for `userID` (or a discoverable credential) of `application`.
-    func options(application: ApplicationRecord, userID: String?, caller: Caller) async throws
-        -> AuthenticationOptionsResponse
-    {
+    func options(
+        application: ApplicationRecord, userID: String?, caller: Caller, challenge given: [UInt8]? = nil,
+        expiresAt: Date? = nil
+    ) async throws -> AuthenticationOptionsResponse {
         // Unauthenticated and writes a challenge row: limited per client address.
         try services.abuse.countOptionsRequest(caller)
         var allow: [CredentialDescriptor]?
@@ -43,12 +44,12 @@ struct AuthenticationService: Sendable {
                     for: userID)
             }
         }
-        let challenge = Secrets.randomBytes(32)
+        let challenge = given ?? Secrets.randomBytes(32)
         try await services.store.insertChallenge(
             ChallengeRecord(
                 challenge: challenge, applicationID: application.id, userID: userID,
                 ceremony: .authentication, userVerification: application.userVerification,
-                expiresAt: services.now().addingTimeInterval(services.challengeLifetime),
+                expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
                 allowCredentials: (allow ?? []).map(\.id.bytes)))
         let options = RequestOptionsJSON(
             challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),

@@ -37,18 +37,20 @@ struct RegistrationService: Sendable {
     /// by account creation on the hosted pages); `userName` is what the passkey manager shows.
     func options(
         application: ApplicationRecord, userID: String, userName: String, displayName: String,
-        existing: [StoredCredential], grant: EnrollmentGrant.Grant, caller: Caller
+        existing: [StoredCredential], grant: EnrollmentGrant.Grant, caller: Caller, challenge given: [UInt8]? = nil,
+        expiresAt: Date? = nil
     ) async throws -> RegistrationOptionsResponse {
         let user = try await services.store.insertUser(
             UserRecord(
                 applicationID: application.id, userID: userID, userHandle: Secrets.randomBytes(32),
                 displayName: displayName, createdAt: services.now()))
-        let challenge = Secrets.randomBytes(32)
+        let challenge = given ?? Secrets.randomBytes(32)
         try await services.store.insertChallenge(
             ChallengeRecord(
                 challenge: challenge, applicationID: application.id, userID: userID, ceremony: .registration,
                 userVerification: application.userVerification, userpwTime: grant.userpwTime,
-                expiresAt: services.now().addingTimeInterval(services.challengeLifetime), grant: grant.kind,
+                expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
+                grant: grant.kind,
                 enrollmentTokenHash: grant.enrollmentTokenHash))
         let options = CreationOptionsJSON(
             rp: RelyingPartyEntity(id: application.rpID, name: application.rpName),

@@ -80,6 +80,8 @@ public protocol OutOfBandStore: Sendable {
     func outOfBandTransaction(statusTokenHash: [UInt8]) async throws -> OutOfBandTransactionRecord?
     /// A transaction by id.
     func outOfBandTransaction(id: String) async throws -> OutOfBandTransactionRecord?
+    /// The transaction a dispatch token names (redeemed or not).
+    func outOfBandTransaction(dispatchTokenHash: [UInt8]) async throws -> OutOfBandTransactionRecord?
     /// Spends a dispatch token: sets the challenge (and the user, for a usernameless approval)
     /// of a pending, unexpired, unredeemed transaction; the transaction as it is now, or `nil`.
     func redeemOutOfBandDispatch(tokenHash: [UInt8], challenge: [UInt8], at now: Date) async throws
@@ -113,6 +115,10 @@ extension StoreQueries {
 
     static func outOfBandTransaction(statusTokenHash: [UInt8]) -> StoreQuery {
         StoreQuery("SELECT * FROM oob_transactions WHERE status_token_hash = ?", [.bytes(statusTokenHash)])
+    }
+
+    static func outOfBandTransaction(dispatchTokenHash: [UInt8]) -> StoreQuery {
+        StoreQuery("SELECT * FROM oob_transactions WHERE dispatch_token_hash = ?", [.bytes(dispatchTokenHash)])
     }
 
     static func outOfBandTransaction(id: String) -> StoreQuery {
@@ -157,7 +163,8 @@ extension OutOfBandTransactionRecord {
         self.init(
             transactionID: try row.text("transaction_id"), applicationID: try row.uuid("application_id"),
             operation: operation, userID: row.optionalText("user_id"), status: status,
-            statusTokenHash: try row.bytes("status_token_hash"), dispatchTokenHash: try row.bytes("dispatch_token_hash"),
+            statusTokenHash: try row.bytes("status_token_hash"),
+            dispatchTokenHash: try row.bytes("dispatch_token_hash"),
             redeemedAt: row.optionalDate("redeemed_at"), message: row.optionalText("message"),
             approvalNonce: try bytes("approval_nonce"), matchingNumber: row.optionalText("matching_number"),
             challenge: try bytes("challenge"), credentialID: try bytes("credential_id"),
@@ -176,6 +183,11 @@ extension SQLStore {
             OutOfBandTransactionRecord.init(row:))
     }
 
+    func outOfBandTransaction(dispatchTokenHash: [UInt8]) async throws -> OutOfBandTransactionRecord? {
+        try await executor.rows(StoreQueries.outOfBandTransaction(dispatchTokenHash: dispatchTokenHash)).first.map(
+            OutOfBandTransactionRecord.init(row:))
+    }
+
     func outOfBandTransaction(id: String) async throws -> OutOfBandTransactionRecord? {
         try await executor.rows(StoreQueries.outOfBandTransaction(id: id)).first.map(
             OutOfBandTransactionRecord.init(row:))
@@ -184,8 +196,10 @@ extension SQLStore {
     func redeemOutOfBandDispatch(tokenHash: [UInt8], challenge: [UInt8], at now: Date) async throws
         -> OutOfBandTransactionRecord?
     {
-        try await executor.rows(StoreQueries.redeemOutOfBandDispatch(tokenHash: tokenHash, challenge: challenge, at: now))
-            .first.map(OutOfBandTransactionRecord.init(row:))
+        try await executor.rows(
+            StoreQueries.redeemOutOfBandDispatch(tokenHash: tokenHash, challenge: challenge, at: now)
+        )
+        .first.map(OutOfBandTransactionRecord.init(row:))
     }
 
     func finishOutOfBandTransaction(

@@ -1,0 +1,416 @@
+import UMFAEncoding
+
+// DESIGN.md §7. Answers use the Nevis Authentication Cloud's member names (camelCase), which
+// SDKs parse as they are; requests use UMFA's (snake_case).
+
+/// A QR code of an app link: a PNG as a data URI.
+public struct QRCodeImage: Codable, Sendable, Equatable {
+    /// `image/png`.
+    public var type: String
+    /// The image's width and height in pixels.
+    public var size: Int
+    /// `data:image/png;base64,…`.
+    public var dataUri: String
+
+    /// Creates an image.
+    public init(type: String = "image/png", size: Int, dataUri: String) {
+        self.type = type
+        self.size = size
+        self.dataUri = dataUri
+    }
+
+    static let example = QRCodeImage(size: 164, dataUri: "data:image/png;base64,iVBORw0KGgo=")
+}
+
+/// `POST /api/umfa/users/enroll`.
+public struct OutOfBandEnrollRequest: ContractBody, Equatable {
+    /// The application, a UUID.
+    public var applicationID: String
+    /// The user to enroll.
+    public var userID: String
+    /// The name the passkey manager shows; the user id by default.
+    public var username: String?
+    /// The display name for a new user.
+    public var displayName: String?
+    /// How long the phone has, 60 to 3600 seconds (default 600).
+    public var ttlSeconds: Int?
+
+    /// Creates a request.
+    public init(
+        applicationID: String, userID: String, username: String? = nil, displayName: String? = nil,
+        ttlSeconds: Int? = nil
+    ) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.username = username
+        self.displayName = displayName
+        self.ttlSeconds = ttlSeconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case username
+        case displayName = "display_name"
+        case ttlSeconds = "ttl_seconds"
+    }
+
+    /// An example with every member.
+    public static let example = OutOfBandEnrollRequest(
+        applicationID: Examples.applicationID, userID: "alice", username: "alice@example.com", displayName: "Alice",
+        ttlSeconds: 600)
+}
+
+/// One of the user's passkeys, as the enroll answer lists them.
+public struct OutOfBandAuthenticator: Codable, Sendable, Equatable {
+    public var credentialId: String
+    public var name: String?
+    public var createdAt: String
+    public var lastUsedAt: String?
+    public var aaguid: String
+
+    /// Creates a view.
+    public init(credentialId: String, name: String?, createdAt: String, lastUsedAt: String?, aaguid: String) {
+        self.credentialId = credentialId
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.aaguid = aaguid
+    }
+
+    static let example = OutOfBandAuthenticator(
+        credentialId: "AQIDBA", name: "Phone", createdAt: Examples.time, lastUsedAt: Examples.time,
+        aaguid: "00000000-0000-0000-0000-000000000000")
+}
+
+/// The transaction an enrollment started.
+public struct OutOfBandEnrollment: Codable, Sendable, Equatable {
+    public var transactionId: String
+    /// What the backend polls `POST /api/umfa/status` with.
+    public var statusToken: String
+    public var qrCode: QRCodeImage
+    /// `<public URL>/open?dispatchTokenResponse=<payload>`.
+    public var appLinkUri: String
+
+    /// Creates a view.
+    public init(transactionId: String, statusToken: String, qrCode: QRCodeImage, appLinkUri: String) {
+        self.transactionId = transactionId
+        self.statusToken = statusToken
+        self.qrCode = qrCode
+        self.appLinkUri = appLinkUri
+    }
+
+    static let example = OutOfBandEnrollment(
+        transactionId: "tx_1", statusToken: "umfa_st_…", qrCode: .example,
+        appLinkUri: "https://umfa.example/open?dispatchTokenResponse=eyJ2ZXJzaW9uIjox")
+}
+
+/// The answer of `POST /api/umfa/users/enroll`.
+public struct OutOfBandEnrollResponse: ContractBody, TraceCarrying, Equatable {
+    public var traceID: String
+    public var userId: String
+    public var username: String
+    /// `new` (no passkey yet) or `registered`.
+    public var status: String
+    public var createdAt: String
+    public var updatedAt: String
+    public var authenticators: [OutOfBandAuthenticator]
+    public var enrollment: OutOfBandEnrollment
+
+    /// Creates an answer.
+    public init(
+        traceID: String, userId: String, username: String, status: String, createdAt: String, updatedAt: String,
+        authenticators: [OutOfBandAuthenticator], enrollment: OutOfBandEnrollment
+    ) {
+        self.traceID = traceID
+        self.userId = userId
+        self.username = username
+        self.status = status
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.authenticators = authenticators
+        self.enrollment = enrollment
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case userId, username, status, createdAt, updatedAt, authenticators, enrollment
+    }
+
+    /// An example with every member.
+    public static let example = OutOfBandEnrollResponse(
+        traceID: Examples.traceID, userId: "alice", username: "alice@example.com", status: "registered",
+        createdAt: Examples.time, updatedAt: Examples.time, authenticators: [.example], enrollment: .example)
+}
+
+/// `POST /api/umfa/approvals`.
+public struct ApprovalRequest: ContractBody, Equatable {
+    /// The application, a UUID.
+    public var applicationID: String
+    /// The user who must approve; absent, whoever approves (by QR code, usernameless).
+    public var userID: String?
+    /// What the user is asked to approve, at most 500 characters.
+    public var message: String?
+    /// Whether the user must type the number this answer shows.
+    public var numberMatching: Bool?
+    /// How long the phone has, 60 to 3600 seconds (default 300).
+    public var ttlSeconds: Int?
+
+    /// Creates a request.
+    public init(
+        applicationID: String, userID: String? = nil, message: String? = nil, numberMatching: Bool? = nil,
+        ttlSeconds: Int? = nil
+    ) {
+        self.applicationID = applicationID
+        self.userID = userID
+        self.message = message
+        self.numberMatching = numberMatching
+        self.ttlSeconds = ttlSeconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case message
+        case numberMatching = "number_matching"
+        case ttlSeconds = "ttl_seconds"
+    }
+
+    /// An example with every member.
+    public static let example = ApprovalRequest(
+        applicationID: Examples.applicationID, userID: "alice", message: "Pay 120.00 EUR to Shop", numberMatching: true,
+        ttlSeconds: 300)
+}
+
+/// The answer of `POST /api/umfa/approvals` (201).
+public struct ApprovalResponse: ContractBody, TraceCarrying, Equatable {
+    public var traceID: String
+    public var transactionId: String
+    public var statusToken: String
+    public var qrCode: QRCodeImage
+    public var appLinkUri: String
+    /// The number to show beside the QR code, with number matching.
+    public var matchingNumber: String?
+
+    /// Creates an answer.
+    public init(
+        traceID: String, transactionId: String, statusToken: String, qrCode: QRCodeImage, appLinkUri: String,
+        matchingNumber: String?
+    ) {
+        self.traceID = traceID
+        self.transactionId = transactionId
+        self.statusToken = statusToken
+        self.qrCode = qrCode
+        self.appLinkUri = appLinkUri
+        self.matchingNumber = matchingNumber
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case transactionId, statusToken, qrCode, appLinkUri, matchingNumber
+    }
+
+    /// An example with every member.
+    public static let example = ApprovalResponse(
+        traceID: Examples.traceID, transactionId: "tx_1", statusToken: "umfa_st_…", qrCode: .example,
+        appLinkUri: "https://umfa.example/open?dispatchTokenResponse=eyJ2ZXJzaW9uIjox", matchingNumber: "42")
+}
+
+/// `POST /api/umfa/status`.
+public struct StatusRequest: ContractBody, Equatable {
+    public var statusToken: String
+
+    /// Creates a request.
+    public init(statusToken: String) { self.statusToken = statusToken }
+
+    /// An example with every member.
+    public static let example = StatusRequest(statusToken: "umfa_st_…")
+}
+
+/// The answer of `POST /api/umfa/status`.
+public struct StatusResponse: ContractBody, TraceCarrying, Equatable {
+    public var traceID: String
+    public var transactionId: String
+    /// `pending`, `succeeded`, `denied`, `failed` or `expired`.
+    public var status: String
+    /// The user, once known (an approval by QR code learns it when someone approves).
+    public var userId: String?
+    public var username: String?
+    /// The UMFA login token, once it succeeded.
+    public var token: String?
+    public var createdAt: String
+    public var lastUpdatedAt: String
+
+    /// Creates an answer.
+    public init(
+        traceID: String, transactionId: String, status: String, userId: String?, username: String?, token: String?,
+        createdAt: String, lastUpdatedAt: String
+    ) {
+        self.traceID = traceID
+        self.transactionId = transactionId
+        self.status = status
+        self.userId = userId
+        self.username = username
+        self.token = token
+        self.createdAt = createdAt
+        self.lastUpdatedAt = lastUpdatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case transactionId, status, userId, username, token, createdAt, lastUpdatedAt
+    }
+
+    /// An example with every member.
+    public static let example = StatusResponse(
+        traceID: Examples.traceID, transactionId: "tx_1", status: "succeeded", userId: "alice",
+        username: "alice", token: "eyJ…", createdAt: Examples.time, lastUpdatedAt: Examples.time)
+}
+
+/// `POST /api/umfa/dispatch/redeem`.
+public struct DispatchRedeemRequest: ContractBody, Equatable {
+    /// The dispatch token (`umfa_dt_…`) from the app link.
+    public var token: String
+
+    /// Creates a request.
+    public init(token: String) { self.token = token }
+
+    /// An example with every member.
+    public static let example = DispatchRedeemRequest(token: "umfa_dt_…")
+}
+
+/// The answer of `POST /api/umfa/dispatch/redeem`: the ceremony the phone must run.
+public struct DispatchRedeemResponse: ContractBody, TraceCarrying, Equatable {
+    public var traceID: String
+    /// `registration` or `authentication`.
+    public var operation: String
+    public var applicationID: String
+    public var userID: String?
+    public var transactionID: String
+    /// Creation options (registration) or request options (authentication), WebAuthn JSON.
+    public var publicKey: JSONValue
+    /// What the user approves.
+    public var message: String?
+    /// The random bytes of the approval's challenge, base64url: the phone recomputes
+    /// `SHA-256("UMFA approval v1" ‖ 0 ‖ transaction id ‖ 0 ‖ message ‖ 0 ‖ nonce)` and refuses a
+    /// mismatch.
+    public var approvalNonce: String?
+    /// Whether the user must type the number the other channel shows.
+    public var matching: Bool?
+
+    /// Creates an answer.
+    public init(
+        traceID: String, operation: String, applicationID: String, userID: String?, transactionID: String,
+        publicKey: JSONValue, message: String?, approvalNonce: String?, matching: Bool?
+    ) {
+        self.traceID = traceID
+        self.operation = operation
+        self.applicationID = applicationID
+        self.userID = userID
+        self.transactionID = transactionID
+        self.publicKey = publicKey
+        self.message = message
+        self.approvalNonce = approvalNonce
+        self.matching = matching
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case operation
+        case applicationID = "application_id"
+        case userID = "user_id"
+        case transactionID = "transaction_id"
+        case publicKey, message
+        case approvalNonce = "approval_nonce"
+        case matching
+    }
+
+    /// An example with every member.
+    public static let example = DispatchRedeemResponse(
+        traceID: Examples.traceID, operation: "authentication", applicationID: Examples.applicationID, userID: "alice",
+        transactionID: "tx_1", publicKey: .object(["challenge": .string("AQIDBA")]), message: "Pay 120.00 EUR",
+        approvalNonce: "AQIDBA", matching: true)
+}
+
+/// The phone's device, as it names itself at enrollment.
+public struct DispatchDevice: Codable, Sendable, Equatable {
+    /// The device's name, for credential lists.
+    public var name: String
+    /// A push token (APNs, FCM) for later approvals.
+    public var pushToken: String?
+
+    /// Creates a device.
+    public init(name: String, pushToken: String? = nil) {
+        self.name = name
+        self.pushToken = pushToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case pushToken = "push_token"
+    }
+}
+
+/// `POST /api/umfa/dispatch/complete`.
+public struct DispatchCompleteRequest: ContractBody, Equatable {
+    public var transactionID: String
+    /// RegistrationResponseJSON or AuthenticationResponseJSON, as the operation needs.
+    public var credential: JSONValue
+    /// `approve` (default) or `deny`, for approvals.
+    public var decision: String?
+    /// The number the user typed, with number matching.
+    public var matchingNumber: String?
+    public var device: DispatchDevice?
+
+    /// Creates a request.
+    public init(
+        transactionID: String, credential: JSONValue, decision: String? = nil, matchingNumber: String? = nil,
+        device: DispatchDevice? = nil
+    ) {
+        self.transactionID = transactionID
+        self.credential = credential
+        self.decision = decision
+        self.matchingNumber = matchingNumber
+        self.device = device
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case transactionID = "transaction_id"
+        case credential, decision
+        case matchingNumber = "matching_number"
+        case device
+    }
+
+    /// An example with every member.
+    public static let example = DispatchCompleteRequest(
+        transactionID: "tx_1", credential: .object(["id": .string("AQIDBA")]), decision: "approve",
+        matchingNumber: "42", device: DispatchDevice(name: "Phone", pushToken: "apns-token"))
+}
+
+/// The answer of `POST /api/umfa/dispatch/complete`.
+public struct DispatchCompleteResponse: ContractBody, TraceCarrying, Equatable {
+    public var traceID: String
+    /// The transaction's status now.
+    public var status: String
+    public var userID: String
+    public var credentialID: String
+
+    /// Creates an answer.
+    public init(traceID: String, status: String, userID: String, credentialID: String) {
+        self.traceID = traceID
+        self.status = status
+        self.userID = userID
+        self.credentialID = credentialID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case status
+        case userID = "user_id"
+        case credentialID = "credential_id"
+    }
+
+    /// An example with every member.
+    public static let example = DispatchCompleteResponse(
+        traceID: Examples.traceID, status: "succeeded", userID: "alice", credentialID: "AQIDBA")
+}

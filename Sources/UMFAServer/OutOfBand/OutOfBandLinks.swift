@@ -1,0 +1,38 @@
+import Foundation
+import UMFAContract
+import UMFAQR
+import UMFAWebAuthn
+
+/// The app link and QR code of a transaction (DESIGN.md §7): `<public URL>/open?dispatchTokenResponse=`
+/// base64url of `{"version":1,"server":…,"application_id":…,"operation":…,"token":"umfa_dt_…"}`,
+/// and a PNG of it from UMFA's own QR encoder (error correction M).
+enum OutOfBandLinks {
+    /// The payload an app link carries.
+    struct Payload: Codable, Equatable {
+        var version = 1
+        var server: String
+        var applicationID: String
+        var operation: String
+        var token: String
+
+        enum CodingKeys: String, CodingKey {
+            case version, server, operation, token
+            case applicationID = "application_id"
+        }
+    }
+
+    static let scale = 4
+    static let border = 4
+
+    static func appLink(publicURL: String, payload: Payload) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return publicURL + "/open?dispatchTokenResponse=" + Base64URL.encode(Array(try encoder.encode(payload)))
+    }
+
+    static func qrCode(_ link: String) throws -> QRCodeImage {
+        let code = try QRCode(text: link, errorCorrection: .medium)
+        return QRCodeImage(
+            size: (code.size + 2 * border) * scale, dataUri: try code.pngDataURI(scale: scale, border: border))
+    }
+}

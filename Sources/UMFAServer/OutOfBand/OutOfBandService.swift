@@ -1,0 +1,352 @@
+import Crypto
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// Out-of-band enrollment and approval (DESIGN.md §7): the backend starts a transaction with its
+/// API key; the phone redeems the single-use dispatch token of the app link for a WebAuthn
+/// ceremony and completes it; the backend polls the status token for the outcome and the login
+/// token. Every end of a transaction is one compare-and-set, so it ends once.
+struct OutOfBandService: Sendable {
+    let services: ServerServices
+
+    static let enrollmentTTL = 600
+    static let approvalTTL = 300
+    static let ttlRange = 60...3600
+    static let messageLength = 500
+    static let sealContext = "umfa-oob-token"
+
+    // MARK: The backend
+
+    /// `POST /api/umfa/users/enroll`.
+    func enroll(_ request: OutOfBandEnrollRequest, caller: Caller) async throws -> OutOfBandEnrollResponse {
+        let application = try await APIKeyAuthentication(services: services)
+            .application(for: caller, applicationID: request.applicationID)
+        try services.checkUserID(request.userID)
+        try services.checkName(request.displayName, field: "display_name", maximumBytes: 256)
+        try services.checkName(request.username, field: "username", maximumBytes: 256)
+        let ttl = try Self.ttl(request.ttlSeconds, default: Self.enrollmentTTL)
+        let user = try await services.store.insertUser(
+            UserRecord(
+                applicationID: application.id, userID: request.userID, userHandle: Secrets.randomBytes(32),
+                displayName: request.displayName ?? request.username ?? request.userID, createdAt: services.now()))
+        let credentials = try await services.store.credentials(applicationID: application.id, userID: request.userID)
+        let started = try await start(
+            application: application, operation: .registration, userID: request.userID, ttl: ttl)
+        let username = request.username ?? request.userID
+        let updated = credentials.map(\.createdAt).max() ?? user.createdAt
+        return OutOfBandEnrollResponse(
+            traceID: caller.traceID, userId: request.userID, username: username,
+            status: credentials.isEmpty ? "new" : "registered", createdAt: Timestamps.rfc3339(user.createdAt),
+            updatedAt: Timestamps.rfc3339(updated),
+            authenticators: credentials.map {
+                OutOfBandAuthenticator(
+                    credentialId: Base64URL.encode($0.credentialID), name: $0.deviceName ?? $0.authenticatorName,
+                    createdAt: Timestamps.rfc3339($0.createdAt), lastUsedAt: $0.lastUsedAt.map(Timestamps.rfc3339),
+                    aaguid: AAGUID.string($0.aaguid))
+            },
+            enrollment: OutOfBandEnrollment(
+                transactionId: started.record.transactionID, statusToken: started.statusToken,
+                qrCode: started.qrCode, appLinkUri: started.appLink))
+    }
+
+    /// `POST /api/umfa/approvals`.
+    func approve(_ request: ApprovalRequest, caller: Caller) async throws -> ApprovalResponse {
+        let application = try await APIKeyAuthentication(services: services)
+            .application(for: caller, applicationID: request.applicationID)
+        if let userID = request.userID {
+            try services.checkUserID(userID)
+            guard try await !services.store.credentials(applicationID: application.id, userID: userID).isEmpty else {
+                throw ServiceError.notFound("The user has no passkey to approve with")
+            }
+        }
+        if let message = request.message {
+            guard message.count <= Self.messageLength else {
+                throw ServiceError.invalid("message must be at most \(Self.messageLength) characters")
+            }
+            try ServerServices.refuseNUL(message, field: "message")
+        }
+        let ttl = try Self.ttl(request.ttlSeconds, default: Self.approvalTTL)
+        let matching = request.numberMatching == true ? String(10 + Int.random(in: 0..<90)) : nil
+        let started = try await start(
+            application: application, operation: .authentication, userID: request.userID, ttl: ttl,
+            message: request.message ?? "", matchingNumber: matching)
+        return ApprovalResponse(
+            traceID: caller.traceID, transactionId: started.record.transactionID, statusToken: started.statusToken,
+            qrCode: started.qrCode, appLinkUri: started.appLink, matchingNumber: matching)
+    }
+
+    /// `POST /api/umfa/status`.
+    func status(_ request: StatusRequest, caller: Caller) async throws -> StatusResponse {
+        guard
+            let transaction = try await services.store.outOfBandTransaction(
+                statusTokenHash: Secrets.hash(request.statusToken))
+        else {
+            try await services.abuse.refuseCredential(
+                caller, counting: true, ServiceError.unauthenticated("Unknown status token"))
+        }
+        var status = transaction.status
+        if status == .pending, transaction.expiresAt <= services.now() { status = .expired }
+        var token: String?
+        if status == .succeeded, let sealed = transaction.sealedToken {
+            token = String(decoding: try services.masterKey.open(sealed, context: Self.sealContext), as: UTF8.self)
+        }
+        return StatusResponse(
+            traceID: caller.traceID, transactionId: transaction.transactionID, status: status.rawValue,
+            userId: transaction.userID, username: transaction.userID, token: token,
+            createdAt: Timestamps.rfc3339(transaction.createdAt),
+            lastUpdatedAt: Timestamps.rfc3339(transaction.updatedAt))
+    }
+
+    // MARK: The phone
+
+    /// `POST /api/umfa/dispatch/redeem`: the dispatch token works once; the answer is the
+    /// ceremony to run.
+    func redeem(_ request: DispatchRedeemRequest, caller: Caller) async throws -> DispatchRedeemResponse {
+        let hash = Secrets.hash(request.token)
+        // The challenge is made before the token is spent, so spending it and setting the
+        // challenge are one statement; the approval's needs the transaction, read first.
+        guard
+            let found = try await services.store.outOfBandTransaction(dispatchTokenHash: hash),
+            found.redeemedAt == nil, found.status == .pending, found.expiresAt > services.now(),
+            let application = try await services.store.application(id: found.applicationID)
+        else {
+            try await services.abuse.refuseCredential(
+                caller, counting: true,
+                ServiceError.unauthenticated("The dispatch token is unknown, used or expired"))
+        }
+        let challenge =
+            found.operation == .authentication
+            ? Self.approvalChallenge(
+                transactionID: found.transactionID, message: found.message ?? "", nonce: found.approvalNonce ?? [])
+            : Secrets.randomBytes(32)
+        guard
+            let transaction = try await services.store.redeemOutOfBandDispatch(
+                tokenHash: hash, challenge: challenge, at: services.now())
+        else { throw ServiceError.unauthenticated("The dispatch token is unknown, used or expired") }
+        let expiresAt = transaction.expiresAt
+        let publicKey: JSONValue
+        switch transaction.operation {
+        case .registration:
+            guard let userID = transaction.userID else { throw ServiceError.internalFailure }
+            let existing = try await services.store.credentials(applicationID: application.id, userID: userID)
+            let user = try await services.store.user(applicationID: application.id, userID: userID)
+            let options = try await RegistrationService(services: services).options(
+                application: application, userID: userID, userName: userID,
+                displayName: user?.displayName ?? userID, existing: existing,
+                grant: EnrollmentGrant.Grant(kind: .outOfBand), caller: caller, challenge: challenge,
+                expiresAt: expiresAt)
+            publicKey = try Self.json(options.publicKey)
+        case .authentication:
+            let options = try await AuthenticationService(services: services).options(
+                application: application, userID: transaction.userID, caller: caller, challenge: challenge,
+                expiresAt: expiresAt)
+            publicKey = try Self.json(options.publicKey)
+        }
+        return DispatchRedeemResponse(
+            traceID: caller.traceID, operation: transaction.operation.rawValue,
+            applicationID: application.id.uuidString.lowercased(), userID: transaction.userID,
+            transactionID: transaction.transactionID, publicKey: publicKey,
+            message: transaction.operation == .authentication ? transaction.message : nil,
+            approvalNonce: transaction.approvalNonce.map(Base64URL.encode),
+            matching: transaction.operation == .authentication ? transaction.matchingNumber != nil : nil)
+    }
+
+    /// `POST /api/umfa/dispatch/complete`: the ceremony's answer for a redeemed transaction.
+    func complete(_ request: DispatchCompleteRequest, caller: Caller) async throws -> DispatchCompleteResponse {
+        guard let transaction = try await services.store.outOfBandTransaction(id: request.transactionID),
+            transaction.redeemedAt != nil, let challenge = transaction.challenge,
+            let application = try await services.store.application(id: transaction.applicationID)
+        else { throw ServiceError.notFound("Unknown transaction") }
+        guard transaction.status == .pending, transaction.expiresAt > services.now() else {
+            throw ServiceError.conflict(
+                "The transaction is \(transaction.status == .pending ? "expired" : transaction.status.rawValue)")
+        }
+        switch transaction.operation {
+        case .registration:
+            return try await completeRegistration(
+                request, transaction: transaction, application: application, challenge: challenge, caller: caller)
+        case .authentication:
+            return try await completeApproval(
+                request, transaction: transaction, application: application, challenge: challenge, caller: caller)
+        }
+    }
+
+    // MARK: Steps
+
+    struct Started {
+        let record: OutOfBandTransactionRecord
+        let statusToken: String
+        let appLink: String
+        let qrCode: QRCodeImage
+    }
+
+    private func start(
+        application: ApplicationRecord, operation: OutOfBandOperation, userID: String?, ttl: Int,
+        message: String? = nil, matchingNumber: String? = nil
+    ) async throws -> Started {
+        let statusToken = Secrets.make(prefix: "umfa_st_")
+        let dispatchToken = Secrets.make(prefix: "umfa_dt_")
+        let now = services.now()
+        let record = OutOfBandTransactionRecord(
+            transactionID: UUID().uuidString.lowercased(), applicationID: application.id, operation: operation,
+            userID: userID, statusTokenHash: Secrets.hash(statusToken), dispatchTokenHash: Secrets.hash(dispatchToken),
+            message: message, approvalNonce: operation == .authentication ? Secrets.randomBytes(32) : nil,
+            matchingNumber: matchingNumber, createdAt: now, updatedAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
+        try await services.store.insertOutOfBandTransaction(record)
+        let link = try OutOfBandLinks.appLink(
+            publicURL: services.publicURL,
+            payload: .init(
+                server: services.publicURL, applicationID: application.id.uuidString.lowercased(),
+                operation: operation.rawValue, token: dispatchToken))
+        return Started(record: record, statusToken: statusToken, appLink: link, qrCode: try OutOfBandLinks.qrCode(link))
+    }
+
+    private func completeRegistration(
+        _ request: DispatchCompleteRequest, transaction: OutOfBandTransactionRecord, application: ApplicationRecord,
+        challenge: [UInt8], caller: Caller
+    ) async throws -> DispatchCompleteResponse {
+        guard let userID = transaction.userID else { throw ServiceError.internalFailure }
+        let credential = try Self.decode(request.credential, as: RegistrationResponseJSON.self)
+        try Self.requireChallenge(challenge, in: credential.response.clientDataJSON)
+        let verify = RegistrationVerifyRequest(
+            applicationID: application.id.uuidString, userID: userID, credential: credential,
+            deviceName: request.device?.name)
+        let registered: RegistrationService.Registered
+        do {
+            registered = try await RegistrationService(services: services).register(
+                verify, application: application, caller: caller)
+        } catch let error as ServiceError where error.code == .unauthenticated {
+            await finish(transaction, .failed, userID: userID, credentialID: nil, token: nil, caller: caller)
+            throw error
+        }
+        let token = try await LoginTokens.issue(
+            services: services, application: application, userID: userID,
+            credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
+            userpwTime: nil)
+        let status = await finish(
+            transaction, .succeeded, userID: userID, credentialID: registered.credential.credentialID, token: token,
+            caller: caller)
+        return DispatchCompleteResponse(
+            traceID: caller.traceID, status: status.rawValue, userID: userID,
+            credentialID: Base64URL.encode(registered.credential.credentialID))
+    }
+
+    private func completeApproval(
+        _ request: DispatchCompleteRequest, transaction: OutOfBandTransactionRecord, application: ApplicationRecord,
+        challenge: [UInt8], caller: Caller
+    ) async throws -> DispatchCompleteResponse {
+        let decision = request.decision ?? "approve"
+        guard decision == "approve" || decision == "deny" else {
+            throw ServiceError.invalid("decision must be approve or deny")
+        }
+        let credential = try Self.decode(request.credential, as: AuthenticationResponseJSON.self)
+        try Self.requireChallenge(challenge, in: credential.response.clientDataJSON)
+        // Denying needs the passkey too: only the user's device may end the transaction.
+        let outcome = try await AssertionCheck(
+            services: services, application: application, caller: caller,
+            failureMessage: AuthenticationService.failureMessage, purpose: "approval"
+        ).verify(credential, expectedUserID: transaction.userID)
+        let userID = outcome.credential.userID
+        let credentialID = outcome.credential.credentialID
+        if decision == "deny" {
+            let status = await finish(
+                transaction, .denied, userID: userID, credentialID: credentialID, token: nil, caller: caller)
+            return DispatchCompleteResponse(
+                traceID: caller.traceID, status: status.rawValue, userID: userID,
+                credentialID: Base64URL.encode(credentialID))
+        }
+        if let expected = transaction.matchingNumber {
+            // A wrong number ends the transaction: the number cannot be guessed by trying.
+            guard let given = request.matchingNumber, constantTimeEqual(Array(given.utf8), Array(expected.utf8)) else {
+                await finish(
+                    transaction, .failed, userID: userID, credentialID: credentialID, token: nil, caller: caller)
+                throw ServiceError.forbidden("The number does not match the one shown; the transaction has failed")
+            }
+        }
+        let token = try await LoginTokens.issue(
+            services: services, application: application, userID: userID, credentialID: credentialID,
+            authenticatorData: outcome.verified.authenticatorData, userpwTime: nil)
+        let status = await finish(
+            transaction, .succeeded, userID: userID, credentialID: credentialID, token: token, caller: caller)
+        return DispatchCompleteResponse(
+            traceID: caller.traceID, status: status.rawValue, userID: userID,
+            credentialID: Base64URL.encode(credentialID))
+    }
+
+    /// Ends a pending transaction (once) and records it in the audit log; the status it has now.
+    @discardableResult
+    private func finish(
+        _ transaction: OutOfBandTransactionRecord, _ status: OutOfBandStatus, userID: String?, credentialID: [UInt8]?,
+        token: String?, caller: Caller
+    ) async -> OutOfBandStatus {
+        do {
+            let sealed = try token.map { try services.masterKey.seal(Array($0.utf8), context: Self.sealContext) }
+            guard
+                try await services.store.finishOutOfBandTransaction(
+                    id: transaction.transactionID, status: status, userID: userID, credentialID: credentialID,
+                    sealedToken: sealed, at: services.now())
+            else {
+                return try await services.store.outOfBandTransaction(id: transaction.transactionID)?.status ?? status
+            }
+        } catch {
+            services.logger.error(
+                "an out-of-band transaction could not be ended",
+                metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
+            return .pending
+        }
+        let action: AuditAction? =
+            switch (transaction.operation, status) {
+            case (.authentication, .succeeded): .approvalApproved
+            case (.authentication, .denied): .approvalDenied
+            case (.authentication, .failed): .approvalFailed
+            default: nil
+            }
+        if let action {
+            await services.audit.record(
+                action, application: transaction.applicationID, actor: userID.map(AuditActor.user) ?? .anonymous,
+                userID: userID, credentialID: credentialID, caller: caller,
+                details: ["transaction_id": .string(transaction.transactionID)])
+        }
+        return status
+    }
+
+    /// DESIGN.md §7: `SHA-256("UMFA approval v1" ‖ 0x00 ‖ transaction_id ‖ 0x00 ‖ message ‖ 0x00 ‖ nonce)`.
+    static func approvalChallenge(transactionID: String, message: String, nonce: [UInt8]) -> [UInt8] {
+        var input = Array("UMFA approval v1".utf8)
+        input.append(0)
+        input += Array(transactionID.utf8)
+        input.append(0)
+        input += Array(message.utf8)
+        input.append(0)
+        input += nonce
+        return Array(SHA256.hash(data: input))
+    }
+
+    /// The response must answer this transaction's challenge (not any other the server issued).
+    static func requireChallenge(_ challenge: [UInt8], in clientDataJSON: Base64URLBytes) throws {
+        guard let clientData = try? CollectedClientData(bytes: clientDataJSON.bytes),
+            Base64URL.decode(clientData.challenge) == challenge
+        else { throw ServiceError.unauthenticated("The response does not answer this transaction's challenge") }
+    }
+
+    static func json(_ value: some Encodable) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+    }
+
+    static func decode<Value: Decodable>(_ json: JSONValue, as type: Value.Type) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: JSONEncoder().encode(json))
+        } catch {
+            throw ServiceError.invalid("credential: \(JSONExchange.describe(error))")
+        }
+    }
+
+    static func ttl(_ given: Int?, default value: Int) throws -> Int {
+        let ttl = given ?? value
+        guard ttlRange.contains(ttl) else { throw ServiceError.invalid("ttl_seconds must be 60 to 3600") }
+        return ttl
+    }
+}
