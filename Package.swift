@@ -61,7 +61,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "UMFAContract", dependencies: ["UMFAWebAuthn"]),
+        .target(
+            name: "UMFAContract",
+            dependencies: ["UMFAWebAuthn", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "UMFA",
             dependencies: ["UMFAWebAuthn", "UMFAAuthenticator", "UMFAContract"]

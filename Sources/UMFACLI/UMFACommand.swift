@@ -9,7 +9,7 @@ struct UMFACommand: AsyncParsableCommand {
         abstract: "UMFA: open passkey / FIDO2 multi-factor authentication.",
         version: UMFAVersion.string,
         subcommands: [
-            ServeCommand.self, EnrollCommand.self, AuthenticateCommand.self, StatusCommand.self,
+            ServeCommand.self, EnrollCommand.self, ApprovalsCommand.self, AuthenticateCommand.self, StatusCommand.self,
             UnenrollCommand.self, ValidateTokenCommand.self, AdminCommand.self, VerifyCommand.self,
             AuthenticatorCommand.self, QRCommand.self,
         ]

@@ -76,7 +76,7 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
     }
 
     /// Posts JSON and decodes the answer, mapping failures to ``ZSMError``.
-    private func post<Body: ContractBody, Answer: ContractBody>(
+    func post<Body: ContractBody, Answer: ContractBody>(
         _ operation: APIOperation, retry: Bool, _ makeBody: (String) -> Body
     ) async throws(ZSMError) -> Answer {
         let traceID = UUID().uuidString.lowercased()

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import UMFAContract
 import UMFAStorage
@@ -118,7 +117,7 @@ struct OutOfBandService: Sendable {
         }
         let challenge =
             found.operation == .authentication
-            ? Self.approvalChallenge(
+            ? ApprovalChallenge.bytes(
                 transactionID: found.transactionID, message: found.message ?? "", nonce: found.approvalNonce ?? [])
             : Secrets.randomBytes(32)
         guard
@@ -311,18 +310,6 @@ struct OutOfBandService: Sendable {
                 details: ["transaction_id": .string(transaction.transactionID)])
         }
         return status
-    }
-
-    /// DESIGN.md §7: `SHA-256("UMFA approval v1" ‖ 0x00 ‖ transaction_id ‖ 0x00 ‖ message ‖ 0x00 ‖ nonce)`.
-    static func approvalChallenge(transactionID: String, message: String, nonce: [UInt8]) -> [UInt8] {
-        var input = Array("UMFA approval v1".utf8)
-        input.append(0)
-        input += Array(transactionID.utf8)
-        input.append(0)
-        input += Array(message.utf8)
-        input.append(0)
-        input += nonce
-        return Array(SHA256.hash(data: input))
     }
 
     /// The response must answer this transaction's challenge (not any other the server issued).

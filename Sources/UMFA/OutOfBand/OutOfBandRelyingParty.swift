@@ -1,0 +1,175 @@
+import Foundation
+import Synchronization
+import UMFAContract
+import UMFAWebAuthn
+
+/// The app link of an out-of-band transaction (DESIGN.md §7), as a QR code or a link carries it:
+/// `<server>/open?dispatchTokenResponse=<base64url JSON>`.
+public struct UMFAAppLink: Sendable, Equatable {
+    /// The UMFA server.
+    public let server: URL
+    /// The application.
+    public let applicationId: String
+    /// `registration` or `authentication`.
+    public let operation: String
+    /// The single-use dispatch token (`umfa_dt_…`).
+    public let token: String
+
+    private struct Payload: Decodable {
+        let version: Int
+        let server: String
+        let applicationID: String
+        let operation: String
+        let token: String
+
+        enum CodingKeys: String, CodingKey {
+            case version, server, operation, token
+            case applicationID = "application_id"
+        }
+    }
+
+    /// Reads an app link (or, as the enroll answer's file holds it, an enroll response's
+    /// `enrollment.appLinkUri`).
+    public init(uri: String) throws(ZSMError) {
+        let invalid = ZSMError(.invalidConfiguration, "the app link is not a UMFA app link")
+        guard let components = URLComponents(string: uri.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let value = components.queryItems?.first(where: { $0.name == "dispatchTokenResponse" })?.value,
+            let bytes = Base64URL.decode(value),
+            let payload = try? JSONDecoder().decode(Payload.self, from: Data(bytes)),
+            payload.version == 1, let server = URL(string: payload.server), server.host != nil,
+            ["registration", "authentication"].contains(payload.operation), payload.token.hasPrefix("umfa_dt_")
+        else { throw invalid }
+        self.server = server
+        applicationId = payload.applicationID
+        operation = payload.operation
+        token = payload.token
+    }
+}
+
+/// A ``RelyingParty`` for one out-of-band transaction (DESIGN.md §7): the ceremony comes from
+/// redeeming the app link's dispatch token and ends at `dispatch/complete`. Use it with
+/// ``UMFAClient`` as any relying party: ``UMFAClient/enroll(userId:)`` registers the passkey the
+/// backend asked for, ``UMFAClient/authenticate(userId:)`` approves (or denies) a request.
+///
+/// An approval's challenge must be the hash of the transaction, the message and the nonce the
+/// server sent (``ApprovalChallenge``): options for anything else are refused before the user
+/// is asked, so a signature always covers the message the app shows.
+public final class OutOfBandRelyingParty: RelyingParty {
+    /// What the user decided about an approval.
+    public enum Decision: String, Sendable {
+        case approve, deny
+    }
+
+    /// The app link.
+    public let link: UMFAAppLink
+    let http: UMFAHTTPRelyingParty
+    let decision: Decision
+    let matchingNumber: String?
+    private let redeemed = Mutex<DispatchRedeemResponse?>(nil)
+
+    /// Creates the relying party of `link`; `config` gives timeouts and headers (its host and
+    /// application are the link's).
+    public init(link: UMFAAppLink, config: ZSMConfig, decision: Decision = .approve, matchingNumber: String? = nil) {
+        var linked = config
+        linked.hostURL = link.server
+        linked.applicationId = link.applicationId
+        self.link = link
+        http = UMFAHTTPRelyingParty(config: linked)
+        self.decision = decision
+        self.matchingNumber = matchingNumber
+    }
+
+    /// Redeems the dispatch token (once; later calls answer the same): the operation, the user,
+    /// and for approvals the message to show and whether a number must be typed.
+    public func redeem() async throws(ZSMError) -> DispatchRedeemResponse {
+        if let done = redeemed.withLock({ $0 }) { return done }
+        let answer: DispatchRedeemResponse = try await http.post(.dispatchRedeem, retry: false) { _ in
+            DispatchRedeemRequest(token: link.token)
+        }
+        redeemed.withLock { $0 = answer }
+        return answer
+    }
+
+    public func beginRegistration(userId: String, displayName: String?, enrollmentToken: String?) async throws(ZSMError)
+        -> CeremonyOptions<CreationOptionsJSON>
+    {
+        let answer = try await redeemed(operation: "registration", userId: userId)
+        return CeremonyOptions(options: try Self.decode(answer.publicKey), traceId: answer.traceID)
+    }
+
+    public func finishRegistration(userId: String, credential: RegistrationResponseJSON, deviceName: String?)
+        async throws(ZSMError) -> CeremonyOutcome
+    {
+        try await complete(credential, deviceName: deviceName)
+    }
+
+    public func beginAuthentication(userId: String?) async throws(ZSMError) -> CeremonyOptions<RequestOptionsJSON> {
+        let answer = try await redeemed(operation: "authentication", userId: userId)
+        let options: RequestOptionsJSON = try Self.decode(answer.publicKey)
+        guard let nonce = answer.approvalNonce.flatMap(Base64URL.decode),
+            options.challenge.bytes
+                == ApprovalChallenge.bytes(
+                    transactionID: answer.transactionID, message: answer.message ?? "", nonce: nonce)
+        else {
+            throw ZSMError(
+                .verificationFailed, "the approval's challenge does not match its message; nothing was signed")
+        }
+        if answer.matching == true, decision == .approve, matchingNumber == nil {
+            throw ZSMError(.invalidConfiguration, "this approval needs the number the other screen shows")
+        }
+        return CeremonyOptions(options: options, traceId: answer.traceID)
+    }
+
+    public func finishAuthentication(userId: String?, credential: AuthenticationResponseJSON) async throws(ZSMError)
+        -> CeremonyOutcome
+    {
+        try await complete(credential, deviceName: nil)
+    }
+
+    public func unenroll(userId: String, credential: AuthenticationResponseJSON) async throws(ZSMError)
+        -> CeremonyOutcome
+    {
+        throw ZSMError(.invalidConfiguration, "an app link cannot unenroll; use the application's relying party")
+    }
+
+    // MARK: Steps
+
+    private func redeemed(operation: String, userId: String?) async throws(ZSMError) -> DispatchRedeemResponse {
+        let answer = try await redeem()
+        guard answer.operation == operation else {
+            throw ZSMError(.invalidConfiguration, "the app link is for \(answer.operation), not \(operation)")
+        }
+        if let userId, let named = answer.userID, named != userId {
+            throw ZSMError(.invalidConfiguration, "the app link is for another user")
+        }
+        return answer
+    }
+
+    private func complete(_ credential: some Encodable, deviceName: String?) async throws(ZSMError) -> CeremonyOutcome {
+        let answer = try await redeem()
+        let json: JSONValue
+        do {
+            json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(credential))
+        } catch {
+            throw ZSMError(.invalidConfiguration, "the credential could not be encoded")
+        }
+        let done: DispatchCompleteResponse = try await http.post(.dispatchComplete, retry: false) { _ in
+            DispatchCompleteRequest(
+                transactionID: answer.transactionID, credential: json,
+                decision: answer.operation == "authentication" ? decision.rawValue : nil,
+                matchingNumber: matchingNumber, device: deviceName.map { DispatchDevice(name: $0) })
+        }
+        guard done.status == "succeeded" || (decision == .deny && done.status == "denied") else {
+            throw ZSMError(.verificationFailed, "the transaction ended as \(done.status)", traceId: done.traceID)
+        }
+        return CeremonyOutcome(userId: done.userID, credentialId: done.credentialID, token: nil, traceId: done.traceID)
+    }
+
+    private static func decode<Options: Decodable>(_ json: JSONValue) throws(ZSMError) -> Options {
+        do {
+            return try JSONDecoder().decode(Options.self, from: JSONEncoder().encode(json))
+        } catch {
+            throw ZSMError(.serverError, "the server's options could not be read")
+        }
+    }
+}

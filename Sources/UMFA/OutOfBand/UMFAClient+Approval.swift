@@ -1,0 +1,35 @@
+import Foundation
+import UMFAWebAuthn
+
+/// What ``UMFAClient/answerApproval(userId:)`` returns.
+public struct ApprovalResult: Sendable, Hashable {
+    /// The user who answered.
+    public let userId: String
+    /// The passkey that signed, base64url.
+    public let credentialId: String
+    /// The server's trace id.
+    public let traceId: String?
+}
+
+extension UMFAClient {
+    /// Answers an out-of-band approval (DESIGN.md §7) with this device's passkey for `userId`,
+    /// through an ``OutOfBandRelyingParty`` (whose decision, approve or deny, and matching number
+    /// it sends). The login token goes to the backend that asked, through its status token, not
+    /// to the phone.
+    public func answerApproval(userId: String) async throws(ZSMError) -> ApprovalResult {
+        try config.validate()
+        guard relyingParty is OutOfBandRelyingParty else {
+            throw ZSMError(.invalidConfiguration, "answerApproval needs an OutOfBandRelyingParty")
+        }
+        let device = try device()
+        guard let entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId) else {
+            throw ZSMError(.notEnrolled, "this device holds no passkey for \(userId); enroll first")
+        }
+        let relyingParty = relyingParty
+        let outcome = try await assertAndFinish(userId: userId, entry: entry, device: device) {
+            credential async throws(ZSMError) in
+            try await relyingParty.finishAuthentication(userId: userId, credential: credential)
+        }
+        return ApprovalResult(userId: outcome.userId, credentialId: outcome.credentialId, traceId: outcome.traceId)
+    }
+}
