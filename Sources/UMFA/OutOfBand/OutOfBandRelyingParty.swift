@@ -90,6 +90,7 @@ public final class OutOfBandRelyingParty: RelyingParty {
         return answer
     }
 
+    /// Redeems the link and returns the creation options of the enrollment.
     public func beginRegistration(userId: String, displayName: String?, enrollmentToken: String?) async throws(ZSMError)
         -> CeremonyOptions<CreationOptionsJSON>
     {
@@ -97,12 +98,14 @@ public final class OutOfBandRelyingParty: RelyingParty {
         return CeremonyOptions(options: try Self.decode(answer.publicKey), traceId: answer.traceID)
     }
 
+    /// Completes the enrollment.
     public func finishRegistration(userId: String, credential: RegistrationResponseJSON, deviceName: String?)
         async throws(ZSMError) -> CeremonyOutcome
     {
         try await complete(credential, deviceName: deviceName)
     }
 
+    /// Redeems the link and returns an approval's request options, checked against its message.
     public func beginAuthentication(userId: String?) async throws(ZSMError) -> CeremonyOptions<RequestOptionsJSON> {
         let answer = try await redeemed(operation: "authentication", userId: userId)
         let options: RequestOptionsJSON = try Self.decode(answer.publicKey)
@@ -120,12 +123,14 @@ public final class OutOfBandRelyingParty: RelyingParty {
         return CeremonyOptions(options: options, traceId: answer.traceID)
     }
 
+    /// Completes the approval with the decision and the matching number.
     public func finishAuthentication(userId: String?, credential: AuthenticationResponseJSON) async throws(ZSMError)
         -> CeremonyOutcome
     {
         try await complete(credential, deviceName: nil)
     }
 
+    /// Refused: an app link cannot unenroll.
     public func unenroll(userId: String, credential: AuthenticationResponseJSON) async throws(ZSMError)
         -> CeremonyOutcome
     {

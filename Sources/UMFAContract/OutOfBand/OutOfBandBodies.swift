@@ -63,10 +63,15 @@ public struct OutOfBandEnrollRequest: ContractBody, Equatable {
 
 /// One of the user's passkeys, as the enroll answer lists them.
 public struct OutOfBandAuthenticator: Codable, Sendable, Equatable {
+    /// The credential, base64url.
     public var credentialId: String
+    /// Its name.
     public var name: String?
+    /// When it was created (RFC 3339).
     public var createdAt: String
+    /// When it last signed in (RFC 3339).
     public var lastUsedAt: String?
+    /// The authenticator's AAGUID.
     public var aaguid: String
 
     /// Creates a view.
@@ -85,9 +90,11 @@ public struct OutOfBandAuthenticator: Codable, Sendable, Equatable {
 
 /// The transaction an enrollment started.
 public struct OutOfBandEnrollment: Codable, Sendable, Equatable {
+    /// The transaction's id.
     public var transactionId: String
     /// What the backend polls `POST /api/umfa/status` with.
     public var statusToken: String
+    /// The app link as a QR code.
     public var qrCode: QRCodeImage
     /// `<public URL>/open?dispatchTokenResponse=<payload>`.
     public var appLinkUri: String
@@ -107,14 +114,21 @@ public struct OutOfBandEnrollment: Codable, Sendable, Equatable {
 
 /// The answer of `POST /api/umfa/users/enroll`.
 public struct OutOfBandEnrollResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
     public var traceID: String
+    /// The user.
     public var userId: String
+    /// The name the passkey manager shows.
     public var username: String
     /// `new` (no passkey yet) or `registered`.
     public var status: String
+    /// When it was created (RFC 3339).
     public var createdAt: String
+    /// When it last changed (RFC 3339).
     public var updatedAt: String
+    /// The user's passkeys so far.
     public var authenticators: [OutOfBandAuthenticator]
+    /// The enrollment transaction.
     public var enrollment: OutOfBandEnrollment
 
     /// Creates an answer.
@@ -184,10 +198,15 @@ public struct ApprovalRequest: ContractBody, Equatable {
 
 /// The answer of `POST /api/umfa/approvals` (201).
 public struct ApprovalResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
     public var traceID: String
+    /// The transaction's id.
     public var transactionId: String
+    /// What the backend polls the status with.
     public var statusToken: String
+    /// The app link as a QR code.
     public var qrCode: QRCodeImage
+    /// The app link the QR code carries.
     public var appLinkUri: String
     /// The number to show beside the QR code, with number matching.
     public var matchingNumber: String?
@@ -218,6 +237,7 @@ public struct ApprovalResponse: ContractBody, TraceCarrying, Equatable {
 
 /// `POST /api/umfa/status`.
 public struct StatusRequest: ContractBody, Equatable {
+    /// What the backend polls the status with.
     public var statusToken: String
 
     /// Creates a request.
@@ -229,16 +249,21 @@ public struct StatusRequest: ContractBody, Equatable {
 
 /// The answer of `POST /api/umfa/status`.
 public struct StatusResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
     public var traceID: String
+    /// The transaction's id.
     public var transactionId: String
     /// `pending`, `succeeded`, `denied`, `failed` or `expired`.
     public var status: String
     /// The user, once known (an approval by QR code learns it when someone approves).
     public var userId: String?
+    /// The name the passkey manager shows.
     public var username: String?
     /// The UMFA login token, once it succeeded.
     public var token: String?
+    /// When it was created (RFC 3339).
     public var createdAt: String
+    /// When its status last changed (RFC 3339).
     public var lastUpdatedAt: String
 
     /// Creates an answer.
@@ -281,11 +306,15 @@ public struct DispatchRedeemRequest: ContractBody, Equatable {
 
 /// The answer of `POST /api/umfa/dispatch/redeem`: the ceremony the phone must run.
 public struct DispatchRedeemResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
     public var traceID: String
     /// `registration` or `authentication`.
     public var operation: String
+    /// The application.
     public var applicationID: String
+    /// The user.
     public var userID: String?
+    /// The transaction's id.
     public var transactionID: String
     /// Creation options (registration) or request options (authentication), WebAuthn JSON.
     public var publicKey: JSONValue
@@ -353,6 +382,7 @@ public struct DispatchDevice: Codable, Sendable, Equatable {
 
 /// `POST /api/umfa/dispatch/complete`.
 public struct DispatchCompleteRequest: ContractBody, Equatable {
+    /// The transaction's id.
     public var transactionID: String
     /// RegistrationResponseJSON or AuthenticationResponseJSON, as the operation needs.
     public var credential: JSONValue
@@ -360,6 +390,7 @@ public struct DispatchCompleteRequest: ContractBody, Equatable {
     public var decision: String?
     /// The number the user typed, with number matching.
     public var matchingNumber: String?
+    /// The phone, as it names itself.
     public var device: DispatchDevice?
 
     /// Creates a request.
@@ -389,10 +420,13 @@ public struct DispatchCompleteRequest: ContractBody, Equatable {
 
 /// The answer of `POST /api/umfa/dispatch/complete`.
 public struct DispatchCompleteResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
     public var traceID: String
     /// The transaction's status now.
     public var status: String
+    /// The user.
     public var userID: String
+    /// The credential.
     public var credentialID: String
 
     /// Creates an answer.

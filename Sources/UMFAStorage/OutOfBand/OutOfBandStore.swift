@@ -17,13 +17,19 @@ public enum OutOfBandStatus: String, Sendable, Codable {
 /// phone. Its status and dispatch tokens are kept as SHA-256; the login token it ends with is
 /// sealed with the master key (the status call shows it to the backend).
 public struct OutOfBandTransactionRecord: Sendable, Equatable {
+    /// The transaction's id.
     public var transactionID: String
+    /// The application.
     public var applicationID: UUID
+    /// What the phone does.
     public var operation: OutOfBandOperation
     /// The user; `nil` for an approval whoever approves (usernameless, by QR code).
     public var userID: String?
+    /// Where it stands.
     public var status: OutOfBandStatus
+    /// SHA-256 of the status token.
     public var statusTokenHash: [UInt8]
+    /// SHA-256 of the dispatch token.
     public var dispatchTokenHash: [UInt8]
     /// When the dispatch token was redeemed (it works once).
     public var redeemedAt: Date?
@@ -39,8 +45,11 @@ public struct OutOfBandTransactionRecord: Sendable, Equatable {
     public var credentialID: [UInt8]?
     /// The login token it ended with, sealed.
     public var sealedToken: [UInt8]?
+    /// When it was created (RFC 3339).
     public var createdAt: Date
+    /// When it last changed (RFC 3339).
     public var updatedAt: Date
+    /// When it expires.
     public var expiresAt: Date
 
     /// Creates a record.
