@@ -162,6 +162,10 @@ def test_console_operator_journey(driver, server, steps, authenticator, page):
     console.idle()
     steps.shot("user")
     console.document("user")
+    console.click("enroll_device", "enrollment-qr")
+    qr = console.element("enrollment_qr")
+    assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", qr) > 100
+    assert console.element("enrollment_link").get_attribute("href").startswith(server.origin + "/open?")
     credentials = console.rows("credentials_table")
     assert len(credentials) == 1
     console.confirm(credentials[0].find_element(By.CSS_SELECTOR, "button.delete"))

@@ -231,6 +231,11 @@ struct ConsoleTests {
             let credentials = try await api.send(.get, base + "/alice/credentials", bearer: admin)
             #expect(credentials["credentials"]?.arrayValue?.first?["credential_id"]?.stringValue == made.credentialID)
             expectError(try await api.send(.get, base + "/nobody/credentials", bearer: admin), .notFound)
+            // An enrollment QR code for the user's next phone, as the backend's route makes it.
+            let enroll = try await api.send(.post, base + "/alice/enroll", bearer: admin)
+            #expect(enroll.status == .ok && enroll["status"]?.stringValue == "registered", "\(enroll.text)")
+            #expect(enroll["enrollment"]?["qrCode"]?["dataUri"]?.stringValue?.hasPrefix("data:image/png") == true)
+            expectError(try await api.send(.post, base + "/alice/enroll", bearer: app.apiKey), .unauthorized)
             let codes = try await api.send(.post, base + "/alice/recovery-codes", bearer: admin)
             #expect(codes.status == .created && codes["recovery_codes"]?.arrayValue?.count == 10)
             let deleted = try await api.send(.delete, base + "/alice/credentials/\(made.credentialID)", bearer: admin)

@@ -93,6 +93,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case dispatchRedeem
     case dispatchComplete
     case openAppLink
+    case adminOutOfBandEnroll
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -120,7 +121,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes, .createApplicationUserRecoveryCodes,
             .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn, .outOfBandEnroll,
             .createApproval,
-            .transactionStatus, .dispatchRedeem, .dispatchComplete:
+            .transactionStatus, .dispatchRedeem, .dispatchComplete, .adminOutOfBandEnroll:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .deleteOAuthClient,
             .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut:
@@ -220,6 +221,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .dispatchRedeem: "/api/umfa/dispatch/redeem"
         case .dispatchComplete: "/api/umfa/dispatch/complete"
         case .openAppLink: "/open"
+        case .adminOutOfBandEnroll: "/api/admin/applications/{id}/users/{user_id}/enroll"
         }
     }
 
@@ -234,7 +236,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .updateOAuthClient,
             .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken, .listAuditEvents,
             .listApplicationUsers, .listApplicationUserCredentials,
-            .deleteApplicationUserCredential, .createApplicationUserRecoveryCodes, .listSigningKeys:
+            .deleteApplicationUserCredential, .createApplicationUserRecoveryCodes, .listSigningKeys,
+            .adminOutOfBandEnroll:
             .adminToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
         case .listMyCredentials, .renameMyCredential,
@@ -345,7 +348,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .consoleEnrollOptions: RegistrationOptionsResponse.self
         case .consoleSignInOptions: AuthenticationOptionsResponse.self
         case .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .openAppLink: nil
-        case .outOfBandEnroll: OutOfBandEnrollResponse.self
+        case .outOfBandEnroll, .adminOutOfBandEnroll: OutOfBandEnrollResponse.self
         case .createApproval: ApprovalResponse.self
         case .transactionStatus: StatusResponse.self
         case .dispatchRedeem: DispatchRedeemResponse.self

@@ -181,6 +181,7 @@ struct Routes {
         case .dispatchRedeem: return RouteHandlers.json(OutOfBandService(services: services).redeem)
         case .dispatchComplete: return RouteHandlers.json(OutOfBandService(services: services).complete)
         case .openAppLink: return { _, _ in OpenPage.response() }
+        case .adminOutOfBandEnroll: return RouteHandlers.plain(OutOfBandService(services: services).enroll)
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

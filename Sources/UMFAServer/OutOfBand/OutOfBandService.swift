@@ -22,6 +22,24 @@ struct OutOfBandService: Sendable {
     func enroll(_ request: OutOfBandEnrollRequest, caller: Caller) async throws -> OutOfBandEnrollResponse {
         let application = try await APIKeyAuthentication(services: services)
             .application(for: caller, applicationID: request.applicationID)
+        return try await enroll(request, application: application, caller: caller)
+    }
+
+    /// `POST /api/admin/applications/{id}/users/{user_id}/enroll`: the same for the admin (the
+    /// console's enrollment QR code).
+    func enroll(values: RouteValues, caller: Caller) async throws -> OutOfBandEnrollResponse {
+        let application = try await AdminService(services: services).lookup(values.path("id"))
+        guard let userID = values.path("user_id") else {
+            throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
+        }
+        return try await enroll(
+            OutOfBandEnrollRequest(applicationID: application.id.uuidString, userID: userID), application: application,
+            caller: caller)
+    }
+
+    private func enroll(_ request: OutOfBandEnrollRequest, application: ApplicationRecord, caller: Caller)
+        async throws -> OutOfBandEnrollResponse
+    {
         try services.checkUserID(request.userID)
         try services.checkName(request.displayName, field: "display_name", maximumBytes: 256)
         try services.checkName(request.username, field: "username", maximumBytes: 256)

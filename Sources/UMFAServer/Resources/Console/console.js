@@ -350,6 +350,17 @@
           await userPage(appID, userID);
           say("Passkey deleted.");
         })])),
+      el("h3", { text: "Enroll a device" }),
+      el("p", { class: "muted", text: "A QR code for the user's phone: the app scans it and registers a passkey (DESIGN.md §7)." }),
+      el("button", { type: "button", id: "enroll_device", class: "secondary", text: "Show an enrollment QR code", onclick: () => busy(async () => {
+        const made = await call("POST", `${base}/enroll`);
+        const enrollment = made.enrollment;
+        $("view").append(
+          el("img", { id: "enrollment_qr", src: enrollment.qrCode.dataUri, width: String(enrollment.qrCode.size),
+            height: String(enrollment.qrCode.size), alt: "Enrollment QR code" }),
+          el("p", {}, el("a", { id: "enrollment_link", href: enrollment.appLinkUri, text: "The app link" })));
+        say("Scan the QR code with the app within 10 minutes.");
+      }) }),
       el("h3", { text: "Recovery codes" }),
       el("p", { class: "muted", text: "New codes replace the user's earlier ones; they are shown once." }),
       el("button", { type: "button", id: "make_recovery_codes", class: "secondary", text: "Issue recovery codes", onclick: () => busy(async () => {
