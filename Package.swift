@@ -67,7 +67,9 @@ let package = Package(
         ),
         .target(
             name: "UMFA",
-            dependencies: ["UMFAWebAuthn", "UMFAAuthenticator", "UMFAContract"]
+            dependencies: [
+                "UMFAWebAuthn", "UMFAAuthenticator", "UMFAContract", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "UMFAStorage",

@@ -13,7 +13,7 @@ public enum StoreCopier {
             [
                 "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
                 "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
-                "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce",
+                "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce", "webhook_url", "sealed_webhook_secret",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),
@@ -67,8 +67,17 @@ public enum StoreCopier {
             [
                 "transaction_id", "application_id", "operation", "user_id", "status", "status_token_hash",
                 "dispatch_token_hash", "redeemed_at", "message", "approval_nonce", "matching_number", "challenge",
-                "credential_id", "sealed_token", "created_at", "updated_at", "expires_at",
+                "credential_id", "sealed_token", "created_at", "updated_at", "expires_at", "username",
+                "sealed_dispatch_token",
             ]
+        ),
+        (
+            "device_keys",
+            ["application_id", "credential_id", "user_id", "name", "push_token", "public_jwk", "created_at"]
+        ),
+        (
+            "webhook_outbox",
+            ["id", "application_id", "body", "attempts", "next_attempt_at", "created_at", "last_error"]
         ),
         (
             "console_credentials",
@@ -96,7 +105,7 @@ public enum StoreCopier {
         "last_used_at", "retired_at", "userpw_time", "expires_at", "first_party", "access_token_ttl_seconds",
         "refresh_token_ttl_seconds", "require_par", "dpop_bound", "occurred_at", "consumed_at", "updated_at",
         "uses_left", "dcr_template", "attestation_required", "email_verified", "phone_number_verified",
-        "redeemed_at",
+        "redeemed_at", "attempts", "next_attempt_at",
     ]
 
     /// Copies everything from `source` to `target` (both migrated first).

@@ -6,7 +6,7 @@ import Foundation
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
 public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore,
     InitialAccessTokenStore, SelfServiceStore, AuditLogStore, ConsoleStore,
-    OutOfBandStore
+    OutOfBandStore, DeviceKeyStore, WebhookOutboxStore
 {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws

@@ -20,7 +20,7 @@ public struct DPoPProof: Sendable, Equatable {
     public static let algorithms = ["ES256", "RS256", "EdDSA"]
 
     /// How far a proof's `iat` may be from the server's clock, either way.
-    public static let window: TimeInterval = 60
+    public static let window: TimeInterval = HTTPProofClaims.window
 
     /// A proof refused; the message says which check failed.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -59,22 +59,12 @@ public struct DPoPProof: Sendable, Equatable {
         guard key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput)) else {
             throw Failure("the DPoP proof's signature does not verify with its jwk")
         }
-        // Step 3: the required claims.
-        guard let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 else {
-            throw Failure("the DPoP proof needs a jti of 1 to 256 bytes")
-        }
-        guard let htm = claims["htm"] as? String, let htu = claims["htu"] as? String,
-            let iat = (claims["iat"] as? NSNumber)?.doubleValue
-        else { throw Failure("the DPoP proof needs htm, htu and iat claims") }
-        // Step 8: the method.
-        guard htm == method else { throw Failure("the DPoP proof's htm is not \(method)") }
-        // Step 9: the URI without query and fragment.
-        guard let claimed = Self.normalized(htu), claimed == Self.normalized(url) else {
-            throw Failure("the DPoP proof's htu is not this endpoint's URL")
-        }
-        // Step 11: fresh.
-        guard abs(iat - now.timeIntervalSince1970) <= Self.window else {
-            throw Failure("the DPoP proof's iat is more than \(Int(Self.window)) s from the server's time")
+        // Steps 3, 8, 9, 11: the required claims, the method, the URI, freshness.
+        let bound: HTTPProofClaims
+        do {
+            bound = try HTTPProofClaims(claims, name: "the DPoP proof", method: method, url: url, now: now)
+        } catch {
+            throw Failure(error.message)
         }
         // Step 12: bound to the access token presented.
         if let accessToken {
@@ -84,23 +74,8 @@ public struct DPoPProof: Sendable, Equatable {
         }
         if let nonce = claims["nonce"], !(nonce is String) { throw Failure("the DPoP proof's nonce must be a string") }
         self.thumbprint = key.thumbprint
-        self.jti = jti
-        self.issuedAt = Date(timeIntervalSince1970: iat)
+        self.jti = bound.jti
+        self.issuedAt = bound.issuedAt
         self.nonce = claims["nonce"] as? String
-    }
-
-    /// `scheme://host[:port]/path` with scheme and host in lower case and a default port
-    /// dropped (RFC 3986 §6.2.3), without query and fragment (RFC 9449 §4.3 step 9).
-    static func normalized(_ text: String) -> String? {
-        guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-            let host = components.host?.lowercased(), !host.isEmpty
-        else { return nil }
-        components.query = nil
-        components.fragment = nil
-        let port = components.port.flatMap {
-            (scheme == "https" && $0 == 443) || (scheme == "http" && $0 == 80) ? nil : $0
-        }
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        return "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(path)"
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 import UMFAContract
@@ -31,10 +32,16 @@ public struct UMFAAppLink: Sendable, Equatable {
     /// Reads an app link (or, as the enroll answer's file holds it, an enroll response's
     /// `enrollment.appLinkUri`).
     public init(uri: String) throws(ZSMError) {
-        let invalid = ZSMError(.invalidConfiguration, "the app link is not a UMFA app link")
         guard let components = URLComponents(string: uri.trimmingCharacters(in: .whitespacesAndNewlines)),
-            let value = components.queryItems?.first(where: { $0.name == "dispatchTokenResponse" })?.value,
-            let bytes = Base64URL.decode(value),
+            let value = components.queryItems?.first(where: { $0.name == "dispatchTokenResponse" })?.value
+        else { throw ZSMError(.invalidConfiguration, "the app link is not a UMFA app link") }
+        try self.init(dispatchTokenResponse: value)
+    }
+
+    /// Reads the `dispatchTokenResponse` value of an app link, as a pending approval carries it.
+    public init(dispatchTokenResponse value: String) throws(ZSMError) {
+        let invalid = ZSMError(.invalidConfiguration, "the app link is not a UMFA app link")
+        guard let bytes = Base64URL.decode(value),
             let payload = try? JSONDecoder().decode(Payload.self, from: Data(bytes)),
             payload.version == 1, let server = URL(string: payload.server), server.host != nil,
             ["registration", "authentication"].contains(payload.operation), payload.token.hasPrefix("umfa_dt_")
@@ -158,14 +165,27 @@ public final class OutOfBandRelyingParty: RelyingParty {
         } catch {
             throw ZSMError(.invalidConfiguration, "the credential could not be encoded")
         }
+        // An enrollment registers a device key with the passkey, for device proofs later.
+        let isEnrollment = answer.operation == "registration"
+        let deviceKey = isEnrollment ? P256.Signing.PrivateKey() : nil
+        let keys = try isEnrollment ? DeviceSigningKeys(config: http.config) : nil
+        let device = deviceKey.map {
+            DispatchDevice(
+                name: deviceName ?? http.config.deviceName ?? "UMFA device", pushToken: http.config.pushToken,
+                key: DeviceSigningKeys.publicJWK($0))
+        }
         let done: DispatchCompleteResponse = try await http.post(.dispatchComplete, retry: false) { _ in
             DispatchCompleteRequest(
                 transactionID: answer.transactionID, credential: json,
                 decision: answer.operation == "authentication" ? decision.rawValue : nil,
-                matchingNumber: matchingNumber, device: deviceName.map { DispatchDevice(name: $0) })
+                matchingNumber: matchingNumber, device: device)
         }
         guard done.status == "succeeded" || (decision == .deny && done.status == "denied") else {
             throw ZSMError(.verificationFailed, "the transaction ended as \(done.status)", traceId: done.traceID)
+        }
+        if let deviceKey, let keys {
+            try keys.save(
+                deviceKey, applicationId: link.applicationId, userId: done.userID, credentialId: done.credentialID)
         }
         return CeremonyOutcome(userId: done.userID, credentialId: done.credentialID, token: nil, traceId: done.traceID)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAContract
 import UMFAWebAuthn
 
 /// What ``UMFAClient/answerApproval(userId:)`` returns.
@@ -31,5 +32,29 @@ extension UMFAClient {
             try await relyingParty.finishAuthentication(userId: userId, credential: credential)
         }
         return ApprovalResult(userId: outcome.userId, credentialId: outcome.credentialId, traceId: outcome.traceId)
+    }
+}
+
+extension UMFAClient {
+    /// The approvals waiting for `userId` (DESIGN.md §7), fetched with a device proof signed by
+    /// the device key this device registered when it enrolled the user out of band. Answer one
+    /// with an ``OutOfBandRelyingParty`` made from
+    /// `UMFAAppLink(dispatchTokenResponse: approval.dispatchTokenResponse)`.
+    /// - Throws: ``ZSMError`` `notEnrolled` when this device holds no device key for the user.
+    public func pendingApprovals(userId: String) async throws(ZSMError) -> [PendingApproval] {
+        try config.validate()
+        let keys = try DeviceSigningKeys(config: config)
+        guard let (key, credentialId) = try keys.load(applicationId: config.applicationId, userId: userId) else {
+            throw ZSMError(.notEnrolled, "this device has no device key for \(userId); enroll it out of band first")
+        }
+        let http = UMFAHTTPRelyingParty(config: config)
+        let answer: PendingApprovalsResponse = try await http.post(
+            .pendingApprovals, retry: false,
+            authorization: { url throws(ZSMError) in
+                "UMFA-Device "
+                    + (try DeviceSigningKeys.proof(key: key, credentialId: credentialId, method: "POST", url: url))
+            }
+        ) { _ in PendingApprovalsRequest(applicationID: config.applicationId, userID: userId) }
+        return answer.approvals
     }
 }

@@ -76,19 +76,17 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
     }
 
     /// Posts JSON and decodes the answer, mapping failures to ``ZSMError``.
+    /// - Parameter authorization: makes the `Authorization` value for the request's URL (a
+    ///   device proof), when the operation needs one.
     func post<Body: ContractBody, Answer: ContractBody>(
-        _ operation: APIOperation, retry: Bool, _ makeBody: (String) -> Body
+        _ operation: APIOperation, retry: Bool,
+        authorization: ((URL) throws(ZSMError) -> String)? = nil, _ makeBody: (String) -> Body
     ) async throws(ZSMError) -> Answer {
         let traceID = UUID().uuidString.lowercased()
         let body = makeBody(traceID)
-        let path = operation.path
-        // Appended, not resolved: a server behind a path prefix (https://example.com/mfa) keeps it.
-        var base = config.hostURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        guard let url = URL(string: base + path) else {
-            throw ZSMError(.invalidConfiguration, "host_url cannot be combined with \(path)")
-        }
+        let url = try url(of: operation)
         var request = URLRequest(url: url, timeoutInterval: config.timeout)
+        if let authorization { request.setValue(try authorization(url), forHTTPHeaderField: "Authorization") }
         request.httpMethod = operation.method
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(config.applicationEnvironment, forHTTPHeaderField: "X-UMFA-Environment")
@@ -127,6 +125,17 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
             }
         }
         throw lastError
+    }
+
+    /// The URL of `operation` on the configured host. Appended, not resolved: a server behind a
+    /// path prefix (https://example.com/mfa) keeps it.
+    func url(of operation: APIOperation) throws(ZSMError) -> URL {
+        var base = config.hostURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + operation.path) else {
+            throw ZSMError(.invalidConfiguration, "host_url cannot be combined with \(operation.path)")
+        }
+        return url
     }
 
     /// Maps an error answer `{"status","trace_id","message"}` to a ``ZSMError``.

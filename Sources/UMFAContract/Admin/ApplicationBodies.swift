@@ -36,6 +36,9 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     public var androidApps: [AndroidApp]?
     /// `off` (the default) or `required`: whether DPoP proofs must carry a server nonce (RFC 9449 §8).
     public var dpopNonce: String?
+    /// Where out-of-band transaction changes are POSTed (https, or http to a loopback address);
+    /// `""` removes it. Setting one the first time answers `webhook_secret` once.
+    public var webhookURL: String?
     /// The caller's trace id.
     public var traceID: String?
 
@@ -46,9 +49,10 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         tokenTTLSeconds: Int? = nil, attestationPolicy: String? = nil, aaguidAllow: [String]? = nil,
         aaguidDeny: [String]? = nil, signup: String? = nil, tokenSigningAlg: String? = nil,
         appleAppIDs: [String]? = nil, androidApps: [AndroidApp]? = nil, dpopNonce: String? = nil,
-        traceID: String? = nil
+        webhookURL: String? = nil, traceID: String? = nil
     ) {
         self.dpopNonce = dpopNonce
+        self.webhookURL = webhookURL
         self.tokenSigningAlg = tokenSigningAlg
         self.appleAppIDs = appleAppIDs
         self.androidApps = androidApps
@@ -81,6 +85,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         case appleAppIDs = "apple_app_ids"
         case androidApps = "android_apps"
         case dpopNonce = "dpop_nonce"
+        case webhookURL = "webhook_url"
         case traceID = "trace_id"
     }
 
@@ -90,7 +95,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         enrollmentPolicy: "grant", userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
         attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], signup: "enabled", tokenSigningAlg: "RS256",
         appleAppIDs: ["ABCDE12345.com.example.shop"], androidApps: [.example], dpopNonce: "off",
-        traceID: Examples.traceID)
+        webhookURL: "https://shop.example/umfa-webhook", traceID: Examples.traceID)
 }
 
 /// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are
@@ -185,6 +190,10 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var androidApps: [AndroidApp]
     /// `off` or `required`: DPoP server nonces.
     public var dpopNonce: String
+    /// The webhook receiver, if any.
+    public var webhookURL: String?
+    /// The webhook signing secret, only in the answer that first set a webhook URL.
+    public var webhookSecret: String?
 
     /// Creates an answer.
     public init(
@@ -192,9 +201,12 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         origins: [String], enrollmentPolicy: String, enrollmentPolicyDescription: String, userVerification: String,
         attestation: String, tokenTTLSeconds: Int, createdAt: String, attestationPolicy: String,
         aaguidAllow: [String]?, aaguidDeny: [String], signup: String, tokenSigningAlg: String = "RS256",
-        appleAppIDs: [String] = [], androidApps: [AndroidApp] = [], dpopNonce: String = "off"
+        appleAppIDs: [String] = [], androidApps: [AndroidApp] = [], dpopNonce: String = "off",
+        webhookURL: String? = nil, webhookSecret: String? = nil
     ) {
         self.dpopNonce = dpopNonce
+        self.webhookURL = webhookURL
+        self.webhookSecret = webhookSecret
         self.tokenSigningAlg = tokenSigningAlg
         self.appleAppIDs = appleAppIDs
         self.androidApps = androidApps
@@ -237,6 +249,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         case appleAppIDs = "apple_app_ids"
         case androidApps = "android_apps"
         case dpopNonce = "dpop_nonce"
+        case webhookURL = "webhook_url"
+        case webhookSecret = "webhook_secret"
     }
 
     /// An example with every member.
@@ -246,7 +260,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         enrollmentPolicyDescription: "grant: …", userVerification: "preferred", attestation: "none",
         tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [],
         signup: "enabled", tokenSigningAlg: "RS256", appleAppIDs: ["ABCDE12345.com.example.shop"],
-        androidApps: [.example], dpopNonce: "off")
+        androidApps: [.example], dpopNonce: "off", webhookURL: "https://shop.example/umfa-webhook",
+        webhookSecret: "umfa_whs_…")
 }
 
 /// `GET /api/admin/applications`: `{trace_id, applications}`.

@@ -367,15 +367,19 @@ public struct DispatchDevice: Codable, Sendable, Equatable {
     public var name: String
     /// A push token (APNs, FCM) for later approvals.
     public var pushToken: String?
+    /// The device key: a P-256 public JWK whose private half signs the device's proofs
+    /// (`POST /api/umfa/approvals/pending`, the approval event stream).
+    public var key: JSONValue?
 
     /// Creates a device.
-    public init(name: String, pushToken: String? = nil) {
+    public init(name: String, pushToken: String? = nil, key: JSONValue? = nil) {
         self.name = name
         self.pushToken = pushToken
+        self.key = key
     }
 
     enum CodingKeys: String, CodingKey {
-        case name
+        case name, key
         case pushToken = "push_token"
     }
 }
@@ -415,7 +419,12 @@ public struct DispatchCompleteRequest: ContractBody, Equatable {
     /// An example with every member.
     public static let example = DispatchCompleteRequest(
         transactionID: "tx_1", credential: .object(["id": .string("AQIDBA")]), decision: "approve",
-        matchingNumber: "42", device: DispatchDevice(name: "Phone", pushToken: "apns-token"))
+        matchingNumber: "42",
+        device: DispatchDevice(
+            name: "Phone", pushToken: "apns-token",
+            key: .object([
+                "kty": .string("EC"), "crv": .string("P-256"), "x": .string("AQIDBA"), "y": .string("AQIDBA"),
+            ])))
 }
 
 /// The answer of `POST /api/umfa/dispatch/complete`.

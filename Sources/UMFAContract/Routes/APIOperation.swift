@@ -94,6 +94,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case dispatchComplete
     case openAppLink
     case adminOutOfBandEnroll
+    case pendingApprovals
+    case approvalEvents
+    case rotateWebhookSecret
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -107,6 +110,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case loginToken
         /// OAuth client authentication (RFC 6749 §2.3: HTTP Basic or form members).
         case oauthClient
+        /// `Authorization: UMFA-Device <device proof>` (DESIGN.md §7), signed with a device key.
+        case deviceProof
     }
 
     /// The HTTP method, upper case.
@@ -121,7 +126,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes, .createApplicationUserRecoveryCodes,
             .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn, .outOfBandEnroll,
             .createApproval,
-            .transactionStatus, .dispatchRedeem, .dispatchComplete, .adminOutOfBandEnroll:
+            .transactionStatus, .dispatchRedeem, .dispatchComplete, .adminOutOfBandEnroll, .pendingApprovals,
+            .rotateWebhookSecret:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .deleteOAuthClient,
             .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut:
@@ -134,7 +140,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .hostedStylesheet, .hostedScript, .hostedWebAuthnScript, .demoWebAuthnScript, .appleAppSiteAssociation,
             .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes, .listAuditEvents,
             .listApplicationAuditEvents, .listApplicationUsers, .listApplicationUserCredentials, .listSigningKeys,
-            .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .consoleSession, .openAppLink:
+            .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .consoleSession, .openAppLink,
+            .approvalEvents:
             "GET"
         }
     }
@@ -222,6 +229,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .dispatchComplete: "/api/umfa/dispatch/complete"
         case .openAppLink: "/open"
         case .adminOutOfBandEnroll: "/api/admin/applications/{id}/users/{user_id}/enroll"
+        case .pendingApprovals: "/api/umfa/approvals/pending"
+        case .approvalEvents: "/api/umfa/approvals/events"
+        case .rotateWebhookSecret: "/api/admin/applications/{id}/webhook-secret"
         }
     }
 
@@ -237,8 +247,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken, .listAuditEvents,
             .listApplicationUsers, .listApplicationUserCredentials,
             .deleteApplicationUserCredential, .createApplicationUserRecoveryCodes, .listSigningKeys,
-            .adminOutOfBandEnroll:
+            .adminOutOfBandEnroll, .rotateWebhookSecret:
             .adminToken
+        case .pendingApprovals, .approvalEvents: .deviceProof
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
         case .listMyCredentials, .renameMyCredential,
             .deleteMyCredential, .createMyRecoveryCodes, .countMyRecoveryCodes:
@@ -292,6 +303,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .transactionStatus: StatusRequest.self
         case .dispatchRedeem: DispatchRedeemRequest.self
         case .dispatchComplete: DispatchCompleteRequest.self
+        case .pendingApprovals: PendingApprovalsRequest.self
         default: nil
         }
     }
@@ -353,6 +365,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .transactionStatus: StatusResponse.self
         case .dispatchRedeem: DispatchRedeemResponse.self
         case .dispatchComplete: DispatchCompleteResponse.self
+        case .pendingApprovals: PendingApprovalsResponse.self
+        case .rotateWebhookSecret: WebhookSecretResponse.self
+        case .approvalEvents: nil
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,

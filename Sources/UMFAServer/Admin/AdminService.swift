@@ -18,6 +18,7 @@ struct AdminService: Sendable {
         (settings.name, settings.rpID, settings.rpName, settings.origins) = (nil, nil, nil, nil)
         try apply(settings, to: &application)
         try Self.validate(application)
+        let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
         try await services.store.insertApplication(application)
         let hash = Secrets.hash(apiKey)
@@ -28,7 +29,7 @@ struct AdminService: Sendable {
         await services.audit.record(
             .apiKeyCreated, application: application.id, actor: .admin, caller: caller,
             details: ["key_id": .string(APIKeyRecord.keyID(forHash: hash))])
-        return Self.view(application, traceID: caller.traceID, apiKey: apiKey)
+        return Self.view(application, traceID: caller.traceID, apiKey: apiKey, webhookSecret: webhookSecret)
     }
 
     /// One application.
@@ -49,11 +50,39 @@ struct AdminService: Sendable {
         var application = try await lookup(id)
         try apply(request, to: &application)
         try Self.validate(application)
+        let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         try await services.store.updateApplication(application)
         await services.audit.record(
             .applicationUpdated, application: application.id, actor: .admin, caller: caller,
             details: ["settings": .array(Self.settingNames(request).map(JSONValue.string))])
-        return Self.view(application, traceID: caller.traceID)
+        return Self.view(application, traceID: caller.traceID, webhookSecret: webhookSecret)
+    }
+
+    /// `POST /api/admin/applications/{id}/webhook-secret`: a new webhook secret, shown once;
+    /// the old one signs nothing from now on.
+    func rotateWebhookSecret(values: RouteValues, caller: Caller) async throws -> WebhookSecretResponse {
+        var application = try await lookup(values.path("id"))
+        guard application.webhookURL != nil else {
+            throw ServiceError.conflict("The application has no webhook_url; set one first")
+        }
+        let (secret, sealed) = try Webhooks(services: services).newSecret()
+        application.sealedWebhookSecret = sealed
+        try await services.store.updateApplication(application)
+        await services.audit.record(.webhookSecretRotated, application: application.id, actor: .admin, caller: caller)
+        return WebhookSecretResponse(traceID: caller.traceID, webhookSecret: secret)
+    }
+
+    /// A webhook secret for an application that has a webhook URL and no secret yet: the secret
+    /// to show once (the record keeps it sealed). A removed URL takes its secret with it.
+    private func issueWebhookSecretIfNeeded(_ application: inout ApplicationRecord) throws -> String? {
+        guard application.webhookURL != nil else {
+            application.sealedWebhookSecret = nil
+            return nil
+        }
+        guard application.sealedWebhookSecret == nil else { return nil }
+        let (secret, sealed) = try Webhooks(services: services).newSecret()
+        application.sealedWebhookSecret = sealed
+        return secret
     }
 
     /// The names of the settings a request sets (their values may be long; the names say enough).
@@ -118,6 +147,12 @@ struct AdminService: Sendable {
         if let value: DPoPNonceSetting = try Self.setting(patch.dpopNonce, "dpop_nonce must be off or required") {
             application.dpopNonce = value
         }
+        if let url = patch.webhookURL {
+            guard url.isEmpty || Webhooks.validURL(url) else {
+                throw ServiceError.invalid("webhook_url must be an https URL, or http to a loopback address")
+            }
+            application.webhookURL = url.isEmpty ? nil : url
+        }
         if let apps = patch.androidApps {
             application.androidApps = apps.map {
                 AndroidAppIdentity(
@@ -158,7 +193,9 @@ struct AdminService: Sendable {
 
 extension AdminService {
     /// An application as the admin API shows it.
-    static func view(_ application: ApplicationRecord, traceID: String, apiKey: String? = nil) -> ApplicationResponse {
+    static func view(
+        _ application: ApplicationRecord, traceID: String, apiKey: String? = nil, webhookSecret: String? = nil
+    ) -> ApplicationResponse {
         ApplicationResponse(
             traceID: traceID, applicationID: application.id.uuidString.lowercased(), apiKey: apiKey,
             name: application.name, rpID: application.rpID, rpName: application.rpName, origins: application.origins,
@@ -171,6 +208,7 @@ extension AdminService {
             tokenSigningAlg: application.tokenSigningAlgorithm.rawValue, appleAppIDs: application.appleAppIDs,
             androidApps: application.androidApps.map {
                 AndroidApp(packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints)
-            }, dpopNonce: application.dpopNonce.rawValue)
+            }, dpopNonce: application.dpopNonce.rawValue, webhookURL: application.webhookURL,
+            webhookSecret: webhookSecret)
     }
 }

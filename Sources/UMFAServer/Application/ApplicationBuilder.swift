@@ -53,6 +53,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
                     store: store, now: configuration.now, logger: logger,
                     auditRetention: configuration.auditRetention),
                 AbuseSweep(abuse: services.abuse, logger: logger),
+                WebhookDispatcher(services: services, timeout: configuration.webhookTimeout),
             ], logger: logger)
         return (app, report)
     } catch {

@@ -27,6 +27,7 @@ enum AuditAction: String, Sendable, CaseIterable {
     case adminSignedOut = "admin.signed_out"
     case adminSignInFailed = "admin.sign_in_failed"
     case adminPasskeyEnrolled = "admin.passkey_enrolled"
+    case webhookSecretRotated = "webhook.secret_rotated"
 }
 
 /// Who caused an audited event, as the log writes it.

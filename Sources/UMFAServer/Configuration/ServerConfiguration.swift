@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable {
     public var bodyReadTimeout: Duration = .seconds(10)
     /// How long audit events are kept (`UMFA_AUDIT_RETENTION_DAYS`, default 90 days).
     public var auditRetention: Duration = .seconds(90 * 86_400)
+    /// How long one webhook delivery may take (`UMFA_WEBHOOK_TIMEOUT_SECONDS`, default 10).
+    public var webhookTimeout: Duration = .seconds(10)
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
     public var attestationAnchors = AttestationTrustAnchors.wellKnown()
@@ -119,6 +121,9 @@ public struct ServerConfiguration: Sendable {
         bodyReadTimeout = try settings.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? bodyReadTimeout
         if let days = try settings.integer("UMFA_AUDIT_RETENTION_DAYS", in: 1...36_500) {
             auditRetention = .seconds(days * 86_400)
+        }
+        if let seconds = try settings.integer("UMFA_WEBHOOK_TIMEOUT_SECONDS", in: 1...60) {
+            webhookTimeout = .seconds(seconds)
         }
         signingKeyRefreshInterval =
             try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)

@@ -8,11 +8,15 @@ public struct Caller: Sendable {
     public let clientAddress: String
     /// The `Authorization: Bearer` value, if any (an API key, the admin token or a login token).
     public let bearer: String?
+    /// The `Authorization: UMFA-Device` value, if any: a device proof (DESIGN.md §7).
+    public let deviceProof: String?
 
     /// Creates a caller.
-    public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil) {
+    public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil)
+    {
         self.traceID = traceID
         self.clientAddress = clientAddress
         self.bearer = bearer
+        self.deviceProof = deviceProof
     }
 }

@@ -29,6 +29,8 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The caller as the domain sees it, with the settled trace id.
     func caller(_ request: Request, traceID: String) -> Caller {
-        Caller(traceID: traceID, clientAddress: clientAddress, bearer: BearerToken.from(request))
+        Caller(
+            traceID: traceID, clientAddress: clientAddress, bearer: BearerToken.from(request),
+            deviceProof: BearerToken.deviceProof(request))
     }
 }

@@ -182,6 +182,11 @@ struct Routes {
         case .dispatchComplete: return RouteHandlers.json(OutOfBandService(services: services).complete)
         case .openAppLink: return { _, _ in OpenPage.response() }
         case .adminOutOfBandEnroll: return RouteHandlers.plain(OutOfBandService(services: services).enroll)
+        case .pendingApprovals:
+            return RouteHandlers.json(
+                precheck: PendingApprovals.requireProof, PendingApprovals(services: services).fetch)
+        case .approvalEvents: return PendingApprovals(services: services).stream
+        case .rotateWebhookSecret: return RouteHandlers.plain(admin.rotateWebhookSecret)
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

@@ -133,6 +133,9 @@ enum OAuthClientSettings {
         return tokens.filter { seen.insert($0).inserted }
     }
 
+    /// Hosts that name this machine in an http URL a client or webhook may use.
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]", "::1", "localhost"]
+
     /// A redirect URI a client may register (RFC 6749 §3.1.2, RFC 8252 §7): absolute, no
     /// fragment; https, or http to a loopback address, or a private-use scheme with a dot.
     static func redirectURI(_ text: String, field: String = "redirect_uris") throws -> String {
@@ -142,7 +145,7 @@ enum OAuthClientSettings {
         let host = url.host?.lowercased() ?? ""
         switch scheme {
         case "https" where !host.isEmpty: return text
-        case "http" where ["127.0.0.1", "[::1]", "::1", "localhost"].contains(host): return text
+        case "http" where loopbackHosts.contains(host): return text
         case _ where scheme.contains(".") && scheme != "http" && scheme != "https": return text
         default:
             throw ServiceError.invalid(

@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
 import UMFAQR
+import UMFAStorage
 import UMFAWebAuthn
 
 /// The app link and QR code of a transaction (DESIGN.md §7): `<public URL>/open?dispatchTokenResponse=`
@@ -21,13 +22,27 @@ enum OutOfBandLinks {
         }
     }
 
+    /// The payload of `transaction`'s link with its dispatch token.
+    static func payload(_ transaction: OutOfBandTransactionRecord, token: String, _ services: ServerServices)
+        -> Payload
+    {
+        Payload(
+            server: services.publicURL, applicationID: transaction.applicationID.uuidString.lowercased(),
+            operation: transaction.operation.rawValue, token: token)
+    }
+
+    /// The `dispatchTokenResponse` value of a link: base64url of the payload's JSON.
+    static func dispatchTokenResponse(_ payload: Payload) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Base64URL.encode(Array(try encoder.encode(payload)))
+    }
+
     static let scale = 4
     static let border = 4
 
     static func appLink(publicURL: String, payload: Payload) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return publicURL + "/open?dispatchTokenResponse=" + Base64URL.encode(Array(try encoder.encode(payload)))
+        publicURL + "/open?dispatchTokenResponse=" + (try dispatchTokenResponse(payload))
     }
 
     static func qrCode(_ link: String) throws -> QRCodeImage {

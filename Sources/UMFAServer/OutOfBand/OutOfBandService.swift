@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 
 /// Out-of-band enrollment and approval (DESIGN.md §7): the backend starts a transaction with its
@@ -15,6 +16,7 @@ struct OutOfBandService: Sendable {
     static let ttlRange = 60...3600
     static let messageLength = 500
     static let sealContext = "umfa-oob-token"
+    static let dispatchContext = "umfa-oob-dispatch-token"
 
     // MARK: The backend
 
@@ -50,7 +52,8 @@ struct OutOfBandService: Sendable {
                 displayName: request.displayName ?? request.username ?? request.userID, createdAt: services.now()))
         let credentials = try await services.store.credentials(applicationID: application.id, userID: request.userID)
         let started = try await start(
-            application: application, operation: .registration, userID: request.userID, ttl: ttl)
+            application: application, operation: .registration, userID: request.userID, username: request.username,
+            ttl: ttl)
         let username = request.username ?? request.userID
         let updated = credentials.map(\.createdAt).max() ?? user.createdAt
         return OutOfBandEnrollResponse(
@@ -111,7 +114,7 @@ struct OutOfBandService: Sendable {
         }
         return StatusResponse(
             traceID: caller.traceID, transactionId: transaction.transactionID, status: status.rawValue,
-            userId: transaction.userID, username: transaction.userID, token: token,
+            userId: transaction.userID, username: transaction.username ?? transaction.userID, token: token,
             createdAt: Timestamps.rfc3339(transaction.createdAt),
             lastUpdatedAt: Timestamps.rfc3339(transaction.updatedAt))
     }
@@ -200,24 +203,24 @@ struct OutOfBandService: Sendable {
     }
 
     private func start(
-        application: ApplicationRecord, operation: OutOfBandOperation, userID: String?, ttl: Int,
-        message: String? = nil, matchingNumber: String? = nil
+        application: ApplicationRecord, operation: OutOfBandOperation, userID: String?, username: String? = nil,
+        ttl: Int, message: String? = nil, matchingNumber: String? = nil
     ) async throws -> Started {
         let statusToken = Secrets.make(prefix: "umfa_st_")
         let dispatchToken = Secrets.make(prefix: "umfa_dt_")
         let now = services.now()
         let record = OutOfBandTransactionRecord(
             transactionID: UUID().uuidString.lowercased(), applicationID: application.id, operation: operation,
-            userID: userID, statusTokenHash: Secrets.hash(statusToken), dispatchTokenHash: Secrets.hash(dispatchToken),
+            userID: userID, username: username, statusTokenHash: Secrets.hash(statusToken),
+            dispatchTokenHash: Secrets.hash(dispatchToken),
+            sealedDispatchToken: try services.masterKey.seal(Array(dispatchToken.utf8), context: Self.dispatchContext),
             message: message, approvalNonce: operation == .authentication ? Secrets.randomBytes(32) : nil,
             matchingNumber: matchingNumber, createdAt: now, updatedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
         try await services.store.insertOutOfBandTransaction(record)
+        await Webhooks(services: services).record(record, status: .pending, userID: userID)
         let link = try OutOfBandLinks.appLink(
-            publicURL: services.publicURL,
-            payload: .init(
-                server: services.publicURL, applicationID: application.id.uuidString.lowercased(),
-                operation: operation.rawValue, token: dispatchToken))
+            publicURL: services.publicURL, payload: OutOfBandLinks.payload(record, token: dispatchToken, services))
         return Started(record: record, statusToken: statusToken, appLink: link, qrCode: try OutOfBandLinks.qrCode(link))
     }
 
@@ -228,6 +231,11 @@ struct OutOfBandService: Sendable {
         guard let userID = transaction.userID else { throw ServiceError.internalFailure }
         let credential = try Self.decode(request.credential, as: RegistrationResponseJSON.self)
         try Self.requireChallenge(challenge, in: credential.response.clientDataJSON)
+        if let device = request.device {
+            try services.checkName(device.name, field: "device.name", maximumBytes: 128)
+            try services.checkName(device.pushToken, field: "device.push_token", maximumBytes: 4096)
+            if let key = device.key { _ = try Self.deviceKey(key) }
+        }
         let verify = RegistrationVerifyRequest(
             applicationID: application.id.uuidString, userID: userID, credential: credential,
             deviceName: request.device?.name)
@@ -238,6 +246,13 @@ struct OutOfBandService: Sendable {
         } catch let error as ServiceError where error.code == .unauthenticated {
             await finish(transaction, .failed, userID: userID, credentialID: nil, token: nil, caller: caller)
             throw error
+        }
+        if let device = request.device, let key = device.key {
+            try await services.store.upsertDeviceKey(
+                DeviceKeyRecord(
+                    applicationID: application.id, credentialID: registered.credential.credentialID, userID: userID,
+                    name: device.name, pushToken: device.pushToken, publicJWK: try Self.deviceKey(key),
+                    createdAt: services.now()))
         }
         let token = try await LoginTokens.issue(
             services: services, application: application, userID: userID,
@@ -314,6 +329,7 @@ struct OutOfBandService: Sendable {
                 metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
             return .pending
         }
+        await Webhooks(services: services).record(transaction, status: status, userID: userID)
         let action: AuditAction? =
             switch (transaction.operation, status) {
             case (.authentication, .succeeded): .approvalApproved
@@ -347,6 +363,18 @@ struct OutOfBandService: Sendable {
         } catch {
             throw ServiceError.invalid("credential: \(JSONExchange.describe(error))")
         }
+    }
+
+    /// A device key as stored: a P-256 public JWK (ES256) with only its public members.
+    static func deviceKey(_ key: JSONValue) throws -> String {
+        guard case .object(let members) = key,
+            let jwk = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(key)) as? [String: Any],
+            (try? PublicJWK(jwk: jwk, alg: "ES256")) != nil
+        else { throw ServiceError.invalid("device.key must be a P-256 public JWK (kty EC, crv P-256, x, y)") }
+        let kept = members.filter { ["kty", "crv", "x", "y"].contains($0.key) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(JSONValue.object(kept)), as: UTF8.self)
     }
 
     static func ttl(_ given: Int?, default value: Int) throws -> Int {

@@ -49,7 +49,8 @@ extension ApplicationRecord {
             tokenSigningAlgorithm: try row.setting("token_signing_alg"),
             appleAppIDs: try StoredValue.list(try row.text("apple_app_ids")),
             androidApps: try StoredValue.decoded([AndroidAppIdentity].self, from: try row.text("android_apps")),
-            dpopNonce: try row.setting("dpop_nonce"))
+            dpopNonce: try row.setting("dpop_nonce"), webhookURL: row.optionalText("webhook_url"),
+            sealedWebhookSecret: try row.optionalText("sealed_webhook_secret").map { try StoredValue.bytes($0) })
     }
 }
 

@@ -194,5 +194,35 @@ enum Schema {
             """,
             "CREATE INDEX oob_transactions_by_expiry ON oob_transactions (expires_at)",
         ],
+        [
+            // 10: the rest of DESIGN.md §7. The username the enroll request named; the dispatch
+            // token sealed with the master key (beside its hash), so a device proven by its
+            // device key can fetch a pending approval's link again.
+            "ALTER TABLE oob_transactions ADD COLUMN username TEXT",
+            "ALTER TABLE oob_transactions ADD COLUMN sealed_dispatch_token TEXT",
+            "CREATE INDEX oob_transactions_pending ON oob_transactions (application_id, user_id, status)",
+            // Device keys (P-256, a public JWK) registered with an out-of-band enrollment; one per
+            // credential, gone with it.
+            """
+            CREATE TABLE device_keys (
+                application_id TEXT NOT NULL, credential_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                name TEXT, push_token TEXT, public_jwk TEXT NOT NULL, created_at BIGINT NOT NULL,
+                PRIMARY KEY (application_id, credential_id),
+                FOREIGN KEY (application_id, credential_id)
+                    REFERENCES credentials(application_id, credential_id) ON DELETE CASCADE)
+            """,
+            // Webhooks: the application's URL and its secret sealed with the master key; every
+            // event waits in the outbox until its receiver answers 2xx, so a restart loses none.
+            "ALTER TABLE applications ADD COLUMN webhook_url TEXT",
+            "ALTER TABLE applications ADD COLUMN sealed_webhook_secret TEXT",
+            """
+            CREATE TABLE webhook_outbox (
+                id TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                body TEXT NOT NULL, attempts BIGINT NOT NULL, next_attempt_at BIGINT NOT NULL,
+                created_at BIGINT NOT NULL, last_error TEXT)
+            """,
+            "CREATE INDEX webhook_outbox_due ON webhook_outbox (next_attempt_at)",
+        ],
     ]
 }

@@ -78,6 +78,10 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var androidApps: [AndroidAppIdentity]
     /// Whether DPoP proofs must carry a server nonce (RFC 9449 §8): `off` or `required`.
     public var dpopNonce: DPoPNonceSetting
+    /// Where out-of-band transaction changes are POSTed (DESIGN.md §7); `nil` for none.
+    public var webhookURL: String?
+    /// The webhook signing secret, sealed with the master key.
+    public var sealedWebhookSecret: [UInt8]?
 
     /// Creates an application record.
     public init(
@@ -86,9 +90,12 @@ public struct ApplicationRecord: Sendable, Hashable {
         createdAt: Date, attestationPolicy: AttestationPolicySetting = .any, aaguidAllow: [String]? = nil,
         aaguidDeny: [String] = [], signup: SignupSetting = .enabled,
         tokenSigningAlgorithm: TokenSigningAlgorithm = .rs256, appleAppIDs: [String] = [],
-        androidApps: [AndroidAppIdentity] = [], dpopNonce: DPoPNonceSetting = .off
+        androidApps: [AndroidAppIdentity] = [], dpopNonce: DPoPNonceSetting = .off, webhookURL: String? = nil,
+        sealedWebhookSecret: [UInt8]? = nil
     ) {
         self.dpopNonce = dpopNonce
+        self.webhookURL = webhookURL
+        self.sealedWebhookSecret = sealedWebhookSecret
         self.signup = signup
         self.tokenSigningAlgorithm = tokenSigningAlgorithm
         self.appleAppIDs = appleAppIDs

@@ -33,8 +33,8 @@ enum StoreQueries {
             """
             INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
                 attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup,
-                token_signing_alg, apple_app_ids, android_apps, dpop_nonce)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                token_signing_alg, apple_app_ids, android_apps, dpop_nonce, webhook_url, sealed_webhook_secret)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
@@ -45,7 +45,8 @@ enum StoreQueries {
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
                 .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
                 .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
-                .text(app.dpopNonce.rawValue),
+                .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
+                app.sealedWebhookSecret.map { .bytes($0) } ?? .null,
             ])
     }
 
@@ -55,7 +56,7 @@ enum StoreQueries {
             UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
                 user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
                 aaguid_allow = ?, aaguid_deny = ?, signup = ?, token_signing_alg = ?, apple_app_ids = ?,
-                android_apps = ?, dpop_nonce = ? WHERE id = ?
+                android_apps = ?, dpop_nonce = ?, webhook_url = ?, sealed_webhook_secret = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
@@ -65,7 +66,8 @@ enum StoreQueries {
                 app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
                 .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
                 .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
-                .text(app.dpopNonce.rawValue), .uuid(app.id),
+                .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
+                app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .uuid(app.id),
             ])
     }
 

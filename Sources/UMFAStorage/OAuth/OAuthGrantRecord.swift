@@ -22,6 +22,8 @@ public enum OAuthGrantKind: String, Sendable, CaseIterable {
     case clientAssertion = "assertion"
     /// A challenge for a client attestation (App Attest, Android key attestation), used once.
     case attestationChallenge = "attestation_challenge"
+    /// A device proof seen (DESIGN.md §7): the handle is its credential and its `jti`.
+    case deviceProof = "device_proof"
 }
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server

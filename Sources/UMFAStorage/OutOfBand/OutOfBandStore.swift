@@ -25,12 +25,16 @@ public struct OutOfBandTransactionRecord: Sendable, Equatable {
     public var operation: OutOfBandOperation
     /// The user; `nil` for an approval whoever approves (usernameless, by QR code).
     public var userID: String?
+    /// The username the enroll request gave (the status call shows it); `nil` for the user id.
+    public var username: String?
     /// Where it stands.
     public var status: OutOfBandStatus
     /// SHA-256 of the status token.
     public var statusTokenHash: [UInt8]
     /// SHA-256 of the dispatch token.
     public var dispatchTokenHash: [UInt8]
+    /// The dispatch token sealed with the master key, so a proven device can fetch it again.
+    public var sealedDispatchToken: [UInt8]?
     /// When the dispatch token was redeemed (it works once).
     public var redeemedAt: Date?
     /// The message the user is shown (approvals).
@@ -55,8 +59,8 @@ public struct OutOfBandTransactionRecord: Sendable, Equatable {
     /// Creates a record.
     public init(
         transactionID: String, applicationID: UUID, operation: OutOfBandOperation, userID: String?,
-        status: OutOfBandStatus = .pending, statusTokenHash: [UInt8], dispatchTokenHash: [UInt8],
-        redeemedAt: Date? = nil, message: String? = nil, approvalNonce: [UInt8]? = nil, matchingNumber: String? = nil,
+        username: String? = nil, status: OutOfBandStatus = .pending, statusTokenHash: [UInt8],
+        dispatchTokenHash: [UInt8], sealedDispatchToken: [UInt8]? = nil, redeemedAt: Date? = nil, message: String? = nil, approvalNonce: [UInt8]? = nil, matchingNumber: String? = nil,
         challenge: [UInt8]? = nil, credentialID: [UInt8]? = nil, sealedToken: [UInt8]? = nil, createdAt: Date,
         updatedAt: Date, expiresAt: Date
     ) {
@@ -64,6 +68,8 @@ public struct OutOfBandTransactionRecord: Sendable, Equatable {
         self.applicationID = applicationID
         self.operation = operation
         self.userID = userID
+        self.username = username
+        self.sealedDispatchToken = sealedDispatchToken
         self.status = status
         self.statusTokenHash = statusTokenHash
         self.dispatchTokenHash = dispatchTokenHash
@@ -101,6 +107,11 @@ public protocol OutOfBandStore: Sendable {
         id: String, status: OutOfBandStatus, userID: String?, credentialID: [UInt8]?, sealedToken: [UInt8]?,
         at now: Date
     ) async throws -> Bool
+    /// The pending, unexpired, unredeemed approvals for one user, oldest first.
+    func pendingApprovals(applicationID: UUID, userID: String, at now: Date) async throws
+        -> [OutOfBandTransactionRecord]
+    /// Ends every pending transaction whose time is up as `expired`; the ones it ended.
+    func expireOutOfBandTransactions(at now: Date) async throws -> [OutOfBandTransactionRecord]
 }
 
 extension StoreQueries {
@@ -109,8 +120,9 @@ extension StoreQueries {
             """
             INSERT INTO oob_transactions (transaction_id, application_id, operation, user_id, status,
                 status_token_hash, dispatch_token_hash, redeemed_at, message, approval_nonce, matching_number,
-                challenge, credential_id, sealed_token, created_at, updated_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                challenge, credential_id, sealed_token, created_at, updated_at, expires_at, username,
+                sealed_dispatch_token)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(t.transactionID), .uuid(t.applicationID), .text(t.operation.rawValue),
@@ -119,7 +131,28 @@ extension StoreQueries {
                 t.approvalNonce.map { .bytes($0) } ?? .null, t.matchingNumber.map { .text($0) } ?? .null,
                 t.challenge.map { .bytes($0) } ?? .null, t.credentialID.map { .bytes($0) } ?? .null,
                 t.sealedToken.map { .bytes($0) } ?? .null, .date(t.createdAt), .date(t.updatedAt), .date(t.expiresAt),
+                t.username.map { .text($0) } ?? .null, t.sealedDispatchToken.map { .bytes($0) } ?? .null,
             ])
+    }
+
+    static func pendingApprovals(applicationID: UUID, userID: String, at now: Date) -> StoreQuery {
+        StoreQuery(
+            """
+            SELECT * FROM oob_transactions
+            WHERE application_id = ? AND user_id = ? AND status = 'pending' AND operation = 'authentication'
+                AND redeemed_at IS NULL AND expires_at > ?
+            ORDER BY created_at, transaction_id LIMIT 50
+            """,
+            [.uuid(applicationID), .text(userID), .date(now)])
+    }
+
+    static func expireOutOfBandTransactions(at now: Date) -> StoreQuery {
+        StoreQuery(
+            """
+            UPDATE oob_transactions SET status = 'expired', updated_at = ?
+            WHERE status = 'pending' AND expires_at <= ? RETURNING *
+            """,
+            [.date(now), .date(now)])
     }
 
     static func outOfBandTransaction(statusTokenHash: [UInt8]) -> StoreQuery {
@@ -171,9 +204,10 @@ extension OutOfBandTransactionRecord {
         }
         self.init(
             transactionID: try row.text("transaction_id"), applicationID: try row.uuid("application_id"),
-            operation: operation, userID: row.optionalText("user_id"), status: status,
-            statusTokenHash: try row.bytes("status_token_hash"),
+            operation: operation, userID: row.optionalText("user_id"), username: row.optionalText("username"),
+            status: status, statusTokenHash: try row.bytes("status_token_hash"),
             dispatchTokenHash: try row.bytes("dispatch_token_hash"),
+            sealedDispatchToken: try bytes("sealed_dispatch_token"),
             redeemedAt: row.optionalDate("redeemed_at"), message: row.optionalText("message"),
             approvalNonce: try bytes("approval_nonce"), matchingNumber: row.optionalText("matching_number"),
             challenge: try bytes("challenge"), credentialID: try bytes("credential_id"),
@@ -219,5 +253,17 @@ extension SQLStore {
             StoreQueries.finishOutOfBandTransaction(
                 id: id, status: status, userID: userID, credentialID: credentialID, sealedToken: sealedToken, at: now)
         ).isEmpty
+    }
+
+    func pendingApprovals(applicationID: UUID, userID: String, at now: Date) async throws
+        -> [OutOfBandTransactionRecord]
+    {
+        try await executor.rows(StoreQueries.pendingApprovals(applicationID: applicationID, userID: userID, at: now))
+            .map(OutOfBandTransactionRecord.init(row:))
+    }
+
+    func expireOutOfBandTransactions(at now: Date) async throws -> [OutOfBandTransactionRecord] {
+        try await executor.rows(StoreQueries.expireOutOfBandTransactions(at: now)).map(
+            OutOfBandTransactionRecord.init(row:))
     }
 }

@@ -1,0 +1,118 @@
+import Crypto
+import Foundation
+import UMFAAuthenticator
+import UMFAWebAuthn
+
+/// The device keys of out-of-band enrollments (DESIGN.md §7): one P-256 key per application
+/// and user, registered with the passkey at `dispatch/complete`, whose signatures (device
+/// proofs) let the device fetch its pending approvals. Each is kept in `device-keys/` of the
+/// storage location, sealed with AES-GCM under a key the ``DeviceKeyProvider`` derives, as the
+/// passkeys are.
+struct DeviceSigningKeys: Sendable {
+    let directory: URL
+    let provider: any DeviceKeyProvider
+
+    /// One stored key.
+    struct Entry: Codable {
+        var credentialId: String
+        var sealed: Base64URLBytes
+    }
+
+    /// What seals device keys: a derivation of its own, apart from every passkey's.
+    static let sealingMaterial = Array("umfa device signing key v1".utf8)
+
+    /// The keys of `config`'s storage location.
+    init(config: ZSMConfig) throws(ZSMError) {
+        directory = config.storageLocation.appendingPathComponent("device-keys", isDirectory: true)
+        if let given = config.deviceKeyProvider {
+            provider = given
+            return
+        }
+        do throws(AuthenticatorError) {
+            provider = try DeviceKeyFile(directory: config.storageLocation)
+        } catch {
+            throw ZSMError(.keyStoreDamaged, error.message)
+        }
+    }
+
+    /// A device key's public JWK, as `dispatch/complete` takes it.
+    static func publicJWK(_ key: P256.Signing.PrivateKey) -> JSONValue {
+        let raw = Array(key.publicKey.rawRepresentation)
+        return .object([
+            "kty": .string("EC"), "crv": .string("P-256"), "x": .string(Base64URL.encode(Array(raw[..<32]))),
+            "y": .string(Base64URL.encode(Array(raw[32...]))),
+        ])
+    }
+
+    /// Keeps `key` as the device key of `userId` in `applicationId`, registered with `credentialId`.
+    func save(_ key: P256.Signing.PrivateKey, applicationId: String, userId: String, credentialId: String)
+        throws(ZSMError)
+    {
+        do {
+            let box = try AES.GCM.seal(
+                key.rawRepresentation, using: try provider.deriveSealingKey(from: Self.sealingMaterial),
+                authenticating: Array(credentialId.utf8))
+            guard let combined = box.combined else { throw ZSMError(.keyStoreDamaged, "sealing failed") }
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let entry = Entry(credentialId: credentialId, sealed: Base64URLBytes([UInt8](combined)))
+            try AtomicFile.write(try JSONEncoder().encode(entry), to: file(applicationId, userId))
+        } catch let error as ZSMError {
+            throw error
+        } catch {
+            throw ZSMError(.keyStoreDamaged, "the device key could not be stored")
+        }
+    }
+
+    /// The device key of `userId` and the credential it was registered with; `nil` when this
+    /// device enrolled that user without one (not out of band).
+    func load(applicationId: String, userId: String) throws(ZSMError) -> (
+        key: P256.Signing.PrivateKey, credentialId: String
+    )? {
+        guard let data = FileManager.default.contents(atPath: file(applicationId, userId).path) else { return nil }
+        do {
+            let entry = try JSONDecoder().decode(Entry.self, from: data)
+            let raw = try AES.GCM.open(
+                try AES.GCM.SealedBox(combined: entry.sealed.bytes),
+                using: try provider.deriveSealingKey(from: Self.sealingMaterial),
+                authenticating: Array(entry.credentialId.utf8))
+            return (try P256.Signing.PrivateKey(rawRepresentation: raw), entry.credentialId)
+        } catch {
+            throw ZSMError(.keyStoreDamaged, "the device key of \(userId) is damaged or sealed by another device")
+        }
+    }
+
+    /// Forgets the device key of `userId`.
+    func remove(applicationId: String, userId: String) {
+        try? FileManager.default.removeItem(at: file(applicationId, userId))
+    }
+
+    private func file(_ applicationId: String, _ userId: String) -> URL {
+        let name = Hex.encode(SHA256.hash(data: Array("\(applicationId)\u{0}\(userId)".utf8)))
+        return directory.appendingPathComponent(name + ".json")
+    }
+
+    /// A device proof (DESIGN.md §7) for a request of `method` to `url`: a compact JWS, ES256,
+    /// `typ` `umfa-device+jwt`, with `htm`, `htu`, `iat`, a fresh `jti` and `sub` the credential.
+    static func proof(key: P256.Signing.PrivateKey, credentialId: String, method: String, url: URL) throws(ZSMError)
+        -> String
+    {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        components?.fragment = nil
+        let claims: [String: Any] = [
+            "htm": method, "htu": components?.string ?? url.absoluteString,
+            "iat": Int(Date().timeIntervalSince1970), "jti": UUID().uuidString.lowercased(), "sub": credentialId,
+        ]
+        do {
+            let header = try JSONSerialization.data(
+                withJSONObject: ["alg": "ES256", "typ": "umfa-device+jwt"], options: .sortedKeys)
+            let payload = try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys)
+            let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
+            let signature = try key.signature(for: Array(input.utf8))
+            return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        } catch {
+            throw ZSMError(.keyStoreDamaged, "the device proof could not be signed")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/// `POST /api/umfa/approvals/pending`, with a device proof: the approvals waiting for a user.
+public struct PendingApprovalsRequest: ContractBody, Equatable {
+    /// The application.
+    public var applicationID: String
+    /// The user whose approvals to list (the device key's credential must be theirs).
+    public var userID: String
+
+    /// Creates a request.
+    public init(applicationID: String, userID: String) {
+        self.applicationID = applicationID
+        self.userID = userID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case applicationID = "application_id"
+        case userID = "user_id"
+    }
+
+    /// An example with every member.
+    public static let example = PendingApprovalsRequest(applicationID: Examples.applicationID, userID: "alice")
+}
+
+/// One approval waiting for the user: its message and the app link's payload to answer it.
+public struct PendingApproval: Codable, Sendable, Equatable {
+    /// The transaction.
+    public var transactionID: String
+    /// The message to show ("" when the backend gave none).
+    public var message: String
+    /// When it was created (RFC 3339).
+    public var createdAt: String
+    /// When it expires (RFC 3339).
+    public var expiresAt: String
+    /// The app link's `dispatchTokenResponse` value (base64url JSON with the dispatch token).
+    public var dispatchTokenResponse: String
+
+    /// Creates an entry.
+    public init(
+        transactionID: String, message: String, createdAt: String, expiresAt: String, dispatchTokenResponse: String
+    ) {
+        self.transactionID = transactionID
+        self.message = message
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.dispatchTokenResponse = dispatchTokenResponse
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case message, dispatchTokenResponse
+        case transactionID = "transaction_id"
+        case createdAt = "created_at"
+        case expiresAt = "expires_at"
+    }
+
+    static let example = PendingApproval(
+        transactionID: "tx_1", message: "Pay 120.00 EUR", createdAt: Examples.time, expiresAt: Examples.time,
+        dispatchTokenResponse: "eyJ2ZXJzaW9uIjoxfQ")
+}
+
+/// The answer of `POST /api/umfa/approvals/pending`, oldest first.
+public struct PendingApprovalsResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The approvals waiting.
+    public var approvals: [PendingApproval]
+
+    /// Creates an answer.
+    public init(traceID: String, approvals: [PendingApproval]) {
+        self.traceID = traceID
+        self.approvals = approvals
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case approvals
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = PendingApprovalsResponse(traceID: Examples.traceID, approvals: [.example])
+}
+
+/// The answer of `POST /api/admin/applications/{id}/webhook-secret`: the new secret, shown once.
+public struct WebhookSecretResponse: ContractBody, TraceCarrying, Equatable {
+    /// The request's trace id.
+    public var traceID: String
+    /// The secret that signs the application's webhooks from now on (`umfa_whs_…`).
+    public var webhookSecret: String
+
+    /// Creates an answer.
+    public init(traceID: String, webhookSecret: String) {
+        self.traceID = traceID
+        self.webhookSecret = webhookSecret
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case traceID = "trace_id"
+        case webhookSecret = "webhook_secret"
+    }
+
+    /// An example with every member.
+    public static let example = WebhookSecretResponse(traceID: Examples.traceID, webhookSecret: "umfa_whs_…")
+}
+
+/// The body of a webhook delivery (DESIGN.md §7), signed with
+/// `UMFA-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">`.
+public struct WebhookEvent: Codable, Sendable, Equatable {
+    /// `transaction.created`, `transaction.succeeded`, `transaction.denied`, `transaction.failed`
+    /// or `transaction.expired`.
+    public var type: String
+    /// The transaction.
+    public var transactionId: String
+    /// Its status after the change.
+    public var status: String
+    /// The user, once known.
+    public var userId: String?
+    /// When the change happened (RFC 3339).
+    public var occurredAt: String
+
+    /// Creates an event.
+    public init(type: String, transactionId: String, status: String, userId: String?, occurredAt: String) {
+        self.type = type
+        self.transactionId = transactionId
+        self.status = status
+        self.userId = userId
+        self.occurredAt = occurredAt
+    }
+}

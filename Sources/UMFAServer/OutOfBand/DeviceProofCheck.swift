@@ -1,0 +1,48 @@
+import Foundation
+import UMFAStorage
+import UMFATokens
+import UMFAWebAuthn
+
+/// The device proof of a device-facing route (DESIGN.md §7): `Authorization: UMFA-Device
+/// <JWT>`, signed with the device key registered with the credential its `sub` names, bound to
+/// the request's method and URL, its `jti` used once on any instance. The credential must be
+/// the named user's in the named application.
+struct DeviceProofCheck: Sendable {
+    let services: ServerServices
+
+    /// The checked proof's credential; 401 (counted like any wrong credential) otherwise.
+    func verify(_ caller: Caller, method: String, path: String, application: ApplicationRecord, userID: String)
+        async throws -> [UInt8]
+    {
+        func refuse(_ message: String) async throws -> Never {
+            try await services.abuse.refuseCredential(caller, ServiceError.unauthenticated(message))
+        }
+        guard let proof = caller.deviceProof else {
+            try await refuse("Send a device proof: Authorization: UMFA-Device <JWT>")
+        }
+        guard let subject = DeviceProof.credentialID(of: proof), let credentialID = Base64URL.decode(subject),
+            let key = try await services.store.deviceKey(applicationID: application.id, credentialID: credentialID),
+            key.userID == userID,
+            let jwk = try? JSONSerialization.jsonObject(with: Data(key.publicJWK.utf8)) as? [String: Any]
+        else { try await refuse("The device proof names no device key of this user") }
+        let checked: DeviceProof
+        do {
+            checked = try DeviceProof(
+                proof, deviceKey: jwk, method: method, url: services.publicURL + path, now: services.now())
+        } catch {
+            try await refuse("The device proof is refused: \(error.message)")
+        }
+        // The jti: a second use anywhere conflicts with the first's row.
+        do {
+            try await services.store.insertOAuthGrant(
+                OAuthGrantRecord(
+                    kind: .deviceProof, handleHash: Secrets.hash("device:\(subject):\(checked.jti)"),
+                    applicationID: application.id, family: nil, subject: userID, payload: [],
+                    createdAt: services.now(),
+                    expiresAt: services.now().addingTimeInterval(2 * DPoPProof.window + 10)))
+        } catch let error as StoreError where error.code == .conflict {
+            try await refuse("The device proof was used before")
+        }
+        return credentialID
+    }
+}

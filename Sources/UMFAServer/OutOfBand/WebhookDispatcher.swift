@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import UMFAStorage
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends the webhook outbox (DESIGN.md §7) and ends out-of-band transactions whose time is up.
+///
+/// Every ``interval`` it claims the due deliveries (a lease of ``timeout`` plus five seconds, in
+/// one statement, so instances sharing a database never send a row twice at once), POSTs each
+/// body signed with the application's current secret, and deletes the row on a 2xx answer.
+/// Anything else is tried again after the next step of ``backoff``; after the last step the
+/// event is dropped with an error in the server log. A server killed mid-delivery leaves the
+/// row in the table, and the next start (or another instance) sends it when its lease ends.
+struct WebhookDispatcher: Service {
+    let services: ServerServices
+    /// How long one delivery may take.
+    var timeout: Duration = .seconds(10)
+    var interval: Duration = .seconds(1)
+
+    /// Seconds to wait after the n-th failed attempt.
+    static let backoff: [TimeInterval] = [5, 15, 60, 300, 900, 3600, 3 * 3600, 6 * 3600]
+
+    func run() async throws {
+        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                await expireTransactions()
+                await deliverDue(session: session)
+            }
+        }
+        session.invalidateAndCancel()
+    }
+
+    /// Ends pending transactions past their expiry and queues their webhook events.
+    func expireTransactions() async {
+        do {
+            for transaction in try await services.store.expireOutOfBandTransactions(at: services.now()) {
+                await Webhooks(services: services).record(transaction, status: .expired, userID: nil)
+            }
+        } catch {
+            services.logger.warning(
+                "expiring out-of-band transactions failed", metadata: ["error.message": .string("\(error)")])
+        }
+    }
+
+    /// One pass over the due deliveries.
+    func deliverDue(session: URLSession) async {
+        let now = services.now()
+        let due: [WebhookDeliveryRecord]
+        do {
+            due = try await services.store.claimDueWebhooks(
+                at: now, leaseUntil: now.addingTimeInterval(timeout.timeInterval + 5), limit: 20)
+        } catch {
+            services.logger.warning("reading the webhook outbox failed", metadata: ["error.message": .string("\(error)")])
+            return
+        }
+        for delivery in due { await deliver(delivery, session: session) }
+    }
+
+    private func deliver(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
+        do {
+            guard let application = try await services.store.application(id: delivery.applicationID),
+                let target = application.webhookURL, let url = URL(string: target),
+                let sealed = application.sealedWebhookSecret
+            else {
+                // The application no longer wants webhooks: nothing to send to.
+                try await services.store.deleteWebhook(id: delivery.id)
+                return
+            }
+            let secret = String(
+                decoding: try services.masterKey.open(sealed, context: Webhooks.sealContext), as: UTF8.self)
+            var request = URLRequest(url: url, timeoutInterval: timeout.timeInterval)
+            request.httpMethod = "POST"
+            request.httpBody = Data(delivery.body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("UMFA-Webhooks/1", forHTTPHeaderField: "User-Agent")
+            request.setValue(delivery.id, forHTTPHeaderField: "UMFA-Webhook-Id")
+            request.setValue(
+                Webhooks.signature(body: delivery.body, secret: secret, at: services.now()),
+                forHTTPHeaderField: "UMFA-Signature")
+            let failure: String
+            do {
+                let (_, response) = try await session.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                if (200..<300).contains(status) {
+                    try await services.store.deleteWebhook(id: delivery.id)
+                    return
+                }
+                failure = "the receiver answered HTTP \(status)"
+            } catch {
+                failure = "the receiver could not be reached: \((error as NSError).localizedDescription)"
+            }
+            try await retry(delivery, failure: failure)
+        } catch {
+            services.logger.error(
+                "a webhook delivery failed", metadata: ["webhook_id": .string(delivery.id), "error.message": .string("\(error)")])
+        }
+    }
+
+    private func retry(_ delivery: WebhookDeliveryRecord, failure: String) async throws {
+        let attempts = delivery.attempts + 1
+        guard attempts <= Self.backoff.count else {
+            services.logger.error(
+                "a webhook event was dropped after every retry",
+                metadata: [
+                    "webhook_id": .string(delivery.id), "application_id": .string(delivery.applicationID.uuidString),
+                    "error.message": .string(failure),
+                ])
+            try await services.store.deleteWebhook(id: delivery.id)
+            return
+        }
+        services.logger.warning(
+            "a webhook delivery will be retried",
+            metadata: [
+                "webhook_id": .string(delivery.id), "attempts": .stringConvertible(attempts),
+                "error.message": .string(failure),
+            ])
+        try await services.store.rescheduleWebhook(
+            id: delivery.id, attempts: attempts,
+            nextAttemptAt: services.now().addingTimeInterval(Self.backoff[attempts - 1]), error: failure)
+    }
+}
+
+/// Webhooks go to the URL the admin set, never where a redirect points.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

@@ -1,0 +1,65 @@
+import Crypto
+import Foundation
+import UMFAContract
+import UMFAStorage
+import UMFAWebAuthn
+
+/// Webhooks (DESIGN.md §7): every change of an out-of-band transaction goes into the outbox of
+/// its application, when the application has a webhook URL; ``WebhookDispatcher`` sends it,
+/// signed with the application's secret.
+struct Webhooks: Sendable {
+    let services: ServerServices
+
+    static let sealContext = "umfa-webhook-secret"
+    static let secretPrefix = "umfa_whs_"
+
+    /// A new secret and its sealed form, to store.
+    func newSecret() throws -> (secret: String, sealed: [UInt8]) {
+        let secret = Secrets.make(prefix: Self.secretPrefix)
+        return (secret, try services.masterKey.seal(Array(secret.utf8), context: Self.sealContext))
+    }
+
+    /// Puts `transaction`'s change to `status` into the outbox; an outbox that refuses it is an
+    /// error in the server log (the change itself stands).
+    func record(_ transaction: OutOfBandTransactionRecord, status: OutOfBandStatus, userID: String?) async {
+        do {
+            guard let application = try await services.store.application(id: transaction.applicationID),
+                application.webhookURL != nil
+            else { return }
+            let now = services.now()
+            let event = WebhookEvent(
+                type: status == .pending ? "transaction.created" : "transaction.\(status.rawValue)",
+                transactionId: transaction.transactionID, status: status.rawValue,
+                userId: userID ?? transaction.userID, occurredAt: Timestamps.rfc3339(now))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try await services.store.enqueueWebhook(
+                WebhookDeliveryRecord(
+                    id: UUID().uuidString.lowercased(), applicationID: application.id,
+                    body: String(decoding: try encoder.encode(event), as: UTF8.self), nextAttemptAt: now,
+                    createdAt: now))
+        } catch {
+            services.logger.error(
+                "a webhook event could not be queued",
+                metadata: [
+                    "transaction_id": .string(transaction.transactionID), "error.message": .string("\(error)"),
+                ])
+        }
+    }
+
+    /// `UMFA-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body" with the secret>`.
+    static func signature(body: String, secret: String, at time: Date) -> String {
+        let stamp = Int64(time.timeIntervalSince1970)
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Array("\(stamp).\(body)".utf8), using: SymmetricKey(data: Array(secret.utf8)))
+        return "t=\(stamp),v1=\(Hex.encode(mac))"
+    }
+
+    /// A webhook URL an admin may set: https, or http to a loopback address (DESIGN.md §7).
+    static func validURL(_ text: String) -> Bool {
+        guard text.utf8.count <= 2000, let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+            let host = url.host?.lowercased(), !host.isEmpty, url.fragment == nil, url.user == nil
+        else { return false }
+        return scheme == "https" || (scheme == "http" && OAuthClientSettings.loopbackHosts.contains(host))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A device key (DESIGN.md §7): the P-256 public key a phone registered with an out-of-band
+/// enrollment, which signs its device proofs. One per credential; it goes with the credential.
+public struct DeviceKeyRecord: Sendable, Equatable {
+    /// The application.
+    public var applicationID: UUID
+    /// The credential the device registered the key with (a device proof's `sub`).
+    public var credentialID: [UInt8]
+    /// The credential's user.
+    public var userID: String
+    /// The device's name, as it gave it.
+    public var name: String?
+    /// The push-service token a dispatcher may use.
+    public var pushToken: String?
+    /// The public key as a JWK (JSON text).
+    public var publicJWK: String
+    /// When it was registered.
+    public var createdAt: Date
+
+    /// Creates a record.
+    public init(
+        applicationID: UUID, credentialID: [UInt8], userID: String, name: String?, pushToken: String?,
+        publicJWK: String, createdAt: Date
+    ) {
+        self.applicationID = applicationID
+        self.credentialID = credentialID
+        self.userID = userID
+        self.name = name
+        self.pushToken = pushToken
+        self.publicJWK = publicJWK
+        self.createdAt = createdAt
+    }
+}
+
+/// Device keys, by credential.
+public protocol DeviceKeyStore: Sendable {
+    /// Adds (or replaces) the device key of a credential.
+    func upsertDeviceKey(_ key: DeviceKeyRecord) async throws
+    /// The device key of a credential.
+    func deviceKey(applicationID: UUID, credentialID: [UInt8]) async throws -> DeviceKeyRecord?
+}
+
+extension StoreQueries {
+    static func upsertDeviceKey(_ key: DeviceKeyRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO device_keys (application_id, credential_id, user_id, name, push_token, public_jwk, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (application_id, credential_id) DO UPDATE SET name = excluded.name,
+                push_token = excluded.push_token, public_jwk = excluded.public_jwk, created_at = excluded.created_at
+            """,
+            [
+                .uuid(key.applicationID), .bytes(key.credentialID), .text(key.userID),
+                key.name.map { .text($0) } ?? .null, key.pushToken.map { .text($0) } ?? .null, .text(key.publicJWK),
+                .date(key.createdAt),
+            ])
+    }
+
+    static func deviceKey(applicationID: UUID, credentialID: [UInt8]) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM device_keys WHERE application_id = ? AND credential_id = ?",
+            [.uuid(applicationID), .bytes(credentialID)])
+    }
+}
+
+extension SQLStore {
+    func upsertDeviceKey(_ key: DeviceKeyRecord) async throws {
+        _ = try await executor.rows(StoreQueries.upsertDeviceKey(key))
+    }
+
+    func deviceKey(applicationID: UUID, credentialID: [UInt8]) async throws -> DeviceKeyRecord? {
+        guard
+            let row = try await executor.rows(
+                StoreQueries.deviceKey(applicationID: applicationID, credentialID: credentialID)
+            ).first
+        else { return nil }
+        return DeviceKeyRecord(
+            applicationID: try row.uuid("application_id"), credentialID: try row.bytes("credential_id"),
+            userID: try row.text("user_id"), name: row.optionalText("name"), pushToken: row.optionalText("push_token"),
+            publicJWK: try row.text("public_jwk"), createdAt: try row.date("created_at"))
+    }
+}

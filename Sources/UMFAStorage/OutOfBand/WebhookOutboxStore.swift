@@ -1,0 +1,123 @@
+import Foundation
+
+/// One webhook delivery waiting in the outbox (DESIGN.md §7): the exact body to POST, how many
+/// attempts failed, and when the next is due. A row leaves the outbox when its receiver
+/// answers 2xx, or when the attempts run out.
+public struct WebhookDeliveryRecord: Sendable, Equatable {
+    /// The event's id (`UMFA-Webhook-Id`), the same on every attempt, so receivers can drop
+    /// a repeat.
+    public var id: String
+    /// The application whose webhook receives it.
+    public var applicationID: UUID
+    /// The JSON body, signed as it is.
+    public var body: String
+    /// Attempts that failed so far.
+    public var attempts: Int
+    /// When the next attempt is due (or, while one runs, when its lease ends).
+    public var nextAttemptAt: Date
+    /// When the event happened.
+    public var createdAt: Date
+    /// Why the last attempt failed.
+    public var lastError: String?
+
+    /// Creates a record.
+    public init(
+        id: String, applicationID: UUID, body: String, attempts: Int = 0, nextAttemptAt: Date, createdAt: Date,
+        lastError: String? = nil
+    ) {
+        self.id = id
+        self.applicationID = applicationID
+        self.body = body
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.createdAt = createdAt
+        self.lastError = lastError
+    }
+}
+
+/// The webhook outbox, shared by every instance.
+public protocol WebhookOutboxStore: Sendable {
+    /// Adds a delivery.
+    func enqueueWebhook(_ delivery: WebhookDeliveryRecord) async throws
+    /// Claims up to `limit` due deliveries for this instance by moving their next attempt to
+    /// `leaseUntil` in one statement, so two instances never send the same row at once.
+    func claimDueWebhooks(at now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookDeliveryRecord]
+    /// Removes a delivery (delivered, or given up).
+    func deleteWebhook(id: String) async throws
+    /// Records a failed attempt and when to try again.
+    func rescheduleWebhook(id: String, attempts: Int, nextAttemptAt: Date, error: String) async throws
+    /// Deliveries still waiting for an application, oldest first.
+    func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord]
+}
+
+extension StoreQueries {
+    static func enqueueWebhook(_ d: WebhookDeliveryRecord) -> StoreQuery {
+        StoreQuery(
+            """
+            INSERT INTO webhook_outbox (id, application_id, body, attempts, next_attempt_at, created_at, last_error)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(d.id), .uuid(d.applicationID), .text(d.body), .integer(Int64(d.attempts)),
+                .date(d.nextAttemptAt), .date(d.createdAt), d.lastError.map { .text($0) } ?? .null,
+            ])
+    }
+
+    static func claimDueWebhooks(at now: Date, leaseUntil: Date, limit: Int) -> StoreQuery {
+        // The outer condition is checked again on each row as it is locked (PostgreSQL), so of two
+        // instances that picked the same ids only the first moves them.
+        StoreQuery(
+            """
+            UPDATE webhook_outbox SET next_attempt_at = ?
+            WHERE id IN (SELECT id FROM webhook_outbox WHERE next_attempt_at <= ?
+                         ORDER BY next_attempt_at, id LIMIT ?)
+                AND next_attempt_at <= ?
+            RETURNING *
+            """,
+            [.date(leaseUntil), .date(now), .integer(Int64(limit)), .date(now)])
+    }
+
+    static func rescheduleWebhook(id: String, attempts: Int, nextAttemptAt: Date, error: String) -> StoreQuery {
+        StoreQuery(
+            "UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+            [.integer(Int64(attempts)), .date(nextAttemptAt), .text(error), .text(id)])
+    }
+}
+
+extension WebhookDeliveryRecord {
+    init(row: any StoredRow) throws {
+        self.init(
+            id: try row.text("id"), applicationID: try row.uuid("application_id"), body: try row.text("body"),
+            attempts: Int(try row.integer("attempts")), nextAttemptAt: try row.date("next_attempt_at"),
+            createdAt: try row.date("created_at"), lastError: row.optionalText("last_error"))
+    }
+}
+
+extension SQLStore {
+    func enqueueWebhook(_ delivery: WebhookDeliveryRecord) async throws {
+        _ = try await executor.rows(StoreQueries.enqueueWebhook(delivery))
+    }
+
+    func claimDueWebhooks(at now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
+        try await executor.rows(StoreQueries.claimDueWebhooks(at: now, leaseUntil: leaseUntil, limit: limit))
+            .map(WebhookDeliveryRecord.init(row:))
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    func deleteWebhook(id: String) async throws {
+        _ = try await executor.rows(StoreQuery("DELETE FROM webhook_outbox WHERE id = ?", [.text(id)]))
+    }
+
+    func rescheduleWebhook(id: String, attempts: Int, nextAttemptAt: Date, error: String) async throws {
+        _ = try await executor.rows(
+            StoreQueries.rescheduleWebhook(id: id, attempts: attempts, nextAttemptAt: nextAttemptAt, error: error))
+    }
+
+    func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord] {
+        try await executor.rows(
+            StoreQuery(
+                "SELECT * FROM webhook_outbox WHERE application_id = ? ORDER BY created_at, id",
+                [.uuid(applicationID)])
+        ).map(WebhookDeliveryRecord.init(row:))
+    }
+}
