@@ -53,13 +53,14 @@ extension UMFAClient {
         userId: String, entry: DeviceEnrollments.Entry, device: Device,
         finish: @escaping @Sendable (AuthenticationResponseJSON) async throws(ZSMError) -> CeremonyOutcome
     ) async throws(ZSMError) -> CeremonyOutcome {
+        try await checkBiometricBinding(of: entry, device: device)
         var options = try await relyingParty.beginAuthentication(userId: userId).options
         try checkRelyingPartyID(options.rpId)
         // Only this user's passkey may answer, even if the device holds others for the RP.
         if let id = Base64URL.decode(entry.credentialId) {
             options.allowCredentials = [CredentialDescriptor(id: Base64URLBytes(id))]
         }
-        let verification = try await verifyUser(userId: userId, creating: false)
+        let verification = try await verifyUser(userId: userId, creating: false).verification
         let request = options
         return try await gate.run(for: entry.credentialId) { () async throws(ZSMError) -> CeremonyOutcome in
             let response: AuthenticationResponseJSON
@@ -82,40 +83,29 @@ extension UMFAClient {
                 + "set ZSMConfig.origin to one of the application's origins")
     }
 
-    var verificationLabel: String {
-        switch config.userVerification {
-        case .none: return "none"
-        case .pin: return "pin"
-        case .password: return "password"
-        case .platform(let verifier): return verifier.method.rawValue
-        }
-    }
-
     /// Gets the user's PIN, password or platform confirmation, as configured.
-    func verifyUser(userId: String, creating: Bool) async throws(ZSMError) -> UserVerification {
+    func verifyUser(userId: String, creating: Bool) async throws(ZSMError) -> VerifiedUser {
         let purpose: ZSMConfig.SecretPurpose = creating ? .create(userId: userId) : .enter(userId: userId)
+        let reason = creating ? "Create a passkey" : "Sign in"
         switch config.userVerification {
         case .none:
-            return .none
+            return VerifiedUser(verification: .none, label: "none")
         case .pin(let provider):
             guard let pin = await provider(purpose), !pin.isEmpty else {
                 throw ZSMError(.cancelled, "no PIN was given")
             }
-            return .secret(.pin, pin)
+            return VerifiedUser(verification: .secret(.pin, pin), label: "pin")
         case .password(let provider):
             guard let password = await provider(purpose), !password.isEmpty else {
                 throw ZSMError(.cancelled, "no password was given")
             }
-            return .secret(.password, password)
+            return VerifiedUser(verification: .secret(.password, password), label: "password")
         case .platform(let verifier):
-            let verified: Bool
-            do {
-                verified = try await verifier.verifyUser(reason: creating ? "Create a passkey" : "Sign in")
-            } catch {
-                throw ZSMError(.cancelled, "user verification was interrupted")
-            }
-            guard verified else { throw ZSMError(.cancelled, "the user did not verify") }
-            return .confirmedByPlatform(verifier.method)
+            try await Self.confirm(with: verifier, reason: reason)
+            return VerifiedUser(verification: .confirmedByPlatform(verifier.method), label: verifier.method.rawValue)
+        case .biometric(let verifier, let fallback, let invalidateOnNewOsBiometrics):
+            return try await verifyBiometrically(
+                with: verifier, fallback: fallback, binding: creating && invalidateOnNewOsBiometrics, reason: reason)
         }
     }
 

@@ -81,10 +81,10 @@ public final class UMFAClient: Sendable {
         let begun = try await relyingParty.beginRegistration(
             userId: userId, displayName: nil, enrollmentToken: enrollmentToken)
         try checkRelyingPartyID(begun.options.rp.id)
-        let verification = try await verifyUser(userId: userId, creating: true)
+        let verified = try await verifyUser(userId: userId, creating: true)
         let response: RegistrationResponseJSON
         do {
-            response = try device.client.create(begun.options, verification: verification)
+            response = try device.client.create(begun.options, verification: verified.verification)
         } catch {
             throw Self.map(error)
         }
@@ -102,7 +102,7 @@ public final class UMFAClient: Sendable {
             DeviceEnrollments.Entry(
                 applicationId: config.applicationId, userId: userId, credentialId: outcome.credentialId,
                 rpId: begun.options.rp.id ?? config.hostURL.host ?? "", enrolledAt: now,
-                userVerification: verificationLabel))
+                userVerification: verified.label, biometricSetHash: verified.biometricSetHash))
         if let previous, previous.credentialId != outcome.credentialId,
             let oldID = Base64URL.decode(previous.credentialId)
         {
@@ -110,7 +110,7 @@ public final class UMFAClient: Sendable {
         }
         return EnrollmentResult(
             userId: outcome.userId, credentialId: outcome.credentialId, token: outcome.token, enrolledAt: now,
-            userVerification: verificationLabel, traceId: outcome.traceId)
+            userVerification: verified.label, traceId: outcome.traceId)
     }
 
     /// Signs in `userId` with this device's passkey and returns a login token.

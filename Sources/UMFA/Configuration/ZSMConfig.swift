@@ -20,6 +20,16 @@ public struct ZSMConfig: Sendable {
         case password(SecretProvider)
         /// The platform's biometric or device passcode check.
         case platform(any PlatformUserVerifier)
+        /// The platform's biometric check, which can bind a new passkey to the biometrics
+        /// enrolled now: with `invalidateOnNewOsBiometrics` a passkey created under it stops
+        /// working (``ZSMError/Code/keyDisappearedPermanently``) once the verifier reports
+        /// another biometric set. When biometrics are unavailable or do not verify the user,
+        /// `devicePasscodeFallback` (if given) verifies instead, and a passkey created that way
+        /// is protected by the device passcode. `invalidateOnNewOsBiometrics` matters at
+        /// enrollment only: the binding is kept with the passkey.
+        case biometric(
+            any BiometricUserVerifier, devicePasscodeFallback: (any DevicePasscodeUserVerifier)? = nil,
+            invalidateOnNewOsBiometrics: Bool = false)
     }
 
     /// Why the SDK asks for the PIN or password.
@@ -80,6 +90,9 @@ public struct ZSMConfig: Sendable {
     public var enrollmentTokenProvider: (@Sendable (String) async throws -> String?)?
     /// A name for this device, shown in credential lists.
     public var deviceName: String?
+    /// The push-service token (APNs, FCM) of this device, sent with an out-of-band enrollment's
+    /// device key so a dispatcher can reach the device (DESIGN.md §7).
+    public var pushToken: String?
 
     /// Creates a configuration with safe defaults.
     public init(hostURL: URL, applicationId: String, applicationEnvironment: String = "production") {
@@ -100,6 +113,7 @@ public struct ZSMConfig: Sendable {
         self.userVerification = .none
         self.enrollmentTokenProvider = nil
         self.deviceName = nil
+        self.pushToken = nil
     }
 
     /// Creates a configuration from the keys the UMFA documentation uses: `host_url`,

@@ -13,6 +13,10 @@ final class DeviceEnrollments: Sendable {
         var rpId: String
         var enrolledAt: Date
         var userVerification: String
+        /// The hash of the biometric set the passkey is bound to (`invalidateOnNewOsBiometrics`),
+        /// base64url SHA-256; `nil`, and absent from the file, when it is not bound. Files
+        /// written before the field existed load as unbound.
+        var biometricSetHash: String?
     }
 
     private let directory: URL

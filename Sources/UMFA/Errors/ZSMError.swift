@@ -11,9 +11,15 @@ public struct ZSMError: Error, Sendable, Hashable, CustomStringConvertible {
         case serverError
         /// This device holds no passkey for the user.
         case notEnrolled
+        /// The user has no means of the chosen user verification: the authenticator selector
+        /// picked a PIN or password without a PIN or password enroller, biometrics or the
+        /// device passcode without that verifier, or biometrics the device has none enrolled
+        /// for (and no allowed device-passcode fallback). Nevis: `userNotEnrolled`.
+        case userNotEnrolled
         /// This device already holds a passkey for the user.
         case alreadyEnrolled
-        /// The user cancelled (no PIN given, biometric prompt dismissed).
+        /// The user cancelled (no PIN given, biometric prompt dismissed, no authenticator
+        /// selected). Nevis names this `userCanceled`; UMFA has the one code for it.
         case cancelled
         /// The user declined to create or reveal a passkey.
         case consentRefused
@@ -22,10 +28,16 @@ public struct ZSMError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The PIN or password was wrong, a new one is too short (a PIN needs at least 4
         /// digits, a password 8 characters), or user verification is required and was not done.
         case userVerificationFailed
-        /// Too many wrong PINs or passwords in a row for this passkey: it is locked.
+        /// Too many wrong PINs or passwords in a row for this passkey, or a platform verifier
+        /// that locked its method (too many failed biometric attempts): it is locked. Nevis
+        /// names this `userLockedOut`; UMFA has the one code for it.
         case lockedOut
         /// The device's key store is damaged or was sealed with another device key.
         case keyStoreDamaged
+        /// The passkey can never be used again and was deleted from the device: it was bound
+        /// to the device's biometrics (`invalidateOnNewOsBiometrics`) and they changed since,
+        /// as an iOS Secure Enclave key bound to `biometryCurrentSet`. Enroll again.
+        case keyDisappearedPermanently
         /// The enrollment needs a grant from the application's backend.
         case enrollmentNotAllowed
         /// The configuration is unusable.
@@ -67,7 +79,9 @@ public struct ZSMError: Error, Sendable, Hashable, CustomStringConvertible {
     static func defaultRecovery(_ code: Code) -> Recovery {
         switch code {
         case .networkError, .cancelled, .userVerificationFailed: return .retry
-        case .notEnrolled, .lockedOut, .keyStoreDamaged, .verificationFailed, .enrollmentNotAllowed: return .startOver
+        case .notEnrolled, .lockedOut, .keyStoreDamaged, .verificationFailed, .enrollmentNotAllowed,
+            .keyDisappearedPermanently, .userNotEnrolled:
+            return .startOver
         case .serverError, .alreadyEnrolled, .consentRefused, .invalidConfiguration: return .giveUp
         }
     }
