@@ -20,7 +20,7 @@ struct AuditLog: Sendable {
     ) async {
         let now = services.now()
         let event = AuditEventRecord(
-            id: AuditEventID.next(at: now), occurredAt: now, applicationID: application, action: action.rawValue,
+            id: TimeOrderedID.next(at: now), occurredAt: now, applicationID: application, action: action.rawValue,
             actor: actor.text, userID: userID, credentialID: credentialID.map(Base64URL.encode),
             clientAddress: caller.clientAddress, traceID: caller.traceID, details: details)
         do {
@@ -41,10 +41,10 @@ struct AuditLog: Sendable {
     }
 }
 
-/// Time-ordered event ids: UUID version 7 (RFC 9562 §5.7), the 12 bits after the version a
+/// Time-ordered ids (audit events, webhook deliveries): UUID version 7 (RFC 9562 §5.7), the 12 bits after the version a
 /// counter within one millisecond, so the events of one instance sort in the order they were
 /// written; across instances, events of the same millisecond sort by their random bits.
-enum AuditEventID {
+enum TimeOrderedID {
     private static let last = Mutex<(milliseconds: Int64, sequence: UInt16)>((0, 0))
 
     static func next(at date: Date) -> String {

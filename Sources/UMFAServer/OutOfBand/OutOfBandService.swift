@@ -210,7 +210,7 @@ struct OutOfBandService: Sendable {
         let dispatchToken = Secrets.make(prefix: "umfa_dt_")
         let now = services.now()
         let record = OutOfBandTransactionRecord(
-            transactionID: UUID().uuidString.lowercased(), applicationID: application.id, operation: operation,
+            transactionID: TimeOrderedID.next(at: now), applicationID: application.id, operation: operation,
             userID: userID, username: username, statusTokenHash: Secrets.hash(statusToken),
             dispatchTokenHash: Secrets.hash(dispatchToken),
             sealedDispatchToken: try services.masterKey.seal(Array(dispatchToken.utf8), context: Self.dispatchContext),

@@ -35,7 +35,7 @@ struct Webhooks: Sendable {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try await services.store.enqueueWebhook(
                 WebhookDeliveryRecord(
-                    id: UUID().uuidString.lowercased(), applicationID: application.id,
+                    id: TimeOrderedID.next(at: now), applicationID: application.id,
                     body: String(decoding: try encoder.encode(event), as: UTF8.self), nextAttemptAt: now,
                     createdAt: now))
         } catch {
