@@ -13,7 +13,8 @@ public enum StoreCopier {
             [
                 "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
                 "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
-                "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce", "webhook_url", "sealed_webhook_secret",
+                "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce", "webhook_url",
+                "sealed_webhook_secret",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),

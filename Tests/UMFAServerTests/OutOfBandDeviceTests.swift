@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import Logging
+import Testing
 import UMFAContract
 import UMFAStorage
 import UMFAWebAuthn
@@ -52,7 +52,8 @@ struct OutOfBandDeviceTests {
     static func pending(_ api: API, _ app: TestApplication, user: String, proof: String?) async throws -> Reply {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let proof { headers[.authorization] = "UMFA-Device \(proof)" }
-        let body = try JSONEncoder().encode(JSONValue.object(["application_id": .string(app.id), "user_id": .string(user)]))
+        let body = try JSONEncoder().encode(
+            JSONValue.object(["application_id": .string(app.id), "user_id": .string(user)]))
         let response = try await api.client.execute(
             uri: APIOperation.pendingApprovals.path, method: .post, headers: headers, body: ByteBuffer(bytes: body))
         let text = String(buffer: response.body)
@@ -116,7 +117,10 @@ struct OutOfBandDeviceTests {
                     "stale", Self.proof(key, credential: credential, "POST", path, claims: ["iat": 1_000_000]),
                     "alice"
                 ),
-                ("a DPoP typ", Self.proof(key, credential: credential, "POST", path, header: ["typ": "dpop+jwt"]), "alice"),
+                (
+                    "a DPoP typ", Self.proof(key, credential: credential, "POST", path, header: ["typ": "dpop+jwt"]),
+                    "alice"
+                ),
                 ("another key", Self.proof(stranger, credential: credential, "POST", path), "alice"),
                 ("no device key", Self.proof(key, credential: carol.credentialID, "POST", path), "carol"),
                 ("garbage", "not.a.jwt", "alice"),
@@ -181,7 +185,8 @@ struct OutOfBandDeviceTests {
             let admin = TestServer.adminToken
             let path = "/api/admin/applications/\(app.id)"
             for bad in ["http://example.com/hook", "ftp://127.0.0.1/x", "not a url", "https://"] {
-                expectError(try await api.send(.patch, path, json: ["webhook_url": .string(bad)], bearer: admin), .badRequest)
+                expectError(
+                    try await api.send(.patch, path, json: ["webhook_url": .string(bad)], bearer: admin), .badRequest)
             }
             expectError(try await api.send(.post, path + "/webhook-secret", bearer: admin), .conflict)
             // A receiver nobody listens on: deliveries stay in the outbox and are retried.
@@ -217,7 +222,9 @@ struct OutOfBandDeviceTests {
             try await Task.sleep(for: .seconds(2.5))
             let afterExpiry = try await store.pendingWebhooks(applicationID: try #require(UUID(uuidString: app.id)))
             let expired = try afterExpiry.map { try JSONDecoder().decode(WebhookEvent.self, from: Data($0.body.utf8)) }
-            #expect(expired.last?.type == "transaction.expired" && expired.last?.transactionId == late["transactionId"]?.stringValue)
+            #expect(
+                expired.last?.type == "transaction.expired"
+                    && expired.last?.transactionId == late["transactionId"]?.stringValue)
             try await store.close()
             // Removing the URL removes the secret; a new URL gets a new one.
             let removed = try await api.send(.patch, path, json: ["webhook_url": ""], bearer: admin)

@@ -10,7 +10,7 @@ import UMFAWebAuthn
 /// passkeys are.
 struct DeviceSigningKeys: Sendable {
     let directory: URL
-    let provider: any DeviceKeyProvider
+    private let config: ZSMConfig
 
     /// One stored key.
     struct Entry: Codable {
@@ -22,14 +22,16 @@ struct DeviceSigningKeys: Sendable {
     static let sealingMaterial = Array("umfa device signing key v1".utf8)
 
     /// The keys of `config`'s storage location.
-    init(config: ZSMConfig) throws(ZSMError) {
+    init(config: ZSMConfig) {
         directory = config.storageLocation.appendingPathComponent("device-keys", isDirectory: true)
-        if let given = config.deviceKeyProvider {
-            provider = given
-            return
-        }
+        self.config = config
+    }
+
+    /// The device's key provider, opened when a device key is sealed or opened.
+    private func provider() throws(ZSMError) -> any DeviceKeyProvider {
+        if let given = config.deviceKeyProvider { return given }
         do throws(AuthenticatorError) {
-            provider = try DeviceKeyFile(directory: config.storageLocation)
+            return try DeviceKeyFile(directory: config.storageLocation)
         } catch {
             throw ZSMError(.keyStoreDamaged, error.message)
         }
@@ -50,7 +52,7 @@ struct DeviceSigningKeys: Sendable {
     {
         do {
             let box = try AES.GCM.seal(
-                key.rawRepresentation, using: try provider.deriveSealingKey(from: Self.sealingMaterial),
+                key.rawRepresentation, using: try provider().deriveSealingKey(from: Self.sealingMaterial),
                 authenticating: Array(credentialId.utf8))
             guard let combined = box.combined else { throw ZSMError(.keyStoreDamaged, "sealing failed") }
             try FileManager.default.createDirectory(
@@ -74,7 +76,7 @@ struct DeviceSigningKeys: Sendable {
             let entry = try JSONDecoder().decode(Entry.self, from: data)
             let raw = try AES.GCM.open(
                 try AES.GCM.SealedBox(combined: entry.sealed.bytes),
-                using: try provider.deriveSealingKey(from: Self.sealingMaterial),
+                using: try provider().deriveSealingKey(from: Self.sealingMaterial),
                 authenticating: Array(entry.credentialId.utf8))
             return (try P256.Signing.PrivateKey(rawRepresentation: raw), entry.credentialId)
         } catch {

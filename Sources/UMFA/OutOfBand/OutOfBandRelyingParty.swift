@@ -168,7 +168,7 @@ public final class OutOfBandRelyingParty: RelyingParty {
         // An enrollment registers a device key with the passkey, for device proofs later.
         let isEnrollment = answer.operation == "registration"
         let deviceKey = isEnrollment ? P256.Signing.PrivateKey() : nil
-        let keys = try isEnrollment ? DeviceSigningKeys(config: http.config) : nil
+        let keys = isEnrollment ? DeviceSigningKeys(config: http.config) : nil
         let device = deviceKey.map {
             DispatchDevice(
                 name: deviceName ?? http.config.deviceName ?? "UMFA device", pushToken: http.config.pushToken,

@@ -43,18 +43,18 @@ extension UMFAClient {
     /// - Throws: ``ZSMError`` `notEnrolled` when this device holds no device key for the user.
     public func pendingApprovals(userId: String) async throws(ZSMError) -> [PendingApproval] {
         try config.validate()
-        let keys = try DeviceSigningKeys(config: config)
+        let keys = DeviceSigningKeys(config: config)
         guard let (key, credentialId) = try keys.load(applicationId: config.applicationId, userId: userId) else {
             throw ZSMError(.notEnrolled, "this device has no device key for \(userId); enroll it out of band first")
         }
         let http = UMFAHTTPRelyingParty(config: config)
+        let proof = { (url: URL) throws(ZSMError) -> String in
+            "UMFA-Device "
+                + (try DeviceSigningKeys.proof(key: key, credentialId: credentialId, method: "POST", url: url))
+        }
+        let body = PendingApprovalsRequest(applicationID: config.applicationId, userID: userId)
         let answer: PendingApprovalsResponse = try await http.post(
-            .pendingApprovals, retry: false,
-            authorization: { url throws(ZSMError) in
-                "UMFA-Device "
-                    + (try DeviceSigningKeys.proof(key: key, credentialId: credentialId, method: "POST", url: url))
-            }
-        ) { _ in PendingApprovalsRequest(applicationID: config.applicationId, userID: userId) }
+            .pendingApprovals, retry: false, authorization: proof, { _ in body })
         return answer.approvals
     }
 }

@@ -3,13 +3,81 @@ import Foundation
 import UMFA
 import UMFAContract
 
-/// `umfa approvals approve / deny`: the device's side of an approval (DESIGN.md §7) from its
-/// app link. The message is shown on standard error before anything is signed; the signature
-/// covers it (the SDK refuses options whose challenge does not bind it).
+/// `umfa approvals list / watch / approve / deny`: the device's side of an approval (DESIGN.md
+/// §7). `list` and `watch` find the pending ones with a device proof (the device key registered
+/// by `umfa enroll --app-link`); `approve` and `deny` answer one from its app link. The message
+/// is shown on standard error before anything is signed; the signature covers it (the SDK
+/// refuses options whose challenge does not bind it).
 struct ApprovalsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "approvals", abstract: "Approve or deny an out-of-band request as a device.",
-        subcommands: [Approve.self, Deny.self])
+        commandName: "approvals", abstract: "List, watch, approve or deny out-of-band requests as a device.",
+        subcommands: [List.self, Watch.self, Approve.self, Deny.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "Print the approvals waiting for --user as one JSON object, each with its app link.")
+        @OptionGroup var device: DeviceOptions
+
+        func run() async throws {
+            let config = try device.config()
+            let user = try device.userID
+            let client = UMFAClient(config)
+            try await DeviceOptions.report { () async throws(ZSMError) in
+                let approvals = try await client.pendingApprovals(userId: user)
+                return ["user_id": user, "approvals": approvals.map { ApprovalsCommand.entry($0, config: config) }]
+            }
+        }
+    }
+
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
+            abstract: "Print each approval for --user as it arrives (server-sent events), one JSON line each.")
+        @OptionGroup var device: DeviceOptions
+        @Option(help: "Stop after this many approvals.") var count: Int?
+        @Option(name: .customLong("max-seconds"), help: "Stop after this many seconds (1-300).")
+        var maxSeconds: Int = 300
+
+        func validate() throws {
+            guard (1...300).contains(maxSeconds) else { throw ValidationError("--max-seconds must be 1 to 300") }
+            if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        }
+
+        func run() async throws {
+            let config = try device.config()
+            let user = try device.userID
+            var seen = 0
+            do {
+                for try await approval in UMFAClient(config).approvalEvents(userId: user, maxSeconds: maxSeconds) {
+                    let line = try JSONSerialization.data(
+                        withJSONObject: ApprovalsCommand.entry(approval, config: config),
+                        options: [.sortedKeys, .withoutEscapingSlashes])
+                    FileHandle.standardOutput.write(line + Data("\n".utf8))
+                    seen += 1
+                    if let count, seen >= count { return }
+                }
+            } catch {
+                CommandIO.printError("\(error)")
+                throw ExitCode(1)
+            }
+            if let count, seen < count {
+                CommandIO.printError("the stream ended after \(seen) of \(count) approvals")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// One approval as the commands print it, with the app link that answers it.
+    static func entry(_ approval: PendingApproval, config: ZSMConfig) -> [String: Any] {
+        var base = config.hostURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return [
+            "transaction_id": approval.transactionID, "message": approval.message,
+            "created_at": approval.createdAt, "expires_at": approval.expiresAt,
+            "app_link": base + "/open?dispatchTokenResponse=" + approval.dispatchTokenResponse,
+        ]
+    }
 
     struct Approve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

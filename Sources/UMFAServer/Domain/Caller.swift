@@ -12,8 +12,7 @@ public struct Caller: Sendable {
     public let deviceProof: String?
 
     /// Creates a caller.
-    public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil)
-    {
+    public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil) {
         self.traceID = traceID
         self.clientAddress = clientAddress
         self.bearer = bearer

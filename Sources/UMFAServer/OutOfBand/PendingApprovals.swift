@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
+import Synchronization
 import UMFAContract
 import UMFAStorage
 import UMFAWebAuthn
@@ -15,8 +17,9 @@ struct PendingApprovals: Sendable {
     static let streamLifetime = 300
     /// How often the stream looks for new approvals (every instance sees the shared store).
     static let pollInterval: Duration = .seconds(1)
-    /// A comment line every this many polls keeps proxies from closing an idle stream.
-    static let heartbeatEvery = 15
+    /// A comment line every this many polls keeps proxies from closing an idle stream, and
+    /// finds a client that went away.
+    static let heartbeatEvery = 5
 
     /// `POST /api/umfa/approvals/pending`.
     func fetch(_ request: PendingApprovalsRequest, caller: Caller) async throws -> PendingApprovalsResponse {
@@ -54,21 +57,29 @@ struct PendingApprovals: Sendable {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-                var sent = Set<String>()
-                var polls = 0
-                while ContinuousClock.now < deadline, !Task.isCancelled {
-                    let approvals = try await PendingApprovals(services: services).approvals(
-                        application: application, userID: userID)
-                    for approval in approvals where sent.insert(approval.transactionID).inserted {
-                        try await writer.write(ByteBuffer(string: try Self.event(approval)))
+                // A server shutting down ends the stream (the client reconnects elsewhere).
+                let stopping = ShutdownFlag()
+                try await withGracefulShutdownHandler {
+                    var sent = Set<String>()
+                    var polls = 0
+                    while ContinuousClock.now < deadline, !Task.isCancelled, !stopping.isSet {
+                        let approvals = try await PendingApprovals(services: services).approvals(
+                            application: application, userID: userID)
+                        for approval in approvals where sent.insert(approval.transactionID).inserted {
+                            try await writer.write(ByteBuffer(string: try Self.event(approval)))
+                        }
+                        polls += 1
+                        if polls % Self.heartbeatEvery == 0 {
+                            try await writer.write(ByteBuffer(string: ": alive\n\n"))
+                        }
+                        do {
+                            try await Task.sleep(for: Self.pollInterval)
+                        } catch {
+                            break
+                        }
                     }
-                    polls += 1
-                    if polls % Self.heartbeatEvery == 0 { try await writer.write(ByteBuffer(string: ": alive\n\n")) }
-                    do {
-                        try await Task.sleep(for: Self.pollInterval)
-                    } catch {
-                        break
-                    }
+                } onGracefulShutdown: {
+                    stopping.set()
                 }
                 try await writer.finish(nil)
             })
@@ -116,4 +127,11 @@ struct PendingApprovals: Sendable {
                         OutOfBandLinks.payload(transaction, token: token, services)))
             }
     }
+}
+
+/// Set once when the server begins a graceful shutdown.
+private final class ShutdownFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

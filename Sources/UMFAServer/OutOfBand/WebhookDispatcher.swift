@@ -60,7 +60,8 @@ struct WebhookDispatcher: Service {
             due = try await services.store.claimDueWebhooks(
                 at: now, leaseUntil: now.addingTimeInterval(timeout.timeInterval + 5), limit: 20)
         } catch {
-            services.logger.warning("reading the webhook outbox failed", metadata: ["error.message": .string("\(error)")])
+            services.logger.warning(
+                "reading the webhook outbox failed", metadata: ["error.message": .string("\(error)")])
             return
         }
         for delivery in due { await deliver(delivery, session: session) }
@@ -102,7 +103,8 @@ struct WebhookDispatcher: Service {
             try await retry(delivery, failure: failure)
         } catch {
             services.logger.error(
-                "a webhook delivery failed", metadata: ["webhook_id": .string(delivery.id), "error.message": .string("\(error)")])
+                "a webhook delivery failed",
+                metadata: ["webhook_id": .string(delivery.id), "error.message": .string("\(error)")])
         }
     }
 

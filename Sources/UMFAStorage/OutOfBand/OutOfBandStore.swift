@@ -60,7 +60,8 @@ public struct OutOfBandTransactionRecord: Sendable, Equatable {
     public init(
         transactionID: String, applicationID: UUID, operation: OutOfBandOperation, userID: String?,
         username: String? = nil, status: OutOfBandStatus = .pending, statusTokenHash: [UInt8],
-        dispatchTokenHash: [UInt8], sealedDispatchToken: [UInt8]? = nil, redeemedAt: Date? = nil, message: String? = nil, approvalNonce: [UInt8]? = nil, matchingNumber: String? = nil,
+        dispatchTokenHash: [UInt8], sealedDispatchToken: [UInt8]? = nil, redeemedAt: Date? = nil,
+        message: String? = nil, approvalNonce: [UInt8]? = nil, matchingNumber: String? = nil,
         challenge: [UInt8]? = nil, credentialID: [UInt8]? = nil, sealedToken: [UInt8]? = nil, createdAt: Date,
         updatedAt: Date, expiresAt: Date
     ) {
