@@ -125,6 +125,19 @@ def test_console_operator_journey(driver, server, steps, authenticator, page):
     assert shown["token_ttl_seconds"] == 120 and shown["token_signing_alg"] == "ES256", shown
     assert console.element("setting_token_ttl_seconds").get_attribute("value") == "120"
 
+    # A webhook URL: its secret is shown once, and a rotation shows a new one.
+    console.type("setting_webhook_url", "http://127.0.0.1:9/umfa-hook")
+    console.click("save_settings", "webhook-set")
+    assert console.message == "Settings saved: webhook_url.", console.message
+    first_secret = console.element("new_webhook_secret").text
+    assert first_secret.startswith("umfa_whs_")
+    assert server.ok("GET", f"/api/admin/applications/{app_id}", bearer=ADMIN_TOKEN)["webhook_url"] == \
+        "http://127.0.0.1:9/umfa-hook"
+    console.confirm(driver.find_element(By.CSS_SELECTOR, "button.rotate_webhook_secret"))
+    assert "Webhook secret rotated" in console.message, console.message
+    rotated = console.element("new_webhook_secret").text
+    assert rotated.startswith("umfa_whs_") and rotated != first_secret
+
     # A second API key: it works until it is revoked, then validate-token says 401.
     console.click("add_api_key", "api-key-issued")
     second_key = console.element("new_api_key").text

@@ -218,6 +218,7 @@
     ["token_signing_alg", "Token signing algorithm", ["RS256", "ES256", "EdDSA"]],
     ["signup", "Account creation on hosted pages", ["enabled", "disabled"]],
     ["dpop_nonce", "DPoP nonce", ["off", "required"]],
+    ["webhook_url", "Webhook URL (https, or http to a loopback address; empty: none)", "optional"],
     ["aaguid_allow", "Allowed AAGUIDs, one per line (empty: any)", "list"],
     ["aaguid_deny", "Denied AAGUIDs, one per line", "list"],
     ["apple_app_ids", "Apple app ids (TEAMID.bundle.id), one per line", "list"],
@@ -251,10 +252,16 @@
       } else if (kind === "number") value = Number(raw);
       else value = raw.trim();
       if (name === "aaguid_allow" && value.length === 0) value = null;
-      const current = name === "aaguid_allow" ? (app[name] ?? null) : (app[name] ?? (kind === "list" ? [] : null));
+      let current = name === "aaguid_allow" ? (app[name] ?? null) : (app[name] ?? (kind === "list" ? [] : null));
+      if (kind === "optional") current = current ?? "";
       if (JSON.stringify(value) !== JSON.stringify(current)) body[name] = value;
     }
     return body;
+  }
+
+  function showWebhookSecret(secret) {
+    $("view").append(el("h3", { text: "Webhook secret (shown once)" }),
+      el("span", { class: "secret", id: "new_webhook_secret", text: secret }));
   }
 
   async function applicationPage(id) {
@@ -268,10 +275,21 @@
       el("button", { type: "button", id: "save_settings", text: "Save settings", onclick: () => busy(async () => {
         const changes = settingValues(app);
         if (Object.keys(changes).length === 0) { say("Nothing changed."); return; }
-        await call("PATCH", `/api/admin/applications/${encodeURIComponent(id)}`, changes);
+        const saved = await call("PATCH", `/api/admin/applications/${encodeURIComponent(id)}`, changes);
         await applicationPage(id);
+        if (saved.webhook_secret) showWebhookSecret(saved.webhook_secret);
         say("Settings saved: " + Object.keys(changes).join(", ") + ".");
       }) }),
+      el("h3", { text: "Webhooks" }),
+      el("p", { class: "muted", text: app.webhook_url
+        ? `Out-of-band transaction changes are POSTed to ${app.webhook_url}, signed in UMFA-Signature.`
+        : "No webhook URL: set one in the settings above." }),
+      app.webhook_url ? confirmButton("Rotate the webhook secret", "secondary rotate_webhook_secret", async () => {
+        const rotated = await call("POST", `/api/admin/applications/${encodeURIComponent(id)}/webhook-secret`);
+        await applicationPage(id);
+        showWebhookSecret(rotated.webhook_secret);
+        say("Webhook secret rotated; the old one signs nothing from now on.");
+      }) : null,
       el("h3", { text: "API keys" }),
       table("api_keys_table", ["Key id", "Created", ""], keys.map((k) => [
         el("code", { text: k.key_id }), k.created_at,
