@@ -190,4 +190,34 @@ struct OutOfBandTests {
                 ])
         }
     }
+
+    @Test("an out-of-band challenge is answered only at dispatch/complete, never at the ordinary verify routes")
+    func challengesStayOutOfBand() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "open")
+            let started = try await api.post(
+                APIOperation.outOfBandEnroll.path, ["application_id": .string(app.id), "user_id": "alice"],
+                bearer: app.apiKey)
+            let redeemed = try await Self.redeem(
+                api, link: try #require(started["enrollment"]?["appLinkUri"]?.stringValue))
+            let phone = Device.make()
+            let credential = try phone.create(
+                try #require(redeemed["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
+            let elsewhere = try await api.post(
+                APIOperation.registrationVerify.path,
+                ["application_id": .string(app.id), "user_id": "alice", "credential": try .encoding(credential)])
+            expectError(elsewhere, .unauthorized)
+            let transaction = try #require(redeemed["transaction_id"]?.stringValue)
+            #expect(try await Self.complete(api, transaction, credential)["status"] == "succeeded")
+
+            let asked = try await Self.approval(api, app, ["user_id": "alice", "message": "Pay 1 EUR"])
+            let (approval, assertion) = try await Self.sign(api, asked, device: phone)
+            let signIn = try await api.post(
+                APIOperation.authenticationVerify.path,
+                ["application_id": .string(app.id), "user_id": "alice", "credential": try .encoding(assertion)])
+            expectError(signIn, .unauthorized)
+            #expect(try await Self.status(api, try #require(asked["statusToken"]?.stringValue))["status"] == "pending")
+            #expect(try await Self.complete(api, approval, assertion)["status"] == "succeeded")
+        }
+    }
 }

@@ -156,12 +156,12 @@ struct OutOfBandService: Sendable {
                 application: application, userID: userID, userName: userID,
                 displayName: user?.displayName ?? userID, existing: existing,
                 grant: EnrollmentGrant.Grant(kind: .outOfBand), caller: caller, challenge: challenge,
-                expiresAt: expiresAt)
+                expiresAt: expiresAt, ceremony: .outOfBandRegistration)
             publicKey = try Self.json(options.publicKey)
         case .authentication:
             let options = try await AuthenticationService(services: services).options(
                 application: application, userID: transaction.userID, caller: caller, challenge: challenge,
-                expiresAt: expiresAt)
+                expiresAt: expiresAt, ceremony: .outOfBandApproval)
             publicKey = try Self.json(options.publicKey)
         }
         return DispatchRedeemResponse(
@@ -242,7 +242,7 @@ struct OutOfBandService: Sendable {
         let registered: RegistrationService.Registered
         do {
             registered = try await RegistrationService(services: services).register(
-                verify, application: application, caller: caller)
+                verify, application: application, caller: caller, ceremony: .outOfBandRegistration)
         } catch let error as ServiceError where error.code == .unauthenticated {
             await finish(transaction, .failed, userID: userID, credentialID: nil, token: nil, caller: caller)
             throw error
@@ -279,7 +279,7 @@ struct OutOfBandService: Sendable {
         // Denying needs the passkey too: only the user's device may end the transaction.
         let outcome = try await AssertionCheck(
             services: services, application: application, caller: caller,
-            failureMessage: AuthenticationService.failureMessage, purpose: "approval"
+            failureMessage: AuthenticationService.failureMessage, purpose: "approval", ceremony: .outOfBandApproval
         ).verify(credential, expectedUserID: transaction.userID)
         let userID = outcome.credential.userID
         let credentialID = outcome.credential.credentialID

@@ -18,6 +18,8 @@ struct AssertionCheck {
     var failureMessage: String?
     /// Why the assertion is checked, for the audit log: `sign_in`, `unenroll`, `validate_token`.
     var purpose = "sign_in"
+    /// The kind of challenge the response must answer.
+    var ceremony: CeremonyKind = .authentication
 
     struct Outcome {
         let credential: StoredCredential
@@ -61,7 +63,7 @@ struct AssertionCheck {
     private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
         // The challenge is found through the client data, then consumed exactly once.
         let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
-            .consume(for: response.response.clientDataJSON, ceremony: .authentication)
+            .consume(for: response.response.clientDataJSON, ceremony: ceremony)
         // User ids are compared as bytes: a Unicode-equal spelling is another user (DESIGN.md §4).
         if let bound = challenge.userID, let expectedUserID, !bound.isSameBytes(as: expectedUserID) {
             throw ServiceError.unauthenticated("The challenge was issued for another user")

@@ -26,7 +26,7 @@ struct AuthenticationService: Sendable {
     /// Request options for `userID` (or a discoverable credential) of `application`.
     func options(
         application: ApplicationRecord, userID: String?, caller: Caller, challenge given: [UInt8]? = nil,
-        expiresAt: Date? = nil
+        expiresAt: Date? = nil, ceremony: CeremonyKind = .authentication
     ) async throws -> AuthenticationOptionsResponse {
         // Unauthenticated and writes a challenge row: limited per client address.
         try services.abuse.countOptionsRequest(caller)
@@ -48,7 +48,7 @@ struct AuthenticationService: Sendable {
         try await services.store.insertChallenge(
             ChallengeRecord(
                 challenge: challenge, applicationID: application.id, userID: userID,
-                ceremony: .authentication, userVerification: application.userVerification,
+                ceremony: ceremony, userVerification: application.userVerification,
                 expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
                 allowCredentials: (allow ?? []).map(\.id.bytes)))
         let options = RequestOptionsJSON(

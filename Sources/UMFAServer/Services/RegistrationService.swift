@@ -38,7 +38,7 @@ struct RegistrationService: Sendable {
     func options(
         application: ApplicationRecord, userID: String, userName: String, displayName: String,
         existing: [StoredCredential], grant: EnrollmentGrant.Grant, caller: Caller, challenge given: [UInt8]? = nil,
-        expiresAt: Date? = nil
+        expiresAt: Date? = nil, ceremony: CeremonyKind = .registration
     ) async throws -> RegistrationOptionsResponse {
         let user = try await services.store.insertUser(
             UserRecord(
@@ -47,7 +47,7 @@ struct RegistrationService: Sendable {
         let challenge = given ?? Secrets.randomBytes(32)
         try await services.store.insertChallenge(
             ChallengeRecord(
-                challenge: challenge, applicationID: application.id, userID: userID, ceremony: .registration,
+                challenge: challenge, applicationID: application.id, userID: userID, ceremony: ceremony,
                 userVerification: application.userVerification, userpwTime: grant.userpwTime,
                 expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
                 grant: grant.kind,
@@ -94,7 +94,12 @@ struct RegistrationService: Sendable {
 
     /// §7.1 under the abuse limits (a failed verification counts against the caller), the
     /// grant checked again, and the credential stored.
-    func register(_ request: RegistrationVerifyRequest, application: ApplicationRecord, caller: Caller)
+    /// - Parameter ceremony: the kind of challenge the response must answer (`dispatch/complete`
+    ///   answers out-of-band ones, which the ordinary verify route never consumes).
+    func register(
+        _ request: RegistrationVerifyRequest, application: ApplicationRecord, caller: Caller,
+        ceremony: CeremonyKind = .registration
+    )
         async throws -> Registered
     {
         try services.checkUserID(request.userID)
@@ -104,7 +109,7 @@ struct RegistrationService: Sendable {
             registered = try await services.abuse.ceremony(
                 application: application.id, userID: request.userID, caller: caller
             ) {
-                try await verifyAndStore(request, application: application)
+                try await verifyAndStore(request, application: application, ceremony: ceremony)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
             throw ServiceError.unauthenticated(Self.failureMessage, detail: error.message)
@@ -121,11 +126,13 @@ struct RegistrationService: Sendable {
         return registered
     }
 
-    private func verifyAndStore(_ request: RegistrationVerifyRequest, application: ApplicationRecord)
+    private func verifyAndStore(
+        _ request: RegistrationVerifyRequest, application: ApplicationRecord, ceremony: CeremonyKind
+    )
         async throws -> Registered
     {
         let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
-            .consume(for: request.credential.response.clientDataJSON, ceremony: .registration)
+            .consume(for: request.credential.response.clientDataJSON, ceremony: ceremony)
         // Byte for byte: a Unicode-equal spelling of the user id is another user (DESIGN.md §4).
         guard challenge.userID.isSameBytes(as: request.userID),
             let user = try await services.store.user(applicationID: application.id, userID: request.userID)

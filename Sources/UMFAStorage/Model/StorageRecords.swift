@@ -248,6 +248,10 @@ public enum CeremonyKind: String, Sendable, Codable {
     case registration
     /// Authentication (§7.2), also used by unenroll and credential validation.
     case authentication
+    /// An out-of-band enrollment's registration (DESIGN.md §7): answered only at `dispatch/complete`.
+    case outOfBandRegistration = "oob_registration"
+    /// An out-of-band approval's assertion (DESIGN.md §7): answered only at `dispatch/complete`.
+    case outOfBandApproval = "oob_approval"
 }
 
 /// An issued challenge, bound to application, user and ceremony, used at most once.
