@@ -79,7 +79,7 @@ extension LiveServer {
         try await send(.post, "/api/umfa/status", json: .object(["statusToken": .string(statusToken)]))
     }
 
-    private func reachable(_ link: String) throws -> String {
+    func reachable(_ link: String) throws -> String {
         let value = try #require(URLComponents(string: link)?.queryItems?.first?.value)
         var payload = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(Base64URL.decode(value) ?? [])))
         payload = .object((payload.objectValue ?? [:]).merging(["server": .string(origin)]) { $1 })

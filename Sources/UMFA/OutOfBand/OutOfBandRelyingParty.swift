@@ -70,20 +70,41 @@ public final class OutOfBandRelyingParty: RelyingParty {
     /// The app link.
     public let link: UMFAAppLink
     let http: UMFAHTTPRelyingParty
-    let decision: Decision
-    let matchingNumber: String?
+    private let confirmation: TransactionConfirmationHandler?
+    /// The decision and matching number: given, or the confirmation handler's.
+    private let answer: Mutex<(decision: Decision, matchingNumber: String?)>
     private let redeemed = Mutex<DispatchRedeemResponse?>(nil)
+
+    var decision: Decision { answer.withLock { $0.decision } }
+    var matchingNumber: String? { answer.withLock { $0.matchingNumber } }
 
     /// Creates the relying party of `link`; `config` gives timeouts and headers (its host and
     /// application are the link's).
-    public init(link: UMFAAppLink, config: ZSMConfig, decision: Decision = .approve, matchingNumber: String? = nil) {
+    public convenience init(
+        link: UMFAAppLink, config: ZSMConfig, decision: Decision = .approve, matchingNumber: String? = nil
+    ) {
+        self.init(link: link, config: config, decision: decision, matchingNumber: matchingNumber, confirmation: nil)
+    }
+
+    /// Creates the relying party of an approval's `link` that asks `confirmation` what the user
+    /// decides, once the message is checked against the challenge and before anything is signed.
+    public convenience init(
+        link: UMFAAppLink, config: ZSMConfig, confirmation: @escaping TransactionConfirmationHandler
+    ) {
+        self.init(link: link, config: config, decision: .approve, matchingNumber: nil, confirmation: confirmation)
+    }
+
+    private init(
+        link: UMFAAppLink, config: ZSMConfig, decision: Decision, matchingNumber: String?,
+        confirmation: TransactionConfirmationHandler?
+    ) {
         var linked = config
         linked.hostURL = link.server
         linked.applicationId = link.applicationId
         self.link = link
         http = UMFAHTTPRelyingParty(config: linked)
-        self.decision = decision
-        self.matchingNumber = matchingNumber
+        self.confirmation = confirmation
+        answer = Mutex((decision, matchingNumber))
     }
 
     /// Redeems the dispatch token (once; later calls answer the same): the operation, the user,
@@ -123,6 +144,16 @@ public final class OutOfBandRelyingParty: RelyingParty {
         else {
             throw ZSMError(
                 .verificationFailed, "the approval's challenge does not match its message; nothing was signed")
+        }
+        if let confirmation {
+            let asked = TransactionConfirmation(
+                transactionId: answer.transactionID, message: answer.message ?? "", userId: answer.userID,
+                needsMatchingNumber: answer.matching == true)
+            switch await confirmation(asked) {
+            case .approve(let number): self.answer.withLock { $0 = (.approve, number) }
+            case .deny: self.answer.withLock { $0 = (.deny, nil) }
+            case .cancel: throw ZSMError(.cancelled, "the user neither approved nor denied; nothing was signed")
+            }
         }
         if answer.matching == true, decision == .approve, matchingNumber == nil {
             throw ZSMError(.invalidConfiguration, "this approval needs the number the other screen shows")

@@ -1,0 +1,26 @@
+/// What an app shows before the user signs an approval (DESIGN.md §7): the message the
+/// backend sent, already checked against the challenge, so what the user confirms is what
+/// the signature covers.
+public struct TransactionConfirmation: Sendable, Hashable {
+    /// The transaction.
+    public let transactionId: String
+    /// The message to show ("" when the backend sent none).
+    public let message: String
+    /// The user the approval names; `nil` for a usernameless one (by QR code).
+    public let userId: String?
+    /// Whether the user must type the number the other screen shows.
+    public let needsMatchingNumber: Bool
+}
+
+/// The user's answer to a ``TransactionConfirmation``.
+public enum ConfirmationAnswer: Sendable, Hashable {
+    /// Approve; with number matching, the number the user typed.
+    case approve(matchingNumber: String? = nil)
+    /// Deny (the passkey still signs, so only this device can end the transaction).
+    case deny
+    /// Neither: nothing is signed and the transaction stays pending (``ZSMError/Code/cancelled``).
+    case cancel
+}
+
+/// Asks the user about an approval, after the challenge was checked and before anything is signed.
+public typealias TransactionConfirmationHandler = @Sendable (TransactionConfirmation) async -> ConfirmationAnswer
