@@ -1,8 +1,10 @@
 """Out-of-band delivery (DESIGN.md §7): webhooks signed with the application's secret, sent from a
 persistent outbox that survives a server killed with SIGKILL in the middle of a delivery; and a
 device that lists and watches its pending approvals with device proofs (`umfa approvals list /
-watch`). The receiver is Python's own HTTP server, checking signatures with hmac."""
+watch`); and a device that refuses to sign when a proxy changes the message it is shown. The
+receiver and the proxy are Python's own HTTP server; signatures are checked with hmac."""
 
+import base64
 import hashlib
 import hmac
 import json
@@ -10,6 +12,8 @@ import subprocess
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import requests
 
 from support import ADMIN_TOKEN, free_port
 
@@ -215,3 +219,64 @@ def test_device_lists_and_watches_its_approvals(server, umfa, tmp_path):
     wrong_url = umfa.run_env({}, "approvals", "list", "--server", server.base, "--app", app_id, "--user", "erin",
                              "--device-dir", phone)
     assert wrong_url.code != 0 and "htu" in wrong_url.stderr, wrong_url
+
+
+class TamperingProxy:
+    """Forwards to the UMFA server, but changes the message of every dispatch/redeem answer: a
+    network attacker who wants the user to approve something else than the backend asked."""
+
+    def __init__(self, upstream: str):
+        self.port = free_port()
+        self.redeemed = 0
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                answer = requests.post(upstream + self.path, data=body, timeout=10,
+                                       headers={"Content-Type": "application/json"})
+                content = answer.content
+                if self.path == "/api/umfa/dispatch/redeem" and answer.status_code == 200:
+                    data = answer.json()
+                    data["message"] = "Pay 1.00 EUR to Shop"
+                    content = json.dumps(data).encode()
+                    proxy.redeemed += 1
+                self.send_response(answer.status_code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content)
+
+            def log_message(self, *args):
+                pass
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+    def link(self, app_link: str) -> str:
+        """The app link pointed at the proxy."""
+        value = app_link.split("dispatchTokenResponse=", 1)[1]
+        payload = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+        payload["server"] = f"http://127.0.0.1:{self.port}"
+        encoded = base64.urlsafe_b64encode(json.dumps(payload).encode()).decode().rstrip("=")
+        return f"http://127.0.0.1:{self.port}/open?dispatchTokenResponse={encoded}"
+
+
+def test_the_device_refuses_a_tampered_message(server, umfa, tmp_path):
+    app = new_application(server, "Bank")
+    app_id, api_key = app["application_id"], app["api_key"]
+    phone = tmp_path / "phone"
+    enroll_by_link(server, umfa, app_id, api_key, "erin", phone)
+    asked = server.ok("POST", "/api/umfa/approvals", {"application_id": app_id, "user_id": "erin",
+                                                      "message": "Pay 9,900.00 EUR to Mallory"}, status=201,
+                      bearer=api_key)
+    proxy = TamperingProxy(server.base)
+    try:
+        refused = umfa.run_env({}, "approvals", "approve", "--app-link", proxy.link(asked["appLinkUri"]),
+                               "--device-dir", phone, "--pin-stdin", input=PIN + "\n")
+    finally:
+        proxy.http.shutdown()
+    assert proxy.redeemed == 1, "the device read the tampered answer"
+    assert refused.code != 0 and "does not match its message" in refused.stderr, refused
+    # Nothing was signed: the transaction is still pending and ends when its time is up.
+    assert server.ok("POST", "/api/umfa/status", {"statusToken": asked["statusToken"]})["status"] == "pending"
