@@ -30,13 +30,17 @@ public actor TokenService {
     public nonisolated let refreshInterval: Duration
     /// The clock keys are created and retired by, and JWKS is judged at.
     private nonisolated let now: @Sendable () -> Date
+    /// Told of every signature made (its algorithm and how long it took), for metrics.
+    public nonisolated let signatureObserver: (@Sendable (TokenSigningAlgorithm, Duration) -> Void)?
 
     /// Creates a service; call ``loadKeys()`` before use.
     public init(
         store: any SigningKeyStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator",
-        refreshInterval: Duration = .seconds(10), now: @escaping @Sendable () -> Date = { Date() }
+        refreshInterval: Duration = .seconds(10), now: @escaping @Sendable () -> Date = { Date() },
+        signatureObserver: (@Sendable (TokenSigningAlgorithm, Duration) -> Void)? = nil
     ) {
         self.now = now
+        self.signatureObserver = signatureObserver
         self.store = store
         self.masterKey = masterKey
         self.issuer = issuer
@@ -116,7 +120,17 @@ public actor TokenService {
     public nonisolated func issue(_ claims: LoginTokenClaims, algorithm: TokenSigningAlgorithm = .rs256)
         async throws -> String
     {
-        try LoginTokenJWS.sign(claims, key: try await currentSigningKey(algorithm))
+        let key = try await currentSigningKey(algorithm)
+        return try timed(algorithm) { try LoginTokenJWS.sign(claims, key: key) }
+    }
+
+    /// Runs one signature and tells ``signatureObserver`` how long it took.
+    nonisolated func timed<Value>(_ algorithm: TokenSigningAlgorithm, _ sign: () throws -> Value) rethrows -> Value {
+        guard let signatureObserver else { return try sign() }
+        let start = ContinuousClock.now
+        let value = try sign()
+        signatureObserver(algorithm, ContinuousClock.now - start)
+        return value
     }
 
     /// The key new tokens of `algorithm` are signed with.

@@ -14,8 +14,8 @@ extension TokenService {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = LoginTokenHeader(alg: algorithm.rawValue, iss: nil, kid: key.kid, typ: type, crit: nil)
-        return try LoginTokenJWS.sign(
-            claims, key: key, encodedHeader: Base64URLText.encode(try encoder.encode(header)))
+        let encodedHeader = Base64URLText.encode(try encoder.encode(header))
+        return try timed(algorithm) { try LoginTokenJWS.sign(claims, key: key, encodedHeader: encodedHeader) }
     }
 
     /// The payload of `token` when it is a JWS of `type` signed by one of the issuer's keys (not

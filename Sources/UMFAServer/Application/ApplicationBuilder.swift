@@ -25,13 +25,14 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
 ) {
     try FileManager.default.createDirectory(
         at: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let served = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger)
+    let registry = PrometheusCollectorRegistry()
+    let metrics = ServerMetrics(registry: registry)
+    let served = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger).observed(by: metrics)
     let store = served.store
     do {
         let (services, report) = try await served.starting {
-            try await prepare(store: store, configuration: configuration, logger: logger)
+            try await prepare(store: store, configuration: configuration, metrics: metrics, logger: logger)
         }
-        let registry = PrometheusCollectorRegistry()
         let router = Router(context: UMFARequestContext.self)
         router.add(
             middleware: RequestScopeMiddleware(
@@ -63,16 +64,16 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
 }
 
 /// Keys, secrets and first-start work, before any route exists.
-private func prepare(store: any UMFAStore, configuration: ServerConfiguration, logger: Logger) async throws -> (
-    ServerServices, StartupReport
-) {
+private func prepare(
+    store: any UMFAStore, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger
+) async throws -> (ServerServices, StartupReport) {
     let masterKey =
         try configuration.masterKey.map { try MasterKey(base64: $0) }
         ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)
     let tokens = TokenService(
         store: store, masterKey: masterKey, issuer: configuration.issuer,
         refreshInterval: configuration.signingKeyRefreshInterval,
-        now: configuration.now)
+        now: configuration.now, signatureObserver: { metrics.signature($0, duration: $1) })
     try await tokens.loadKeys()
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()
@@ -84,7 +85,8 @@ private func prepare(store: any UMFAStore, configuration: ServerConfiguration, l
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),
             now: configuration.now, logger: logger),
         attestationAnchors: configuration.attestationAnchors,
-        publicURL: configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration))
+        publicURL: configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration),
+        metrics: metrics)
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }

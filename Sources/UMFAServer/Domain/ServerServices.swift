@@ -24,6 +24,8 @@ struct ServerServices: Sendable {
     var attestationAnchors = AttestationTrustAnchors.wellKnown()
     /// The server's public URL (`UMFA_PUBLIC_URL`): the base of every issuer URL.
     var publicURL = "http://localhost:8080"
+    /// Ceremony, grant, signing, webhook and store metrics for `/metrics`.
+    let metrics: ServerMetrics
 
     /// The audit log (DESIGN.md §8).
     var audit: AuditLog { AuditLog(services: self) }

@@ -18,6 +18,17 @@ struct TokenEndpoint: Sendable {
     /// token for itself, for the scopes it asks for out of those it was given; a `dcr_template`
     /// client gets one with scope `dcr` alone when it asks for exactly that.
     func token(form: OAuthForm, authorization: String?, caller: Caller) async throws -> OAuthTokenResponse {
+        do {
+            let answer = try await grant(form: form, authorization: authorization, caller: caller)
+            services.metrics.grant(form["grant_type"], outcome: "issued")
+            return answer
+        } catch let error as OAuthError {
+            services.metrics.grant(form["grant_type"], outcome: error.code.rawValue)
+            throw error
+        }
+    }
+
+    private func grant(form: OAuthForm, authorization: String?, caller: Caller) async throws -> OAuthTokenResponse {
         let grantType = try form.require("grant_type")
         let attested = ClientAttestationCheck.isAttestation(form)
         let apiFlow = form["scope"] == ClientAttestationCheck.apiFlowScope

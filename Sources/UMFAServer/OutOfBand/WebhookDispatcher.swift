@@ -94,6 +94,7 @@ struct WebhookDispatcher: Service {
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 if (200..<300).contains(status) {
                     try await services.store.deleteWebhook(id: delivery.id)
+                    services.metrics.webhook("delivered")
                     return
                 }
                 failure = "the receiver answered HTTP \(status)"
@@ -118,8 +119,10 @@ struct WebhookDispatcher: Service {
                     "error.message": .string(failure),
                 ])
             try await services.store.deleteWebhook(id: delivery.id)
+            services.metrics.webhook("dropped")
             return
         }
+        services.metrics.webhook("retried")
         services.logger.warning(
             "a webhook delivery will be retried",
             metadata: [

@@ -42,6 +42,7 @@ struct AssertionCheck {
                 outcome = try await check(response, expectedUserID: expectedUserID)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
+            services.metrics.ceremony(purpose, succeeded: false)
             await services.audit.record(
                 .authenticationFailed, application: application.id, actor: .anonymous, userID: expectedUserID,
                 credentialID: response.rawId.bytes, caller: caller,
@@ -49,6 +50,7 @@ struct AssertionCheck {
             guard let failureMessage else { throw error }
             throw ServiceError.unauthenticated(failureMessage, detail: error.message)
         }
+        services.metrics.ceremony(purpose, succeeded: true)
         await services.audit.record(
             .authenticationSucceeded, application: application.id, actor: .user(outcome.credential.userID),
             userID: outcome.credential.userID, credentialID: outcome.credential.credentialID, caller: caller,

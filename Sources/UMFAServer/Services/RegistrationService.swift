@@ -112,8 +112,10 @@ struct RegistrationService: Sendable {
                 try await verifyAndStore(request, application: application, ceremony: ceremony)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
+            services.metrics.ceremony("registration", succeeded: false)
             throw ServiceError.unauthenticated(Self.failureMessage, detail: error.message)
         }
+        services.metrics.ceremony("registration", succeeded: true)
         let credential = registered.credential
         var details: [String: JSONValue] = [
             "attestation_format": .string(credential.attestationFormat),

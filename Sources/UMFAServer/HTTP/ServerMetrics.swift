@@ -1,0 +1,73 @@
+import Foundation
+import Prometheus
+import UMFAStorage
+import UMFATokens
+
+/// What an operator watches beside the request counts of ``RequestMetricsMiddleware``, into the
+/// registry `/metrics` exposes. Every label takes values from a fixed set (kinds, outcomes,
+/// algorithms, statement labels), never a user id or a token.
+struct ServerMetrics: StoreQueryObserver {
+    let registry: PrometheusCollectorRegistry
+
+    /// Buckets for operations of well under a millisecond to a few seconds.
+    static let buckets: [Duration] = [
+        .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(5), .milliseconds(25),
+        .milliseconds(100), .milliseconds(500), .seconds(2),
+    ]
+
+    /// A WebAuthn ceremony ended: `ceremony` is `registration` or the purpose of an assertion
+    /// (`sign_in`, `unenroll`, `approval`, …); `outcome` is `succeeded` or `failed`.
+    func ceremony(_ ceremony: String, succeeded: Bool) {
+        registry.makeCounter(
+            descriptor: Self.name("ceremonies", "total", "WebAuthn ceremonies by kind and outcome"),
+            labels: [("ceremony", ceremony), ("outcome", succeeded ? "succeeded" : "failed")]
+        ).increment()
+    }
+
+    /// A token endpoint request ended: the grant type (or `other`) and `issued` or the RFC 6749
+    /// error code.
+    func grant(_ grantType: String?, outcome: String) {
+        let known: Set<String> = [
+            "authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:device_code",
+        ]
+        let type = grantType.flatMap { known.contains($0) ? $0 : nil } ?? "other"
+        registry.makeCounter(
+            descriptor: Self.name("oauth_grants", "total", "Token endpoint requests by grant type and outcome"),
+            labels: [("grant_type", type), ("outcome", outcome)]
+        ).increment()
+    }
+
+    /// A token was signed.
+    func signature(_ algorithm: TokenSigningAlgorithm, duration: Duration) {
+        registry.makeDurationHistogram(
+            descriptor: Self.name("token_signing_duration", "seconds", "Token signatures by algorithm"),
+            labels: [("alg", algorithm.rawValue)], buckets: Self.buckets
+        ).record(duration)
+    }
+
+    /// A webhook delivery ended: `delivered`, `retried` or `dropped`.
+    func webhook(_ outcome: String) {
+        registry.makeCounter(
+            descriptor: Self.name("webhook_deliveries", "total", "Webhook delivery attempts by outcome"),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
+    func statementFinished(_ statement: String, duration: Duration, failed: Bool) {
+        registry.makeDurationHistogram(
+            descriptor: Self.name("store_query_duration", "seconds", "Store statements by verb and table"),
+            labels: [("statement", statement)], buckets: Self.buckets
+        ).record(duration)
+        if failed {
+            registry.makeCounter(
+                descriptor: Self.name("store_query_errors", "total", "Store statements that failed"),
+                labels: [("statement", statement)]
+            ).increment()
+        }
+    }
+
+    /// `umfa_<metric>_<unit>` with its help text.
+    static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "umfa", metricName: metric, unitName: unit, helpText: help)
+    }
+}
