@@ -99,6 +99,8 @@ struct OutOfBandDeviceTests {
             let app = try await api.createApplication(policy: "grant")
             let (_, key, credential) = try await Self.enroll(api, app, user: "alice")
             _ = try await Self.enroll(api, app, user: "bob")
+            let (_, accentKey, accentCredential) = try await Self.enroll(api, app, user: "\u{e9}")
+            _ = try await Self.enroll(api, app, user: "e\u{301}")
             // A passkey registered without a device key (the ordinary way) has no proofs.
             let plain = Device.make()
             let carol = try await api.register(
@@ -123,6 +125,11 @@ struct OutOfBandDeviceTests {
                 ),
                 ("another key", Self.proof(stranger, credential: credential, "POST", path), "alice"),
                 ("no device key", Self.proof(key, credential: carol.credentialID, "POST", path), "carol"),
+                // The same name in another Unicode spelling is another user (DESIGN.md §4).
+                (
+                    "a look-alike user", Self.proof(accentKey, credential: accentCredential, "POST", path),
+                    "e\u{301}"
+                ),
                 ("garbage", "not.a.jwt", "alice"),
             ]
             for (name, proof, user) in refused {
@@ -198,6 +205,11 @@ struct OutOfBandDeviceTests {
             let again = try await api.send(.patch, path, json: ["name": "Renamed"], bearer: admin)
             #expect(again["webhook_secret"] == nil && again["webhook_url"] == set["webhook_url"])
             #expect(try await api.send(.get, path, bearer: admin)["webhook_secret"] == nil)
+            // A new receiver gets a new secret: the old one must not sign for it.
+            let moved = try await api.send(
+                .patch, path, json: ["webhook_url": "http://127.0.0.1:9/other"], bearer: admin)
+            let movedSecret = try #require(moved["webhook_secret"]?.stringValue)
+            #expect(movedSecret != secret)
             let rotated = try await api.send(.post, path + "/webhook-secret", bearer: admin)
             let newSecret = try #require(rotated["webhook_secret"]?.stringValue)
             #expect(rotated.status == .ok && newSecret != secret && newSecret.hasPrefix("umfa_whs_"))
@@ -219,9 +231,14 @@ struct OutOfBandDeviceTests {
             // Expiry is a change too, found by the server without a request.
             let late = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "ttl_seconds": 60])
             api.clock.advance(by: 61)
-            try await Task.sleep(for: .seconds(2.5))
-            let afterExpiry = try await store.pendingWebhooks(applicationID: try #require(UUID(uuidString: app.id)))
-            let expired = try afterExpiry.map { try JSONDecoder().decode(WebhookEvent.self, from: Data($0.body.utf8)) }
+            var expired: [WebhookEvent] = []
+            // The dispatcher looks once a second; a loaded machine may take longer.
+            for _ in 0..<100 where expired.last?.type != "transaction.expired" {
+                try await Task.sleep(for: .milliseconds(200))
+                expired = try await store.pendingWebhooks(applicationID: try #require(UUID(uuidString: app.id))).map {
+                    try JSONDecoder().decode(WebhookEvent.self, from: Data($0.body.utf8))
+                }
+            }
             #expect(
                 expired.last?.type == "transaction.expired"
                     && expired.last?.transactionId == late["transactionId"]?.stringValue)

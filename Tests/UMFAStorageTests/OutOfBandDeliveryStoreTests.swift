@@ -94,7 +94,12 @@ struct OutOfBandDeliveryStoreTests {
                 try await store.claimDueWebhooks(at: Records.time(11), leaseUntil: Records.time(26), limit: 20).isEmpty,
                 "a claimed row is not claimed again while its lease runs")
             try await store.deleteWebhook(id: "w0")
-            try await store.rescheduleWebhook(id: "w1", attempts: 1, nextAttemptAt: Records.time(60), error: "HTTP 500")
+            // A stale lease changes nothing; the current one reschedules.
+            try await store.rescheduleWebhook(
+                id: "w1", claimedUntil: Records.time(24), attempts: 5, nextAttemptAt: Records.time(99), error: "stale")
+            try await store.rescheduleWebhook(
+                id: "w1", claimedUntil: Records.time(25), attempts: 1, nextAttemptAt: Records.time(60),
+                error: "HTTP 500")
             let again = try await store.claimDueWebhooks(at: Records.time(55), leaseUntil: Records.time(70), limit: 1)
             #expect(again.map(\.id) == ["w2"], "the limit, and the rescheduled row not yet due")
             let late = try await store.claimDueWebhooks(at: Records.time(80), leaseUntil: Records.time(95), limit: 5)

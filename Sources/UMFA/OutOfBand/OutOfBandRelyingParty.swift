@@ -15,6 +15,8 @@ public struct UMFAAppLink: Sendable, Equatable {
     public let operation: String
     /// The single-use dispatch token (`umfa_dt_…`).
     public let token: String
+    /// The link itself: `<server>/open?dispatchTokenResponse=<payload>`.
+    public let uri: String
 
     private struct Payload: Decodable {
         let version: Int
@@ -50,6 +52,9 @@ public struct UMFAAppLink: Sendable, Equatable {
         applicationId = payload.applicationID
         operation = payload.operation
         token = payload.token
+        var base = payload.server
+        while base.hasSuffix("/") { base.removeLast() }
+        uri = base + "/open?dispatchTokenResponse=" + value
     }
 }
 

@@ -18,7 +18,9 @@ public enum ConfirmationAnswer: Sendable, Hashable {
     case approve(matchingNumber: String? = nil)
     /// Deny (the passkey still signs, so only this device can end the transaction).
     case deny
-    /// Neither: nothing is signed and the transaction stays pending (``ZSMError/Code/cancelled``).
+    /// Neither: nothing is signed (``ZSMError/Code/cancelled``). The link was redeemed to show
+    /// the message, so it cannot be answered again: the transaction stays pending until it
+    /// expires, and the backend asks anew if it still wants an answer.
     case cancel
 }
 

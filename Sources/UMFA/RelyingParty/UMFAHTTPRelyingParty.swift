@@ -86,13 +86,13 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         let body = makeBody(traceID)
         let url = try url(of: operation)
         var request = URLRequest(url: url, timeoutInterval: config.timeout)
-        if let authorization { request.setValue(try authorization(url), forHTTPHeaderField: "Authorization") }
         request.httpMethod = operation.method
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(config.applicationEnvironment, forHTTPHeaderField: "X-UMFA-Environment")
         request.setValue("umfa-swift/\(UMFAVersion.string)", forHTTPHeaderField: "User-Agent")
         if let consumer = config.consumerId { request.setValue(consumer, forHTTPHeaderField: "X-UMFA-Consumer-Id") }
         for (name, value) in config.headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let authorization { request.setValue(try authorization(url), forHTTPHeaderField: "Authorization") }
         do {
             request.httpBody = try JSONEncoder().encode(body)
         } catch {

@@ -25,7 +25,7 @@ struct ApprovalsCommand: AsyncParsableCommand {
             let client = UMFAClient(config)
             try await DeviceOptions.report { () async throws(ZSMError) in
                 let approvals = try await client.pendingApprovals(userId: user)
-                return ["user_id": user, "approvals": approvals.map { ApprovalsCommand.entry($0, config: config) }]
+                return ["user_id": user, "approvals": approvals.map(ApprovalsCommand.entry)]
             }
         }
     }
@@ -51,7 +51,7 @@ struct ApprovalsCommand: AsyncParsableCommand {
             do {
                 for try await approval in UMFAClient(config).approvalEvents(userId: user, maxSeconds: maxSeconds) {
                     let line = try JSONSerialization.data(
-                        withJSONObject: ApprovalsCommand.entry(approval, config: config),
+                        withJSONObject: ApprovalsCommand.entry(approval),
                         options: [.sortedKeys, .withoutEscapingSlashes])
                     FileHandle.standardOutput.write(line + Data("\n".utf8))
                     seen += 1
@@ -68,14 +68,13 @@ struct ApprovalsCommand: AsyncParsableCommand {
         }
     }
 
-    /// One approval as the commands print it, with the app link that answers it.
-    static func entry(_ approval: PendingApproval, config: ZSMConfig) -> [String: Any] {
-        var base = config.hostURL.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        return [
+    /// One approval as the commands print it, with the app link that answers it (`null` when
+    /// the server sent a payload that is not a UMFA link).
+    static func entry(_ approval: PendingApproval) -> [String: Any] {
+        [
             "transaction_id": approval.transactionID, "message": approval.message,
             "created_at": approval.createdAt, "expires_at": approval.expiresAt,
-            "app_link": base + "/open?dispatchTokenResponse=" + approval.dispatchTokenResponse,
+            "app_link": (try? UMFAAppLink(dispatchTokenResponse: approval.dispatchTokenResponse))?.uri ?? NSNull(),
         ]
     }
 

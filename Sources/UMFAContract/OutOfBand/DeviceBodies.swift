@@ -123,4 +123,18 @@ public struct WebhookEvent: Codable, Sendable, Equatable {
         self.userId = userId
         self.occurredAt = occurredAt
     }
+
+    enum CodingKeys: String, CodingKey {
+        case type, transactionId, status, userId, occurredAt
+    }
+
+    /// Encodes every member, `userId` as `null` while the user is not known.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(transactionId, forKey: .transactionId)
+        try container.encode(status, forKey: .status)
+        try container.encode(userId, forKey: .userId)
+        try container.encode(occurredAt, forKey: .occurredAt)
+    }
 }

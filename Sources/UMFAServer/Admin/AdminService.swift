@@ -151,7 +151,10 @@ struct AdminService: Sendable {
             guard url.isEmpty || Webhooks.validURL(url) else {
                 throw ServiceError.invalid("webhook_url must be an https URL, or http to a loopback address")
             }
+            let changed = (url.isEmpty ? nil : url) != application.webhookURL
             application.webhookURL = url.isEmpty ? nil : url
+            // A new receiver gets a new secret: the old one must not sign for it.
+            if changed { application.sealedWebhookSecret = nil }
         }
         if let apps = patch.androidApps {
             application.androidApps = apps.map {

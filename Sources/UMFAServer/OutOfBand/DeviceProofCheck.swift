@@ -22,7 +22,7 @@ struct DeviceProofCheck: Sendable {
         }
         guard let subject = DeviceProof.credentialID(of: proof), let credentialID = Base64URL.decode(subject),
             let key = try await services.store.deviceKey(applicationID: application.id, credentialID: credentialID),
-            key.userID == userID,
+            key.userID.isSameBytes(as: userID),
             let jwk = try? JSONSerialization.jsonObject(with: Data(key.publicJWK.utf8)) as? [String: Any]
         else { try await refuse("The device proof names no device key of this user") }
         let checked: DeviceProof
@@ -44,5 +44,11 @@ struct DeviceProofCheck: Sendable {
             try await refuse("The device proof was used before")
         }
         return credentialID
+    }
+
+    /// Whether the device key of `credentialID` is still `userID`'s (its credential not deleted).
+    func stillValid(application: ApplicationRecord, credentialID: [UInt8], userID: String) async throws -> Bool {
+        try await services.store.deviceKey(applicationID: application.id, credentialID: credentialID)?.userID
+            .isSameBytes(as: userID) == true
     }
 }

@@ -213,7 +213,9 @@ struct OutOfBandService: Sendable {
             transactionID: TimeOrderedID.next(at: now), applicationID: application.id, operation: operation,
             userID: userID, username: username, statusTokenHash: Secrets.hash(statusToken),
             dispatchTokenHash: Secrets.hash(dispatchToken),
-            sealedDispatchToken: try services.masterKey.seal(Array(dispatchToken.utf8), context: Self.dispatchContext),
+            // Only an approval for a named user is ever listed to a device again.
+            sealedDispatchToken: operation == .authentication && userID != nil
+                ? try services.masterKey.seal(Array(dispatchToken.utf8), context: Self.dispatchContext) : nil,
             message: message, approvalNonce: operation == .authentication ? Secrets.randomBytes(32) : nil,
             matchingNumber: matchingNumber, createdAt: now, updatedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ttl)))

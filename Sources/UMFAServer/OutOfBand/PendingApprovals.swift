@@ -23,7 +23,7 @@ struct PendingApprovals: Sendable {
 
     /// `POST /api/umfa/approvals/pending`.
     func fetch(_ request: PendingApprovalsRequest, caller: Caller) async throws -> PendingApprovalsResponse {
-        let application = try await authorize(
+        let (application, _) = try await authorize(
             caller, method: "POST", operation: .pendingApprovals, applicationID: request.applicationID,
             userID: request.userID)
         return PendingApprovalsResponse(
@@ -46,7 +46,7 @@ struct PendingApprovals: Sendable {
             }
             lifetime = seconds
         }
-        let application = try await authorize(
+        let (application, credentialID) = try await authorize(
             caller, method: "GET", operation: .approvalEvents, applicationID: applicationID, userID: userID)
         let services = services
         let deadline = ContinuousClock.now + .seconds(lifetime)
@@ -70,6 +70,11 @@ struct PendingApprovals: Sendable {
                         }
                         polls += 1
                         if polls % Self.heartbeatEvery == 0 {
+                            // A device whose passkey was deleted hears nothing more.
+                            guard
+                                try await DeviceProofCheck(services: services).stillValid(
+                                    application: application, credentialID: credentialID, userID: userID)
+                            else { break }
                             try await writer.write(ByteBuffer(string: ": alive\n\n"))
                         }
                         do {
@@ -100,15 +105,15 @@ struct PendingApprovals: Sendable {
         return "id: \(approval.transactionID)\nevent: approval\ndata: \(data)\n\n"
     }
 
-    /// The application, once the device proof shows a device key of `userID`.
+    /// The application and the proof's credential, once the device proof shows a device key of `userID`.
     private func authorize(
         _ caller: Caller, method: String, operation: APIOperation, applicationID: String, userID: String
-    ) async throws -> ApplicationRecord {
+    ) async throws -> (ApplicationRecord, [UInt8]) {
         try services.checkUserID(userID)
         let application = try await services.application(applicationID)
-        _ = try await DeviceProofCheck(services: services).verify(
+        let credentialID = try await DeviceProofCheck(services: services).verify(
             caller, method: method, path: operation.path, application: application, userID: userID)
-        return application
+        return (application, credentialID)
     }
 
     /// The user's pending approvals with their links' payloads.

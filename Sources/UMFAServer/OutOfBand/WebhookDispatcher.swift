@@ -9,9 +9,11 @@ import UMFAStorage
 
 /// Sends the webhook outbox (DESIGN.md §7) and ends out-of-band transactions whose time is up.
 ///
-/// Every ``interval`` it claims the due deliveries (a lease of ``timeout`` plus five seconds, in
-/// one statement, so instances sharing a database never send a row twice at once), POSTs each
-/// body signed with the application's current secret, and deletes the row on a 2xx answer.
+/// Every ``interval`` it claims due deliveries one at a time (a lease of ``timeout`` plus five
+/// seconds, in one statement, so instances sharing a database never send a row twice at once),
+/// POSTs each body signed with the application's current secret, and deletes the row on a 2xx
+/// answer. After a retry, events of one transaction may arrive out of order: receivers order
+/// them by `occurredAt`.
 /// Anything else is tried again after the next step of ``backoff``; after the last step the
 /// event is dropped with an error in the server log. A server killed mid-delivery leaves the
 /// row in the table, and the next start (or another instance) sends it when its lease ends.
@@ -52,20 +54,27 @@ struct WebhookDispatcher: Service {
         }
     }
 
-    /// One pass over the due deliveries.
+    /// One pass: up to ``batch`` due deliveries, each claimed just before it is sent, so no
+    /// lease runs out while its row waits behind another.
     func deliverDue(session: URLSession) async {
-        let now = services.now()
-        let due: [WebhookDeliveryRecord]
-        do {
-            due = try await services.store.claimDueWebhooks(
-                at: now, leaseUntil: now.addingTimeInterval(timeout.timeInterval + 5), limit: 20)
-        } catch {
-            services.logger.warning(
-                "reading the webhook outbox failed", metadata: ["error.message": .string("\(error)")])
-            return
+        for _ in 0..<Self.batch {
+            let now = services.now()
+            let due: [WebhookDeliveryRecord]
+            do {
+                due = try await services.store.claimDueWebhooks(
+                    at: now, leaseUntil: now.addingTimeInterval(timeout.timeInterval + 5), limit: 1)
+            } catch {
+                services.logger.warning(
+                    "reading the webhook outbox failed", metadata: ["error.message": .string("\(error)")])
+                return
+            }
+            guard let delivery = due.first else { return }
+            await deliver(delivery, session: session)
         }
-        for delivery in due { await deliver(delivery, session: session) }
     }
+
+    /// Deliveries per pass.
+    static let batch = 20
 
     private func deliver(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
         do {
@@ -103,9 +112,11 @@ struct WebhookDispatcher: Service {
             }
             try await retry(delivery, failure: failure)
         } catch {
+            // The store or the sealed secret failed: an attempt like any other, so retries end.
             services.logger.error(
                 "a webhook delivery failed",
                 metadata: ["webhook_id": .string(delivery.id), "error.message": .string("\(error)")])
+            try? await retry(delivery, failure: "the server could not send it")
         }
     }
 
@@ -130,7 +141,7 @@ struct WebhookDispatcher: Service {
                 "error.message": .string(failure),
             ])
         try await services.store.rescheduleWebhook(
-            id: delivery.id, attempts: attempts,
+            id: delivery.id, claimedUntil: delivery.nextAttemptAt, attempts: attempts,
             nextAttemptAt: services.now().addingTimeInterval(Self.backoff[attempts - 1]), error: failure)
     }
 }

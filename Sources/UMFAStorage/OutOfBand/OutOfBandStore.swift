@@ -150,7 +150,7 @@ extension StoreQueries {
     static func expireOutOfBandTransactions(at now: Date) -> StoreQuery {
         StoreQuery(
             """
-            UPDATE oob_transactions SET status = 'expired', updated_at = ?
+            UPDATE oob_transactions SET status = 'expired', updated_at = ?, sealed_dispatch_token = NULL
             WHERE status = 'pending' AND expires_at <= ? RETURNING *
             """,
             [.date(now), .date(now)])
@@ -171,7 +171,7 @@ extension StoreQueries {
     static func redeemOutOfBandDispatch(tokenHash: [UInt8], challenge: [UInt8], at now: Date) -> StoreQuery {
         StoreQuery(
             """
-            UPDATE oob_transactions SET redeemed_at = ?, challenge = ?, updated_at = ?
+            UPDATE oob_transactions SET redeemed_at = ?, challenge = ?, updated_at = ?, sealed_dispatch_token = NULL
             WHERE dispatch_token_hash = ? AND redeemed_at IS NULL AND status = 'pending' AND expires_at > ?
             RETURNING *
             """,
@@ -185,7 +185,7 @@ extension StoreQueries {
         StoreQuery(
             """
             UPDATE oob_transactions SET status = ?, user_id = COALESCE(user_id, ?), credential_id = ?,
-                sealed_token = ?, updated_at = ?
+                sealed_token = ?, updated_at = ?, sealed_dispatch_token = NULL
             WHERE transaction_id = ? AND status = 'pending' RETURNING transaction_id
             """,
             [

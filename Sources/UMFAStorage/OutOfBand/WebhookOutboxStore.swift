@@ -44,8 +44,10 @@ public protocol WebhookOutboxStore: Sendable {
     func claimDueWebhooks(at now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookDeliveryRecord]
     /// Removes a delivery (delivered, or given up).
     func deleteWebhook(id: String) async throws
-    /// Records a failed attempt and when to try again.
-    func rescheduleWebhook(id: String, attempts: Int, nextAttemptAt: Date, error: String) async throws
+    /// Records a failed attempt and when to try again, while the row is still under the lease
+    /// this instance claimed it with (`claimedUntil`); after another instance's claim, nothing.
+    func rescheduleWebhook(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
+        async throws
     /// Deliveries still waiting for an application, oldest first.
     func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord]
 }
@@ -77,10 +79,15 @@ extension StoreQueries {
             [.date(leaseUntil), .date(now), .integer(Int64(limit)), .date(now)])
     }
 
-    static func rescheduleWebhook(id: String, attempts: Int, nextAttemptAt: Date, error: String) -> StoreQuery {
+    static func rescheduleWebhook(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
+        -> StoreQuery
+    {
         StoreQuery(
-            "UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
-            [.integer(Int64(attempts)), .date(nextAttemptAt), .text(error), .text(id)])
+            """
+            UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, last_error = ?
+            WHERE id = ? AND next_attempt_at = ?
+            """,
+            [.integer(Int64(attempts)), .date(nextAttemptAt), .text(error), .text(id), .date(claimedUntil)])
     }
 }
 
@@ -108,9 +115,12 @@ extension SQLStore {
         _ = try await executor.rows(StoreQuery("DELETE FROM webhook_outbox WHERE id = ?", [.text(id)]))
     }
 
-    func rescheduleWebhook(id: String, attempts: Int, nextAttemptAt: Date, error: String) async throws {
+    func rescheduleWebhook(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
+        async throws
+    {
         _ = try await executor.rows(
-            StoreQueries.rescheduleWebhook(id: id, attempts: attempts, nextAttemptAt: nextAttemptAt, error: error))
+            StoreQueries.rescheduleWebhook(
+                id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt, error: error))
     }
 
     func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord] {
