@@ -8,6 +8,10 @@ import UMFAContract
 import UMFAStorage
 import UMFAWebAuthn
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// DESIGN.md §7, the device's side after enrollment: a device key registered with the passkey,
 /// device proofs signed with it, pending approvals by fetch and by event stream; and webhooks.
 @Suite("Out-of-band devices, pending approvals and webhooks")
@@ -156,25 +160,32 @@ struct OutOfBandDeviceTests {
         }
     }
 
-    @Test("the event stream sends each pending approval once, as an SSE event with the app link's payload")
+    @Test("the event stream sends each approval once, pending ones first, then those made while it is open")
     func eventStream() async throws {
         try await TestServer.with(.live) { api in
             let app = try await api.createApplication(policy: "grant")
             let (_, key, credential) = try await Self.enroll(api, app, user: "alice")
             let first = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Pay 3 EUR"])
             let path = APIOperation.approvalEvents.path
-            let query = "?application_id=\(app.id)&user_id=alice&max_seconds=2"
-            let response = try await api.client.execute(
-                uri: path + query, method: .get,
-                headers: [.authorization: "UMFA-Device \(Self.proof(key, credential: credential, "GET", path))"],
-                body: nil)
-            #expect(response.status == .ok)
-            #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
-            let text = String(buffer: response.body)
+            let query = "?application_id=\(app.id)&user_id=alice&max_seconds=3"
+            let proof = Self.proof(key, credential: credential, "GET", path)
+            // The stream on a connection of its own (URLSession); the backend's call on the test client's.
+            let port = try #require(api.client.port)
+            var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)\(query)")))
+            request.setValue("UMFA-Device \(proof)", forHTTPHeaderField: "Authorization")
+            async let streamed = URLSession.shared.data(for: request)
+            try await Task.sleep(for: .seconds(1))
+            let second = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Sign in?"])
+            let (body, answer) = try await streamed
+            let response = try #require(answer as? HTTPURLResponse)
+            #expect(response.statusCode == 200)
+            #expect(response.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/event-stream") == true)
+            let text = String(decoding: body, as: UTF8.self)
             let events = text.components(separatedBy: "\n\n").filter { $0.contains("event: approval") }
-            #expect(events.count == 1, "\(text)")
+            #expect(events.count == 2, "\(text)")
             let event = try #require(events.first)
             #expect(event.contains("id: \(try #require(first["transactionId"]?.stringValue))"))
+            #expect(events.last?.contains("id: \(try #require(second["transactionId"]?.stringValue))") == true)
             let data = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6))
             let approval = try JSONDecoder().decode(PendingApproval.self, from: Data(data.utf8))
             #expect(approval.message == "Pay 3 EUR")

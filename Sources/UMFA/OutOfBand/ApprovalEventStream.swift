@@ -25,16 +25,17 @@ extension UMFAClient {
                         .notEnrolled, "this device has no device key for \(userId); enroll it out of band first")
                 }
                 let endpoint = try UMFAHTTPRelyingParty(config: config).url(of: .approvalEvents)
+                let seconds = min(max(maxSeconds, 1), 300)
                 var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
                 components?.queryItems = [
                     URLQueryItem(name: "application_id", value: config.applicationId),
                     URLQueryItem(name: "user_id", value: userId),
-                    URLQueryItem(name: "max_seconds", value: String(min(max(maxSeconds, 1), 300))),
+                    URLQueryItem(name: "max_seconds", value: String(seconds)),
                 ]
                 guard let url = components?.url else {
                     throw ZSMError(.invalidConfiguration, "host_url cannot be combined with the event stream's path")
                 }
-                var request = URLRequest(url: url, timeoutInterval: TimeInterval(maxSeconds) + config.timeout)
+                var request = URLRequest(url: url, timeoutInterval: TimeInterval(seconds) + config.timeout)
                 request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
                 for (name, value) in config.headers { request.setValue(value, forHTTPHeaderField: name) }
                 request.setValue(
