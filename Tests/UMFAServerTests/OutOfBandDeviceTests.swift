@@ -3,8 +3,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
 import UMFAContract
+import UMFAServer
 import UMFAStorage
 import UMFAWebAuthn
 
@@ -262,4 +264,40 @@ struct OutOfBandDeviceTests {
             #expect(reset["webhook_secret"]?.stringValue?.hasPrefix("umfa_whs_") == true)
         }
     }
+
+    @Test("an approval for a user with push tokens reaches every dispatcher once, without a dispatch token")
+    func dispatchers() async throws {
+        let recorder = RecordingDispatcher()
+        var server = TestServer()
+        server.adjust = { $0.approvalDispatchers = [recorder, FailingDispatcher(), recorder] }
+        defer { server.remove() }
+        try await server.run { api in
+            let app = try await api.createApplication(policy: "grant")
+            _ = try await Self.enroll(api, app, user: "alice")
+            let phone = Device.make()
+            _ = try await api.register(
+                app, user: "bob", device: phone, enrollmentToken: try await api.enrollmentToken(app, user: "bob"))
+            let asked = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Pay 7 EUR"])
+            _ = try await OutOfBandTests.approval(api, app, ["user_id": "bob", "message": "No push token"])
+            _ = try await OutOfBandTests.approval(api, app, ["message": "Anyone, by QR code"])
+            let notices = recorder.notices.withLock { $0 }
+            #expect(notices.count == 2, "one per recording dispatcher; a failing one in between changes nothing")
+            let notice = try #require(notices.first)
+            #expect(notice.userID == "alice" && notice.message == "Pay 7 EUR" && notice.pushTokens == ["fcm-token-1"])
+            #expect(notice.transactionID == asked["transactionId"]?.stringValue)
+            #expect(!"\(notice)".contains("umfa_dt_"), "no dispatch token in a push")
+        }
+    }
+}
+
+/// A push service that records what it is asked to send (APNs and FCM cannot run here).
+final class RecordingDispatcher: ApprovalDispatcher {
+    let notices = Mutex<[ApprovalNotice]>([])
+    func dispatch(_ notice: ApprovalNotice) async throws { notices.withLock { $0.append(notice) } }
+}
+
+/// A push service that is down.
+struct FailingDispatcher: ApprovalDispatcher {
+    struct Down: Error {}
+    func dispatch(_ notice: ApprovalNotice) async throws { throw Down() }
 }

@@ -84,7 +84,7 @@ private func prepare(
         abuse: AbuseGuard(
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),
             now: configuration.now, logger: logger),
-        attestationAnchors: configuration.attestationAnchors,
+        attestationAnchors: configuration.attestationAnchors, approvalDispatchers: configuration.approvalDispatchers,
         publicURL: configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration),
         metrics: metrics)
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {

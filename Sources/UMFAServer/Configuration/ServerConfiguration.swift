@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable {
     public var bodyReadTimeout: Duration = .seconds(10)
     /// How long audit events are kept (`UMFA_AUDIT_RETENTION_DAYS`, default 90 days).
     public var auditRetention: Duration = .seconds(90 * 86_400)
+    /// Push services told of each approval for a named user (DESIGN.md §7); none by default.
+    public var approvalDispatchers: [any ApprovalDispatcher] = []
     /// How long one webhook delivery may take (`UMFA_WEBHOOK_TIMEOUT_SECONDS`, default 10).
     public var webhookTimeout: Duration = .seconds(10)
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,

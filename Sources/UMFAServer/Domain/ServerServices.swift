@@ -22,6 +22,8 @@ struct ServerServices: Sendable {
     let abuse: AbuseGuard
     /// The attestation roots and FIDO metadata registrations are judged against.
     var attestationAnchors = AttestationTrustAnchors.wellKnown()
+    /// Push services for approvals (``ServerConfiguration/approvalDispatchers``).
+    var approvalDispatchers: [any ApprovalDispatcher] = []
     /// The server's public URL (`UMFA_PUBLIC_URL`): the base of every issuer URL.
     var publicURL = "http://localhost:8080"
     /// Ceremony, grant, signing, webhook and store metrics for `/metrics`.

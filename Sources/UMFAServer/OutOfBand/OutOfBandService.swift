@@ -92,6 +92,10 @@ struct OutOfBandService: Sendable {
         let started = try await start(
             application: application, operation: .authentication, userID: request.userID, ttl: ttl,
             message: request.message ?? "", matchingNumber: matching)
+        await dispatch(
+            OutOfBandTransactionNotice(
+                applicationID: application.id, userID: request.userID, transactionID: started.record.transactionID,
+                message: request.message ?? "", expiresAt: started.record.expiresAt), caller: caller)
         return ApprovalResponse(
             traceID: caller.traceID, transactionId: started.record.transactionID, statusToken: started.statusToken,
             qrCode: started.qrCode, appLinkUri: started.appLink, matchingNumber: matching)

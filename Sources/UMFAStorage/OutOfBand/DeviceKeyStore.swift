@@ -39,6 +39,8 @@ public protocol DeviceKeyStore: Sendable {
     func upsertDeviceKey(_ key: DeviceKeyRecord) async throws
     /// The device key of a credential.
     func deviceKey(applicationID: UUID, credentialID: [UInt8]) async throws -> DeviceKeyRecord?
+    /// A user's device keys, oldest first.
+    func deviceKeys(applicationID: UUID, userID: String) async throws -> [DeviceKeyRecord]
 }
 
 extension StoreQueries {
@@ -70,12 +72,22 @@ extension SQLStore {
     }
 
     func deviceKey(applicationID: UUID, credentialID: [UInt8]) async throws -> DeviceKeyRecord? {
-        guard
-            let row = try await executor.rows(
-                StoreQueries.deviceKey(applicationID: applicationID, credentialID: credentialID)
-            ).first
-        else { return nil }
-        return DeviceKeyRecord(
+        try await executor.rows(StoreQueries.deviceKey(applicationID: applicationID, credentialID: credentialID))
+            .first.map(DeviceKeyRecord.init(row:))
+    }
+
+    func deviceKeys(applicationID: UUID, userID: String) async throws -> [DeviceKeyRecord] {
+        try await executor.rows(
+            StoreQuery(
+                "SELECT * FROM device_keys WHERE application_id = ? AND user_id = ? ORDER BY created_at, credential_id",
+                [.uuid(applicationID), .text(userID)])
+        ).map(DeviceKeyRecord.init(row:))
+    }
+}
+
+extension DeviceKeyRecord {
+    init(row: any StoredRow) throws {
+        self.init(
             applicationID: try row.uuid("application_id"), credentialID: try row.bytes("credential_id"),
             userID: try row.text("user_id"), name: row.optionalText("name"), pushToken: row.optionalText("push_token"),
             publicJWK: try row.text("public_jwk"), createdAt: try row.date("created_at"))

@@ -27,6 +27,8 @@ struct TestServer: Sendable {
 
     let directory: URL
     let clock: TestClock
+    /// Changes to the configuration beyond the defaults below.
+    var adjust: @Sendable (inout ServerConfiguration) -> Void = { _ in }
 
     init(clock: TestClock = TestClock()) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-test-\(UUID().uuidString)")
@@ -35,9 +37,11 @@ struct TestServer: Sendable {
 
     var configuration: ServerConfiguration {
         let clock = clock
-        return ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, dataDirectory: directory, adminToken: Self.adminToken, createDefaultApplication: false,
             now: { clock.now })
+        adjust(&configuration)
+        return configuration
     }
 
     /// Builds the application and runs `body` against it, by router or over a real socket.
