@@ -153,12 +153,20 @@ struct OutOfBandDeviceTests {
                 try #require(redeemed["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
             var secret = stranger.jwk.mapValues { JSONValue.string($0) }
             secret["d"] = "AAAA"
-            for bad: JSONValue in [["kty": "RSA", "n": "AQAB", "e": "AQAB"], .object(secret), "a string"] {
+            var devices: [JSONValue] = [["kty": "RSA", "n": "AQAB", "e": "AQAB"], .object(secret), "a string"].map {
+                ["name": "Phone", "key": $0]
+            }
+            devices.append(["name": "Phone", "push_token": "fcm-without-a-key"])
+            for device in devices {
                 let reply = try await OutOfBandTests.complete(
                     api, try #require(redeemed["transaction_id"]?.stringValue), credentialJSON,
-                    extra: ["device": ["name": "Phone", "key": bad]])
+                    extra: ["device": device])
                 expectError(reply, .badRequest)
             }
+            // Refused input stored nothing: the transaction still completes.
+            let done = try await OutOfBandTests.complete(
+                api, try #require(redeemed["transaction_id"]?.stringValue), credentialJSON)
+            #expect(done["status"]?.stringValue == "succeeded", "\(done.text)")
         }
     }
 
