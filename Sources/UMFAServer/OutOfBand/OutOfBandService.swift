@@ -242,7 +242,8 @@ struct OutOfBandService: Sendable {
             try services.checkName(device.pushToken, field: "device.push_token", maximumBytes: 4096)
             if let key = device.key { _ = try Self.deviceKey(key) }
             guard device.pushToken == nil || device.key != nil else {
-                throw ServiceError.invalid("device.push_token needs device.key: a push token is kept with the device key")
+                throw ServiceError.invalid(
+                    "device.push_token needs device.key: a push token is kept with the device key")
             }
         }
         let verify = RegistrationVerifyRequest(
