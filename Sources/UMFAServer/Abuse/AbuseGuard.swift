@@ -146,18 +146,11 @@ struct AbuseSweep: Service {
     var interval: Duration = .seconds(60)
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                do {
-                    try await abuse.sweep()
-                } catch {
-                    logger.error("abuse sweep failed", metadata: ["error.message": .string("\(error)")])
-                }
+        await runPeriodically(every: interval) { [abuse, logger] in
+            do {
+                try await abuse.sweep()
+            } catch {
+                logger.error("abuse sweep failed", metadata: ["error.message": .string("\(error)")])
             }
         }
     }

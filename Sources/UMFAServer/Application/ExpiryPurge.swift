@@ -22,19 +22,11 @@ struct ExpiryPurge: Service {
     }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                do {
-                    try await purge()
-                } catch {
-                    logger.warning(
-                        "purging expired challenges failed", metadata: ["error.message": .string("\(error)")])
-                }
+        await runPeriodically(every: interval) {
+            do {
+                try await purge()
+            } catch {
+                logger.warning("purging expired challenges failed", metadata: ["error.message": .string("\(error)")])
             }
         }
     }

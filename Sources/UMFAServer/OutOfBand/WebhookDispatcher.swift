@@ -28,16 +28,9 @@ struct WebhookDispatcher: Service {
 
     func run() async throws {
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                await expireTransactions()
-                await deliverDue(session: session)
-            }
+        await runPeriodically(every: interval) {
+            await expireTransactions()
+            await deliverDue(session: session)
         }
         session.invalidateAndCancel()
     }
