@@ -48,6 +48,22 @@ extension UMFAClient {
         }
     }
 
+    /// An assertion with this device's passkey for `userId`, finished at the relying party:
+    /// the sign-in of ``authenticate(userId:)`` and of ``answerApproval(userId:)``.
+    func signIn(userId: String) async throws(ZSMError) -> (CeremonyOutcome, DeviceEnrollments.Entry) {
+        try config.validate()
+        let device = try device()
+        guard let entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId) else {
+            throw ZSMError(.notEnrolled, "this device holds no passkey for \(userId); enroll first")
+        }
+        let relyingParty = relyingParty
+        let outcome = try await assertAndFinish(userId: userId, entry: entry, device: device) {
+            credential async throws(ZSMError) in
+            try await relyingParty.finishAuthentication(userId: userId, credential: credential)
+        }
+        return (outcome, entry)
+    }
+
     /// Gets options, verifies the user, then signs and finishes inside the gate.
     func assertAndFinish(
         userId: String, entry: DeviceEnrollments.Entry, device: Device,

@@ -115,16 +115,7 @@ public final class UMFAClient: Sendable {
 
     /// Signs in `userId` with this device's passkey and returns a login token.
     public func authenticate(userId: String) async throws(ZSMError) -> AuthenticationResult {
-        try config.validate()
-        let device = try device()
-        guard let entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId) else {
-            throw ZSMError(.notEnrolled, "this device holds no passkey for \(userId); enroll first")
-        }
-        let relyingParty = relyingParty
-        let outcome = try await assertAndFinish(userId: userId, entry: entry, device: device) {
-            credential async throws(ZSMError) in
-            try await relyingParty.finishAuthentication(userId: userId, credential: credential)
-        }
+        let (outcome, entry) = try await signIn(userId: userId)
         guard let token = outcome.token, !token.isEmpty else {
             throw ZSMError(.serverError, "the server signed the user in but sent no token", traceId: outcome.traceId)
         }

@@ -18,19 +18,6 @@ public struct UMFAAppLink: Sendable, Equatable {
     /// The link itself: `<server>/open?dispatchTokenResponse=<payload>`.
     public let uri: String
 
-    private struct Payload: Decodable {
-        let version: Int
-        let server: String
-        let applicationID: String
-        let operation: String
-        let token: String
-
-        enum CodingKeys: String, CodingKey {
-            case version, server, operation, token
-            case applicationID = "application_id"
-        }
-    }
-
     /// Reads an app link (or, as the enroll answer's file holds it, an enroll response's
     /// `enrollment.appLinkUri`).
     public init(uri: String) throws(ZSMError) {
@@ -44,7 +31,7 @@ public struct UMFAAppLink: Sendable, Equatable {
     public init(dispatchTokenResponse value: String) throws(ZSMError) {
         let invalid = ZSMError(.invalidConfiguration, "the app link is not a UMFA app link")
         guard let bytes = Base64URL.decode(value),
-            let payload = try? JSONDecoder().decode(Payload.self, from: Data(bytes)),
+            let payload = try? JSONDecoder().decode(AppLinkPayload.self, from: Data(bytes)),
             payload.version == 1, let server = URL(string: payload.server), server.host != nil,
             ["registration", "authentication"].contains(payload.operation), payload.token.hasPrefix("umfa_dt_")
         else { throw invalid }

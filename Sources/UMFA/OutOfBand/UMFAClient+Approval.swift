@@ -18,19 +18,10 @@ extension UMFAClient {
     /// it sends). The login token goes to the backend that asked, through its status token, not
     /// to the phone.
     public func answerApproval(userId: String) async throws(ZSMError) -> ApprovalResult {
-        try config.validate()
         guard relyingParty is OutOfBandRelyingParty else {
             throw ZSMError(.invalidConfiguration, "answerApproval needs an OutOfBandRelyingParty")
         }
-        let device = try device()
-        guard let entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId) else {
-            throw ZSMError(.notEnrolled, "this device holds no passkey for \(userId); enroll first")
-        }
-        let relyingParty = relyingParty
-        let outcome = try await assertAndFinish(userId: userId, entry: entry, device: device) {
-            credential async throws(ZSMError) in
-            try await relyingParty.finishAuthentication(userId: userId, credential: credential)
-        }
+        let (outcome, _) = try await signIn(userId: userId)
         return ApprovalResult(userId: outcome.userId, credentialId: outcome.credentialId, traceId: outcome.traceId)
     }
 }

@@ -17,3 +17,32 @@ public enum ApprovalChallenge {
         return Array(SHA256.hash(data: input))
     }
 }
+
+/// What an app link carries (DESIGN.md §7), base64url JSON in its `dispatchTokenResponse`
+/// parameter: one type for the server that writes it and the SDK that reads it.
+public struct AppLinkPayload: Codable, Sendable, Equatable {
+    /// Always 1.
+    public var version: Int
+    /// The UMFA server's public URL.
+    public var server: String
+    /// The application.
+    public var applicationID: String
+    /// `registration` or `authentication`.
+    public var operation: String
+    /// The single-use dispatch token (`umfa_dt_…`).
+    public var token: String
+
+    /// Creates a payload of version 1.
+    public init(server: String, applicationID: String, operation: String, token: String) {
+        self.version = 1
+        self.server = server
+        self.applicationID = applicationID
+        self.operation = operation
+        self.token = token
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, server, operation, token
+        case applicationID = "application_id"
+    }
+}

@@ -8,31 +8,17 @@ import UMFAWebAuthn
 /// base64url of `{"version":1,"server":…,"application_id":…,"operation":…,"token":"umfa_dt_…"}`,
 /// and a PNG of it from UMFA's own QR encoder (error correction M).
 enum OutOfBandLinks {
-    /// The payload an app link carries.
-    struct Payload: Codable, Equatable {
-        var version = 1
-        var server: String
-        var applicationID: String
-        var operation: String
-        var token: String
-
-        enum CodingKeys: String, CodingKey {
-            case version, server, operation, token
-            case applicationID = "application_id"
-        }
-    }
-
     /// The payload of `transaction`'s link with its dispatch token.
     static func payload(_ transaction: OutOfBandTransactionRecord, token: String, _ services: ServerServices)
-        -> Payload
+        -> AppLinkPayload
     {
-        Payload(
+        AppLinkPayload(
             server: services.publicURL, applicationID: transaction.applicationID.uuidString.lowercased(),
             operation: transaction.operation.rawValue, token: token)
     }
 
     /// The `dispatchTokenResponse` value of a link: base64url of the payload's JSON.
-    static func dispatchTokenResponse(_ payload: Payload) throws -> String {
+    static func dispatchTokenResponse(_ payload: AppLinkPayload) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Base64URL.encode(Array(try encoder.encode(payload)))
@@ -41,7 +27,7 @@ enum OutOfBandLinks {
     static let scale = 4
     static let border = 4
 
-    static func appLink(publicURL: String, payload: Payload) throws -> String {
+    static func appLink(publicURL: String, payload: AppLinkPayload) throws -> String {
         publicURL + "/open?dispatchTokenResponse=" + (try dispatchTokenResponse(payload))
     }
 
