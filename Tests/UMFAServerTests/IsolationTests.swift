@@ -135,7 +135,7 @@ struct IsolationTests {
     }
 
     /// Routes that take no API key or admin token: the ceremonies prove themselves, the rest is public.
-    static let openRoutes: Set<String> = [
+    static let openRoutes: Set<String> = Set([
         "POST /api/umfa/registration/options", "POST /api/umfa/registration/verify",
         "POST /api/umfa/authentication/options", "POST /api/umfa/authentication/verify", "POST /api/umfa/unenroll",
         "GET /.well-known/jwks.json", "GET /.well-known/apple-app-site-association",
@@ -170,7 +170,9 @@ struct IsolationTests {
         // of a redeemed transaction proves the caller (OutOfBandTests); the page for phones
         // without the app.
         "POST /api/umfa/status", "POST /api/umfa/dispatch/redeem", "POST /api/umfa/dispatch/complete", "GET /open",
-    ]
+        // The API-driven flow (DESIGN.md §6): a DPoP-bound flow token and its proof authorise each
+        // step, refused in RFC 6750 / RFC 9449 shape (APIFlowTests).
+    ]).union(APIOperation.allCases.filter { $0.access == .flowToken }.map { "\($0.method) \($0.path)" })
 
     /// Routes where OAuth clients authenticate themselves (RFC 6749 §2.3) and refuse in RFC 6749
     /// shape; `OAuthTokenEndpointTests.refusals` covers them.

@@ -97,6 +97,14 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case pendingApprovals
     case approvalEvents
     case rotateWebhookSecret
+    case flowStep
+    case flowSignIn
+    case flowSignInVerify
+    case flowCreateAccount
+    case flowCreateAccountVerify
+    case flowConsent
+    case flowStartApproval
+    case flowPollApproval
 
     /// Who may call an operation.
     public enum Access: Sendable {
@@ -112,6 +120,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case oauthClient
         /// `Authorization: UMFA-Device <device proof>` (DESIGN.md §7), signed with a device key.
         case deviceProof
+        /// `Authorization: DPoP <flow token>` with a DPoP proof of its key (DESIGN.md §6).
+        case flowToken
     }
 
     /// The HTTP method, upper case.
@@ -127,7 +137,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn, .outOfBandEnroll,
             .createApproval,
             .transactionStatus, .dispatchRedeem, .dispatchComplete, .adminOutOfBandEnroll, .pendingApprovals,
-            .rotateWebhookSecret:
+            .rotateWebhookSecret, .flowSignIn, .flowSignInVerify, .flowCreateAccount, .flowCreateAccountVerify,
+            .flowConsent, .flowStartApproval:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .deleteOAuthClient,
             .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut:
@@ -141,7 +152,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes, .listAuditEvents,
             .listApplicationAuditEvents, .listApplicationUsers, .listApplicationUserCredentials, .listSigningKeys,
             .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .consoleSession, .openAppLink,
-            .approvalEvents:
+            .approvalEvents, .flowStep, .flowPollApproval:
             "GET"
         }
     }
@@ -232,6 +243,13 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .pendingApprovals: "/api/umfa/approvals/pending"
         case .approvalEvents: "/api/umfa/approvals/events"
         case .rotateWebhookSecret: "/api/admin/applications/{id}/webhook-secret"
+        case .flowStep: "/oidc/{application_id}/flow/{flow_id}"
+        case .flowSignIn: "/oidc/{application_id}/flow/{flow_id}/sign-in"
+        case .flowSignInVerify: "/oidc/{application_id}/flow/{flow_id}/sign-in/verify"
+        case .flowCreateAccount: "/oidc/{application_id}/flow/{flow_id}/create-account"
+        case .flowCreateAccountVerify: "/oidc/{application_id}/flow/{flow_id}/create-account/verify"
+        case .flowConsent: "/oidc/{application_id}/flow/{flow_id}/consent"
+        case .flowStartApproval, .flowPollApproval: "/oidc/{application_id}/flow/{flow_id}/approval"
         }
     }
 
@@ -250,6 +268,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .adminOutOfBandEnroll, .rotateWebhookSecret:
             .adminToken
         case .pendingApprovals, .approvalEvents: .deviceProof
+        case .flowStep, .flowSignIn, .flowSignInVerify, .flowCreateAccount, .flowCreateAccountVerify, .flowConsent,
+            .flowStartApproval, .flowPollApproval:
+            .flowToken
         case .oauthToken, .oauthIntrospect, .oauthRevoke, .oauthPushedAuthorizationRequest: .oauthClient
         case .listMyCredentials, .renameMyCredential,
             .deleteMyCredential, .createMyRecoveryCodes, .countMyRecoveryCodes:
@@ -304,6 +325,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .dispatchRedeem: DispatchRedeemRequest.self
         case .dispatchComplete: DispatchCompleteRequest.self
         case .pendingApprovals: PendingApprovalsRequest.self
+        case .flowSignIn, .flowSignInVerify, .flowCreateAccount, .flowCreateAccountVerify, .flowConsent,
+            .flowStartApproval:
+            FlowSubmission.self
         default: nil
         }
     }
@@ -367,7 +391,9 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .dispatchComplete: DispatchCompleteResponse.self
         case .pendingApprovals: PendingApprovalsResponse.self
         case .rotateWebhookSecret: WebhookSecretResponse.self
-        case .approvalEvents: nil
+        case .approvalEvents, .flowStep, .flowSignIn, .flowSignInVerify, .flowCreateAccount, .flowCreateAccountVerify,
+            .flowConsent, .flowStartApproval, .flowPollApproval:
+            nil
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
             .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,

@@ -45,6 +45,7 @@ struct Routes {
         let oauthClients = OAuthClientAdmin(services: services)
         let oauth = OAuthRoutes(services: services)
         let interactions = InteractionRoutes(services: services)
+        let flow = APIFlowRoutes(services: services)
         let console = ConsoleRoutes(services: services)
         let created = HTTPResponse.Status.created
         switch operation {
@@ -187,6 +188,16 @@ struct Routes {
                 precheck: PendingApprovals.requireProof, PendingApprovals(services: services).fetch)
         case .approvalEvents: return PendingApprovals(services: services).stream
         case .rotateWebhookSecret: return RouteHandlers.plain(admin.rotateWebhookSecret)
+        case .flowStep: return flow.route("", readsBody: false) { try await $0.current($1, caller: $3) }
+        case .flowSignIn: return flow.route("/sign-in") { try await $0.signIn($1, $2, caller: $3) }
+        case .flowSignInVerify: return flow.route("/sign-in/verify") { try await $0.signInVerify($1, $2, caller: $3) }
+        case .flowCreateAccount: return flow.route("/create-account") { try await $0.createAccount($1, $2, caller: $3) }
+        case .flowCreateAccountVerify:
+            return flow.route("/create-account/verify") { try await $0.createAccountVerify($1, $2, caller: $3) }
+        case .flowConsent: return flow.route("/consent") { try await $0.consent($1, $2, caller: $3) }
+        case .flowStartApproval: return flow.route("/approval") { try await $0.startApproval($1, $2, caller: $3) }
+        case .flowPollApproval:
+            return flow.route("/approval", readsBody: false) { try await $0.pollApproval($1, caller: $3) }
         case .oauthRevoke:
             return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)

@@ -87,15 +87,26 @@ struct OutOfBandService: Sendable {
             }
             try ServerServices.refuseNUL(message, field: "message")
         }
-        let ttl = try Self.ttl(request.ttlSeconds, default: Self.approvalTTL)
-        let matching = request.numberMatching == true ? String(10 + Int.random(in: 0..<90)) : nil
+        return try await startApproval(
+            application: application, userID: request.userID, message: request.message ?? "",
+            ttl: try Self.ttl(request.ttlSeconds, default: Self.approvalTTL), numberMatching: request.numberMatching == true,
+            caller: caller)
+    }
+
+    /// Starts an approval for `userID` (any user's device when `nil`) and tells the dispatchers.
+    /// The caller checked the user and the message; an unknown user's approval can never succeed.
+    func startApproval(
+        application: ApplicationRecord, userID: String?, message: String, ttl: Int, numberMatching: Bool,
+        caller: Caller
+    ) async throws -> ApprovalResponse {
+        let matching = numberMatching ? String(10 + Int.random(in: 0..<90)) : nil
         let started = try await start(
-            application: application, operation: .authentication, userID: request.userID, ttl: ttl,
-            message: request.message ?? "", matchingNumber: matching)
+            application: application, operation: .authentication, userID: userID, ttl: ttl, message: message,
+            matchingNumber: matching)
         await dispatch(
             OutOfBandTransactionNotice(
-                applicationID: application.id, userID: request.userID, transactionID: started.record.transactionID,
-                message: request.message ?? "", expiresAt: started.record.expiresAt), caller: caller)
+                applicationID: application.id, userID: userID, transactionID: started.record.transactionID,
+                message: message, expiresAt: started.record.expiresAt), caller: caller)
         return ApprovalResponse(
             traceID: caller.traceID, transactionId: started.record.transactionID, statusToken: started.statusToken,
             qrCode: started.qrCode, appLinkUri: started.appLink, matchingNumber: matching)

@@ -80,6 +80,16 @@ struct AuthorizationFlow: Sendable {
         return redirectURI + (redirectURI.contains("?") ? "&" : "?") + query.joined(separator: "&")
     }
 
+    /// The parameters ``redirect(_:_:)`` added to a redirect: the last value of each name, since
+    /// they follow whatever query the registered redirect URI has of its own.
+    static func responseParameters(_ location: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for item in URLComponents(string: location)?.queryItems ?? [] {
+            if let value = item.value { parameters[item.name] = value }
+        }
+        return parameters
+    }
+
     private func consentHash(client: String, userID: String) -> [UInt8] {
         Array(SHA256.hash(data: Array("consent\u{1}\(client)\u{1}\(userID)".utf8)))
     }

@@ -11,20 +11,12 @@ struct AuthorizeEndpoint: Sendable {
     func handle(_ request: Request, context: UMFARequestContext) async throws -> Response {
         let traceID = TraceID.from(request, context: context)
         let issuer = try await OAuthIssuer.lookup(context.parameters.get("application_id"), services: services)
+        if APIFlowRoutes.wantsFlow(request) {
+            return await APIFlowRoutes(services: services).start(request, context: context, issuer: issuer)
+        }
         let flow = AuthorizationFlow(services: services, issuer: issuer)
         do {
-            let query = try OAuthForm(encoded: request.uri.query ?? "")
-            if query["request_uri"] != nil {
-                let (client, authorization) = try await pushedRequest(query, issuer: issuer)
-                return try await decide(authorization, client: client, flow: flow, cookies: request.headers[.cookie])
-            }
-            let (client, authorization) = try await AuthorizationRequest.parse(
-                query, issuer: issuer, store: services.store)
-            guard !client.requirePushedAuthorizationRequests else {
-                throw AuthorizationRequest.Failure.redirect(
-                    OAuthError.invalidRequest("This client must push its authorization requests (PAR, RFC 9126)"),
-                    to: authorization.redirectURI, state: authorization.state)
-            }
+            let (client, authorization) = try await parse(request, issuer: issuer)
             return try await decide(authorization, client: client, flow: flow, cookies: request.headers[.cookie])
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {
@@ -37,6 +29,19 @@ struct AuthorizeEndpoint: Sendable {
             return HostedPages.error(
                 title: "This sign-in link is not valid", message: error.description, traceID: traceID)
         }
+    }
+
+    /// The request of the query (or of its PAR `request_uri`), checked, and its client.
+    func parse(_ request: Request, issuer: OAuthIssuer) async throws -> (OAuthClientRecord, AuthorizationRequest) {
+        let query = try OAuthForm(encoded: request.uri.query ?? "")
+        if query["request_uri"] != nil { return try await pushedRequest(query, issuer: issuer) }
+        let (client, authorization) = try await AuthorizationRequest.parse(query, issuer: issuer, store: services.store)
+        guard !client.requirePushedAuthorizationRequests else {
+            throw AuthorizationRequest.Failure.redirect(
+                OAuthError.invalidRequest("This client must push its authorization requests (PAR, RFC 9126)"),
+                to: authorization.redirectURI, state: authorization.state)
+        }
+        return (client, authorization)
     }
 
     /// The session decides: reuse it, ask for consent, or show the sign-in page.

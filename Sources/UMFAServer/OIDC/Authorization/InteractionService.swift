@@ -10,6 +10,9 @@ import UMFAWebAuthn
 struct InteractionService: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
+    /// The DPoP key of the API-driven flow being served; `nil` for the hosted pages. An
+    /// interaction is found only by the side it belongs to.
+    var flowKey: String? = nil
 
     private var flow: AuthorizationFlow { AuthorizationFlow(services: services, issuer: issuer) }
     private var grants: OAuthGrants { flow.grants }
@@ -129,10 +132,11 @@ struct InteractionService: Sendable {
     }
 
     /// After a sign-in: a session, then the code or the consent screen.
-    private func proceed(
+    func proceed(
         _ handle: String, _ state: OAuthGrants.Found<Interaction>, signIn: SignIn, caller: Caller
     ) async throws -> Step {
-        let cookie = try await SSOSessions(grants: grants).start(signIn)
+        // An API-driven flow has no browser to keep a session cookie.
+        let cookie = flowKey == nil ? try await SSOSessions(grants: grants).start(signIn) : nil
         let authorization = state.payload.request
         guard
             let client = try await services.store.oauthClient(
@@ -157,17 +161,27 @@ struct InteractionService: Sendable {
             setCookie: cookie)
     }
 
-    private func newSignIn(userID: String, amr: [String]) -> SignIn {
+    func newSignIn(userID: String, amr: [String]) -> SignIn {
         SignIn(
             userID: userID, authTime: Int(services.now().timeIntervalSince1970), amr: amr,
             sessionID: Base64URL.encode(Secrets.randomBytes(16)))
     }
 
     /// The live interaction of `handle`; 401 with words a person understands when it is gone.
-    private func interaction(_ handle: String) async throws -> OAuthGrants.Found<Interaction> {
-        guard handle.utf8.count <= 64, let found = try await grants.live(.interaction, handle, as: Interaction.self)
+    func interaction(_ handle: String) async throws -> OAuthGrants.Found<Interaction> {
+        guard handle.utf8.count <= 64, let found = try await grants.live(.interaction, handle, as: Interaction.self),
+            Self.sameKey(found.payload.flowKey, flowKey)
         else { throw ServiceError.unauthenticated(Self.expired) }
         return found
+    }
+
+    /// Whether an interaction's flow key is the caller's (both `nil` on the hosted pages), by bytes.
+    private static func sameKey(_ stored: String?, _ given: String?) -> Bool {
+        switch (stored, given) {
+        case (nil, nil): true
+        case (let stored?, let given?): stored.utf8.elementsEqual(given.utf8)
+        default: false
+        }
     }
 
     /// The profile of a new account, checked (OpenID Connect Core §5.1 claims).

@@ -14,11 +14,17 @@ struct SignIn: Codable, Sendable, Equatable {
 
 /// An authorization request while the person is on the hosted pages: the request, the
 /// account being created (between the two steps of account creation), and the sign-in once
-/// it happened (while consent is still missing).
+/// it happened (while consent is still missing). An API-driven flow (DESIGN.md §6) is an
+/// interaction bound to the DPoP key of its flow token (``flowKey``): only requests proven with
+/// that key reach it, and the hosted pages never do.
 struct Interaction: Codable, Sendable {
     var request: AuthorizationRequest
     var pendingAccount: PendingAccount?
     var signIn: SignIn?
+    /// The JWK thumbprint of the flow's DPoP key; `nil` on the hosted pages.
+    var flowKey: String? = nil
+    /// The out-of-band approval the flow waits for (its transaction id).
+    var approvalTransaction: String? = nil
 
     /// How long a person may take on the hosted pages.
     static let lifetime: TimeInterval = 600

@@ -1,0 +1,235 @@
+import Foundation
+import UMFAContract
+import UMFAEncoding
+import UMFAStorage
+import UMFAWebAuthn
+
+/// The API-driven flow (DESIGN.md §6): the hosted pages' journey as JSON steps for a native app.
+///
+/// A flow is an ``Interaction`` bound to the DPoP key of its flow token (``flowKey``), and every
+/// ceremony is ``InteractionService``'s, so the hosted pages and the flow share each rule: the
+/// WebAuthn checks, the abuse limits, the sign-up setting, consent and the code.
+struct APIFlowService: Sendable {
+    let services: ServerServices
+    let issuer: OAuthIssuer
+    /// The JWK thumbprint of the flow token's DPoP key.
+    let flowKey: String
+
+    private var interactions: InteractionService {
+        InteractionService(services: services, issuer: issuer, flowKey: flowKey)
+    }
+
+    private func steps(_ handle: String) -> FlowSteps { FlowSteps(base: Self.base(issuer, handle)) }
+
+    /// `<issuer>/flow/<handle>`: where a flow's actions go.
+    static func base(_ issuer: OAuthIssuer, _ handle: String) -> String { issuer.issuer + "/flow/" + handle }
+
+    /// Starts a flow for a checked authorization request; the first step.
+    func start(_ authorization: AuthorizationRequest) async throws -> FlowStep {
+        if authorization.prompt.contains("none") {
+            // OpenID Connect Core §3.1.2.6: a flow has no session to answer without a step.
+            throw OAuthError(code: .loginRequired, "No one is signed in")
+        }
+        let handle = try await OAuthGrants(services: services, issuer: issuer)
+            .create(
+                .interaction, Interaction(request: authorization, flowKey: flowKey), lifetime: Interaction.lifetime)
+        return startStep(handle, authorization)
+    }
+
+    /// `GET <flow>`: the step the flow is at (the start, consent, or the authorization response).
+    func current(_ handle: String, caller: Caller) async throws -> FlowStep {
+        let state = try await interactions.interaction(handle)
+        guard let signIn = state.payload.signIn else { return startStep(handle, state.payload.request) }
+        return try await translate(interactions.proceed(handle, state, signIn: signIn, caller: caller), handle)
+    }
+
+    /// `POST <flow>/sign-in`: the passkey ceremony for `username` (or any discoverable passkey).
+    func signIn(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
+        let options = try await interactions.signInOptions(
+            InteractionSignInOptionsRequest(interaction: handle, login: Self.optional(form.username)), caller: caller)
+        return try steps(handle).passkeySignIn(options)
+    }
+
+    /// `POST <flow>/sign-in/verify`.
+    func signInVerify(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
+        let credential = try Self.credential(form, as: AuthenticationResponseJSON.self)
+        let step = try await interactions.signInVerify(
+            InteractionSignInVerifyRequest(interaction: handle, credential: credential), caller: caller)
+        return try translate(step, handle)
+    }
+
+    /// `POST <flow>/create-account`: checks the profile, field by field; the passkey ceremony.
+    func createAccount(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
+        guard let email = Self.optional(form.email) else {
+            throw FlowProblem(
+                .invalidInput, "Enter an email address", invalidFields: [.init(name: "email", reason: .missing)])
+        }
+        let request = InteractionCreateAccountRequest(
+            interaction: handle, email: email, givenName: form.givenName, familyName: form.familyName,
+            phoneNumber: form.phoneNumber, deviceName: form.deviceName)
+        do {
+            _ = try InteractionService.account(request)
+            let options = try await interactions.createAccountOptions(request, caller: caller)
+            return try steps(handle).passkeyRegistration(options)
+        } catch let error as ServiceError where error.code == .invalidRequest || error.code == .conflict {
+            let field =
+                ["email", "given_name", "family_name", "phone_number", "device_name"]
+                .first { error.message.hasPrefix($0) } ?? "email"
+            throw FlowProblem(
+                .invalidInput, error.message,
+                invalidFields: [.init(name: field, reason: .invalidValue, detail: error.message)])
+        }
+    }
+
+    /// `POST <flow>/create-account/verify`.
+    func createAccountVerify(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
+        let credential = try Self.credential(form, as: RegistrationResponseJSON.self)
+        let step = try await interactions.createAccountVerify(
+            InteractionCreateAccountVerifyRequest(interaction: handle, credential: credential), caller: caller)
+        return try translate(step, handle)
+    }
+
+    /// `POST <flow>/consent` with `decision` `allow` or `deny`.
+    func consent(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
+        guard let decision = form.decision, decision == "allow" || decision == "deny" else {
+            throw FlowProblem(
+                .invalidInput, "decision must be allow or deny",
+                invalidFields: [.init(name: "decision", reason: form.decision == nil ? .missing : .invalidValue)])
+        }
+        let step = try await interactions.consent(
+            InteractionConsentRequest(interaction: handle, allow: decision == "allow"), caller: caller)
+        return try translate(step, handle)
+    }
+
+    /// `POST <flow>/approval`: an out-of-band approval (DESIGN.md §7) for `username`, or for any
+    /// user's device without one; the polling step with its QR code and app link.
+    ///
+    /// An unknown user gets an approval like anyone else's, which no device can answer, so the
+    /// step never tells who has an account.
+    func startApproval(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
+        var state = try await interactions.interaction(handle)
+        var userID = Self.optional(form.username)
+        if let login = userID {
+            try services.checkUserID(login)
+            if login.contains("@"),
+                let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
+            {
+                userID = owner
+            }
+        }
+        let client = try await services.store.oauthClient(
+            applicationID: issuer.application.id, clientID: state.payload.request.clientID)
+        let approval = try await OutOfBandService(services: services)
+            .startApproval(
+                application: issuer.application, userID: userID,
+                message: "Sign in to \(client?.name ?? issuer.application.name)",
+                ttl: OutOfBandService.approvalTTL, numberMatching: false, caller: caller)
+        state.payload.approvalTransaction = approval.transactionId
+        try await save(handle, state)
+        return try steps(handle).approvalPending(approval)
+    }
+
+    /// `GET <flow>/approval`: the approval's state; once approved, the flow is signed in as the
+    /// user whose passkey approved.
+    func pollApproval(_ handle: String, caller: Caller) async throws -> FlowStep {
+        var state = try await interactions.interaction(handle)
+        if state.payload.signIn != nil { return steps(handle).approvalDone() }
+        guard let id = state.payload.approvalTransaction,
+            let transaction = try await services.store.outOfBandTransaction(id: id),
+            transaction.applicationID == issuer.application.id
+        else {
+            throw FlowProblem(.invalidInput, "Start an approval on another device first")
+        }
+        let status: OutOfBandStatus =
+            transaction.status == .pending && transaction.expiresAt <= services.now() ? .expired : transaction.status
+        switch status {
+        case .pending:
+            return steps(handle).approvalWaiting()
+        case .succeeded:
+            guard let userID = transaction.userID else {
+                throw ServiceError(.internalFailure, "An approval succeeded without a user")
+            }
+            state.payload.signIn = interactions.newSignIn(userID: userID, amr: try amr(of: transaction))
+            state.payload.approvalTransaction = nil
+            try await save(handle, state, subject: userID)
+            return steps(handle).approvalDone()
+        case .denied:
+            return steps(handle).approvalFailed("The approval was denied on the other device")
+        default:
+            return steps(handle).approvalFailed("The approval \(status.rawValue); start again")
+        }
+    }
+
+    // MARK: Parts
+
+    private func startStep(_ handle: String, _ authorization: AuthorizationRequest) -> FlowStep {
+        let signup = issuer.application.signup == .enabled
+        return steps(handle).start(signup: signup, createOnly: signup && authorization.prompt.contains("create"))
+    }
+
+    /// An interaction step as a flow step: consent, or the end of the authorization request.
+    private func translate(_ step: InteractionService.Step, _ handle: String) throws -> FlowStep {
+        switch step.response.next {
+        case .consent:
+            return steps(handle).consent(clientName: step.response.clientName, scopes: step.response.scopes ?? [])
+        case .redirect:
+            let parameters = AuthorizationFlow.responseParameters(step.response.redirectTo ?? "")
+            if let error = parameters["error"] {
+                throw FlowProblem(
+                    .errorAuthorizationResponse, "The authorization request ended with an error", error: error,
+                    errorDescription: parameters["error_description"])
+            }
+            guard let code = parameters["code"] else {
+                throw ServiceError(.internalFailure, "An authorization response without a code")
+            }
+            return FlowSteps.authorizationResponse(code: code, state: parameters["state"], issuer: issuer.issuer)
+        }
+    }
+
+    private func save(_ handle: String, _ state: OAuthGrants.Found<Interaction>, subject: String? = nil) async throws {
+        guard
+            try await OAuthGrants(services: services, issuer: issuer)
+                .update(
+                    .interaction, handle, state.payload, subject: subject ?? state.record.subject,
+                    expiresAt: state.record.expiresAt)
+        else { throw ServiceError.unauthenticated(InteractionService.expired) }
+    }
+
+    /// The `amr` of the login token the approval issued (the passkey's, as for every sign-in).
+    private func amr(of transaction: OutOfBandTransactionRecord) throws -> [String] {
+        struct Claims: Decodable { var amr: [String]? }
+        guard let sealed = transaction.sealedToken else {
+            throw ServiceError(.internalFailure, "An approval succeeded without a login token")
+        }
+        let token = String(
+            decoding: try services.masterKey.open(sealed, context: OutOfBandService.sealContext), as: UTF8.self)
+        let parts = token.split(separator: ".")
+        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
+            let claims = try? JSONDecoder().decode(Claims.self, from: Data(payload))
+        else { throw ServiceError(.internalFailure, "An approval's login token does not decode") }
+        return claims.amr ?? []
+    }
+
+    private static func optional(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// The `credential` field as a WebAuthn response.
+    private static func credential<Response: Decodable>(_ form: FlowSubmission, as type: Response.Type) throws
+        -> Response
+    {
+        guard let json = form.credential else {
+            throw FlowProblem(
+                .invalidInput, "Send the passkey's response as credential",
+                invalidFields: [.init(name: "credential", reason: .missing)])
+        }
+        do {
+            return try OutOfBandService.decode(json, as: type)
+        } catch let error as ServiceError {
+            throw FlowProblem(
+                .invalidInput, error.message,
+                invalidFields: [.init(name: "credential", reason: .invalidValue, detail: error.message)])
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Logging
+import UMFAContract
+
+extension ErrorMap {
+    /// The `application/problem+json` answer of the API-driven flow (DESIGN.md §6) for any error:
+    /// a ``FlowProblem`` as it is, an ``OAuthError`` as `error-authorization-response`, and every
+    /// other error by the status ``answer(for:traceID:logger:)`` gives it, so the flow and the
+    /// rest of the API agree on what each failure is.
+    static func problemResponse(for error: any Error, traceID: String, logger: Logger) -> Response {
+        var problem: FlowProblem
+        var headers: HTTPFields = [:]
+        var status: HTTPResponse.Status?
+        switch error {
+        case let given as FlowProblem:
+            problem = given
+        case let oauth as OAuthError:
+            problem = FlowProblem(
+                .errorAuthorizationResponse, "The authorization request ended with an error", error: oauth.code.rawValue,
+                errorDescription: oauth.description)
+        case AuthorizationRequest.Failure.redirect(let oauth, _, _):
+            problem = FlowProblem(
+                .errorAuthorizationResponse, "The authorization request ended with an error", error: oauth.code.rawValue,
+                errorDescription: oauth.description)
+        case AuthorizationRequest.Failure.page(let title, let message):
+            problem = FlowProblem(.invalidInput, "\(title): \(message)")
+        default:
+            let (answerStatus, message, extra) = answer(for: error, traceID: traceID, logger: logger)
+            headers = extra
+            problem = FlowProblem(kind(of: answerStatus.code, message: message), message)
+            if answerStatus.code >= 500 { status = answerStatus }
+        }
+        problem.traceID = traceID
+        headers[.contentType] = FlowProblem.mediaType
+        headers[.cacheControl] = "no-store"
+        let data = (try? JSONExchange.encode(problem)) ?? Data()
+        return Response(
+            status: status ?? HTTPResponse.Status(code: problem.type.status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The problem type of a status of the rest of the API.
+    private static func kind(of status: Int, message: String) -> FlowProblem.Kind {
+        switch status {
+        case 401: message == InteractionService.expired ? .sessionExpired : .incorrectCredentials
+        case 403, 404: .authenticationFailed
+        case 429: .tooManyAttempts
+        case 400..<500: .invalidInput
+        default: .unexpected
+        }
+    }
+}
