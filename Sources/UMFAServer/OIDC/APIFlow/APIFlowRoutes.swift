@@ -118,8 +118,16 @@ struct FlowToken: Sendable {
     static func check(_ request: Request, url: String, issuer: OAuthIssuer, _ services: ServerServices) async throws
         -> FlowToken
     {
-        let claims = try await ProtectedResource(services: services, issuer: issuer, url: url)
-            .claims(of: request) { $0.scope.split(separator: " ").contains(Substring(ClientAttestationCheck.apiFlowScope)) }
+        let claims: AccessTokenClaims
+        do {
+            claims = try await ProtectedResource(services: services, issuer: issuer, url: url)
+                .claims(of: request) {
+                    $0.scope.split(separator: " ").contains(Substring(ClientAttestationCheck.apiFlowScope))
+                }
+        } catch let refusal as ProtectedResource.Refusal where refusal.error == nil {
+            // No token at all: the challenge names the scheme the flow needs.
+            throw ProtectedResource.Refusal(error: nil, scheme: .dpop)
+        }
         guard let key = claims.cnf?.jkt else {
             throw ProtectedResource.Refusal(
                 error: OAuthError(
