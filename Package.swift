@@ -69,6 +69,7 @@ let package = Package(
             name: "UMFA",
             dependencies: [
                 "UMFAWebAuthn", "UMFAAuthenticator", "UMFAContract", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -86,6 +87,7 @@ let package = Package(
             name: "UMFATokens",
             dependencies: [
                 "UMFAStorage",
+                "UMFAWebAuthn",
                 "UMFAEncoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFAEncoding
+import UMFAWebAuthn
 
 /// A client's signed JWT authenticating it at the token, introspection and revocation endpoints
 /// (RFC 7523 §2.2 and §3, `private_key_jwt` of OpenID Connect Core §9): the checks that need

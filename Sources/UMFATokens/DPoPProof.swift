@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFAEncoding
+import UMFAWebAuthn
 import _CryptoExtras
 
 /// A DPoP proof (RFC 9449 §4) checked against the request it came with: every check of §4.3

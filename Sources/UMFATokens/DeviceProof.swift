@@ -1,5 +1,6 @@
 import Foundation
 import UMFAEncoding
+import UMFAWebAuthn
 
 /// A device proof (DESIGN.md §7): a JWT like a DPoP proof, `typ` `umfa-device+jwt`, signed
 /// with the P-256 device key the phone registered with an out-of-band enrollment, whose `sub`

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFAEncoding
+import UMFAWebAuthn
 import UMFAStorage
 import _CryptoExtras
 

@@ -20,11 +20,14 @@ struct DeviceSigningKeys: Sendable {
 
     /// What seals device keys: a derivation of its own, apart from every passkey's.
     static let sealingMaterial = Array("umfa device signing key v1".utf8)
+    private let sealingMaterial: [UInt8]
 
-    /// The keys of `config`'s storage location.
-    init(config: ZSMConfig) {
-        directory = config.storageLocation.appendingPathComponent("device-keys", isDirectory: true)
+    /// The keys of `config`'s storage location, in `folder`, sealed under a key derived from
+    /// `sealingMaterial` (each kind of key its own: device keys, DPoP keys).
+    init(config: ZSMConfig, folder: String = "device-keys", sealingMaterial: [UInt8] = Self.sealingMaterial) {
+        directory = config.storageLocation.appendingPathComponent(folder, isDirectory: true)
         self.config = config
+        self.sealingMaterial = sealingMaterial
     }
 
     /// The device's key provider, opened when a device key is sealed or opened.
@@ -50,20 +53,7 @@ struct DeviceSigningKeys: Sendable {
     func save(_ key: P256.Signing.PrivateKey, applicationId: String, userId: String, credentialId: String)
         throws(ZSMError)
     {
-        do {
-            let box = try AES.GCM.seal(
-                key.rawRepresentation, using: try provider().deriveSealingKey(from: Self.sealingMaterial),
-                authenticating: Array(credentialId.utf8))
-            guard let combined = box.combined else { throw ZSMError(.keyStoreDamaged, "sealing failed") }
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let entry = Entry(credentialId: credentialId, sealed: Base64URLBytes([UInt8](combined)))
-            try AtomicFile.write(try JSONEncoder().encode(entry), to: file(applicationId, userId))
-        } catch let error as ZSMError {
-            throw error
-        } catch {
-            throw ZSMError(.keyStoreDamaged, "the device key could not be stored")
-        }
+        try saveSealed(Array(key.rawRepresentation), applicationId: applicationId, userId: userId, label: credentialId)
     }
 
     /// The device key of `userId` and the credential it was registered with; `nil` when this
@@ -71,16 +61,44 @@ struct DeviceSigningKeys: Sendable {
     func load(applicationId: String, userId: String) throws(ZSMError) -> (
         key: P256.Signing.PrivateKey, credentialId: String
     )? {
+        guard let (raw, label) = try loadSealed(applicationId: applicationId, userId: userId) else { return nil }
+        do {
+            return (try P256.Signing.PrivateKey(rawRepresentation: raw), label)
+        } catch {
+            throw ZSMError(.keyStoreDamaged, "the device key of \(userId) is damaged or sealed by another device")
+        }
+    }
+
+    /// Keeps `bytes` sealed (AES-GCM, `label` authenticated with them) under `applicationId` and
+    /// `userId`.
+    func saveSealed(_ bytes: [UInt8], applicationId: String, userId: String, label: String) throws(ZSMError) {
+        do {
+            let box = try AES.GCM.seal(
+                bytes, using: try provider().deriveSealingKey(from: sealingMaterial), authenticating: Array(label.utf8))
+            guard let combined = box.combined else { throw ZSMError(.keyStoreDamaged, "sealing failed") }
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let entry = Entry(credentialId: label, sealed: Base64URLBytes([UInt8](combined)))
+            try AtomicFile.write(try JSONEncoder().encode(entry), to: file(applicationId, userId))
+        } catch let error as ZSMError {
+            throw error
+        } catch {
+            throw ZSMError(.keyStoreDamaged, "a device key could not be stored")
+        }
+    }
+
+    /// The bytes kept under `applicationId` and `userId`, and their label; `nil` when there are none.
+    func loadSealed(applicationId: String, userId: String) throws(ZSMError) -> ([UInt8], String)? {
         guard let data = FileManager.default.contents(atPath: file(applicationId, userId).path) else { return nil }
         do {
             let entry = try JSONDecoder().decode(Entry.self, from: data)
             let raw = try AES.GCM.open(
                 try AES.GCM.SealedBox(combined: entry.sealed.bytes),
-                using: try provider().deriveSealingKey(from: Self.sealingMaterial),
+                using: try provider().deriveSealingKey(from: sealingMaterial),
                 authenticating: Array(entry.credentialId.utf8))
-            return (try P256.Signing.PrivateKey(rawRepresentation: raw), entry.credentialId)
+            return (Array(raw), entry.credentialId)
         } catch {
-            throw ZSMError(.keyStoreDamaged, "the device key of \(userId) is damaged or sealed by another device")
+            throw ZSMError(.keyStoreDamaged, "a key of \(userId) is damaged or sealed by another device")
         }
     }
 
@@ -106,15 +124,21 @@ struct DeviceSigningKeys: Sendable {
             "htm": method, "htu": components?.string ?? url.absoluteString,
             "iat": Int(Date().timeIntervalSince1970), "jti": UUID().uuidString.lowercased(), "sub": credentialId,
         ]
+        return try compactJWS(header: ["alg": "ES256", "typ": "umfa-device+jwt"], claims: claims, key: key)
+    }
+
+    /// A compact JWS (RFC 7515) of `claims` with `header`, signed ES256 with `key`.
+    static func compactJWS(header: [String: Any], claims: [String: Any], key: P256.Signing.PrivateKey)
+        throws(ZSMError) -> String
+    {
         do {
-            let header = try JSONSerialization.data(
-                withJSONObject: ["alg": "ES256", "typ": "umfa-device+jwt"], options: .sortedKeys)
+            let header = try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)
             let payload = try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys)
             let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
             let signature = try key.signature(for: Array(input.utf8))
             return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
         } catch {
-            throw ZSMError(.keyStoreDamaged, "the device proof could not be signed")
+            throw ZSMError(.keyStoreDamaged, "a proof could not be signed")
         }
     }
 }

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+import UMFAContract
+import UMFAWebAuthn
+
+/// Drives the API-driven flow (DESIGN.md §6): starts it with a DPoP-bound flow token, submits
+/// forms, follows links, and finishes with the code exchanged for tokens. Steps and problems are
+/// UMFAContract's ``FlowStep`` and ``FlowProblem``; every failure is a ``FlowError`` that says
+/// whether to retry, restart the flow or give up.
+///
+/// ```swift
+/// let driver = FlowDriver(tokens: manager)
+/// var step = try await driver.start()
+/// step = try await driver.submit(step.action("passkey-sign-in")!.form!, parameters: ["username": email])
+/// ```
+public final class FlowDriver: Sendable {
+    /// The token manager whose client, DPoP key and issuer the flow uses.
+    public let tokens: OAuthTokenManager
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var flowToken: String?
+        var secrets: AuthorizationSecrets?
+    }
+
+    /// A driver for `tokens`' client.
+    public init(tokens: OAuthTokenManager) { self.tokens = tokens }
+
+    private var configuration: OAuthConfiguration { tokens.configuration }
+
+    /// Starts a flow: a new flow token, PKCE, `state` and `nonce`; the first step.
+    /// - Parameters:
+    ///   - prompt: `create` to offer account creation alone, `login`, …
+    ///   - loginHint: an email address or user id.
+    public func start(prompt: String? = nil, loginHint: String? = nil) async throws(FlowError) -> FlowStep {
+        let token: OAuthTokenResponse
+        do {
+            token = try await tokens.flowToken().get()
+        } catch {
+            throw FlowError(error)
+        }
+        let secrets = AuthorizationSecrets()
+        state.withLock { $0 = State(flowToken: token.accessToken, secrets: secrets) }
+        let metadata: AuthorizationServerMetadata
+        do {
+            metadata = try await tokens.metadata()
+        } catch {
+            throw FlowError(error)
+        }
+        var query: [String: String] = [
+            "client_id": tokens.currentClient().id, "response_type": "code", "redirect_uri": configuration.redirectURI,
+            "scope": configuration.scopes.joined(separator: " "), "state": secrets.state, "nonce": secrets.nonce,
+            "code_challenge": secrets.challenge, "code_challenge_method": "S256",
+        ]
+        if let prompt { query["prompt"] = prompt }
+        if let loginHint { query["login_hint"] = loginHint }
+        if let provider = configuration.parameterProvider {
+            for (name, value) in await provider() where query[name] == nil { query[name] = value }
+        }
+        guard let url = URL(string: metadata.authorizationEndpoint + "?" + OAuthSession.encode(query)) else {
+            throw FlowError(ZSMError(.invalidConfiguration, "the authorization endpoint is not a URL"))
+        }
+        configuration.logger.info("an API-driven flow starts")
+        return try await exchange("GET", url, body: .none)
+    }
+
+    /// Submits `form` with `parameters` (hidden fields are sent with their values). A
+    /// `credential` parameter is the WebAuthn response JSON.
+    public func submit(_ form: FlowForm, parameters: [String: JSONValue] = [:]) async throws(FlowError) -> FlowStep {
+        guard let url = URL(string: form.href) else {
+            throw FlowError(ZSMError(.serverError, "a form of the flow has no valid href"))
+        }
+        var values: [String: JSONValue] = [:]
+        for field in form.fields {
+            if let value = field.value { values[field.name] = .string(value) }
+        }
+        for (name, value) in parameters { values[name] = value }
+        if form.method.uppercased() == "GET" { return try await exchange("GET", url, body: .none) }
+        let body: Data
+        do {
+            body = try JSONEncoder().encode(values)
+        } catch {
+            throw FlowError(ZSMError(.invalidConfiguration, "the form could not be encoded"))
+        }
+        return try await exchange(form.method.uppercased(), url, body: .json(body, names: Array(values.keys)))
+    }
+
+    /// Follows `link` (a `restart`, say).
+    public func follow(_ link: FlowLink) async throws(FlowError) -> FlowStep {
+        guard let url = URL(string: link.href) else {
+            throw FlowError(ZSMError(.serverError, "a link of the flow has no valid href"))
+        }
+        return try await exchange("GET", url, body: .none)
+    }
+
+    /// The end of the flow: the authorization response's `state` and `iss` checked (RFC 9207),
+    /// its code exchanged with the PKCE verifier; the tokens and the verified ID token's claims.
+    public func finish(_ step: FlowStep) async throws(FlowError) -> (OAuthTokenResponse, [String: JSONValue]) {
+        guard step.type == .authorizationResponse, let code = step.properties["code"]?.stringValue else {
+            throw FlowError(ZSMError(.serverError, "the flow has not ended with an authorization response"))
+        }
+        guard let secrets = state.withLock({ $0.secrets }) else {
+            throw FlowError(ZSMError(.invalidConfiguration, "no flow was started"))
+        }
+        guard step.properties["state"]?.stringValue == secrets.state,
+            step.properties["iss"]?.stringValue.map({ $0.utf8.elementsEqual(configuration.issuerString.utf8) }) == true
+        else {
+            throw FlowError(ZSMError(.verificationFailed, "the authorization response is not this flow's", recovery: .startOver))
+        }
+        do {
+            let tokens = try await self.tokens.exchange(code: code, codeVerifier: secrets.verifier).get()
+            guard let idToken = tokens.idToken else { return (tokens, [:]) }
+            let claims = try await self.tokens.verifyIDToken(idToken, nonce: secrets.nonce)
+            state.withLock { $0 = State() }
+            return (tokens, claims)
+        } catch {
+            throw FlowError(error)
+        }
+    }
+
+    /// One request of the flow with the flow token and a proof; a step, or the problem thrown.
+    private func exchange(_ method: String, _ url: URL, body: OAuthSession.Body) async throws(FlowError) -> FlowStep {
+        guard let token = state.withLock({ $0.flowToken }) else {
+            throw FlowError(ZSMError(.invalidConfiguration, "start the flow first", recovery: .startOver))
+        }
+        let answer: OAuthSession.Answer
+        do {
+            answer = try await tokens.session.send(
+                method, url, body: body, accept: FlowStep.mediaType, accessToken: token)
+        } catch {
+            throw FlowError(error)
+        }
+        if answer.status == 200, let step = try? JSONDecoder().decode(FlowStep.self, from: answer.data) {
+            configuration.logger.debug("flow step \(step.type.rawValue) \(step.metadata?.viewName ?? "")")
+            return step
+        }
+        if let problem = try? JSONDecoder().decode(FlowProblem.self, from: answer.data) {
+            configuration.logger.notice("flow problem \(problem.type.rawValue)")
+            throw FlowError(problem: problem, status: answer.status)
+        }
+        if answer.status == 401 {
+            throw FlowError(
+                unauthorized: "the flow token was refused (\(answer.headers["www-authenticate"] ?? "401"))",
+                status: answer.status)
+        }
+        throw FlowError(ZSMError(.serverError, "the flow's answer does not read", httpStatus: answer.status))
+    }
+}

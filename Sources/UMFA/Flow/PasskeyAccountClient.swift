@@ -1,0 +1,182 @@
+import Foundation
+import UMFAAuthenticator
+import UMFAContract
+import UMFAWebAuthn
+
+/// Sign-up and sign-in for a native app without a browser: the API-driven flow (DESIGN.md §6)
+/// driven to its end, with the passkey made and used by this device's authenticator (PIN or
+/// password user verification as ``ZSMConfig/userVerification`` says), and the tokens bound to
+/// the device's DPoP key.
+///
+/// ```swift
+/// let accounts = try PasskeyAccountClient(device: ZSMConfig(hostURL: server, applicationId: appId),
+///                                         oauth: OAuthConfiguration(issuer: issuer, clientID: clientId))
+/// let signedUp = try await accounts.signUp(profile: AccountProfile(email: "ada@example.com"))
+/// let later = try await accounts.logIn(email: "ada@example.com")
+/// later.claims["sub"]     // the verified ID token's subject
+/// ```
+public final class PasskeyAccountClient: Sendable {
+    /// The flow driver (and through it the token manager).
+    public let driver: FlowDriver
+    private let device: UMFAClient
+    /// Asked when the client is not first-party and the user has not consented yet: the client's
+    /// name and the scopes; `true` allows. Without one, consent is refused.
+    public let consent: (@Sendable (String?, [String]) async -> Bool)?
+
+    /// A client on the device of `device` (its storage location, user verification and origin)
+    /// for the issuer and client of `oauth`.
+    public init(
+        device: ZSMConfig, oauth: OAuthConfiguration, consent: (@Sendable (String?, [String]) async -> Bool)? = nil
+    ) throws(ZSMError) {
+        self.device = UMFAClient(device)
+        self.driver = FlowDriver(tokens: try OAuthTokenManager(configuration: oauth, device: device))
+        self.consent = consent
+    }
+
+    /// Creates an account with `profile` and a passkey named `friendlyName` on this device.
+    public func signUp(profile: AccountProfile, friendlyName: String? = nil, scopes: [String]? = nil)
+        async throws(FlowError) -> AccountTokens
+    {
+        var form: [String: JSONValue] = ["email": .string(profile.email)]
+        if let value = profile.givenName { form["given_name"] = .string(value) }
+        if let value = profile.familyName { form["family_name"] = .string(value) }
+        if let value = profile.phoneNumber { form["phone_number"] = .string(value) }
+        if let friendlyName { form["device_name"] = .string(friendlyName) }
+        return try await run(action: "create-account", form: form, label: profile.email, prompt: "create")
+    }
+
+    /// Signs in with this device's passkey for `email` (any discoverable passkey when `nil`).
+    public func logIn(email: String?, scopes: [String]? = nil) async throws(FlowError) -> AccountTokens {
+        try await run(
+            action: "passkey-sign-in", form: ["username": .string(email ?? "")], label: email ?? "", prompt: nil)
+    }
+
+    /// Runs the journey from the start; a flow that expired or lost its token is started once more.
+    private func run(action: String, form: [String: JSONValue], label: String, prompt: String?)
+        async throws(FlowError) -> AccountTokens
+    {
+        do {
+            return try await journey(action: action, form: form, label: label, prompt: prompt)
+        } catch where error.recovery == .restartFlow {
+            driver.tokens.configuration.logger.notice("the flow must start again: \(error.message)")
+            return try await journey(action: action, form: form, label: label, prompt: prompt)
+        }
+    }
+
+    private func journey(action kind: String, form: [String: JSONValue], label: String, prompt: String?)
+        async throws(FlowError) -> AccountTokens
+    {
+        var step = try await driver.start(prompt: prompt)
+        guard let first = step.action(kind)?.form else {
+            throw FlowError(ZSMError(.serverError, "the flow does not offer \(kind)", recovery: .giveUp))
+        }
+        step = try await driver.submit(first, parameters: form)
+        for _ in 0..<6 {
+            switch step.type {
+            case .authorizationResponse:
+                let (tokens, claims) = try await driver.finish(step)
+                return AccountTokens(tokens: tokens, claims: claims)
+            case .userConsent:
+                var scopes: [String] = []
+                if case .array(let listed)? = step.properties["scopes"] { scopes = listed.compactMap(\.stringValue) }
+                let allowed = await consent?(step.properties["clientName"]?.stringValue, scopes) ?? false
+                guard let answer = step.action(allowed ? "consent-allow" : "consent-deny")?.form else {
+                    throw FlowError(ZSMError(.serverError, "the consent step has no answer", recovery: .giveUp))
+                }
+                step = try await driver.submit(answer)
+            case .authentication, .registration:
+                guard let action = step.actions.first(where: { $0.clientOperation != nil }),
+                    let operation = action.clientOperation, let next = operation.continueActions.first?.form
+                else { throw FlowError(ZSMError(.serverError, "the flow offers no passkey ceremony", recovery: .giveUp)) }
+                let credential = try await perform(operation, label: label)
+                step = try await driver.submit(next, parameters: ["credential": credential])
+            default:
+                throw FlowError(
+                    ZSMError(.serverError, "the flow answered a \(step.type.rawValue) this client does not handle"))
+            }
+        }
+        throw FlowError(ZSMError(.serverError, "the flow did not end", recovery: .startOver))
+    }
+
+    /// Runs a WebAuthn client operation on this device's authenticator; the response JSON.
+    func perform(_ operation: FlowClientOperation, label: String) async throws(FlowError) -> JSONValue {
+        do throws(ZSMError) {
+            let opened = try device.device()
+            switch operation.name {
+            case "webauthn-registration":
+                let options = try Self.options(operation, "credentialCreationOptions", as: CreationOptionsJSON.self)
+                try device.checkRelyingPartyID(options.rp.id)
+                let verified = try await device.verifyUser(userId: label, creating: true)
+                let response: RegistrationResponseJSON
+                do throws(AuthenticatorError) {
+                    response = try opened.client.create(options, verification: verified.verification)
+                } catch {
+                    throw UMFAClient.map(error)
+                }
+                return try Self.json(response)
+            case "webauthn-authentication":
+                let options = try Self.options(operation, "credentialRequestOptions", as: RequestOptionsJSON.self)
+                try device.checkRelyingPartyID(options.rpId)
+                let verified = try await device.verifyUser(userId: label, creating: false)
+                let response: AuthenticationResponseJSON
+                do throws(AuthenticatorError) {
+                    response = try opened.client.get(options, verification: verified.verification)
+                } catch {
+                    throw UMFAClient.map(error, missingMeansNotEnrolled: true)
+                }
+                return try Self.json(response)
+            default:
+                throw ZSMError(.serverError, "the client operation \(operation.name) is not one this SDK performs")
+            }
+        } catch {
+            throw FlowError(error)
+        }
+    }
+
+    private static func options<Options: Decodable>(
+        _ operation: FlowClientOperation, _ name: String, as type: Options.Type
+    ) throws(ZSMError) -> Options {
+        guard case .object(let argument)? = operation.arguments[name], let publicKey = argument["publicKey"],
+            let options = try? JSONDecoder().decode(type, from: JSONEncoder().encode(publicKey))
+        else { throw ZSMError(.serverError, "the client operation carries no \(name).publicKey") }
+        return options
+    }
+
+    private static func json(_ value: some Encodable) throws(ZSMError) -> JSONValue {
+        guard let json = try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value)) else {
+            throw ZSMError(.keyStoreDamaged, "the authenticator's response does not encode")
+        }
+        return json
+    }
+}
+
+/// The profile of a new account (OpenID Connect Core §5.1 claims).
+public struct AccountProfile: Sendable, Equatable {
+    /// Required.
+    public var email: String
+    /// Optional.
+    public var givenName: String?
+    /// Optional.
+    public var familyName: String?
+    /// Optional.
+    public var phoneNumber: String?
+
+    /// Creates a profile.
+    public init(email: String, givenName: String? = nil, familyName: String? = nil, phoneNumber: String? = nil) {
+        self.email = email
+        self.givenName = givenName
+        self.familyName = familyName
+        self.phoneNumber = phoneNumber
+    }
+}
+
+/// The tokens of a sign-up or sign-in, with the verified ID token's claims.
+public struct AccountTokens: Sendable {
+    /// The token endpoint's answer (access, ID and refresh token).
+    public var tokens: OAuthTokenResponse
+    /// The ID token's claims, its signature and `iss`, `aud`, `exp`, `nonce` checked.
+    public var claims: [String: JSONValue]
+
+    /// The account's user id (`sub`).
+    public var subject: String? { claims["sub"]?.stringValue }
+}

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import UMFAWebAuthn
+
+/// How an OAuth client proves itself at the token endpoint (RFC 6749 §2.3, RFC 7523).
+public enum ClientAuthentication: Sendable {
+    /// A public client: `client_id` only (PKCE protects the code).
+    case none
+    /// `client_secret_basic`: the secret in HTTP Basic.
+    case secret(String)
+    /// `private_key_jwt`: an ES256 assertion signed with the client's registered key.
+    case privateKeyJWT(P256.Signing.PrivateKey, keyID: String? = nil)
+    /// `client_secret_jwt`: an HS256 assertion keyed with the client secret.
+    case symmetricJWT(secret: String)
+    /// A client attestation for the flow token (DESIGN.md §6): the app answers the server's
+    /// challenge with an App Attest attestation or an Android key-attestation chain.
+    case attestation(@Sendable (_ challenge: String) async throws -> ClientAttestation)
+
+    /// What `case .attestation` answers: the assertion type and the attestation itself.
+    public struct ClientAttestation: Sendable {
+        /// `urn:umfa:client-attestation:apple-app-attest` or `…:android-key`.
+        public var type: String
+        /// The attestation object, or the chain, base64url, joined by `.`.
+        public var assertion: String
+
+        /// Creates an attestation.
+        public init(type: String, assertion: String) {
+            self.type = type
+            self.assertion = assertion
+        }
+    }
+
+    static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+    /// Adds this authentication to a token-endpoint request for `clientID` whose audience is
+    /// `tokenEndpoint`.
+    func apply(
+        clientID: String, tokenEndpoint: URL, form: inout [String: String], headers: inout [String: String],
+        challenge: () async throws(ZSMError) -> String
+    ) async throws(ZSMError) {
+        form["client_id"] = clientID
+        switch self {
+        case .none:
+            break
+        case .secret(let secret):
+            let pair = Self.formEncode(clientID) + ":" + Self.formEncode(secret)
+            headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
+            form["client_id"] = nil
+        case .privateKeyJWT(let key, let keyID):
+            var header: [String: Any] = ["alg": "ES256", "typ": "JWT"]
+            if let keyID { header["kid"] = keyID }
+            form["client_assertion_type"] = Self.assertionType
+            form["client_assertion"] = try DeviceSigningKeys.compactJWS(
+                header: header, claims: Self.assertionClaims(clientID, tokenEndpoint), key: key)
+        case .symmetricJWT(let secret):
+            form["client_assertion_type"] = Self.assertionType
+            form["client_assertion"] = try Self.hs256(Self.assertionClaims(clientID, tokenEndpoint), secret: secret)
+        case .attestation(let attest):
+            let challenge = try await challenge()
+            let attestation: ClientAttestation
+            do {
+                attestation = try await attest(challenge)
+            } catch {
+                throw ZSMError(.cancelled, "the app could not attest itself")
+            }
+            form["attestation_challenge"] = challenge
+            form["client_assertion_type"] = attestation.type
+            form["client_assertion"] = attestation.assertion
+        }
+    }
+
+    /// RFC 7523 §3: `iss` = `sub` = the client, `aud` the token endpoint, a short life, a new `jti`.
+    private static func assertionClaims(_ clientID: String, _ tokenEndpoint: URL) -> [String: Any] {
+        let now = Int(Date().timeIntervalSince1970)
+        return [
+            "iss": clientID, "sub": clientID, "aud": tokenEndpoint.absoluteString, "iat": now, "exp": now + 60,
+            "jti": UUID().uuidString.lowercased(),
+        ]
+    }
+
+    private static func hs256(_ claims: [String: Any], secret: String) throws(ZSMError) -> String {
+        do {
+            let header = try JSONSerialization.data(withJSONObject: ["alg": "HS256", "typ": "JWT"], options: .sortedKeys)
+            let payload = try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys)
+            let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
+            let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+            return input + "." + Base64URL.encode(Array(mac))
+        } catch {
+            throw ZSMError(.invalidConfiguration, "the client assertion could not be made")
+        }
+    }
+
+    /// RFC 6749 §2.3.1: the client id and secret are form-encoded before Basic.
+    static func formEncode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: "\u{0}"..."\u{7f}"))
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}

@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+import UMFAWebAuthn
+
+/// The device's DPoP key (RFC 9449): a P-256 key the SDK keeps in the storage location, sealed
+/// like the passkeys, so tokens bound to it stay usable across launches and are worth nothing
+/// on another device.
+public struct DPoPKey: Sendable {
+    let key: P256.Signing.PrivateKey
+
+    /// The public JWK that goes in each proof's header.
+    public var publicJWK: [String: String] {
+        let raw = Array(key.publicKey.rawRepresentation)
+        return [
+            "kty": "EC", "crv": "P-256", "x": Base64URL.encode(Array(raw[..<32])),
+            "y": Base64URL.encode(Array(raw[32...])),
+        ]
+    }
+
+    /// The RFC 7638 thumbprint, as `cnf.jkt` of a bound token names it.
+    public var thumbprint: String {
+        let jwk = publicJWK
+        return JWKThumbprint.compute(["crv": "P-256", "kty": "EC", "x": jwk["x"] ?? "", "y": jwk["y"] ?? ""])
+    }
+
+    /// A new key (not stored).
+    public init() { key = P256.Signing.PrivateKey() }
+
+    init(key: P256.Signing.PrivateKey) { self.key = key }
+
+    /// The key of `config`'s storage location for `issuer`, made and stored on first use.
+    static func stored(config: ZSMConfig, issuer: String) throws(ZSMError) -> DPoPKey {
+        let keys = DeviceSigningKeys(
+            config: config, folder: "dpop-keys", sealingMaterial: Array("umfa dpop key v1".utf8))
+        if let found = try keys.load(applicationId: "dpop", userId: issuer) { return DPoPKey(key: found.key) }
+        let key = P256.Signing.PrivateKey()
+        try keys.save(key, applicationId: "dpop", userId: issuer, credentialId: "dpop")
+        return DPoPKey(key: key)
+    }
+
+    /// A proof for a request of `method` to `url` (RFC 9449 §4.2): `htu` without query and
+    /// fragment, `ath` when an access token goes with it, `nonce` when the server gave one.
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date())
+        throws(ZSMError) -> String
+    {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        components?.fragment = nil
+        var claims: [String: Any] = [
+            "htm": method, "htu": components?.string ?? url.absoluteString, "iat": Int(now.timeIntervalSince1970),
+            "jti": UUID().uuidString.lowercased(),
+        ]
+        if let accessToken { claims["ath"] = Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8)))) }
+        if let nonce { claims["nonce"] = nonce }
+        return try DeviceSigningKeys.compactJWS(
+            header: ["typ": "dpop+jwt", "alg": "ES256", "jwk": publicJWK], claims: claims, key: key)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import UMFAContract
+import UMFAWebAuthn
+
+/// Checks an ID token (OpenID Connect Core §3.1.3.7): the signature with the issuer's JWKS
+/// (RS256, ES256 or EdDSA, the key its `kid` names), `iss`, `aud`, `azp`, `exp`, `iat` and the
+/// request's `nonce`.
+struct IDTokenVerifier: Sendable {
+    let issuer: String
+    let clientID: String
+    let now: Date
+
+    /// The verified claims.
+    func verify(_ token: String, jwks: Data, nonce: String?) throws(ZSMError) -> [String: JSONValue] {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
+            let signature = Base64URL.decode(parts[2]),
+            let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
+            let alg = header["alg"] as? String, ["RS256", "ES256", "EdDSA"].contains(alg)
+        else { throw Self.refused("the ID token is not a signed JWT of RS256, ES256 or EdDSA") }
+        let keys = (try? JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? []
+        let kid = header["kid"] as? String
+        let candidates = keys.filter { kid == nil || ($0["kid"] as? String) == kid }
+        let input = Data((parts[0] + "." + parts[1]).utf8)
+        guard
+            candidates.contains(where: { jwk in
+                (try? PublicJWK(jwk: jwk, alg: alg))?.isValidSignature(Data(signature), for: input) == true
+            })
+        else { throw Self.refused("the ID token's signature does not verify with the issuer's keys") }
+        guard case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else {
+            throw Self.refused("the ID token's claims do not read")
+        }
+        guard claims["iss"]?.stringValue.map({ $0.utf8.elementsEqual(issuer.utf8) }) == true else {
+            throw Self.refused("the ID token is from another issuer")
+        }
+        let audiences: [String] =
+            switch claims["aud"] {
+            case .string(let one)?: [one]
+            case .array(let many)?: many.compactMap(\.stringValue)
+            default: []
+            }
+        guard audiences.contains(clientID) else { throw Self.refused("the ID token is for another client") }
+        if let azp = claims["azp"]?.stringValue, azp != clientID {
+            throw Self.refused("the ID token was issued to another party (azp)")
+        }
+        let time = now.timeIntervalSince1970
+        guard case .number(let exp)? = claims["exp"], exp > time - 60 else {
+            throw Self.refused("the ID token has expired")
+        }
+        if case .number(let iat)? = claims["iat"], iat > time + 60 {
+            throw Self.refused("the ID token was issued in the future")
+        }
+        if let nonce, claims["nonce"]?.stringValue != nonce {
+            throw Self.refused("the ID token's nonce is not this request's")
+        }
+        return claims
+    }
+
+    private static func refused(_ message: String) -> ZSMError {
+        ZSMError(.verificationFailed, message, recovery: .startOver)
+    }
+}

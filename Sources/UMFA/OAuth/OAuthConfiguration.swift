@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+
+/// What the OAuth parts of the SDK (``OAuthTokenManager``, ``FlowDriver``,
+/// ``PasskeyAccountClient``) need to know about the issuer and the client.
+public struct OAuthConfiguration: Sendable {
+    /// A dynamic client's template (DESIGN.md §5): when the configured client is refused, the SDK
+    /// gets a `dcr` token with the template's own authentication, registers a client of its
+    /// own and keeps it on the device.
+    public struct DCRTemplate: Sendable {
+        /// The template client's id (the new client's `software_id`).
+        public var clientID: String
+        /// How the template authenticates (its secret, usually).
+        public var authentication: ClientAuthentication
+
+        /// Creates a template.
+        public init(clientID: String, authentication: ClientAuthentication) {
+            self.clientID = clientID
+            self.authentication = authentication
+        }
+    }
+
+    /// What the token endpoint answered, for a ``tokenResponseListener``: its status and headers
+    /// (`DPoP-Nonce`, `Cache-Control`, …), never its body.
+    public struct TokenEndpointResponse: Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// The headers, names lower case.
+        public var headers: [String: String]
+    }
+
+    /// The issuer, such as `https://mfa.example.com/oidc/<application id>`.
+    public var issuer: URL
+    /// The client's id.
+    public var clientID: String
+    /// Where the authorization response goes (the flow never redirects; the server checks it).
+    public var redirectURI: String
+    /// The scopes to ask for.
+    public var scopes: [String]
+    /// How the client authenticates.
+    public var clientAuthentication: ClientAuthentication
+    /// A template to register a client from when this one is refused.
+    public var dcrTemplate: DCRTemplate?
+    /// Extra headers for every request to `URL` (an app's own tracing, say).
+    public var headerProvider: (@Sendable (URL) async -> [String: String])?
+    /// Extra parameters for the authorization request (`ui_locales`, `acr_values`, …).
+    public var parameterProvider: (@Sendable () async -> [String: String])?
+    /// Told of every token-endpoint answer, with its headers.
+    public var tokenResponseListener: (@Sendable (TokenEndpointResponse) -> Void)?
+    /// Where the SDK logs; secrets are masked at every level.
+    public var logger: Logger
+    /// Seconds to wait for an answer.
+    public var timeout: TimeInterval
+    /// The clock of proofs and token checks (a device whose clock is off can correct it here).
+    public var now: @Sendable () -> Date
+
+    /// Creates a configuration for a public client with the default scopes and loopback redirect.
+    public init(
+        issuer: URL, clientID: String, redirectURI: String = "http://127.0.0.1/callback",
+        scopes: [String] = ["openid", "profile", "email", "offline_access"],
+        clientAuthentication: ClientAuthentication = .none
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.clientAuthentication = clientAuthentication
+        self.logger = .silent
+        self.timeout = 30
+        self.now = { Date() }
+    }
+
+    /// The issuer without a trailing slash.
+    var issuerString: String {
+        var text = issuer.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}
