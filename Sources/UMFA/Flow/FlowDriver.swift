@@ -32,7 +32,10 @@ public final class FlowDriver: Sendable {
     /// - Parameters:
     ///   - prompt: `create` to offer account creation alone, `login`, …
     ///   - loginHint: an email address or user id.
-    public func start(prompt: String? = nil, loginHint: String? = nil) async throws(FlowError) -> FlowStep {
+    ///   - scopes: the scopes to ask for, when not the configuration's.
+    public func start(prompt: String? = nil, loginHint: String? = nil, scopes: [String]? = nil)
+        async throws(FlowError) -> FlowStep
+    {
         let token: OAuthTokenResponse
         do {
             token = try await tokens.flowToken().get()
@@ -49,7 +52,7 @@ public final class FlowDriver: Sendable {
         }
         var query: [String: String] = [
             "client_id": tokens.currentClient().id, "response_type": "code", "redirect_uri": configuration.redirectURI,
-            "scope": configuration.scopes.joined(separator: " "), "state": secrets.state, "nonce": secrets.nonce,
+            "scope": (scopes ?? configuration.scopes).joined(separator: " "), "state": secrets.state, "nonce": secrets.nonce,
             "code_challenge": secrets.challenge, "code_challenge_method": "S256",
         ]
         if let prompt { query["prompt"] = prompt }

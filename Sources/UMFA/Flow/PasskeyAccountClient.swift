@@ -42,31 +42,33 @@ public final class PasskeyAccountClient: Sendable {
         if let value = profile.familyName { form["family_name"] = .string(value) }
         if let value = profile.phoneNumber { form["phone_number"] = .string(value) }
         if let friendlyName { form["device_name"] = .string(friendlyName) }
-        return try await run(action: "create-account", form: form, label: profile.email, prompt: "create")
+        return try await run(
+            action: "create-account", form: form, label: profile.email, prompt: "create", scopes: scopes)
     }
 
     /// Signs in with this device's passkey for `email` (any discoverable passkey when `nil`).
     public func logIn(email: String?, scopes: [String]? = nil) async throws(FlowError) -> AccountTokens {
         try await run(
-            action: "passkey-sign-in", form: ["username": .string(email ?? "")], label: email ?? "", prompt: nil)
+            action: "passkey-sign-in", form: ["username": .string(email ?? "")], label: email ?? "", prompt: nil,
+            scopes: scopes)
     }
 
     /// Runs the journey from the start; a flow that expired or lost its token is started once more.
-    private func run(action: String, form: [String: JSONValue], label: String, prompt: String?)
-        async throws(FlowError) -> AccountTokens
-    {
+    private func run(
+        action: String, form: [String: JSONValue], label: String, prompt: String?, scopes: [String]?
+    ) async throws(FlowError) -> AccountTokens {
         do {
-            return try await journey(action: action, form: form, label: label, prompt: prompt)
+            return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
         } catch where error.recovery == .restartFlow {
             driver.tokens.configuration.logger.notice("the flow must start again: \(error.message)")
-            return try await journey(action: action, form: form, label: label, prompt: prompt)
+            return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
         }
     }
 
-    private func journey(action kind: String, form: [String: JSONValue], label: String, prompt: String?)
-        async throws(FlowError) -> AccountTokens
-    {
-        var step = try await driver.start(prompt: prompt)
+    private func journey(
+        action kind: String, form: [String: JSONValue], label: String, prompt: String?, scopes: [String]?
+    ) async throws(FlowError) -> AccountTokens {
+        var step = try await driver.start(prompt: prompt, scopes: scopes)
         guard let first = step.action(kind)?.form else {
             throw FlowError(ZSMError(.serverError, "the flow does not offer \(kind)", recovery: .giveUp))
         }
@@ -98,8 +100,10 @@ public final class PasskeyAccountClient: Sendable {
         throw FlowError(ZSMError(.serverError, "the flow did not end", recovery: .startOver))
     }
 
-    /// Runs a WebAuthn client operation on this device's authenticator; the response JSON.
-    func perform(_ operation: FlowClientOperation, label: String) async throws(FlowError) -> JSONValue {
+    /// Runs a WebAuthn client operation (`webauthn-registration`, `webauthn-authentication`) on
+    /// this device's authenticator, the user verified as configured (`label` names the account
+    /// in the PIN prompt); the response JSON for the continue form's `credential`.
+    public func perform(_ operation: FlowClientOperation, label: String) async throws(FlowError) -> JSONValue {
         do throws(ZSMError) {
             let opened = try device.device()
             switch operation.name {

@@ -33,6 +33,9 @@ struct DeviceSigningKeys: Sendable {
     /// The device's key provider, opened when a device key is sealed or opened.
     private func provider() throws(ZSMError) -> any DeviceKeyProvider {
         if let given = config.deviceKeyProvider { return given }
+        // The storage location may be new: a DPoP key can be its first file.
+        try? FileManager.default.createDirectory(
+            at: config.storageLocation, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         do throws(AuthenticatorError) {
             return try DeviceKeyFile(directory: config.storageLocation)
         } catch {

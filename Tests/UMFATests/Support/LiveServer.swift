@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServiceLifecycle
 import UMFAServer
 import UMFAWebAuthn
 
@@ -25,7 +26,10 @@ struct Reply: Sendable {
 struct LiveServer: Sendable {
     static let adminToken = "umfa-sdk-test-admin-token-0123456789abcdef"
 
-    let client: any TestClientProtocol
+    /// Sends one request to the server: path, method, headers, body; status and body.
+    typealias Execute = @Sendable (String, HTTPRequest.Method, HTTPFields, ByteBuffer?) async throws -> (Int, ByteBuffer)
+
+    let execute: Execute
     let port: Int
 
     /// `http://localhost:<port>`: the SDK's host URL, whose origin the applications allow.
@@ -33,17 +37,74 @@ struct LiveServer: Sendable {
     var origin: String { "http://localhost:\(port)" }
 
     /// Builds a server with a fresh data directory, runs `body` against it, then removes it.
-    static func with<Value: Sendable>(_ body: @Sendable (LiveServer) async throws -> Value) async throws -> Value {
+    /// - Parameters:
+    ///   - ownPublicURL: listen on a port chosen first and make `http://localhost:<port>` the
+    ///     public URL, so the issuer's URLs (OpenID Connect, the API-driven flow) are reachable.
+    ///   - now: the server's clock.
+    static func with<Value: Sendable>(
+        ownPublicURL: Bool = false, now: (@Sendable () -> Date)? = nil,
+        _ body: @Sendable (LiveServer) async throws -> Value
+    ) async throws -> Value {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-sdk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "umfa-sdk-test")
         logger.logLevel = .critical
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             port: 0, dataDirectory: directory, adminToken: adminToken, createDefaultApplication: false)
+        if let now { configuration.now = now }
+        if ownPublicURL {
+            configuration.port = try TinyListener.closedPort()
+            configuration.publicURL = "http://localhost:\(configuration.port)"
+            configuration.host = "127.0.0.1"
+            let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
+            return try await Self.run(app, port: configuration.port, body)
+        }
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
         return try await app.test(.live) { client in
             guard let port = client.port else { throw TestFailure("the live test client has no port") }
-            return try await body(LiveServer(client: client, port: port))
+            let execute: Execute = { uri, method, headers, body in
+                let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
+                return (Int(response.status.code), response.body)
+            }
+            return try await body(LiveServer(execute: execute, port: port))
+        }
+    }
+
+    /// Runs `app` on `port` (the test framework's live mode always picks a port of its own),
+    /// with a test client of its own, until `body` ends.
+    private static func run<Value: Sendable>(
+        _ app: some ApplicationProtocol, port: Int, _ body: @Sendable (LiveServer) async throws -> Value
+    ) async throws -> Value {
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "umfa-sdk-test")))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+            // Wait until the server listens.
+            var connected = false
+            for _ in 0..<100 where !connected {
+                if TinyListener.isListening(port: port) { connected = true } else {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            client.connect()
+            let execute: Execute = { uri, method, headers, body in
+                var headers = headers
+                headers[.connection] = "keep-alive"
+                let response = try await client.execute(
+                    TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body))
+                return (Int(response.status.code), response.body ?? ByteBuffer())
+            }
+            do {
+                let value = try await body(LiveServer(execute: execute, port: port))
+                try await client.shutdown()
+                await group.triggerGracefulShutdown()
+                return value
+            } catch {
+                try? await client.shutdown()
+                await group.triggerGracefulShutdown()
+                throw error
+            }
         }
     }
 
@@ -57,10 +118,10 @@ struct LiveServer: Sendable {
             headers[.contentType] = "application/json"
             body = ByteBuffer(bytes: try JSONEncoder().encode(json))
         }
-        let response = try await client.execute(uri: path, method: method, headers: headers, body: body)
-        let text = String(buffer: response.body)
+        let (status, answer) = try await execute(path, method, headers, body)
+        let text = String(buffer: answer)
         return Reply(
-            status: Int(response.status.code), text: text,
+            status: status, text: text,
             json: try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
     }
 

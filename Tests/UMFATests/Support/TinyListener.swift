@@ -59,6 +59,22 @@ final class TinyListener: Sendable {
         close(socketDescriptor)
     }
 
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    static func isListening(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                connect(descriptor, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
     /// A port nothing listens on: bound, then closed again.
     static func closedPort() throws -> Int {
         let listener = try TinyListener(.hangUp)

@@ -1,0 +1,283 @@
+import Foundation
+import Synchronization
+import Testing
+import UMFAContract
+import UMFAWebAuthn
+
+@testable import UMFA
+
+/// The SDK's flow driver, token manager and passkey account client against a live server
+/// running the API-driven flow (DESIGN.md §6).
+@Suite("API-driven flow: the SDK")
+struct APIFlowTests {
+    @Test("sign up, log in by email and by a discoverable passkey, refresh and revoke")
+    func journey() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let fixture = try await FlowFixture.make(server, storage)
+            let accounts = try fixture.accounts()
+            let email = "ada.\(UUID().uuidString.prefix(8))@example.com"
+            let signedUp = try await accounts.signUp(
+                profile: AccountProfile(email: email, givenName: "Ada", familyName: "Lovelace"),
+                friendlyName: "Ada's phone")
+            let subject = try #require(signedUp.subject)
+            #expect(signedUp.claims["email"]?.stringValue == email)
+            #expect(signedUp.claims["given_name"]?.stringValue == "Ada")
+            #expect(signedUp.tokens.tokenType == "DPoP")
+            let access = try jwtClaims(signedUp.tokens.accessToken)
+            #expect(access["cnf"]?.objectValue?["jkt"]?.stringValue == accounts.driver.tokens.dpopThumbprint)
+            // The server knows the passkey under the new account's id, with its name.
+            let credentials = try await server.credentials(fixture.app, user: subject)
+            #expect(credentials.count == 1)
+            #expect(credentials.first?.objectValue?["device_name"]?.stringValue == "Ada's phone")
+            #expect(fixture.pad.prompts.count == 1)
+
+            let byEmail = try await accounts.logIn(email: email)
+            #expect(byEmail.subject == subject)
+            let discoverable = try await accounts.logIn(email: nil)
+            #expect(discoverable.subject == subject)
+            #expect(fixture.pad.prompts.count == 3)
+
+            // Refresh rotates; revoking the new refresh token ends the family.
+            let manager = accounts.driver.tokens
+            let refreshed = try await manager.refresh(try #require(byEmail.tokens.refreshToken)).get()
+            #expect(refreshed.refreshToken != byEmail.tokens.refreshToken)
+            try await manager.revoke(try #require(refreshed.refreshToken))
+            guard case .errorResponse(let refusal, let status) = await manager.refresh(
+                try #require(refreshed.refreshToken))
+            else { throw TestFailure("a revoked refresh token was accepted") }
+            #expect(refusal.error == "invalid_grant" && status == 400)
+        }
+    }
+
+    @Test("a client that is not first-party asks for consent; allowed it ends in tokens, denied in access_denied")
+    func consent() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let fixture = try await FlowFixture.make(server, storage, client: ["first_party": false])
+            let asked = SecretPad(nil)
+            let allowing = try fixture.accounts { name, scopes in
+                _ = await asked.provider(.enter(userId: "\(name ?? "") \(scopes.joined(separator: ","))"))
+                return true
+            }
+            let email = "grace.\(UUID().uuidString.prefix(8))@example.com"
+            let signedUp = try await allowing.signUp(profile: AccountProfile(email: email))
+            #expect(signedUp.claims["email"]?.stringValue == email)
+            #expect(asked.prompts == [.enter(userId: "Flow app openid,profile,email,offline_access")])
+
+            // Another person, who refuses: the flow ends in the OAuth error, as a redirect would.
+            let denying = try fixture.accounts { _, _ in false }
+            let error = await #expect(throws: FlowError.self) {
+                _ = try await denying.signUp(profile: AccountProfile(email: "other.\(email)"))
+            }
+            #expect(error?.problem?.type == .errorAuthorizationResponse)
+            #expect(error?.problem?.error == "access_denied")
+            #expect(error?.recovery == .giveUp)
+        }
+    }
+
+    @Test("problems: a missing email is invalid input naming the field; a tampered assertion is incorrect credentials")
+    func problems() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let fixture = try await FlowFixture.make(server, storage)
+            let accounts = try fixture.accounts()
+            let email = "lin.\(UUID().uuidString.prefix(8))@example.com"
+            _ = try await accounts.signUp(profile: AccountProfile(email: email))
+
+            let driver = accounts.driver
+            var step = try await driver.start()
+            let create = try #require(step.action("create-account")?.form)
+            let missing = await #expect(throws: FlowError.self) {
+                _ = try await driver.submit(create, parameters: ["given_name": "Lin"])
+            }
+            #expect(missing?.problem?.type == .invalidInput)
+            #expect(missing?.problem?.invalidFields == [.init(name: "email", reason: .missing)])
+            #expect(missing?.recovery == .retry)
+            let taken = await #expect(throws: FlowError.self) {
+                _ = try await driver.submit(create, parameters: ["email": .string(email)])
+            }
+            #expect(taken?.problem?.invalidFields?.first?.name == "email")
+            #expect(taken?.problem?.invalidFields?.first?.reason == .invalidValue)
+
+            // The same flow goes on: a passkey sign-in whose signature was changed is refused.
+            step = try await driver.submit(
+                try #require(step.action("passkey-sign-in")?.form), parameters: ["username": .string(email)])
+            let operation = try #require(step.actions.first?.clientOperation)
+            guard case .object(var credential) = try await accounts.perform(operation, label: email),
+                case .object(var response)? = credential["response"],
+                let signature = response["signature"]?.stringValue.flatMap(Base64URL.decode)
+            else { throw TestFailure("the assertion has no signature") }
+            var changed = signature
+            changed[changed.count - 1] ^= 0x01
+            response["signature"] = .string(Base64URL.encode(changed))
+            credential["response"] = .object(response)
+            let wrong = await #expect(throws: FlowError.self) {
+                _ = try await driver.submit(
+                    try #require(operation.continueActions.first?.form), parameters: ["credential": .object(credential)])
+            }
+            #expect(wrong?.problem?.type == .incorrectCredentials)
+            #expect(wrong?.recovery == .retry)
+        }
+    }
+
+    @Test("a flow that expires while the user types the PIN is started again, and signs in")
+    func restartsAfterSessionExpired() async throws {
+        let clock = SharedClock()
+        try await LiveServer.with(ownPublicURL: true, now: clock.now) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            var fixture = try await FlowFixture.make(server, storage)
+            let log = LogCapture()
+            fixture.oauth.now = clock.now
+            fixture.oauth.logger = log.logger
+            let email = "max.\(UUID().uuidString.prefix(8))@example.com"
+            _ = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
+
+            // The first sign-in's PIN takes eleven minutes: the flow (ten) is gone by then.
+            let slow = SecretPad(FlowFixture.pin)
+            var device = fixture.device
+            let typed = Mutex(0)
+            device.userVerification = .pin { purpose in
+                if typed.withLock({ count in
+                    count += 1
+                    return count == 1
+                }) {
+                    clock.advance(by: 11 * 60)
+                }
+                return await slow.provider(purpose)
+            }
+            let accounts = try PasskeyAccountClient(device: device, oauth: fixture.oauth)
+            let signedIn = try await accounts.logIn(email: email)
+            #expect(signedIn.claims["email"]?.stringValue == email)
+            #expect(typed.withLock { $0 } == 2)
+            #expect(log.text.contains("urn:umfa:problem:session-expired"))
+            #expect(log.text.contains("the flow must start again"))
+        }
+    }
+
+    @Test("a DPoP nonce demanded in the middle of a flow is sent, and the flow goes on")
+    func nonceMidFlow() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            var fixture = try await FlowFixture.make(server, storage)
+            let log = LogCapture()
+            let heard = Mutex<[Int]>([])
+            fixture.oauth.logger = log.logger
+            fixture.oauth.tokenResponseListener = { answer in heard.withLock { $0.append(answer.status) } }
+            let accounts = try fixture.accounts()
+            let driver = accounts.driver
+            let email = "noor.\(UUID().uuidString.prefix(8))@example.com"
+            var step = try await driver.start(prompt: "create")
+            step = try await driver.submit(
+                try #require(step.action("create-account")?.form), parameters: ["email": .string(email)])
+            // The application starts requiring nonces now.
+            try await server.patch(fixture.app, ["dpop_nonce": "required"])
+            let operation = try #require(step.actions.first?.clientOperation)
+            let credential = try await accounts.perform(operation, label: email)
+            step = try await driver.submit(
+                try #require(operation.continueActions.first?.form), parameters: ["credential": credential])
+            #expect(step.type == .authorizationResponse)
+            let (tokens, claims) = try await driver.finish(step)
+            #expect(claims["email"]?.stringValue == email)
+            #expect(tokens.tokenType == "DPoP")
+            #expect(log.text.contains("the server demands a DPoP nonce"))
+            #expect(try jwtClaims(tokens.accessToken)["cnf"] != nil)
+            // The listener heard the flow token and the code exchange.
+            #expect(heard.withLock { $0 } == [200, 200])
+        }
+    }
+
+    @Test("a refused client falls back to the DCR template; the dynamic client is kept on the device")
+    func dcrFallback() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let app = try await server.createApplication(policy: "open")
+            let template = try await server.flowClient(
+                app,
+                [
+                    "client_name": "SDK template", "dcr_template": true,
+                    "token_endpoint_auth_method": "client_secret_basic",
+                    "grant_types": .array(["authorization_code", "refresh_token", "client_credentials"]),
+                ])
+            var fixture = try await FlowFixture.make(server, storage, app: app)
+            fixture.oauth.clientID = "a-client-the-server-never-issued"
+            fixture.oauth.dcrTemplate = .init(
+                clientID: try #require(template["client_id"]?.stringValue),
+                authentication: .secret(try #require(template["client_secret"]?.stringValue)))
+            let before = try await server.send(
+                .get, "/api/admin/applications/\(app.id)/oauth-clients", bearer: LiveServer.adminToken)
+            let email = "omar.\(UUID().uuidString.prefix(8))@example.com"
+            let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
+            let clientID = try #require(signedUp.claims["aud"]?.stringValue)
+            #expect(clientID != fixture.oauth.clientID && clientID != template["client_id"]?.stringValue)
+            // A new client object for the same device uses the kept client: nothing new is registered.
+            let again = try await fixture.accounts().logIn(email: email)
+            #expect(again.claims["aud"]?.stringValue == clientID)
+            let after = try await server.send(
+                .get, "/api/admin/applications/\(app.id)/oauth-clients", bearer: LiveServer.adminToken)
+            let count = { (reply: Reply) -> Int in
+                guard case .array(let clients)? = reply["clients"] else { return -1 }
+                return clients.count
+            }
+            #expect(count(after) == count(before) + 1)
+            // The kept client's secret is sealed on the device, not written in the clear.
+            let folder = storage.url.appendingPathComponent("oauth-clients")
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(files.count == 1)
+            let kept = try String(contentsOf: folder.appendingPathComponent(try #require(files.first)), encoding: .utf8)
+            #expect(kept.contains(clientID) && !kept.contains("umfa_cs_"))
+        }
+    }
+
+    @Test("a trace-level log of a whole journey holds no token, code, PIN, proof or key")
+    func logsMaskSecrets() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            var fixture = try await FlowFixture.make(server, storage)
+            let log = LogCapture()
+            fixture.oauth.logger = log.logger
+            let accounts = try fixture.accounts()
+            let email = "zoe.\(UUID().uuidString.prefix(8))@example.com"
+            let signedUp = try await accounts.signUp(profile: AccountProfile(email: email))
+            let refreshed = try await accounts.driver.tokens.refresh(try #require(signedUp.tokens.refreshToken)).get()
+            let text = log.text
+            #expect(text.contains("→ POST") && text.contains("→ GET") && text.contains("[masked]"))
+            var secrets = [
+                FlowFixture.pin, signedUp.tokens.accessToken, try #require(signedUp.tokens.refreshToken),
+                try #require(signedUp.tokens.idToken), refreshed.accessToken, try #require(refreshed.refreshToken), email,
+            ]
+            // Pieces of each JWT (a header alone is not secret; its payload and signature are).
+            for token in [signedUp.tokens.accessToken, refreshed.accessToken] {
+                secrets += token.split(separator: ".").dropFirst().map(String.init)
+            }
+            for secret in secrets { #expect(!text.contains(secret), "the log holds a secret") }
+            // No query value and no flow id: every one is masked.
+            #expect(!text.contains("code_challenge=") || text.contains("code_challenge=[masked]"))
+            #expect(text.range(of: #"/flow/[A-Za-z0-9_-]{20,}"#, options: .regularExpression) == nil)
+        }
+    }
+
+    @Test("the completion-handler forms sign up and log in")
+    func completions() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let accounts = try await FlowFixture.make(server, storage).accounts()
+            let email = "eve.\(UUID().uuidString.prefix(8))@example.com"
+            let signedUp = try await withCheckedThrowingContinuation { continuation in
+                accounts.signUp(profile: AccountProfile(email: email)) { continuation.resume(with: $0) }
+            }
+            let loggedIn = try await withCheckedThrowingContinuation { continuation in
+                accounts.logIn(email: email) { continuation.resume(with: $0) }
+            }
+            #expect(signedUp.subject != nil && signedUp.subject == loggedIn.subject)
+        }
+    }
+}
