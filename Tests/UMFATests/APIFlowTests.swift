@@ -281,3 +281,83 @@ struct APIFlowTests {
         }
     }
 }
+
+@Suite("API-driven flow: approval on another device")
+struct APIFlowApprovalTests {
+    @Test("a polling step carries the QR code and app link; the phone approves; the flow ends in tokens for its user")
+    func approval() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let phoneStorage = DeviceStorage()
+            let kioskStorage = DeviceStorage()
+            defer {
+                phoneStorage.remove()
+                kioskStorage.remove()
+            }
+            // The phone signs up through the flow; the device now knows its passkey as the account's.
+            let phone = try await FlowFixture.make(server, phoneStorage)
+            let email = "ida.\(UUID().uuidString.prefix(8))@example.com"
+            let account = try await phone.accounts().signUp(profile: AccountProfile(email: email))
+            let subject = try #require(account.subject)
+            #expect(try await UMFAClient(phone.device).checkEnrollment(userId: subject).enrolled)
+
+            // A device without a passkey (a kiosk, a TV) asks for an approval.
+            var kioskDevice = phone.device
+            kioskDevice.storageLocation = kioskStorage.url
+            let kiosk = try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth)
+            let driver = kiosk.driver
+            var step = try await driver.start()
+            step = try await driver.submit(
+                try #require(step.action("approve-on-another-device")?.form), parameters: ["username": .string(email)])
+            #expect(step.type == .polling && step.pollingStatus == "pending")
+            let link = try #require(step.properties["appLinkUri"]?.stringValue)
+            #expect(step.properties["qrCode"]?.objectValue?["dataUri"]?.stringValue?.hasPrefix("data:image/png") == true)
+            let poll = try #require(step.action("poll")?.form)
+            #expect(try await driver.submit(poll).pollingStatus == "pending")
+
+            // The phone opens the link and approves with its passkey.
+            let approving = UMFAClient(
+                phone.device, relyingParty: OutOfBandRelyingParty(link: try UMFAAppLink(uri: link), config: phone.device))
+            _ = try await approving.answerApproval(userId: subject)
+
+            step = try await driver.submit(poll)
+            #expect(step.pollingStatus == "done")
+            step = try await driver.submit(try #require(step.action("continue")?.form))
+            let (tokens, claims) = try await driver.finish(step)
+            #expect(claims["sub"]?.stringValue == subject && claims["email"]?.stringValue == email)
+            #expect(tokens.tokenType == "DPoP")
+            // The kiosk holds no passkey.
+            #expect(try phoneStorage.keyFiles().count == 1 && kioskStorage.keyFiles().isEmpty)
+        }
+    }
+
+    @Test("a denied approval fails the polling step, which offers a restart")
+    func denied() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let phoneStorage = DeviceStorage()
+            let kioskStorage = DeviceStorage()
+            defer {
+                phoneStorage.remove()
+                kioskStorage.remove()
+            }
+            let phone = try await FlowFixture.make(server, phoneStorage)
+            let email = "jon.\(UUID().uuidString.prefix(8))@example.com"
+            let subject = try #require(try await phone.accounts().signUp(profile: AccountProfile(email: email)).subject)
+            var kioskDevice = phone.device
+            kioskDevice.storageLocation = kioskStorage.url
+            let driver = try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth).driver
+            var step = try await driver.start()
+            step = try await driver.submit(
+                try #require(step.action("approve-on-another-device")?.form), parameters: ["username": .string(email)])
+            let link = try #require(step.properties["appLinkUri"]?.stringValue)
+            let denying = UMFAClient(
+                phone.device,
+                relyingParty: OutOfBandRelyingParty(link: try UMFAAppLink(uri: link), config: phone.device, decision: .deny))
+            _ = try await denying.answerApproval(userId: subject)
+            step = try await driver.submit(try #require(step.action("poll")?.form))
+            #expect(step.pollingStatus == "failed")
+            #expect(step.messages.first?.classList == ["error"])
+            let restarted = try await driver.submit(try #require(step.action("restart")?.form))
+            #expect(restarted.metadata?.viewName == "umfa:choose")
+        }
+    }
+}

@@ -73,10 +73,20 @@ public final class PasskeyAccountClient: Sendable {
             throw FlowError(ZSMError(.serverError, "the flow does not offer \(kind)", recovery: .giveUp))
         }
         step = try await driver.submit(first, parameters: form)
+        var created: DeviceEnrollments.Entry?
         for _ in 0..<6 {
             switch step.type {
             case .authorizationResponse:
                 let (tokens, claims) = try await driver.finish(step)
+                if var entry = created, let subject = claims["sub"]?.stringValue {
+                    // The device knows the new passkey as the account's, as after an enrollment.
+                    entry.userId = subject
+                    do {
+                        try device.device().enrollments.record(entry)
+                    } catch {
+                        throw FlowError(error)
+                    }
+                }
                 return AccountTokens(tokens: tokens, claims: claims)
             case .userConsent:
                 var scopes: [String] = []
@@ -90,7 +100,13 @@ public final class PasskeyAccountClient: Sendable {
                 guard let action = step.actions.first(where: { $0.clientOperation != nil }),
                     let operation = action.clientOperation, let next = operation.continueActions.first?.form
                 else { throw FlowError(ZSMError(.serverError, "the flow offers no passkey ceremony", recovery: .giveUp)) }
-                let credential = try await perform(operation, label: label)
+                let (credential, verified) = try await run(operation, label: label)
+                if operation.name == "webauthn-registration", let id = credential.objectValue?["id"]?.stringValue {
+                    created = DeviceEnrollments.Entry(
+                        applicationId: device.config.applicationId, userId: "", credentialId: id,
+                        rpId: Self.rpID(of: operation) ?? "", enrolledAt: Date(), userVerification: verified.label,
+                        biometricSetHash: verified.biometricSetHash)
+                }
                 step = try await driver.submit(next, parameters: ["credential": credential])
             default:
                 throw FlowError(
@@ -104,6 +120,13 @@ public final class PasskeyAccountClient: Sendable {
     /// this device's authenticator, the user verified as configured (`label` names the account
     /// in the PIN prompt); the response JSON for the continue form's `credential`.
     public func perform(_ operation: FlowClientOperation, label: String) async throws(FlowError) -> JSONValue {
+        try await run(operation, label: label).0
+    }
+
+    /// ``perform(_:label:)`` with how the user was verified.
+    private func run(_ operation: FlowClientOperation, label: String) async throws(FlowError) -> (
+        JSONValue, VerifiedUser
+    ) {
         do throws(ZSMError) {
             let opened = try device.device()
             switch operation.name {
@@ -117,7 +140,7 @@ public final class PasskeyAccountClient: Sendable {
                 } catch {
                     throw UMFAClient.map(error)
                 }
-                return try Self.json(response)
+                return (try Self.json(response), verified)
             case "webauthn-authentication":
                 let options = try Self.options(operation, "credentialRequestOptions", as: RequestOptionsJSON.self)
                 try device.checkRelyingPartyID(options.rpId)
@@ -128,13 +151,20 @@ public final class PasskeyAccountClient: Sendable {
                 } catch {
                     throw UMFAClient.map(error, missingMeansNotEnrolled: true)
                 }
-                return try Self.json(response)
+                return (try Self.json(response), verified)
             default:
                 throw ZSMError(.serverError, "the client operation \(operation.name) is not one this SDK performs")
             }
         } catch {
             throw FlowError(error)
         }
+    }
+
+    private static func rpID(of operation: FlowClientOperation) -> String? {
+        guard case .object(let argument)? = operation.arguments["credentialCreationOptions"],
+            case .object(let publicKey)? = argument["publicKey"], case .object(let rp)? = publicKey["rp"]
+        else { return nil }
+        return rp["id"]?.stringValue
     }
 
     private static func options<Options: Decodable>(
