@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import UMFAEncoding
-import UMFAWebAuthn
 import UMFAStorage
+import UMFAWebAuthn
 import _CryptoExtras
 
 /// The private and public halves of one token signing key, of one of the three JWS algorithms

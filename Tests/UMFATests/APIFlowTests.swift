@@ -44,8 +44,9 @@ struct APIFlowTests {
             let refreshed = try await manager.refresh(try #require(byEmail.tokens.refreshToken)).get()
             #expect(refreshed.refreshToken != byEmail.tokens.refreshToken)
             try await manager.revoke(try #require(refreshed.refreshToken))
-            guard case .errorResponse(let refusal, let status) = await manager.refresh(
-                try #require(refreshed.refreshToken))
+            guard
+                case .errorResponse(let refusal, let status) = await manager.refresh(
+                    try #require(refreshed.refreshToken))
             else { throw TestFailure("a revoked refresh token was accepted") }
             #expect(refusal.error == "invalid_grant" && status == 400)
         }
@@ -117,7 +118,8 @@ struct APIFlowTests {
             credential["response"] = .object(response)
             let wrong = await #expect(throws: FlowError.self) {
                 _ = try await driver.submit(
-                    try #require(operation.continueActions.first?.form), parameters: ["credential": .object(credential)])
+                    try #require(operation.continueActions.first?.form), parameters: ["credential": .object(credential)]
+                )
             }
             #expect(wrong?.problem?.type == .incorrectCredentials)
             #expect(wrong?.recovery == .retry)
@@ -251,7 +253,8 @@ struct APIFlowTests {
             #expect(text.contains("→ POST") && text.contains("→ GET") && text.contains("[masked]"))
             var secrets = [
                 FlowFixture.pin, signedUp.tokens.accessToken, try #require(signedUp.tokens.refreshToken),
-                try #require(signedUp.tokens.idToken), refreshed.accessToken, try #require(refreshed.refreshToken), email,
+                try #require(signedUp.tokens.idToken), refreshed.accessToken, try #require(refreshed.refreshToken),
+                email,
             ]
             // Pieces of each JWT (a header alone is not secret; its payload and signature are).
             for token in [signedUp.tokens.accessToken, refreshed.accessToken] {
@@ -310,13 +313,15 @@ struct APIFlowApprovalTests {
                 try #require(step.action("approve-on-another-device")?.form), parameters: ["username": .string(email)])
             #expect(step.type == .polling && step.pollingStatus == "pending")
             let link = try #require(step.properties["appLinkUri"]?.stringValue)
-            #expect(step.properties["qrCode"]?.objectValue?["dataUri"]?.stringValue?.hasPrefix("data:image/png") == true)
+            #expect(
+                step.properties["qrCode"]?.objectValue?["dataUri"]?.stringValue?.hasPrefix("data:image/png") == true)
             let poll = try #require(step.action("poll")?.form)
             #expect(try await driver.submit(poll).pollingStatus == "pending")
 
             // The phone opens the link and approves with its passkey.
             let approving = UMFAClient(
-                phone.device, relyingParty: OutOfBandRelyingParty(link: try UMFAAppLink(uri: link), config: phone.device))
+                phone.device,
+                relyingParty: OutOfBandRelyingParty(link: try UMFAAppLink(uri: link), config: phone.device))
             _ = try await approving.answerApproval(userId: subject)
 
             step = try await driver.submit(poll)
@@ -351,7 +356,8 @@ struct APIFlowApprovalTests {
             let link = try #require(step.properties["appLinkUri"]?.stringValue)
             let denying = UMFAClient(
                 phone.device,
-                relyingParty: OutOfBandRelyingParty(link: try UMFAAppLink(uri: link), config: phone.device, decision: .deny))
+                relyingParty: OutOfBandRelyingParty(
+                    link: try UMFAAppLink(uri: link), config: phone.device, decision: .deny))
             _ = try await denying.answerApproval(userId: subject)
             step = try await driver.submit(try #require(step.action("poll")?.form))
             #expect(step.pollingStatus == "failed")

@@ -52,7 +52,8 @@ public final class FlowDriver: Sendable {
         }
         var query: [String: String] = [
             "client_id": tokens.currentClient().id, "response_type": "code", "redirect_uri": configuration.redirectURI,
-            "scope": (scopes ?? configuration.scopes).joined(separator: " "), "state": secrets.state, "nonce": secrets.nonce,
+            "scope": (scopes ?? configuration.scopes).joined(separator: " "), "state": secrets.state,
+            "nonce": secrets.nonce,
             "code_challenge": secrets.challenge, "code_challenge_method": "S256",
         ]
         if let prompt { query["prompt"] = prompt }
@@ -108,7 +109,8 @@ public final class FlowDriver: Sendable {
         guard step.properties["state"]?.stringValue == secrets.state,
             step.properties["iss"]?.stringValue.map({ $0.utf8.elementsEqual(configuration.issuerString.utf8) }) == true
         else {
-            throw FlowError(ZSMError(.verificationFailed, "the authorization response is not this flow's", recovery: .startOver))
+            throw FlowError(
+                ZSMError(.verificationFailed, "the authorization response is not this flow's", recovery: .startOver))
         }
         do {
             let tokens = try await self.tokens.exchange(code: code, codeVerifier: secrets.verifier).get()

@@ -59,7 +59,7 @@ public final class PasskeyAccountClient: Sendable {
     ) async throws(FlowError) -> AccountTokens {
         do {
             return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
-        } catch where error.recovery == .restartFlow {
+        } catch  where error.recovery == .restartFlow {
             driver.tokens.configuration.logger.notice("the flow must start again: \(error.message)")
             return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
         }
@@ -99,7 +99,9 @@ public final class PasskeyAccountClient: Sendable {
             case .authentication, .registration:
                 guard let action = step.actions.first(where: { $0.clientOperation != nil }),
                     let operation = action.clientOperation, let next = operation.continueActions.first?.form
-                else { throw FlowError(ZSMError(.serverError, "the flow offers no passkey ceremony", recovery: .giveUp)) }
+                else {
+                    throw FlowError(ZSMError(.serverError, "the flow offers no passkey ceremony", recovery: .giveUp))
+                }
                 let (credential, verified) = try await run(operation, label: label)
                 if operation.name == "webauthn-registration", let id = credential.objectValue?["id"]?.stringValue {
                     created = DeviceEnrollments.Entry(

@@ -80,10 +80,12 @@ public enum ClientAuthentication: Sendable {
 
     private static func hs256(_ claims: [String: Any], secret: String) throws(ZSMError) -> String {
         do {
-            let header = try JSONSerialization.data(withJSONObject: ["alg": "HS256", "typ": "JWT"], options: .sortedKeys)
+            let header = try JSONSerialization.data(
+                withJSONObject: ["alg": "HS256", "typ": "JWT"], options: .sortedKeys)
             let payload = try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys)
             let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
-            let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8)))
+            let mac = HMAC<SHA256>.authenticationCode(
+                for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8)))
             return input + "." + Base64URL.encode(Array(mac))
         } catch {
             throw ZSMError(.invalidConfiguration, "the client assertion could not be made")

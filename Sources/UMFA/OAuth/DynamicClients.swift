@@ -22,9 +22,11 @@ struct DynamicClients: Sendable {
     }
 
     func load(issuer: String, template: OAuthConfiguration.DCRTemplate?) throws(ZSMError) -> Registered? {
-        guard let template, let (secret, clientID) = try keys.loadSealed(applicationId: issuer, userId: template.clientID)
+        guard let template,
+            let (secret, clientID) = try keys.loadSealed(applicationId: issuer, userId: template.clientID)
         else { return nil }
-        return Registered(clientID: clientID, clientSecret: secret.isEmpty ? nil : String(decoding: secret, as: UTF8.self))
+        return Registered(
+            clientID: clientID, clientSecret: secret.isEmpty ? nil : String(decoding: secret, as: UTF8.self))
     }
 
     func save(_ client: Registered, issuer: String, template: OAuthConfiguration.DCRTemplate) throws(ZSMError) {

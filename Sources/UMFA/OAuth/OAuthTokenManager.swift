@@ -129,7 +129,8 @@ public final class OAuthTokenManager: Sendable {
     }
 
     func currentClient() -> Client {
-        if let registered = try? clients?.load(issuer: configuration.issuerString, template: configuration.dcrTemplate) {
+        if let registered = try? clients?.load(issuer: configuration.issuerString, template: configuration.dcrTemplate)
+        {
             return Client(id: registered.clientID, authentication: registered.authentication)
         }
         return Client(id: configuration.clientID, authentication: configuration.clientAuthentication)
@@ -139,7 +140,8 @@ public final class OAuthTokenManager: Sendable {
     /// template is configured, registers a client from it and runs `request` once more.
     private func withClientFallback(_ request: (Client) async -> TokenResponse) async -> TokenResponse {
         let first = await request(currentClient())
-        guard case .errorResponse(let answer, _) = first, ["invalid_client", "unauthorized_client"].contains(answer.error),
+        guard case .errorResponse(let answer, _) = first,
+            ["invalid_client", "unauthorized_client"].contains(answer.error),
             let template = configuration.dcrTemplate, let clients
         else { return first }
         configuration.logger.info("the client was refused (\(answer.error)); registering one from the DCR template")
@@ -212,7 +214,8 @@ public final class OAuthTokenManager: Sendable {
             let answer = try await session.send("POST", url, body: .form(form), headers: headers)
             configuration.tokenResponseListener?(
                 OAuthConfiguration.TokenEndpointResponse(status: answer.status, headers: answer.headers))
-            if answer.status == 200, let tokens = try? JSONDecoder().decode(OAuthTokenResponse.self, from: answer.data) {
+            if answer.status == 200, let tokens = try? JSONDecoder().decode(OAuthTokenResponse.self, from: answer.data)
+            {
                 configuration.logger.info("the token endpoint issued tokens (\(parameters["grant_type"] ?? ""))")
                 return .success(tokens)
             }
@@ -220,7 +223,8 @@ public final class OAuthTokenManager: Sendable {
                 configuration.logger.notice("the token endpoint refused: \(error.error)")
                 return .errorResponse(error, status: answer.status)
             }
-            return .error(ZSMError(.serverError, "the token endpoint's answer does not read", httpStatus: answer.status))
+            return .error(
+                ZSMError(.serverError, "the token endpoint's answer does not read", httpStatus: answer.status))
         } catch {
             return .error(error)
         }

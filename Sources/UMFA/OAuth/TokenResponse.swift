@@ -1,7 +1,7 @@
-import Foundation
 import Crypto
-import UMFAWebAuthn
+import Foundation
 import UMFAContract
+import UMFAWebAuthn
 
 /// What a token request came to: tokens, the server's RFC 6749 §5.2 error answer, or an error
 /// before or around it (the network, an answer that does not read).
@@ -19,7 +19,8 @@ public enum TokenResponse: Sendable {
         case .success(let tokens): return tokens
         case .errorResponse(let answer, let status):
             let recovery: ZSMError.Recovery =
-                ["invalid_grant", "login_required"].contains(answer.error) ? .startOver
+                ["invalid_grant", "login_required"].contains(answer.error)
+                ? .startOver
                 : (status >= 500 || answer.error == "temporarily_unavailable" ? .retry : .giveUp)
             throw ZSMError(
                 .serverError, "\(answer.error): \(answer.errorDescription ?? "the token request was refused")",

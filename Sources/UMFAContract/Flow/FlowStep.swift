@@ -58,7 +58,8 @@ public struct FlowStep: Codable, Sendable, Equatable {
     public func action(_ kind: String) -> FlowAction? {
         for action in actions {
             if action.kind == kind { return action }
-            if case .selector(let selector) = action.model, let found = selector.options.first(where: { $0.kind == kind })
+            if case .selector(let selector) = action.model,
+                let found = selector.options.first(where: { $0.kind == kind })
             {
                 return found
             }

@@ -89,7 +89,8 @@ struct OutOfBandService: Sendable {
         }
         return try await startApproval(
             application: application, userID: request.userID, message: request.message ?? "",
-            ttl: try Self.ttl(request.ttlSeconds, default: Self.approvalTTL), numberMatching: request.numberMatching == true,
+            ttl: try Self.ttl(request.ttlSeconds, default: Self.approvalTTL),
+            numberMatching: request.numberMatching == true,
             caller: caller)
     }
 

@@ -27,7 +27,8 @@ struct LiveServer: Sendable {
     static let adminToken = "umfa-sdk-test-admin-token-0123456789abcdef"
 
     /// Sends one request to the server: path, method, headers, body; status and body.
-    typealias Execute = @Sendable (String, HTTPRequest.Method, HTTPFields, ByteBuffer?) async throws -> (Int, ByteBuffer)
+    typealias Execute =
+        @Sendable (String, HTTPRequest.Method, HTTPFields, ByteBuffer?) async throws -> (Int, ByteBuffer)
 
     let execute: Execute
     let port: Int
@@ -83,7 +84,9 @@ struct LiveServer: Sendable {
             // Wait until the server listens.
             var connected = false
             for _ in 0..<100 where !connected {
-                if TinyListener.isListening(port: port) { connected = true } else {
+                if TinyListener.isListening(port: port) {
+                    connected = true
+                } else {
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }

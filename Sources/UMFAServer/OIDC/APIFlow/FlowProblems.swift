@@ -17,11 +17,13 @@ extension ErrorMap {
             problem = given
         case let oauth as OAuthError:
             problem = FlowProblem(
-                .errorAuthorizationResponse, "The authorization request ended with an error", error: oauth.code.rawValue,
+                .errorAuthorizationResponse, "The authorization request ended with an error",
+                error: oauth.code.rawValue,
                 errorDescription: oauth.description)
         case AuthorizationRequest.Failure.redirect(let oauth, _, _):
             problem = FlowProblem(
-                .errorAuthorizationResponse, "The authorization request ended with an error", error: oauth.code.rawValue,
+                .errorAuthorizationResponse, "The authorization request ended with an error",
+                error: oauth.code.rawValue,
                 errorDescription: oauth.description)
         case AuthorizationRequest.Failure.page(let title, let message):
             problem = FlowProblem(.invalidInput, "\(title): \(message)")

@@ -51,11 +51,16 @@ struct FlowSteps: Sendable {
     func passkeySignIn(_ options: AuthenticationOptionsResponse) throws -> FlowStep {
         let operation = FlowClientOperation(
             name: Kind.webAuthnAuthentication,
-            arguments: ["credentialRequestOptions": .object(["publicKey": try OutOfBandService.json(options.publicKey)])],
+            arguments: [
+                "credentialRequestOptions": .object(["publicKey": try OutOfBandService.json(options.publicKey)])
+            ],
             continueActions: [credentialForm(href: base + "/sign-in/verify")], errorActions: [restart])
         return FlowStep(
             type: .authentication,
-            actions: [FlowAction(kind: Kind.webAuthnAuthentication, title: "Use your passkey", model: .clientOperation(operation))],
+            actions: [
+                FlowAction(
+                    kind: Kind.webAuthnAuthentication, title: "Use your passkey", model: .clientOperation(operation))
+            ],
             links: [restartLink], metadata: FlowMetadata(viewName: "umfa:passkey-sign-in"))
     }
 
@@ -63,18 +68,24 @@ struct FlowSteps: Sendable {
     func passkeyRegistration(_ options: RegistrationOptionsResponse) throws -> FlowStep {
         let operation = FlowClientOperation(
             name: Kind.webAuthnRegistration,
-            arguments: ["credentialCreationOptions": .object(["publicKey": try OutOfBandService.json(options.publicKey)])],
+            arguments: [
+                "credentialCreationOptions": .object(["publicKey": try OutOfBandService.json(options.publicKey)])
+            ],
             continueActions: [credentialForm(href: base + "/create-account/verify")], errorActions: [restart])
         return FlowStep(
             type: .registration,
-            actions: [FlowAction(kind: Kind.webAuthnRegistration, title: "Create your passkey", model: .clientOperation(operation))],
+            actions: [
+                FlowAction(
+                    kind: Kind.webAuthnRegistration, title: "Create your passkey", model: .clientOperation(operation))
+            ],
             links: [restartLink], metadata: FlowMetadata(viewName: "umfa:passkey-registration"))
     }
 
     /// Waiting for another device: the §7 QR code and app link, a poll and a cancel.
     func approvalPending(_ approval: ApprovalResponse) throws -> FlowStep {
         var properties: [String: JSONValue] = [
-            "status": .string("pending"), "qrCode": try OutOfBandService.json(approval.qrCode), "appLinkUri": .string(approval.appLinkUri),
+            "status": .string("pending"), "qrCode": try OutOfBandService.json(approval.qrCode),
+            "appLinkUri": .string(approval.appLinkUri),
             "interval": .number(Double(Self.pollInterval)),
         ]
         if let number = approval.matchingNumber { properties["matchingNumber"] = .string(number) }
@@ -94,7 +105,8 @@ struct FlowSteps: Sendable {
     /// The other device approved.
     func approvalDone() -> FlowStep {
         polling(
-            ["status": .string("done")], actions: [form(Kind.continue, "Continue", href: base, method: "GET", actionTitle: "Continue")],
+            ["status": .string("done")],
+            actions: [form(Kind.continue, "Continue", href: base, method: "GET", actionTitle: "Continue")],
             message: "Approved")
     }
 
@@ -117,7 +129,9 @@ struct FlowSteps: Sendable {
         return FlowStep(
             type: .userConsent,
             actions: [answer(Kind.consentAllow, "Allow", "allow"), answer(Kind.consentDeny, "Deny", "deny")],
-            messages: [FlowMessage(text: "\(clientName ?? "The application") asks for: \(scopes.joined(separator: ", "))")],
+            messages: [
+                FlowMessage(text: "\(clientName ?? "The application") asks for: \(scopes.joined(separator: ", "))")
+            ],
             properties: properties, metadata: FlowMetadata(viewName: "umfa:consent"))
     }
 
@@ -144,7 +158,9 @@ struct FlowSteps: Sendable {
 
     private var poll: FlowAction { form(Kind.poll, "Check again", href: base + "/approval", method: "GET") }
 
-    private var restart: FlowAction { form(Kind.restart, "Start again", href: base, method: "GET", actionTitle: "Start again") }
+    private var restart: FlowAction {
+        form(Kind.restart, "Start again", href: base, method: "GET", actionTitle: "Start again")
+    }
 
     private var restartLink: FlowLink { FlowLink(href: base, rel: Kind.restart, title: "Start again") }
 
@@ -166,6 +182,8 @@ struct FlowSteps: Sendable {
     ) -> FlowAction {
         FlowAction(
             kind: kind, title: title,
-            model: .form(FlowForm(href: href, method: method, type: "application/json", actionTitle: actionTitle, fields: fields)))
+            model: .form(
+                FlowForm(href: href, method: method, type: "application/json", actionTitle: actionTitle, fields: fields)
+            ))
     }
 }
