@@ -59,6 +59,7 @@ public struct FlowAction: Codable, Sendable, Equatable {
         case template, kind, title, model, properties
     }
 
+    /// Decodes an action; its model by its template.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kind = try container.decode(String.self, forKey: .kind)
@@ -72,6 +73,7 @@ public struct FlowAction: Codable, Sendable, Equatable {
         }
     }
 
+    /// Encodes an action with the template its model implies.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(template, forKey: .template)

@@ -44,6 +44,7 @@ public struct FlowStep: Codable, Sendable, Equatable {
         self.metadata = metadata
     }
 
+    /// Decodes a step; absent lists and properties read as empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(StepType.self, forKey: .type)
