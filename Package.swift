@@ -171,6 +171,7 @@ let package = Package(
                 "UMFAWebAuthn",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

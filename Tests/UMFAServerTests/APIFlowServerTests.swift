@@ -124,7 +124,9 @@ struct APIFlowServerTests {
         }
     }
 
-    @Test("a request the flow cannot serve is a problem, never a redirect: prompt=none, a foreign redirect URI, a bad scope")
+    @Test(
+        "a request the flow cannot serve is a problem, never a redirect: prompt=none, a foreign redirect URI, a bad scope"
+    )
     func requestProblems() async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "open")
@@ -164,7 +166,8 @@ struct APIFlowServerTests {
                 ("{not json", "application/json"), ("[1,2]", "application/json"),
                 (#"{"email": 42}"#, "application/json"), ("email=not-an-address", "application/x-www-form-urlencoded"),
             ] {
-                let reply = try await Self.call(api, .post, create, token: token, key: key, body: body, contentType: type)
+                let reply = try await Self.call(
+                    api, .post, create, token: token, key: key, body: body, contentType: type)
                 _ = try Self.problem(reply, .badRequest, .invalidInput)
             }
             let invalid = try Self.problem(
@@ -211,6 +214,47 @@ struct APIFlowServerTests {
             _ = try Self.problem(
                 try await Self.call(api, .get, Self.issuer(app) + "/flow/unknown", token: token, key: key),
                 .badRequest, .sessionExpired)
+        }
+    }
+
+    @Test("sign-up closed mid-flow is authentication-failed; too many ceremonies from one address is too-many-attempts")
+    func refusals() async throws {
+        var server = TestServer()
+        server.adjust = { $0.abuseLimits.optionsRequests = 3 }
+        defer { server.remove() }
+        try await server.run { api in
+            let app = try await api.createApplication(policy: "open")
+            let client = try await Self.flowClient(api, app)
+            let key = DPoPKey(now: { api.clock.now })
+            let token = try await Self.flowToken(api, app, client, key: key)
+            let start = try Self.step(
+                try await Self.call(api, .get, Self.authorize(app, client), token: token, key: key))
+            let create = try #require(start.action("create-account")?.form?.href)
+            let signIn = try #require(start.action("passkey-sign-in")?.form?.href)
+            let patched = try await api.send(
+                .patch, "/api/admin/applications/\(app.id)", json: ["signup": "disabled"], bearer: TestServer.adminToken
+            )
+            #expect(patched.status == .ok, "\(patched.text)")
+            let closed = try Self.problem(
+                try await Self.call(api, .post, create, token: token, key: key, body: #"{"email":"a@example.com"}"#),
+                .forbidden, .authenticationFailed)
+            #expect(closed.title.contains("new accounts"))
+            // A new flow no longer offers account creation.
+            let again = try Self.step(
+                try await Self.call(api, .get, Self.authorize(app, client), token: token, key: key))
+            #expect(again.action("create-account") == nil && again.action("passkey-sign-in") != nil)
+
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<5 {
+                statuses.append(try await Self.call(api, .post, signIn, token: token, key: key, body: "{}").status)
+            }
+            // The first ceremonies are served; past the limit every one is refused.
+            #expect(statuses.first == .ok, "\(statuses)")
+            let firstRefusal = try #require(statuses.firstIndex(of: .tooManyRequests), "\(statuses)")
+            #expect(statuses[firstRefusal...].allSatisfy { $0 == .tooManyRequests }, "\(statuses)")
+            let limited = try await Self.call(api, .post, signIn, token: token, key: key, body: "{}")
+            _ = try Self.problem(limited, .tooManyRequests, .tooManyAttempts)
+            #expect(limited.headers[.retryAfter] != nil)
         }
     }
 }

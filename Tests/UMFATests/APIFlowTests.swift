@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 import Testing
@@ -234,6 +235,47 @@ struct APIFlowTests {
             #expect(files.count == 1)
             let kept = try String(contentsOf: folder.appendingPathComponent(try #require(files.first)), encoding: .utf8)
             #expect(kept.contains(clientID) && !kept.contains("umfa_cs_"))
+        }
+    }
+
+    @Test(
+        "confidential clients authenticate with private_key_jwt and client_secret_jwt through the whole journey",
+        arguments: ["private_key_jwt", "client_secret_jwt"])
+    func clientAuthentication(method: String) async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            let app = try await server.createApplication(policy: "open")
+            let key = P256.Signing.PrivateKey()
+            var extra: [String: JSONValue] = ["token_endpoint_auth_method": .string(method)]
+            if method == "private_key_jwt" {
+                let jwk = DeviceSigningKeys.publicJWK(key)
+                extra["jwks"] = .object(["keys": .array([jwk])])
+            }
+            let client = try await server.flowClient(app, extra)
+            var fixture = try await FlowFixture.make(server, storage, app: app)
+            fixture.oauth.clientID = try #require(client["client_id"]?.stringValue)
+            fixture.oauth.clientAuthentication =
+                method == "private_key_jwt"
+                ? .privateKeyJWT(key) : .symmetricJWT(secret: try #require(client["client_secret"]?.stringValue))
+            let email = "kai.\(UUID().uuidString.prefix(8))@example.com"
+            let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
+            #expect(signedUp.claims["aud"]?.stringValue == fixture.oauth.clientID)
+            #expect(signedUp.claims["email"]?.stringValue == email)
+
+            // The wrong key or secret: the flow token is refused and the flow cannot start.
+            fixture.oauth.clientAuthentication =
+                method == "private_key_jwt" ? .privateKeyJWT(P256.Signing.PrivateKey()) : .symmetricJWT(secret: "wrong")
+            guard
+                case .errorResponse(let refusal, let status) = await OAuthTokenManager(
+                    configuration: fixture.oauth, dpopKey: DPoPKey()
+                ).flowToken()
+            else { throw TestFailure("a wrong client credential got a flow token") }
+            #expect(refusal.error == "invalid_client" && status == 401)
+            let error = await #expect(throws: FlowError.self) {
+                _ = try await fixture.accounts().logIn(email: email)
+            }
+            #expect(error?.recovery == .giveUp)
         }
     }
 
