@@ -110,6 +110,32 @@ def main() -> None:
                      f" ({next(iter(engines['postgres-async']['logins'].values()))['per_second'] / logins:.0%})"
                      if engines.get("postgres-async") else "")
                   + "."]
+    lines += ["", "## Login tokens by signing algorithm (same server, same users, same run)", "",
+              "The application's `token_signing_alg` changed between runs of the same login load.", "",
+              "| engine | RS256 | ES256 | EdDSA | ES256 / RS256 | EdDSA / RS256 |", "|---|---|---|---|---|---|"]
+    alg_verdicts = []
+    for name, figures in engines.items():
+        by_alg = (figures or {}).get("logins_by_alg")
+        if not by_alg:
+            continue
+        rs, es, ed = (by_alg[a]["per_second"] for a in ("RS256", "ES256", "EdDSA"))
+        lines.append(f"| {name} | {rs:,.0f}/s | {es:,.0f}/s | {ed:,.0f}/s | {es / rs:.2f} × | {ed / rs:.2f} × |")
+        alg_verdicts.append(f"{name} {verdict(max(es, ed) >= 3 * rs)} ({max(es, ed) / rs:.2f} ×)")
+    lines += ["", f"Target: ES256 or EdDSA logins ≥ 3 × RS256 — {', '.join(alg_verdicts) or 'not measured'}."]
+    lines += ["", "## OAuth token endpoint (wrk -t2 -c32, HTTP Basic client, same server, same run)", "",
+              "| engine | client_credentials RS256 | client_credentials ES256 | introspection | non-2xx |",
+              "|---|---|---|---|---|"]
+    for name, figures in engines.items():
+        oauth = (figures or {}).get("oauth")
+        if not oauth:
+            continue
+        rs, es, intro = oauth["client_credentials_RS256"], oauth["client_credentials_ES256"], oauth["introspection"]
+        lines.append(f"| {name} | {rs['per_second']:,.0f}/s (p99 {rs['p99_ms']:.1f} ms) |"
+                     f" {es['per_second']:,.0f}/s (p99 {es['p99_ms']:.1f} ms) |"
+                     f" {intro['per_second']:,.0f}/s (p99 {intro['p99_ms']:.1f} ms) |"
+                     f" {rs['non_2xx'] + es['non_2xx'] + intro['non_2xx']} |")
+    lines += ["", "Not measured yet: `refresh_token` with rotation and userinfo (each request needs a new"
+              " refresh token or a new DPoP proof, which wrk cannot make), and the LemonLDAP::NG peer.", ""]
     lines += ["", "## validate-token beside /health (wrk -t2 -c32, same server, same run)", "",
               "Three alternating rounds of each; the best round of each counts.", "",
               "| engine | validate-token | /health | ratio | validate-token p50 / p99 | non-2xx |", "|---|---|---|---|---|---|"]

@@ -163,6 +163,41 @@ def main() -> None:
                            check=True)
             result["logins"][str(total)] = load("login", users=64, **{"user-prefix": f"bench{total}"})
 
+        # The same logins with each token signing algorithm (the application setting), same users.
+        admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+        first = str(args.growth[0])
+        result["logins_by_alg"] = {"RS256": result["logins"][first]}
+        for alg in ("ES256", "EdDSA"):
+            patched = requests.patch(f"{server.url}/api/admin/applications/{app}", headers=admin,
+                                     json={"token_signing_alg": alg}, timeout=10)
+            assert patched.status_code == 200, patched.text
+            result["logins_by_alg"][alg] = load("login", users=64, **{"user-prefix": f"bench{first}"})
+
+        # The OAuth token endpoint: client_credentials (RS256 and ES256) and introspection, by wrk.
+        client = requests.post(f"{server.url}/api/admin/applications/{app}/oauth-clients", headers=admin, json={
+            "client_name": "bench", "grant_types": ["client_credentials"], "response_types": [],
+            "scope": "bench"}, timeout=10).json()
+        basic = base64.b64encode(f"{client['client_id']}:{client['client_secret']}".encode()).decode()
+        form = str(Path(__file__).parent / "form-post.lua")
+        token_url = f"{server.url}/oidc/{app}/token"
+        result["oauth"] = {}
+        for alg in ("RS256", "ES256"):
+            requests.patch(f"{server.url}/api/admin/applications/{app}", headers=admin,
+                           json={"token_signing_alg": alg}, timeout=10).raise_for_status()
+            env = {"UMFA_BENCH_AUTHORIZATION": f"Basic {basic}", "UMFA_BENCH_BODY": "grant_type=client_credentials"}
+            result["oauth"][f"client_credentials_{alg}"] = wrk(token_url, args.wrk_seconds, form, env)
+        access = requests.post(token_url, data={"grant_type": "client_credentials"},
+                               headers={"Authorization": f"Basic {basic}"}, timeout=10).json()["access_token"]
+        result["oauth"]["introspection"] = wrk(
+            f"{server.url}/oidc/{app}/introspect", args.wrk_seconds, form,
+            {"UMFA_BENCH_AUTHORIZATION": f"Basic {basic}", "UMFA_BENCH_BODY": f"token={access}"})
+        result["rss_after_oauth_kb"] = proc_status(server.process.pid, "VmRSS")
+        for name, figures in result["oauth"].items():
+            print(f"  {args.engine} oauth {name}: {figures['per_second']:.0f}/s non-2xx {figures['non_2xx']}",
+                  file=sys.stderr)
+        requests.patch(f"{server.url}/api/admin/applications/{app}", headers=admin,
+                       json={"token_signing_alg": "RS256"}, timeout=10).raise_for_status()
+
         with tempfile.TemporaryDirectory() as device_dir:
             enrolled = subprocess.run(
                 [args.umfa, "enroll", "--server", server.url, "--app", app, "--user", "wrk-user",
