@@ -205,6 +205,21 @@ struct APIFlowServerTests {
                 .post, "/oidc/\(app.id)/interaction/sign-in/options", json: .object(["interaction": .string(handle)]))
             #expect(hosted.status == .unauthorized, "\(hosted.text)")
             #expect(try Self.step(try await Self.call(api, .get, base, token: token, key: key)).type == .authentication)
+            // Another flow token of the same client, with a key of its own, does not reach this flow.
+            let otherKey = DPoPKey(now: { api.clock.now })
+            let otherToken = try await Self.flowToken(api, app, client, key: otherKey)
+            _ = try Self.problem(
+                try await Self.call(api, .get, base, token: otherToken, key: otherKey), .badRequest, .sessionExpired)
+            _ = try Self.problem(
+                try await Self.call(
+                    api, .post, base + "/create-account", token: otherToken, key: otherKey,
+                    body: #"{"email":"eve@example.com"}"#), .badRequest, .sessionExpired)
+            // Nor does a hosted page's interaction, whatever the token.
+            let page = try await api.send(.get, String(Self.authorize(app, client).dropFirst(Self.origin.count)))
+            let hostedHandle = try API.page(page).interaction
+            _ = try Self.problem(
+                try await Self.call(api, .get, Self.issuer(app) + "/flow/" + hostedHandle, token: token, key: key),
+                .badRequest, .sessionExpired)
 
             api.clock.advance(by: 601)
             let expired = try Self.problem(

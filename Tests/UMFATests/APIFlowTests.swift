@@ -88,7 +88,9 @@ struct APIFlowTests {
             let fixture = try await FlowFixture.make(server, storage)
             let accounts = try fixture.accounts()
             let email = "lin.\(UUID().uuidString.prefix(8))@example.com"
-            _ = try await accounts.signUp(profile: AccountProfile(email: email))
+            let signedUp = try await accounts.signUp(
+                profile: AccountProfile(email: email), scopes: ["openid", "email", "urn:umfa:api-flow"])
+            #expect(signedUp.tokens.scope?.contains("urn:umfa:api-flow") == true)
 
             let driver = accounts.driver
             var step = try await driver.start()
@@ -124,6 +126,13 @@ struct APIFlowTests {
             }
             #expect(wrong?.problem?.type == .incorrectCredentials)
             #expect(wrong?.recovery == .retry)
+
+            // A user's access token that carries the flow scope (same DPoP key) is no flow token.
+            driver.state.withLock { $0.flowToken = signedUp.tokens.accessToken }
+            let userToken = await #expect(throws: FlowError.self) {
+                _ = try await driver.submit(create, parameters: ["email": "x@example.com"])
+            }
+            #expect(userToken?.httpStatus == 401 && userToken?.recovery == .restartFlow)
         }
     }
 
@@ -188,7 +197,9 @@ struct APIFlowTests {
             let (tokens, claims) = try await driver.finish(step)
             #expect(claims["email"]?.stringValue == email)
             #expect(tokens.tokenType == "DPoP")
-            #expect(log.text.contains("the server demands a DPoP nonce"))
+            // The flow endpoint itself asked (401 use_dpop_nonce), not only the token endpoint.
+            let flowURL = server.issuer(fixture.app).absoluteString + "/flow/[masked]/create-account/verify"
+            #expect(log.text.contains("the server demands a DPoP nonce at POST \(flowURL)"), "\(log.text)")
             #expect(try jwtClaims(tokens.accessToken)["cnf"] != nil)
             // The listener heard the flow token and the code exchange.
             #expect(heard.withLock { $0 } == [200, 200])
@@ -289,23 +300,36 @@ struct APIFlowTests {
             fixture.oauth.logger = log.logger
             let accounts = try fixture.accounts()
             let email = "zoe.\(UUID().uuidString.prefix(8))@example.com"
-            let signedUp = try await accounts.signUp(profile: AccountProfile(email: email))
-            let refreshed = try await accounts.driver.tokens.refresh(try #require(signedUp.tokens.refreshToken)).get()
+            // The journey step by step, so the test sees the flow's own secrets too.
+            let driver = accounts.driver
+            var step = try await driver.start(prompt: "create")
+            step = try await driver.submit(
+                try #require(step.action("create-account")?.form), parameters: ["email": .string(email)])
+            let operation = try #require(step.actions.first?.clientOperation)
+            step = try await driver.submit(
+                try #require(operation.continueActions.first?.form),
+                parameters: ["credential": try await accounts.perform(operation, label: email)])
+            let flow = driver.state.withLock { $0 }
+            let flowToken = try #require(flow.flowToken)
+            let secrets = try #require(flow.secrets)
+            let code = try #require(step.properties["code"]?.stringValue)
+            let (tokens, _) = try await driver.finish(step)
+            let refreshed = try await driver.tokens.refresh(try #require(tokens.refreshToken)).get()
             let text = log.text
             #expect(text.contains("→ POST") && text.contains("→ GET") && text.contains("[masked]"))
-            var secrets = [
-                FlowFixture.pin, signedUp.tokens.accessToken, try #require(signedUp.tokens.refreshToken),
-                try #require(signedUp.tokens.idToken), refreshed.accessToken, try #require(refreshed.refreshToken),
-                email,
+            var secretValues = [
+                FlowFixture.pin, flowToken, code, secrets.verifier, secrets.state, secrets.nonce, secrets.challenge,
+                tokens.accessToken, try #require(tokens.refreshToken), try #require(tokens.idToken),
+                refreshed.accessToken, try #require(refreshed.refreshToken), email,
             ]
-            // Pieces of each JWT (a header alone is not secret; its payload and signature are).
-            for token in [signedUp.tokens.accessToken, refreshed.accessToken] {
-                secrets += token.split(separator: ".").dropFirst().map(String.init)
+            // The signed parts of each JWT (a header alone is not secret; its payload and signature are).
+            for token in [flowToken, tokens.accessToken, refreshed.accessToken] {
+                secretValues += token.split(separator: ".").dropFirst().map(String.init)
             }
-            for secret in secrets { #expect(!text.contains(secret), "the log holds a secret") }
-            // No query value and no flow id: every one is masked.
-            #expect(!text.contains("code_challenge=") || text.contains("code_challenge=[masked]"))
-            #expect(text.range(of: #"/flow/[A-Za-z0-9_-]{20,}"#, options: .regularExpression) == nil)
+            for secret in secretValues { #expect(!text.contains(secret), "the log holds a secret") }
+            // Every query value and every flow id is masked.
+            #expect(text.range(of: #"[?&][a-z_]+=(?!\[masked\])"#, options: .regularExpression) == nil)
+            #expect(text.range(of: #"/flow/(?!\[masked\])"#, options: .regularExpression) == nil)
         }
     }
 
@@ -350,20 +374,43 @@ struct APIFlowApprovalTests {
             kioskDevice.storageLocation = kioskStorage.url
             let kiosk = try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth)
             let driver = kiosk.driver
-            var step = try await driver.start()
-            step = try await driver.submit(
-                try #require(step.action("approve-on-another-device")?.form), parameters: ["username": .string(email)])
+            let choose = try await driver.start()
+            let ask = try #require(choose.action("approve-on-another-device")?.form)
+            var step = try await driver.submit(ask, parameters: ["username": .string(email)])
             #expect(step.type == .polling && step.pollingStatus == "pending")
-            let link = try #require(step.properties["appLinkUri"]?.stringValue)
+            var link = try #require(step.properties["appLinkUri"]?.stringValue)
             #expect(
                 step.properties["qrCode"]?.objectValue?["dataUri"]?.stringValue?.hasPrefix("data:image/png") == true)
             let poll = try #require(step.action("poll")?.form)
             #expect(try await driver.submit(poll).pollingStatus == "pending")
 
-            // The phone opens the link and approves with its passkey.
+            var number = try #require(step.properties["matchingNumber"]?.stringValue)
+
+            // Another account's device cannot answer it: the approval names this user. (Its
+            // attempt spends the link, as any redemption does; the kiosk asks again.)
+            let strangerStorage = DeviceStorage()
+            defer { strangerStorage.remove() }
+            var strangerDevice = phone.device
+            strangerDevice.storageLocation = strangerStorage.url
+            let stranger = try await PasskeyAccountClient(device: strangerDevice, oauth: phone.oauth)
+                .signUp(profile: AccountProfile(email: "mallory.\(email)"))
+            let intruding = UMFAClient(
+                strangerDevice,
+                relyingParty: OutOfBandRelyingParty(
+                    link: try UMFAAppLink(uri: link), config: strangerDevice, matchingNumber: number))
+            await #expect(throws: ZSMError.self) {
+                _ = try await intruding.answerApproval(userId: try #require(stranger.subject))
+            }
+            #expect(try await driver.submit(poll).pollingStatus == "pending")
+            step = try await driver.submit(ask, parameters: ["username": .string(email)])
+            link = try #require(step.properties["appLinkUri"]?.stringValue)
+            number = try #require(step.properties["matchingNumber"]?.stringValue)
+
+            // The phone opens the link and approves with its passkey and the number shown.
             let approving = UMFAClient(
                 phone.device,
-                relyingParty: OutOfBandRelyingParty(link: try UMFAAppLink(uri: link), config: phone.device))
+                relyingParty: OutOfBandRelyingParty(
+                    link: try UMFAAppLink(uri: link), config: phone.device, matchingNumber: number))
             _ = try await approving.answerApproval(userId: subject)
 
             step = try await driver.submit(poll)
@@ -374,6 +421,47 @@ struct APIFlowApprovalTests {
             #expect(tokens.tokenType == "DPoP")
             // The kiosk holds no passkey.
             #expect(try phoneStorage.keyFiles().count == 1 && kioskStorage.keyFiles().isEmpty)
+        }
+    }
+
+    @Test("a wrong number fails the approval; a new approval cancels the one before")
+    func wrongNumber() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let phoneStorage = DeviceStorage()
+            let kioskStorage = DeviceStorage()
+            defer {
+                phoneStorage.remove()
+                kioskStorage.remove()
+            }
+            let phone = try await FlowFixture.make(server, phoneStorage)
+            let email = "lea.\(UUID().uuidString.prefix(8))@example.com"
+            let subject = try #require(try await phone.accounts().signUp(profile: AccountProfile(email: email)).subject)
+            var kioskDevice = phone.device
+            kioskDevice.storageLocation = kioskStorage.url
+            let driver = try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth).driver
+            let start = try await driver.start()
+            let ask = try #require(start.action("approve-on-another-device")?.form)
+            let first = try await driver.submit(ask, parameters: ["username": .string(email)])
+            let firstLink = try #require(first.properties["appLinkUri"]?.stringValue)
+            // Asked again: the first approval is cancelled, its link answers nothing.
+            let second = try await driver.submit(ask, parameters: ["username": .string(email)])
+            let stale = UMFAClient(
+                phone.device,
+                relyingParty: OutOfBandRelyingParty(
+                    link: try UMFAAppLink(uri: firstLink), config: phone.device,
+                    matchingNumber: first.properties["matchingNumber"]?.stringValue))
+            await #expect(throws: ZSMError.self) { _ = try await stale.answerApproval(userId: subject) }
+            let poll = try #require(second.action("poll")?.form)
+            #expect(try await driver.submit(poll).pollingStatus == "pending")
+
+            let number = try #require(second.properties["matchingNumber"]?.stringValue)
+            let guessing = UMFAClient(
+                phone.device,
+                relyingParty: OutOfBandRelyingParty(
+                    link: try UMFAAppLink(uri: try #require(second.properties["appLinkUri"]?.stringValue)),
+                    config: phone.device, matchingNumber: number == "10" ? "11" : "10"))
+            await #expect(throws: ZSMError.self) { _ = try await guessing.answerApproval(userId: subject) }
+            #expect(try await driver.submit(poll).pollingStatus == "failed")
         }
     }
 
@@ -399,7 +487,8 @@ struct APIFlowApprovalTests {
             let denying = UMFAClient(
                 phone.device,
                 relyingParty: OutOfBandRelyingParty(
-                    link: try UMFAAppLink(uri: link), config: phone.device, decision: .deny))
+                    link: try UMFAAppLink(uri: link), config: phone.device, decision: .deny,
+                    matchingNumber: step.properties["matchingNumber"]?.stringValue))
             _ = try await denying.answerApproval(userId: subject)
             step = try await driver.submit(try #require(step.action("poll")?.form))
             #expect(step.pollingStatus == "failed")

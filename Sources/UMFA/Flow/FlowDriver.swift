@@ -16,9 +16,10 @@ import UMFAWebAuthn
 public final class FlowDriver: Sendable {
     /// The token manager whose client, DPoP key and issuer the flow uses.
     public let tokens: OAuthTokenManager
-    private let state = Mutex<State>(State())
+    let state = Mutex<State>(State())
 
-    private struct State {
+    /// The flow in progress: its token and the authorization request's secrets.
+    struct State {
         var flowToken: String?
         var secrets: AuthorizationSecrets?
     }
@@ -42,16 +43,19 @@ public final class FlowDriver: Sendable {
         } catch {
             throw FlowError(error)
         }
-        let secrets = AuthorizationSecrets()
+        var secrets = AuthorizationSecrets()
+        secrets.openID = (scopes ?? configuration.scopes).contains("openid")
         state.withLock { $0 = State(flowToken: token.accessToken, secrets: secrets) }
         let metadata: AuthorizationServerMetadata
+        let client: OAuthTokenManager.Client
         do {
             metadata = try await tokens.metadata()
+            client = try tokens.currentClient()
         } catch {
             throw FlowError(error)
         }
         var query: [String: String] = [
-            "client_id": tokens.currentClient().id, "response_type": "code", "redirect_uri": configuration.redirectURI,
+            "client_id": client.id, "response_type": "code", "redirect_uri": configuration.redirectURI,
             "scope": (scopes ?? configuration.scopes).joined(separator: " "), "state": secrets.state,
             "nonce": secrets.nonce,
             "code_challenge": secrets.challenge, "code_challenge_method": "S256",
@@ -112,9 +116,14 @@ public final class FlowDriver: Sendable {
             throw FlowError(
                 ZSMError(.verificationFailed, "the authorization response is not this flow's", recovery: .startOver))
         }
-        do {
+        do throws(ZSMError) {
             let tokens = try await self.tokens.exchange(code: code, codeVerifier: secrets.verifier).get()
-            guard let idToken = tokens.idToken else { return (tokens, [:]) }
+            guard let idToken = tokens.idToken else {
+                if secrets.openID {
+                    throw ZSMError(.serverError, "the issuer answered no ID token to an openid request")
+                }
+                return (tokens, [:])
+            }
             let claims = try await self.tokens.verifyIDToken(idToken, nonce: secrets.nonce)
             state.withLock { $0 = State() }
             return (tokens, claims)
@@ -125,6 +134,12 @@ public final class FlowDriver: Sendable {
 
     /// One request of the flow with the flow token and a proof; a step, or the problem thrown.
     private func exchange(_ method: String, _ url: URL, body: OAuthSession.Body) async throws(FlowError) -> FlowStep {
+        // The flow token and its proofs go to the issuer only, whatever a step names.
+        guard let issuer = URL(string: configuration.issuerString), url.scheme == issuer.scheme,
+            url.host == issuer.host, url.port == issuer.port
+        else {
+            throw FlowError(ZSMError(.serverError, "a step of the flow points away from the issuer", recovery: .giveUp))
+        }
         guard let token = state.withLock({ $0.flowToken }) else {
             throw FlowError(ZSMError(.invalidConfiguration, "start the flow first", recovery: .startOver))
         }
@@ -140,7 +155,7 @@ public final class FlowDriver: Sendable {
             return step
         }
         if let problem = try? JSONDecoder().decode(FlowProblem.self, from: answer.data) {
-            configuration.logger.notice("flow problem \(problem.type.rawValue)")
+            configuration.logger.info("flow problem \(problem.type.rawValue)")
             throw FlowError(problem: problem, status: answer.status)
         }
         if answer.status == 401 {

@@ -60,7 +60,7 @@ public final class PasskeyAccountClient: Sendable {
         do {
             return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
         } catch  where error.recovery == .restartFlow {
-            driver.tokens.configuration.logger.notice("the flow must start again: \(error.message)")
+            driver.tokens.configuration.logger.info("the flow must start again: \(error.message)")
             return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
         }
     }

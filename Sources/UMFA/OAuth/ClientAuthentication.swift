@@ -32,11 +32,18 @@ public enum ClientAuthentication: Sendable {
 
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
-    /// Adds this authentication to a token-endpoint request for `clientID` whose audience is
-    /// `tokenEndpoint`.
+    /// An attestation proves the app for the flow token only (DESIGN.md §6); every other request
+    /// of an attested public client names it by `client_id` alone.
+    var outsideFlowToken: ClientAuthentication {
+        if case .attestation = self { return .none }
+        return self
+    }
+
+    /// Adds this authentication to a request of `clientID`; an assertion's audience is
+    /// `tokenEndpoint` (RFC 7523 §3, at the revocation endpoint too) and its times `now`.
     func apply(
-        clientID: String, tokenEndpoint: URL, form: inout [String: String], headers: inout [String: String],
-        challenge: () async throws(ZSMError) -> String
+        clientID: String, tokenEndpoint: URL, now: Date, form: inout [String: String],
+        headers: inout [String: String], challenge: () async throws(ZSMError) -> String
     ) async throws(ZSMError) {
         form["client_id"] = clientID
         switch self {
@@ -51,10 +58,11 @@ public enum ClientAuthentication: Sendable {
             if let keyID { header["kid"] = keyID }
             form["client_assertion_type"] = Self.assertionType
             form["client_assertion"] = try DeviceSigningKeys.compactJWS(
-                header: header, claims: Self.assertionClaims(clientID, tokenEndpoint), key: key)
+                header: header, claims: Self.assertionClaims(clientID, tokenEndpoint, now), key: key)
         case .symmetricJWT(let secret):
             form["client_assertion_type"] = Self.assertionType
-            form["client_assertion"] = try Self.hs256(Self.assertionClaims(clientID, tokenEndpoint), secret: secret)
+            form["client_assertion"] = try Self.hs256(
+                Self.assertionClaims(clientID, tokenEndpoint, now), secret: secret)
         case .attestation(let attest):
             let challenge = try await challenge()
             let attestation: ClientAttestation
@@ -70,8 +78,8 @@ public enum ClientAuthentication: Sendable {
     }
 
     /// RFC 7523 §3: `iss` = `sub` = the client, `aud` the token endpoint, a short life, a new `jti`.
-    private static func assertionClaims(_ clientID: String, _ tokenEndpoint: URL) -> [String: Any] {
-        let now = Int(Date().timeIntervalSince1970)
+    private static func assertionClaims(_ clientID: String, _ tokenEndpoint: URL, _ time: Date) -> [String: Any] {
+        let now = Int(time.timeIntervalSince1970)
         return [
             "iss": clientID, "sub": clientID, "aud": tokenEndpoint.absoluteString, "iat": now, "exp": now + 60,
             "jti": UUID().uuidString.lowercased(),

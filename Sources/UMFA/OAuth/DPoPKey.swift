@@ -9,13 +9,7 @@ public struct DPoPKey: Sendable {
     let key: P256.Signing.PrivateKey
 
     /// The public JWK that goes in each proof's header.
-    public var publicJWK: [String: String] {
-        let raw = Array(key.publicKey.rawRepresentation)
-        return [
-            "kty": "EC", "crv": "P-256", "x": Base64URL.encode(Array(raw[..<32])),
-            "y": Base64URL.encode(Array(raw[32...])),
-        ]
-    }
+    public var publicJWK: [String: String] { DeviceSigningKeys.jwkMembers(key) }
 
     /// The RFC 7638 thumbprint, as `cnf.jkt` of a bound token names it.
     public var thumbprint: String {
@@ -43,11 +37,8 @@ public struct DPoPKey: Sendable {
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date())
         throws(ZSMError) -> String
     {
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        components?.query = nil
-        components?.fragment = nil
         var claims: [String: Any] = [
-            "htm": method, "htu": components?.string ?? url.absoluteString, "iat": Int(now.timeIntervalSince1970),
+            "htm": method, "htu": DeviceSigningKeys.htu(url), "iat": Int(now.timeIntervalSince1970),
             "jti": UUID().uuidString.lowercased(),
         ]
         if let accessToken { claims["ath"] = Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8)))) }

@@ -10,10 +10,21 @@ struct DynamicClients: Sendable {
     /// A registered client.
     struct Registered: Sendable {
         var clientID: String
+        /// Its `token_endpoint_auth_method`.
+        var method: String
         var clientSecret: String?
 
-        /// A client with a secret authenticates with it; one without is public.
-        var authentication: ClientAuthentication { clientSecret.map { .secret($0) } ?? .none }
+        /// The methods the SDK can use for a registered client (it holds no key registered for one).
+        static let methods: Set<String> = ["none", "client_secret_basic", "client_secret_jwt"]
+
+        /// How the client authenticates, by its method.
+        var authentication: ClientAuthentication {
+            switch (method, clientSecret) {
+            case ("client_secret_basic", let secret?): .secret(secret)
+            case ("client_secret_jwt", let secret?): .symmetricJWT(secret: secret)
+            default: .none
+            }
+        }
     }
 
     init(config: ZSMConfig) {
@@ -21,17 +32,21 @@ struct DynamicClients: Sendable {
             config: config, folder: "oauth-clients", sealingMaterial: Array("umfa dynamic client v1".utf8))
     }
 
+    /// The client kept for `issuer` and `template`; the label holds its id and method, the sealed
+    /// bytes its secret.
     func load(issuer: String, template: OAuthConfiguration.DCRTemplate?) throws(ZSMError) -> Registered? {
-        guard let template,
-            let (secret, clientID) = try keys.loadSealed(applicationId: issuer, userId: template.clientID)
+        guard let template, let (secret, label) = try keys.loadSealed(applicationId: issuer, userId: template.clientID)
         else { return nil }
+        let parts = label.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw ZSMError(.keyStoreDamaged, "a kept OAuth client is damaged") }
         return Registered(
-            clientID: clientID, clientSecret: secret.isEmpty ? nil : String(decoding: secret, as: UTF8.self))
+            clientID: parts[0], method: parts[1],
+            clientSecret: secret.isEmpty ? nil : String(decoding: secret, as: UTF8.self))
     }
 
     func save(_ client: Registered, issuer: String, template: OAuthConfiguration.DCRTemplate) throws(ZSMError) {
         try keys.saveSealed(
             Array((client.clientSecret ?? "").utf8), applicationId: issuer, userId: template.clientID,
-            label: client.clientID)
+            label: client.clientID + " " + client.method)
     }
 }

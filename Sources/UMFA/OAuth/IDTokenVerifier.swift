@@ -47,9 +47,10 @@ struct IDTokenVerifier: Sendable {
         guard case .number(let exp)? = claims["exp"], exp > time - 60 else {
             throw Self.refused("the ID token has expired")
         }
-        if case .number(let iat)? = claims["iat"], iat > time + 60 {
-            throw Self.refused("the ID token was issued in the future")
+        guard case .number(let iat)? = claims["iat"], iat <= time + 60 else {
+            throw Self.refused("the ID token has no iat, or one in the future")
         }
+        guard claims["sub"]?.stringValue?.isEmpty == false else { throw Self.refused("the ID token has no sub") }
         if let nonce, claims["nonce"]?.stringValue != nonce {
             throw Self.refused("the ID token's nonce is not this request's")
         }

@@ -43,7 +43,8 @@ final class OAuthSession: Sendable {
     ) async throws(ZSMError) -> Answer {
         var answer = try await once(method, url, body: body, accept: accept, accessToken: accessToken, headers: extra)
         if Self.demandsNonce(answer) {
-            configuration.logger.debug("the server demands a DPoP nonce; sending again with it")
+            configuration.logger.debug(
+                "the server demands a DPoP nonce at \(method) \(SecretMasking.url(url)); sending again with it")
             answer = try await once(method, url, body: body, accept: accept, accessToken: accessToken, headers: extra)
         }
         return answer
@@ -86,7 +87,7 @@ final class OAuthSession: Sendable {
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            logger.error("\(method) \(SecretMasking.url(url)): the server could not be reached")
+            logger.info("\(method) \(SecretMasking.url(url)): the server could not be reached")
             throw ZSMError(.networkError, "cannot reach \(url.host ?? "the server")", recovery: .retry)
         }
         let http = response as? HTTPURLResponse

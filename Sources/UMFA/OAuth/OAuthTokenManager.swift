@@ -17,6 +17,9 @@ public final class OAuthTokenManager: Sendable {
     let session: OAuthSession
     private let clients: DynamicClients?
     private let cachedMetadata = Mutex<AuthorizationServerMetadata?>(nil)
+    /// Whether this manager registered a client already: it registers at most one, so a template
+    /// whose clients the server refuses cannot make it register one per request.
+    private let registered = Mutex(false)
 
     /// A manager whose DPoP key lives in `device`'s storage location (made on first use), and
     /// whose dynamic client, when one is registered, is kept there too.
@@ -62,37 +65,40 @@ public final class OAuthTokenManager: Sendable {
     /// to the device's DPoP key. A refused client falls back to the DCR template.
     public func flowToken() async -> TokenResponse {
         await withClientFallback { client in
-            await self.tokenRequest(["grant_type": "client_credentials", "scope": Self.flowScope], client: client)
+            await self.tokenRequest(
+                ["grant_type": "client_credentials", "scope": Self.flowScope], client: client, attesting: true)
         }
     }
 
     /// Code → tokens (RFC 6749 §4.1.3, RFC 7636 §4.5), bound to the device's DPoP key.
     public func exchange(code: String, codeVerifier: String) async -> TokenResponse {
-        await tokenRequest(
-            [
-                "grant_type": "authorization_code", "code": code, "code_verifier": codeVerifier,
-                "redirect_uri": configuration.redirectURI,
-            ], client: currentClient())
+        await withCurrentClient { client in
+            await self.tokenRequest(
+                [
+                    "grant_type": "authorization_code", "code": code, "code_verifier": codeVerifier,
+                    "redirect_uri": self.configuration.redirectURI,
+                ], client: client)
+        }
     }
 
     /// A new access token (and a new refresh token: UMFA rotates them) for `refreshToken`.
     public func refresh(_ refreshToken: String, scope: String? = nil) async -> TokenResponse {
         var form = ["grant_type": "refresh_token", "refresh_token": refreshToken]
         if let scope { form["scope"] = scope }
-        return await tokenRequest(form, client: currentClient())
+        return await withCurrentClient { client in await self.tokenRequest(form, client: client) }
     }
 
     /// Revokes `token` (RFC 7009); a refresh token takes its whole family with it.
     public func revoke(_ token: String) async throws(ZSMError) {
         let metadata = try await metadata()
-        guard let url = URL(string: metadata.revocationEndpoint) else {
-            throw ZSMError(.invalidConfiguration, "the revocation endpoint is not a URL")
-        }
+        guard let url = URL(string: metadata.revocationEndpoint), let audience = URL(string: metadata.tokenEndpoint)
+        else { throw ZSMError(.invalidConfiguration, "the revocation endpoint is not a URL") }
         var form = ["token": token]
         var headers: [String: String] = [:]
-        let client = currentClient()
-        try await client.authentication.apply(
-            clientID: client.id, tokenEndpoint: url, form: &form, headers: &headers, challenge: attestationChallenge)
+        let client = try currentClient()
+        try await client.authentication.outsideFlowToken.apply(
+            clientID: client.id, tokenEndpoint: audience, now: configuration.now(), form: &form, headers: &headers,
+            challenge: attestationChallenge)
         let answer = try await session.send("POST", url, body: .form(form), headers: headers)
         guard answer.status == 200 else {
             let error = try? JSONDecoder().decode(OAuthErrorAnswer.self, from: answer.data)
@@ -114,7 +120,7 @@ public final class OAuthTokenManager: Sendable {
             throw ZSMError(.serverError, "the issuer's keys could not be fetched", httpStatus: answer.status)
         }
         return try IDTokenVerifier(
-            issuer: configuration.issuerString, clientID: currentClient().id, now: configuration.now()
+            issuer: configuration.issuerString, clientID: try currentClient().id, now: configuration.now()
         ).verify(idToken, jwks: answer.data, nonce: nonce)
     }
 
@@ -128,24 +134,36 @@ public final class OAuthTokenManager: Sendable {
         var authentication: ClientAuthentication
     }
 
-    func currentClient() -> Client {
-        if let registered = try? clients?.load(issuer: configuration.issuerString, template: configuration.dcrTemplate)
-        {
+    func currentClient() throws(ZSMError) -> Client {
+        if let registered = try clients?.load(issuer: configuration.issuerString, template: configuration.dcrTemplate) {
             return Client(id: registered.clientID, authentication: registered.authentication)
         }
         return Client(id: configuration.clientID, authentication: configuration.clientAuthentication)
     }
 
+    private func withCurrentClient(_ request: (Client) async -> TokenResponse) async -> TokenResponse {
+        do throws(ZSMError) {
+            return await request(try currentClient())
+        } catch {
+            return .error(error)
+        }
+    }
+
     /// Runs `request` with the current client; when the server refuses that client and a DCR
-    /// template is configured, registers a client from it and runs `request` once more.
+    /// template is configured, registers a client from it (once per manager) and runs `request`
+    /// once more.
     private func withClientFallback(_ request: (Client) async -> TokenResponse) async -> TokenResponse {
-        let first = await request(currentClient())
+        let first = await withCurrentClient(request)
         guard case .errorResponse(let answer, _) = first,
             ["invalid_client", "unauthorized_client"].contains(answer.error),
-            let template = configuration.dcrTemplate, let clients
+            let template = configuration.dcrTemplate, let clients,
+            registered.withLock({ done in
+                defer { done = true }
+                return !done
+            })
         else { return first }
         configuration.logger.info("the client was refused (\(answer.error)); registering one from the DCR template")
-        do {
+        do throws(ZSMError) {
             let registered = try await register(from: template)
             try clients.save(registered, issuer: configuration.issuerString, template: template)
             return await request(Client(id: registered.clientID, authentication: registered.authentication))
@@ -184,8 +202,17 @@ public final class OAuthTokenManager: Sendable {
         else {
             throw ZSMError(.serverError, "dynamic registration was refused", httpStatus: answer.status)
         }
+        let client = DynamicClients.Registered(
+            clientID: registered.clientID, method: registered.tokenEndpointAuthMethod,
+            clientSecret: registered.clientSecret)
+        guard DynamicClients.Registered.methods.contains(client.method) else {
+            throw ZSMError(
+                .invalidConfiguration,
+                "the DCR template's clients authenticate with \(client.method), which the SDK cannot use for them "
+                    + "(it can: \(DynamicClients.Registered.methods.sorted().joined(separator: ", ")))")
+        }
         configuration.logger.info("a client was registered from the DCR template")
-        return DynamicClients.Registered(clientID: registered.clientID, clientSecret: registered.clientSecret)
+        return client
     }
 
     private func attestationChallenge() async throws(ZSMError) -> String {
@@ -200,7 +227,7 @@ public final class OAuthTokenManager: Sendable {
     }
 
     /// One token-endpoint request with `client`'s authentication; the listener hears the answer.
-    func tokenRequest(_ parameters: [String: String], client: Client) async -> TokenResponse {
+    func tokenRequest(_ parameters: [String: String], client: Client, attesting: Bool = false) async -> TokenResponse {
         do throws(ZSMError) {
             let metadata = try await metadata()
             guard let url = URL(string: metadata.tokenEndpoint) else {
@@ -208,8 +235,9 @@ public final class OAuthTokenManager: Sendable {
             }
             var form = parameters
             var headers: [String: String] = [:]
-            try await client.authentication.apply(
-                clientID: client.id, tokenEndpoint: url, form: &form, headers: &headers,
+            let authentication = attesting ? client.authentication : client.authentication.outsideFlowToken
+            try await authentication.apply(
+                clientID: client.id, tokenEndpoint: url, now: configuration.now(), form: &form, headers: &headers,
                 challenge: attestationChallenge)
             let answer = try await session.send("POST", url, body: .form(form), headers: headers)
             configuration.tokenResponseListener?(
@@ -220,7 +248,7 @@ public final class OAuthTokenManager: Sendable {
                 return .success(tokens)
             }
             if let error = try? JSONDecoder().decode(OAuthErrorAnswer.self, from: answer.data) {
-                configuration.logger.notice("the token endpoint refused: \(error.error)")
+                configuration.logger.info("the token endpoint refused: \(error.error)")
                 return .errorResponse(error, status: answer.status)
             }
             return .error(

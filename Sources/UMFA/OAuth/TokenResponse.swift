@@ -35,6 +35,8 @@ struct AuthorizationSecrets: Sendable {
     let verifier: String
     let state: String
     let nonce: String
+    /// Whether the request asked for `openid` (then an ID token must come back).
+    var openID = false
 
     init() {
         func random() -> String { Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255) }) }

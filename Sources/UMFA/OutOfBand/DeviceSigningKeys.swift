@@ -45,11 +45,24 @@ struct DeviceSigningKeys: Sendable {
 
     /// A device key's public JWK, as `dispatch/complete` takes it.
     static func publicJWK(_ key: P256.Signing.PrivateKey) -> JSONValue {
+        .object(jwkMembers(key).mapValues(JSONValue.string))
+    }
+
+    /// The members of a P-256 key's public JWK (`kty`, `crv`, `x`, `y`).
+    static func jwkMembers(_ key: P256.Signing.PrivateKey) -> [String: String] {
         let raw = Array(key.publicKey.rawRepresentation)
-        return .object([
-            "kty": .string("EC"), "crv": .string("P-256"), "x": .string(Base64URL.encode(Array(raw[..<32]))),
-            "y": .string(Base64URL.encode(Array(raw[32...]))),
-        ])
+        return [
+            "kty": "EC", "crv": "P-256", "x": Base64URL.encode(Array(raw[..<32])),
+            "y": Base64URL.encode(Array(raw[32...])),
+        ]
+    }
+
+    /// A proof's `htu`: the URL without query and fragment (RFC 9449 §4.2, DESIGN.md §7).
+    static func htu(_ url: URL) -> String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        components?.fragment = nil
+        return components?.string ?? url.absoluteString
     }
 
     /// Keeps `key` as the device key of `userId` in `applicationId`, registered with `credentialId`.
@@ -120,11 +133,8 @@ struct DeviceSigningKeys: Sendable {
     static func proof(key: P256.Signing.PrivateKey, credentialId: String, method: String, url: URL) throws(ZSMError)
         -> String
     {
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        components?.query = nil
-        components?.fragment = nil
         let claims: [String: Any] = [
-            "htm": method, "htu": components?.string ?? url.absoluteString,
+            "htm": method, "htu": htu(url),
             "iat": Int(Date().timeIntervalSince1970), "jti": UUID().uuidString.lowercased(), "sub": credentialId,
         ]
         return try compactJWS(header: ["alg": "ES256", "typ": "umfa-device+jwt"], claims: claims, key: key)

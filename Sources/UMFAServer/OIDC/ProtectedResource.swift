@@ -85,7 +85,9 @@ struct ProtectedResource: Sendable {
     /// use); without an error code when no token was sent; a `DPoP-Nonce` when one is needed.
     static func challenge(_ refusal: Refusal, traceID: String, services: ServerServices) -> Response {
         let error =
-            refusal.error ?? OAuthError(code: .invalidToken, "Send the access token: Authorization: Bearer <token>")
+            refusal.error
+            ?? OAuthError(
+                code: .invalidToken, "Send the access token: Authorization: \(refusal.scheme.rawValue) <token>")
         var response = ErrorMap.oauthResponse(for: error, traceID: traceID, logger: services.logger)
         response.status = .unauthorized
         var challenge = #"\#(refusal.scheme.rawValue) realm="umfa""#

@@ -122,8 +122,7 @@ struct OutOfBandService: Sendable {
             try await services.abuse.refuseCredential(
                 caller, counting: true, ServiceError.unauthenticated("Unknown status token"))
         }
-        var status = transaction.status
-        if status == .pending, transaction.expiresAt <= services.now() { status = .expired }
+        let status = Self.currentStatus(transaction, now: services.now())
         var token: String?
         if status == .succeeded, let sealed = transaction.sealedToken {
             token = String(decoding: try services.masterKey.open(sealed, context: Self.sealContext), as: UTF8.self)
@@ -328,6 +327,21 @@ struct OutOfBandService: Sendable {
         return DispatchCompleteResponse(
             traceID: caller.traceID, status: status.rawValue, userID: userID,
             credentialID: Base64URL.encode(credentialID))
+    }
+
+    /// A transaction's status now: a pending one past its expiry is expired, whether or not the
+    /// background sweep has marked it yet.
+    static func currentStatus(_ transaction: OutOfBandTransactionRecord, now: Date) -> OutOfBandStatus {
+        transaction.status == .pending && transaction.expiresAt <= now ? .expired : transaction.status
+    }
+
+    /// Ends a pending approval nobody answered as failed (its requester gave up); a finished one
+    /// stays as it is.
+    func cancel(transactionID: String, caller: Caller) async throws {
+        guard let transaction = try await services.store.outOfBandTransaction(id: transactionID),
+            Self.currentStatus(transaction, now: services.now()) == .pending
+        else { return }
+        await finish(transaction, .failed, userID: transaction.userID, credentialID: nil, token: nil, caller: caller)
     }
 
     /// Ends a pending transaction (once) and records it in the audit log; the status it has now.

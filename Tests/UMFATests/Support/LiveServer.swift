@@ -83,12 +83,16 @@ struct LiveServer: Sendable {
             let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
             // Wait until the server listens.
             var connected = false
-            for _ in 0..<100 where !connected {
+            for _ in 0..<200 where !connected {
                 if TinyListener.isListening(port: port) {
                     connected = true
                 } else {
                     try await Task.sleep(for: .milliseconds(50))
                 }
+            }
+            guard connected else {
+                await group.triggerGracefulShutdown()
+                throw TestFailure("the server did not listen on port \(port) within 10 s")
             }
             client.connect()
             let execute: Execute = { uri, method, headers, body in

@@ -32,11 +32,14 @@ struct APIFlowRoutes: Sendable {
             guard client.clientID.utf8.elementsEqual(token.clientID.utf8) else {
                 throw FlowProblem(.invalidInput, "The flow token was issued to another client")
             }
-            if let bound = authorization.dpopJKT, !bound.utf8.elementsEqual(token.key.utf8) {
+            var bound = authorization
+            if let given = bound.dpopJKT, !given.utf8.elementsEqual(token.key.utf8) {
                 throw OAuthError.invalidRequest("dpop_jkt names another key than the flow token's")
             }
+            // RFC 9449 §10: the code is redeemed with the flow's key only.
+            bound.dpopJKT = token.key
             let step = try await APIFlowService(services: services, issuer: issuer, flowKey: token.key)
-                .start(authorization)
+                .start(bound)
             return try Self.response(step)
         } catch {
             return ErrorMap.problemResponse(for: error, traceID: traceID, logger: services.logger)
@@ -122,7 +125,10 @@ struct FlowToken: Sendable {
         do {
             claims = try await ProtectedResource(services: services, issuer: issuer, url: url)
                 .claims(of: request) {
-                    $0.scope.split(separator: " ").contains(Substring(ClientAttestationCheck.apiFlowScope))
+                    // A client's own token (client_credentials): a user's token that happens to
+                    // carry the scope would pass by the client's attestation rule.
+                    $0.authTime == nil
+                        && $0.scope.split(separator: " ").contains(Substring(ClientAttestationCheck.apiFlowScope))
                 }
         } catch let refusal as ProtectedResource.Refusal where refusal.error == nil {
             // No token at all: the challenge names the scheme the flow needs.

@@ -38,15 +38,23 @@ struct APIFlowService: Sendable {
 
     /// `GET <flow>`: the step the flow is at (the start, consent, or the authorization response).
     func current(_ handle: String, caller: Caller) async throws -> FlowStep {
-        let state = try await interactions.interaction(handle)
-        guard let signIn = state.payload.signIn else { return startStep(handle, state.payload.request) }
+        var state = try await interactions.interaction(handle)
+        guard let signIn = state.payload.signIn else {
+            // Back at the start: an approval still waiting is cancelled, so no device can answer it.
+            if let pending = state.payload.approvalTransaction {
+                try await OutOfBandService(services: services).cancel(transactionID: pending, caller: caller)
+                state.payload.approvalTransaction = nil
+                try await save(handle, state)
+            }
+            return startStep(handle, state.payload.request)
+        }
         return try await translate(interactions.proceed(handle, state, signIn: signIn, caller: caller), handle)
     }
 
     /// `POST <flow>/sign-in`: the passkey ceremony for `username` (or any discoverable passkey).
     func signIn(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
         let options = try await interactions.signInOptions(
-            InteractionSignInOptionsRequest(interaction: handle, login: Self.optional(form.username)), caller: caller)
+            InteractionSignInOptionsRequest(interaction: handle, login: try await userID(form)), caller: caller)
         return try steps(handle).passkeySignIn(options)
     }
 
@@ -68,16 +76,32 @@ struct APIFlowService: Sendable {
             interaction: handle, email: email, givenName: form.givenName, familyName: form.familyName,
             phoneNumber: form.phoneNumber, deviceName: form.deviceName)
         do {
+            // The profile's own checks, each naming its field (`email must …`, `given_name must …`).
             _ = try InteractionService.account(request)
+        } catch let error as ServiceError where error.code == .invalidRequest {
+            let field =
+                ["given_name", "family_name", "phone_number", "device_name"].first { error.message.hasPrefix($0) }
+                ?? "email"
+            throw Self.invalid(field, error.message)
+        }
+        do {
             let options = try await interactions.createAccountOptions(request, caller: caller)
             return try steps(handle).passkeyRegistration(options)
-        } catch let error as ServiceError where error.code == .invalidRequest || error.code == .conflict {
-            let field =
-                ["email", "given_name", "family_name", "phone_number", "device_name"]
-                .first { error.message.hasPrefix($0) } ?? "email"
-            throw FlowProblem(
-                .invalidInput, error.message,
-                invalidFields: [.init(name: field, reason: .invalidValue, detail: error.message)])
+        } catch let error as ServiceError where error.code == .conflict {
+            throw Self.invalid("email", error.message)
+        }
+    }
+
+    private static func invalid(_ field: String, _ message: String) -> FlowProblem {
+        FlowProblem(.invalidInput, message, invalidFields: [.init(name: field, reason: .invalidValue, detail: message)])
+    }
+
+    /// The user a form's `username` names, checked as a user id (the field named when it is not one).
+    private func userID(_ form: FlowSubmission) async throws -> String? {
+        do {
+            return try await interactions.userID(forLogin: Self.optional(form.username))
+        } catch let error as ServiceError where error.code == .invalidRequest {
+            throw Self.invalid("username", error.message)
         }
     }
 
@@ -102,28 +126,27 @@ struct APIFlowService: Sendable {
     }
 
     /// `POST <flow>/approval`: an out-of-band approval (DESIGN.md §7) for `username`, or for any
-    /// user's device without one; the polling step with its QR code and app link.
+    /// user's device without one; the polling step with its QR code, app link and the number the
+    /// approving device must be given (number matching is always on here: whoever holds a flow
+    /// token may ask, so the person approving must see this screen).
     ///
     /// An unknown user gets an approval like anyone else's, which no device can answer, so the
-    /// step never tells who has an account.
+    /// step never tells who has an account. Each request counts against the caller's ceremony
+    /// limit, and a new one cancels the flow's previous approval.
     func startApproval(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
         var state = try await interactions.interaction(handle)
-        var userID = Self.optional(form.username)
-        if let login = userID {
-            try services.checkUserID(login)
-            if login.contains("@"),
-                let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
-            {
-                userID = owner
-            }
+        let userID = try await userID(form)
+        try services.abuse.countOptionsRequest(caller)
+        let outOfBand = OutOfBandService(services: services)
+        if let previous = state.payload.approvalTransaction {
+            try await outOfBand.cancel(transactionID: previous, caller: caller)
         }
         let client = try await services.store.oauthClient(
             applicationID: issuer.application.id, clientID: state.payload.request.clientID)
-        let approval = try await OutOfBandService(services: services)
-            .startApproval(
-                application: issuer.application, userID: userID,
-                message: "Sign in to \(client?.name ?? issuer.application.name)",
-                ttl: OutOfBandService.approvalTTL, numberMatching: false, caller: caller)
+        let approval = try await outOfBand.startApproval(
+            application: issuer.application, userID: userID,
+            message: "Sign in to \(client?.name ?? issuer.application.name)", ttl: OutOfBandService.approvalTTL,
+            numberMatching: true, caller: caller)
         state.payload.approvalTransaction = approval.transactionId
         try await save(handle, state)
         return try steps(handle).approvalPending(approval)
@@ -140,8 +163,7 @@ struct APIFlowService: Sendable {
         else {
             throw FlowProblem(.invalidInput, "Start an approval on another device first")
         }
-        let status: OutOfBandStatus =
-            transaction.status == .pending && transaction.expiresAt <= services.now() ? .expired : transaction.status
+        let status = OutOfBandService.currentStatus(transaction, now: services.now())
         switch status {
         case .pending:
             return steps(handle).approvalWaiting()
@@ -164,7 +186,9 @@ struct APIFlowService: Sendable {
 
     private func startStep(_ handle: String, _ authorization: AuthorizationRequest) -> FlowStep {
         let signup = issuer.application.signup == .enabled
-        return steps(handle).start(signup: signup, createOnly: signup && authorization.prompt.contains("create"))
+        return steps(handle).start(
+            signup: signup, createOnly: signup && authorization.prompt.contains("create"),
+            loginHint: authorization.loginHint)
     }
 
     /// An interaction step as a flow step: consent, or the end of the authorization request.
@@ -203,9 +227,8 @@ struct APIFlowService: Sendable {
         }
         let token = String(
             decoding: try services.masterKey.open(sealed, context: OutOfBandService.sealContext), as: UTF8.self)
-        let parts = token.split(separator: ".")
-        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
-            let claims = try? JSONDecoder().decode(Claims.self, from: Data(payload))
+        guard let parts = try? CompactJWSParts(token, canonical: false),
+            let claims = try? JSONDecoder().decode(Claims.self, from: Data(parts.payload))
         else { throw ServiceError(.internalFailure, "An approval's login token does not decode") }
         return claims.amr ?? []
     }

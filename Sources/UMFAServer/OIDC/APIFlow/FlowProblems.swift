@@ -46,7 +46,7 @@ extension ErrorMap {
     private static func kind(of status: Int, message: String) -> FlowProblem.Kind {
         switch status {
         case 401: message == InteractionService.expired ? .sessionExpired : .incorrectCredentials
-        case 403, 404: .authenticationFailed
+        case 403: .authenticationFailed
         case 429: .tooManyAttempts
         case 400..<500: .invalidInput
         default: .unexpected

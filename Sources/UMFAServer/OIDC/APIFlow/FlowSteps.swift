@@ -29,7 +29,10 @@ struct FlowSteps: Sendable {
 
     /// The start: sign in with a passkey, create an account (when the application takes new
     /// accounts), or approve on another device; with `prompt=create`, account creation alone.
-    func start(signup: Bool, createOnly: Bool) -> FlowStep {
+    /// `loginHint` (an email address or user id) fills the username fields, and an email the
+    /// new account's.
+    func start(signup: Bool, createOnly: Bool, loginHint: String? = nil) -> FlowStep {
+        let createAccount = createAccount(email: loginHint?.contains("@") == true ? loginHint : nil)
         if createOnly {
             return FlowStep(
                 type: .registration, actions: [createAccount], links: [restartLink],
@@ -37,11 +40,15 @@ struct FlowSteps: Sendable {
         }
         let signIn = form(
             Kind.passkeySignIn, "Sign in with a passkey", href: base + "/sign-in", actionTitle: "Sign in",
-            fields: [FlowField(type: "username", name: "username", label: "Email or user id (optional)")])
+            fields: [
+                FlowField(type: "username", name: "username", label: "Email or user id (optional)", value: loginHint)
+            ])
         let approval = form(
             Kind.approveOnAnotherDevice, "Approve on another device", href: base + "/approval",
             actionTitle: "Show the QR code",
-            fields: [FlowField(type: "username", name: "username", label: "Email or user id (optional)")])
+            fields: [
+                FlowField(type: "username", name: "username", label: "Email or user id (optional)", value: loginHint)
+            ])
         return FlowStep(
             type: .authentication, actions: signup ? [signIn, createAccount, approval] : [signIn, approval],
             links: [restartLink], metadata: FlowMetadata(viewName: "umfa:choose"))
@@ -91,7 +98,9 @@ struct FlowSteps: Sendable {
         if let number = approval.matchingNumber { properties["matchingNumber"] = .string(number) }
         return polling(
             properties, actions: [poll, form(Kind.cancel, "Cancel", href: base, method: "GET", actionTitle: "Cancel")],
-            message: "Scan the QR code with the device that has your passkey, or open the link there")
+            message: FlowMessage(
+                text: "Scan the QR code with the device that has your passkey, or open the link there; "
+                    + "enter the number shown here when it asks"))
     }
 
     /// Still waiting (a later poll): the same step without the QR code, which the client has.
@@ -99,7 +108,7 @@ struct FlowSteps: Sendable {
         polling(
             ["status": .string("pending"), "interval": .number(Double(Self.pollInterval))],
             actions: [poll, form(Kind.cancel, "Cancel", href: base, method: "GET", actionTitle: "Cancel")],
-            message: "Waiting for the other device")
+            message: FlowMessage(text: "Waiting for the other device"))
     }
 
     /// The other device approved.
@@ -107,14 +116,13 @@ struct FlowSteps: Sendable {
         polling(
             ["status": .string("done")],
             actions: [form(Kind.continue, "Continue", href: base, method: "GET", actionTitle: "Continue")],
-            message: "Approved")
+            message: FlowMessage(text: "Approved"))
     }
 
     /// The approval ended without success.
     func approvalFailed(_ why: String) -> FlowStep {
-        var step = polling(["status": .string("failed")], actions: [restart], message: why)
-        step.messages = [FlowMessage(text: why, classList: ["error"])]
-        return step
+        polling(
+            ["status": .string("failed")], actions: [restart], message: FlowMessage(text: why, classList: ["error"]))
     }
 
     /// Consent for a client that is not first-party.
@@ -144,11 +152,11 @@ struct FlowSteps: Sendable {
 
     // MARK: Parts
 
-    private var createAccount: FlowAction {
+    private func createAccount(email: String?) -> FlowAction {
         form(
             Kind.createAccount, "Create an account", href: base + "/create-account", actionTitle: "Create account",
             fields: [
-                FlowField(type: "text", name: "email", label: "Email", required: true),
+                FlowField(type: "text", name: "email", label: "Email", value: email, required: true),
                 FlowField(type: "text", name: "given_name", label: "Given name"),
                 FlowField(type: "text", name: "family_name", label: "Family name"),
                 FlowField(type: "text", name: "phone_number", label: "Phone number"),
@@ -170,9 +178,9 @@ struct FlowSteps: Sendable {
             fields: [FlowField(type: "hidden", name: "credential", label: "The passkey's response", required: true)])
     }
 
-    private func polling(_ properties: [String: JSONValue], actions: [FlowAction], message: String) -> FlowStep {
+    private func polling(_ properties: [String: JSONValue], actions: [FlowAction], message: FlowMessage) -> FlowStep {
         FlowStep(
-            type: .polling, actions: actions, links: [restartLink], messages: [FlowMessage(text: message)],
+            type: .polling, actions: actions, links: [restartLink], messages: [message],
             properties: properties, metadata: FlowMetadata(viewName: "umfa:approval"))
     }
 

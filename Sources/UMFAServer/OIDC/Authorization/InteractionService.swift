@@ -31,17 +31,21 @@ struct InteractionService: Sendable {
         -> AuthenticationOptionsResponse
     {
         _ = try await interaction(request.interaction)
-        var userID = request.login
-        if let login = request.login {
-            try services.checkUserID(login)
-            if login.contains("@"),
-                let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
-            {
-                userID = owner
-            }
-        }
         return try await AuthenticationService(services: services)
-            .options(application: issuer.application, userID: userID, caller: caller)
+            .options(application: issuer.application, userID: try await userID(forLogin: request.login), caller: caller)
+    }
+
+    /// The user a login names: the owner of an email address, else the login as a user id (an
+    /// unknown one stays as given, so answers never tell who has an account).
+    func userID(forLogin login: String?) async throws -> String? {
+        guard let login else { return nil }
+        try services.checkUserID(login)
+        if login.contains("@"),
+            let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
+        {
+            return owner
+        }
+        return login
     }
 
     /// Checks the passkey, starts the SSO session, and sends the person on.
