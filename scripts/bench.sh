@@ -56,6 +56,13 @@ UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-25499} scripts/with-postgres
     "$BENCH_PY" scripts/bench/server_bench.py --engine postgres-async \
         --database "$UMFA_TEST_POSTGRES_URL?search_path=async&synchronous_commit=off" $BENCH_ARGS --growth 1000'
 
+echo "== peer: LemonLDAP::NG (Debian lemonldap-ng, installed by the script)"
+if ! bash scripts/bench/lemonldap.sh "$wrk_seconds" > "$out/lemonldap.json" 2> "$out/lemonldap.log"; then
+    # The figures of UMFA stand on their own; the report says why the peer is missing.
+    "$venv/bin/python" -c 'import json, sys; print(json.dumps({"error": sys.argv[1]}))' \
+        "$(tail -n 5 "$out/lemonldap.log" | tr '\n' ' ')" > "$out/lemonldap.json"
+fi
+
 report=BENCHMARKS.md
 [ $smoke = 1 ] && report=$out/BENCHMARKS.smoke.md
 "$venv/bin/python" scripts/bench/report.py "$out" "$report" "scripts/bench.sh${1:+ $1}"

@@ -134,8 +134,36 @@ def main() -> None:
                      f" {es['per_second']:,.0f}/s (p99 {es['p99_ms']:.1f} ms) |"
                      f" {intro['per_second']:,.0f}/s (p99 {intro['p99_ms']:.1f} ms) |"
                      f" {rs['non_2xx'] + es['non_2xx'] + intro['non_2xx']} |")
-    lines += ["", "Not measured yet: `refresh_token` with rotation and userinfo (each request needs a new"
-              " refresh token or a new DPoP proof, which wrk cannot make), and the LemonLDAP::NG peer.", ""]
+    peer = load(out, "lemonldap.json")
+    lines += ["", "### Beside LemonLDAP::NG (same machine, same load generator, same run)", ""]
+    if peer and peer.get("client_credentials"):
+        theirs = peer["client_credentials"]
+        their_per_core = theirs["per_second"] / max(theirs["server_cpu_cores"], 0.01)
+        lines += [f"LemonLDAP::NG {peer.get('version', '?')} from Debian (`scripts/bench/lemonldap.sh`: nginx,"
+                  f" {peer.get('fastcgi_workers', '?')} FastCGI workers, Demo backend, JWT access tokens"
+                  " signed RS256), one confidential client by HTTP Basic.", "",
+                  "| server | client_credentials | server CPU | per core | refresh_token |", "|---|---|---|---|---|"]
+        refresh = peer.get("refresh_token")
+        refresh_text = (f"{refresh['per_second']:,.0f}/s ({refresh['method']}, rotates: {str(refresh['rotates']).lower()})"
+                        if refresh else f"not measured: {peer.get('refresh_token_problem', '?')}")
+        lines.append(f"| LemonLDAP::NG | {theirs['per_second']:,.0f}/s (p99 {theirs['p99_ms']:.0f} ms) |"
+                     f" {theirs['server_cpu_cores']:.2f} cores | {their_per_core:,.0f}/s | {refresh_text} |")
+        peer_verdicts = []
+        for name, figures in engines.items():
+            ours = ((figures or {}).get("oauth") or {}).get("client_credentials_RS256")
+            if not ours or "server_cpu_cores" not in ours:
+                continue
+            our_per_core = ours["per_second"] / max(ours["server_cpu_cores"], 0.01)
+            lines.append(f"| UMFA, {name}, RS256 | {ours['per_second']:,.0f}/s (p99 {ours['p99_ms']:.0f} ms) |"
+                         f" {ours['server_cpu_cores']:.2f} cores | {our_per_core:,.0f}/s | not measured |")
+            peer_verdicts.append(f"{name} {verdict(our_per_core >= 5 * their_per_core)}"
+                                 f" ({our_per_core / their_per_core:.1f} ×)")
+        lines += ["", "Target: UMFA ≥ 5 × LemonLDAP::NG per core, `client_credentials` — "
+                  f"{', '.join(peer_verdicts) or 'not measured'}; `refresh_token` — not measured for UMFA yet"
+                  " (each request needs a new refresh token and DPoP proof, which wrk cannot make)."]
+    else:
+        lines += [f"Not measured: {(peer or {}).get('error', 'scripts/bench/lemonldap.sh did not run')}."]
+    lines += ["", "Not measured yet: UMFA's `refresh_token` with rotation and userinfo.", ""]
     lines += ["", "## validate-token beside /health (wrk -t2 -c32, same server, same run)", "",
               "Three alternating rounds of each; the best round of each counts.", "",
               "| engine | validate-token | /health | ratio | validate-token p50 / p99 | non-2xx |", "|---|---|---|---|---|---|"]

@@ -185,7 +185,10 @@ def main() -> None:
             requests.patch(f"{server.url}/api/admin/applications/{app}", headers=admin,
                            json={"token_signing_alg": alg}, timeout=10).raise_for_status()
             env = {"UMFA_BENCH_AUTHORIZATION": f"Basic {basic}", "UMFA_BENCH_BODY": "grant_type=client_credentials"}
-            result["oauth"][f"client_credentials_{alg}"] = wrk(token_url, args.wrk_seconds, form, env)
+            before, started = cpu_seconds(server.process.pid), time.time()
+            figures = wrk(token_url, args.wrk_seconds, form, env)
+            figures["server_cpu_cores"] = (cpu_seconds(server.process.pid) - before) / (time.time() - started)
+            result["oauth"][f"client_credentials_{alg}"] = figures
         access = requests.post(token_url, data={"grant_type": "client_credentials"},
                                headers={"Authorization": f"Basic {basic}"}, timeout=10).json()["access_token"]
         result["oauth"]["introspection"] = wrk(
