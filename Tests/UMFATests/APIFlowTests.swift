@@ -353,66 +353,87 @@ struct APIFlowTests {
 
 @Suite("API-driven flow: approval on another device")
 struct APIFlowApprovalTests {
+    /// A phone that signed up through the flow (its passkey known as the account's), and a kiosk
+    /// without a passkey whose flow driver asks for approvals.
+    struct Devices {
+        let phone: FlowFixture
+        let email: String
+        let subject: String
+        let kiosk: FlowDriver
+        let kioskDevice: ZSMConfig
+
+        static func make(_ server: LiveServer, phone phoneStorage: DeviceStorage, kiosk kioskStorage: DeviceStorage)
+            async throws -> Devices
+        {
+            let phone = try await FlowFixture.make(server, phoneStorage)
+            let email = "ida.\(UUID().uuidString.prefix(8))@example.com"
+            let account = try await phone.accounts().signUp(profile: AccountProfile(email: email))
+            var kioskDevice = phone.device
+            kioskDevice.storageLocation = kioskStorage.url
+            return Devices(
+                phone: phone, email: email, subject: try #require(account.subject),
+                kiosk: try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth).driver,
+                kioskDevice: kioskDevice)
+        }
+
+        /// The phone's client answering `step`'s app link, with `number` (the step's by default).
+        func answering(_ step: FlowStep, decision: OutOfBandRelyingParty.Decision = .approve, number: String? = nil)
+            throws -> UMFAClient
+        {
+            let link = try UMFAAppLink(uri: try #require(step.properties["appLinkUri"]?.stringValue))
+            return UMFAClient(
+                phone.device,
+                relyingParty: OutOfBandRelyingParty(
+                    link: link, config: phone.device, decision: decision,
+                    matchingNumber: number ?? step.properties["matchingNumber"]?.stringValue))
+        }
+    }
+
     @Test("a polling step carries the QR code and app link; the phone approves; the flow ends in tokens for its user")
     func approval() async throws {
         try await LiveServer.with(ownPublicURL: true) { server in
             let phoneStorage = DeviceStorage()
             let kioskStorage = DeviceStorage()
+            let strangerStorage = DeviceStorage()
             defer {
                 phoneStorage.remove()
                 kioskStorage.remove()
+                strangerStorage.remove()
             }
-            // The phone signs up through the flow; the device now knows its passkey as the account's.
-            let phone = try await FlowFixture.make(server, phoneStorage)
-            let email = "ida.\(UUID().uuidString.prefix(8))@example.com"
-            let account = try await phone.accounts().signUp(profile: AccountProfile(email: email))
-            let subject = try #require(account.subject)
-            #expect(try await UMFAClient(phone.device).checkEnrollment(userId: subject).enrolled)
+            // The phone signed up through the flow; the device knows its passkey as the account's.
+            let devices = try await Devices.make(server, phone: phoneStorage, kiosk: kioskStorage)
+            let (email, subject) = (devices.email, devices.subject)
+            #expect(try await UMFAClient(devices.phone.device).checkEnrollment(userId: subject).enrolled)
 
             // A device without a passkey (a kiosk, a TV) asks for an approval.
-            var kioskDevice = phone.device
-            kioskDevice.storageLocation = kioskStorage.url
-            let kiosk = try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth)
-            let driver = kiosk.driver
-            let choose = try await driver.start()
-            let ask = try #require(choose.action("approve-on-another-device")?.form)
+            let driver = devices.kiosk
+            let ask = try #require(try await driver.start().action("approve-on-another-device")?.form)
             var step = try await driver.submit(ask, parameters: ["username": .string(email)])
             #expect(step.type == .polling && step.pollingStatus == "pending")
-            var link = try #require(step.properties["appLinkUri"]?.stringValue)
             #expect(
                 step.properties["qrCode"]?.objectValue?["dataUri"]?.stringValue?.hasPrefix("data:image/png") == true)
             let poll = try #require(step.action("poll")?.form)
             #expect(try await driver.submit(poll).pollingStatus == "pending")
 
-            var number = try #require(step.properties["matchingNumber"]?.stringValue)
-
             // Another account's device cannot answer it: the approval names this user. (Its
             // attempt spends the link, as any redemption does; the kiosk asks again.)
-            let strangerStorage = DeviceStorage()
-            defer { strangerStorage.remove() }
-            var strangerDevice = phone.device
+            var strangerDevice = devices.phone.device
             strangerDevice.storageLocation = strangerStorage.url
-            let stranger = try await PasskeyAccountClient(device: strangerDevice, oauth: phone.oauth)
+            let stranger = try await PasskeyAccountClient(device: strangerDevice, oauth: devices.phone.oauth)
                 .signUp(profile: AccountProfile(email: "mallory.\(email)"))
             let intruding = UMFAClient(
                 strangerDevice,
                 relyingParty: OutOfBandRelyingParty(
-                    link: try UMFAAppLink(uri: link), config: strangerDevice, matchingNumber: number))
+                    link: try UMFAAppLink(uri: try #require(step.properties["appLinkUri"]?.stringValue)),
+                    config: strangerDevice, matchingNumber: step.properties["matchingNumber"]?.stringValue))
             await #expect(throws: ZSMError.self) {
                 _ = try await intruding.answerApproval(userId: try #require(stranger.subject))
             }
             #expect(try await driver.submit(poll).pollingStatus == "pending")
+
+            // The phone opens the new link and approves with its passkey and the number shown.
             step = try await driver.submit(ask, parameters: ["username": .string(email)])
-            link = try #require(step.properties["appLinkUri"]?.stringValue)
-            number = try #require(step.properties["matchingNumber"]?.stringValue)
-
-            // The phone opens the link and approves with its passkey and the number shown.
-            let approving = UMFAClient(
-                phone.device,
-                relyingParty: OutOfBandRelyingParty(
-                    link: try UMFAAppLink(uri: link), config: phone.device, matchingNumber: number))
-            _ = try await approving.answerApproval(userId: subject)
-
+            _ = try await devices.answering(step).answerApproval(userId: subject)
             step = try await driver.submit(poll)
             #expect(step.pollingStatus == "done")
             step = try await driver.submit(try #require(step.action("continue")?.form))
@@ -433,34 +454,23 @@ struct APIFlowApprovalTests {
                 phoneStorage.remove()
                 kioskStorage.remove()
             }
-            let phone = try await FlowFixture.make(server, phoneStorage)
-            let email = "lea.\(UUID().uuidString.prefix(8))@example.com"
-            let subject = try #require(try await phone.accounts().signUp(profile: AccountProfile(email: email)).subject)
-            var kioskDevice = phone.device
-            kioskDevice.storageLocation = kioskStorage.url
-            let driver = try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth).driver
-            let start = try await driver.start()
-            let ask = try #require(start.action("approve-on-another-device")?.form)
-            let first = try await driver.submit(ask, parameters: ["username": .string(email)])
-            let firstLink = try #require(first.properties["appLinkUri"]?.stringValue)
+            let devices = try await Devices.make(server, phone: phoneStorage, kiosk: kioskStorage)
+            let driver = devices.kiosk
+            let ask = try #require(try await driver.start().action("approve-on-another-device")?.form)
+            let first = try await driver.submit(ask, parameters: ["username": .string(devices.email)])
             // Asked again: the first approval is cancelled, its link answers nothing.
-            let second = try await driver.submit(ask, parameters: ["username": .string(email)])
-            let stale = UMFAClient(
-                phone.device,
-                relyingParty: OutOfBandRelyingParty(
-                    link: try UMFAAppLink(uri: firstLink), config: phone.device,
-                    matchingNumber: first.properties["matchingNumber"]?.stringValue))
-            await #expect(throws: ZSMError.self) { _ = try await stale.answerApproval(userId: subject) }
+            let second = try await driver.submit(ask, parameters: ["username": .string(devices.email)])
+            await #expect(throws: ZSMError.self) {
+                _ = try await devices.answering(first).answerApproval(userId: devices.subject)
+            }
             let poll = try #require(second.action("poll")?.form)
             #expect(try await driver.submit(poll).pollingStatus == "pending")
 
             let number = try #require(second.properties["matchingNumber"]?.stringValue)
-            let guessing = UMFAClient(
-                phone.device,
-                relyingParty: OutOfBandRelyingParty(
-                    link: try UMFAAppLink(uri: try #require(second.properties["appLinkUri"]?.stringValue)),
-                    config: phone.device, matchingNumber: number == "10" ? "11" : "10"))
-            await #expect(throws: ZSMError.self) { _ = try await guessing.answerApproval(userId: subject) }
+            await #expect(throws: ZSMError.self) {
+                _ = try await devices.answering(second, number: number == "10" ? "11" : "10")
+                    .answerApproval(userId: devices.subject)
+            }
             #expect(try await driver.submit(poll).pollingStatus == "failed")
         }
     }
@@ -474,22 +484,13 @@ struct APIFlowApprovalTests {
                 phoneStorage.remove()
                 kioskStorage.remove()
             }
-            let phone = try await FlowFixture.make(server, phoneStorage)
-            let email = "jon.\(UUID().uuidString.prefix(8))@example.com"
-            let subject = try #require(try await phone.accounts().signUp(profile: AccountProfile(email: email)).subject)
-            var kioskDevice = phone.device
-            kioskDevice.storageLocation = kioskStorage.url
-            let driver = try PasskeyAccountClient(device: kioskDevice, oauth: phone.oauth).driver
+            let devices = try await Devices.make(server, phone: phoneStorage, kiosk: kioskStorage)
+            let driver = devices.kiosk
             var step = try await driver.start()
             step = try await driver.submit(
-                try #require(step.action("approve-on-another-device")?.form), parameters: ["username": .string(email)])
-            let link = try #require(step.properties["appLinkUri"]?.stringValue)
-            let denying = UMFAClient(
-                phone.device,
-                relyingParty: OutOfBandRelyingParty(
-                    link: try UMFAAppLink(uri: link), config: phone.device, decision: .deny,
-                    matchingNumber: step.properties["matchingNumber"]?.stringValue))
-            _ = try await denying.answerApproval(userId: subject)
+                try #require(step.action("approve-on-another-device")?.form),
+                parameters: ["username": .string(devices.email)])
+            _ = try await devices.answering(step, decision: .deny).answerApproval(userId: devices.subject)
             step = try await driver.submit(try #require(step.action("poll")?.form))
             #expect(step.pollingStatus == "failed")
             #expect(step.messages.first?.classList == ["error"])

@@ -56,36 +56,32 @@ struct FlowSteps: Sendable {
 
     /// The passkey ceremony of a sign-in.
     func passkeySignIn(_ options: AuthenticationOptionsResponse) throws -> FlowStep {
-        let operation = FlowClientOperation(
-            name: Kind.webAuthnAuthentication,
-            arguments: [
-                "credentialRequestOptions": .object(["publicKey": try OutOfBandService.json(options.publicKey)])
-            ],
-            continueActions: [credentialForm(href: base + "/sign-in/verify")], errorActions: [restart])
-        return FlowStep(
-            type: .authentication,
-            actions: [
-                FlowAction(
-                    kind: Kind.webAuthnAuthentication, title: "Use your passkey", model: .clientOperation(operation))
-            ],
-            links: [restartLink], metadata: FlowMetadata(viewName: "umfa:passkey-sign-in"))
+        try ceremony(
+            .authentication, Kind.webAuthnAuthentication, "Use your passkey",
+            argument: "credentialRequestOptions", options: options.publicKey, verify: "/sign-in/verify",
+            viewName: "umfa:passkey-sign-in")
     }
 
     /// The passkey ceremony of a new account.
     func passkeyRegistration(_ options: RegistrationOptionsResponse) throws -> FlowStep {
+        try ceremony(
+            .registration, Kind.webAuthnRegistration, "Create your passkey",
+            argument: "credentialCreationOptions", options: options.publicKey, verify: "/create-account/verify",
+            viewName: "umfa:passkey-registration")
+    }
+
+    /// A WebAuthn client operation with `options` as `argument.publicKey`, continued by a form
+    /// to `verify` that carries the response as `credential`.
+    private func ceremony(
+        _ type: FlowStep.StepType, _ name: String, _ title: String, argument: String, options: some Encodable,
+        verify: String, viewName: String
+    ) throws -> FlowStep {
         let operation = FlowClientOperation(
-            name: Kind.webAuthnRegistration,
-            arguments: [
-                "credentialCreationOptions": .object(["publicKey": try OutOfBandService.json(options.publicKey)])
-            ],
-            continueActions: [credentialForm(href: base + "/create-account/verify")], errorActions: [restart])
+            name: name, arguments: [argument: .object(["publicKey": try OutOfBandService.json(options)])],
+            continueActions: [credentialForm(href: base + verify)], errorActions: [restart])
         return FlowStep(
-            type: .registration,
-            actions: [
-                FlowAction(
-                    kind: Kind.webAuthnRegistration, title: "Create your passkey", model: .clientOperation(operation))
-            ],
-            links: [restartLink], metadata: FlowMetadata(viewName: "umfa:passkey-registration"))
+            type: type, actions: [FlowAction(kind: name, title: title, model: .clientOperation(operation))],
+            links: [restartLink], metadata: FlowMetadata(viewName: viewName))
     }
 
     /// Waiting for another device: the §7 QR code and app link, a poll and a cancel.
