@@ -177,14 +177,16 @@ struct OutOfBandDeviceTests {
             let (_, key, credential) = try await Self.enroll(api, app, user: "alice")
             let first = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Pay 3 EUR"])
             let path = APIOperation.approvalEvents.path
-            let query = "?application_id=\(app.id)&user_id=alice&max_seconds=3"
+            // Ten seconds: on a loaded machine the stream must still be open when the second
+            // approval is made (it was 3 s, and a CI run once made the approval after the end).
+            let query = "?application_id=\(app.id)&user_id=alice&max_seconds=10"
             let proof = Self.proof(key, credential: credential, "GET", path)
             // The stream on a connection of its own (URLSession); the backend's call on the test client's.
             let port = try #require(api.client.port)
             var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)\(query)")))
             request.setValue("UMFA-Device \(proof)", forHTTPHeaderField: "Authorization")
             async let streamed = URLSession.shared.data(for: request)
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(2))
             let second = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Sign in?"])
             let (body, answer) = try await streamed
             let response = try #require(answer as? HTTPURLResponse)
