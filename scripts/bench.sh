@@ -3,7 +3,8 @@
 # BENCHMARKS.md with the figures, the machine and the commands. Not part of the test command.
 #   scripts/bench.sh            full run (about 15 minutes after the build)
 #   scripts/bench.sh --smoke    seconds per figure and 1,000 users at most: checks it all works
-# Installs wrk (Debian) and a venv with py_webauthn 3.0.1 and psycopg itself.
+# Installs wrk (Debian) and a venv with py_webauthn 3.0.1, psycopg and PyJWT (for the API-flow
+# client of Tests/Interop/api_flow_client.py, which signs the refresh_token users in) itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -23,7 +24,8 @@ if ! command -v wrk >/dev/null; then
 fi
 venv=$root/.build/bench-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check webauthn==3.0.1 "psycopg[binary]" requests
+"$venv/bin/pip" install --quiet --disable-pip-version-check webauthn==3.0.1 "psycopg[binary]" requests \
+    "PyJWT[crypto]"
 
 echo "== release build (umfa, umfa-bench)"
 # SwiftPM can miss files added to a path dependency since the last build: touching the

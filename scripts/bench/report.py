@@ -134,36 +134,88 @@ def main() -> None:
                      f" {es['per_second']:,.0f}/s (p99 {es['p99_ms']:.1f} ms) |"
                      f" {intro['per_second']:,.0f}/s (p99 {intro['p99_ms']:.1f} ms) |"
                      f" {rs['non_2xx'] + es['non_2xx'] + intro['non_2xx']} |")
+    lines += ["", "### A user's tokens: `refresh_token` with rotation, and userinfo (wrk -t2 -c32, same run)", "",
+              "One user signed in through the API-driven flow (`Tests/Interop/api_flow_client.py`) once per"
+              " refresh-token family, for a confidential client (HTTP Basic, scope `openid email profile`):"
+              " its refresh tokens are bound to no DPoP key, so wrk refreshes without proofs and gets Bearer"
+              " access tokens. Every refresh spends its token and answers a new one (and a new access token"
+              " and ID token); `scripts/bench/refresh-token.lua` never sends a token twice (a spent one"
+              " revokes its family) and counts the answers that were not a 200 with a new refresh token."
+              " A figure counts when at most 0.1 % were not (`errors`), and a spent initial token sent again"
+              " after the run is refused. Userinfo: GET with one Bearer access token from a refresh.", "",
+              "| engine | alg | refresh_token | server CPU | per core | errors | userinfo | server CPU | per core |",
+              "|---|---|---|---|---|---|---|---|---|"]
+
+    def per_core(row: dict) -> float:
+        return row["per_second"] / max(row["server_cpu_cores"], 0.01)
+
+    def refresh_cell(row: dict) -> str:
+        figure = f"{row['per_second']:,.0f}/s (p99 {row['p99_ms']:.0f} ms)"
+        return figure if row.get("valid") else f"**invalid** ({figure}: {row.get('problem', '?')})"
+
+    for name, figures in engines.items():
+        oauth = (figures or {}).get("oauth") or {}
+        for alg in ("RS256", "ES256"):
+            refresh, userinfo = oauth.get(f"refresh_token_{alg}"), oauth.get(f"userinfo_{alg}")
+            if not refresh or not userinfo:
+                continue
+            lines.append(f"| {name} | {alg} | {refresh_cell(refresh)} | {refresh['server_cpu_cores']:.2f} cores |"
+                         f" {per_core(refresh):,.0f}/s | {refresh['non_200'] + refresh['no_refresh_token']} of {refresh['requests']:,} |"
+                         f" {userinfo['per_second']:,.0f}/s (p99 {userinfo['p99_ms']:.0f} ms) |"
+                         f" {userinfo['server_cpu_cores']:.2f} cores | {per_core(userinfo):,.0f}/s |")
+    if not any(((f or {}).get("oauth") or {}).get("refresh_token_RS256") for f in engines.values()):
+        lines += ["", "Not measured in this run."]
     peer = load(out, "lemonldap.json")
     lines += ["", "### Beside LemonLDAP::NG (same machine, same load generator, same run)", ""]
     if peer and peer.get("client_credentials"):
         theirs = peer["client_credentials"]
-        their_per_core = theirs["per_second"] / max(theirs["server_cpu_cores"], 0.01)
+        their_per_core = per_core(theirs)
+        their_refresh = peer.get("refresh_token")
         lines += [f"LemonLDAP::NG {peer.get('version', '?')} from Debian (`scripts/bench/lemonldap.sh`: nginx,"
                   f" {peer.get('fastcgi_workers', '?')} FastCGI workers, Demo backend, JWT access tokens"
-                  " signed RS256), one confidential client by HTTP Basic.", "",
-                  "| server | client_credentials | server CPU | per core | refresh_token |", "|---|---|---|---|---|"]
-        refresh = peer.get("refresh_token")
-        refresh_text = (f"{refresh['per_second']:,.0f}/s ({refresh['method']}, rotates: {str(refresh['rotates']).lower()})"
-                        if refresh else f"not measured: {peer.get('refresh_token_problem', '?')}")
-        lines.append(f"| LemonLDAP::NG | {theirs['per_second']:,.0f}/s (p99 {theirs['p99_ms']:.0f} ms) |"
-                     f" {theirs['server_cpu_cores']:.2f} cores | {their_per_core:,.0f}/s | {refresh_text} |")
-        peer_verdicts = []
+                  " signed RS256), one confidential client by HTTP Basic. UMFA with RS256 too.", "",
+                  "| server | client_credentials | server CPU | per core | refresh_token | server CPU | per core |",
+                  "|---|---|---|---|---|---|---|"]
+        if their_refresh:
+            lines.append(f"| LemonLDAP::NG | {theirs['per_second']:,.0f}/s (p99 {theirs['p99_ms']:.0f} ms) |"
+                         f" {theirs['server_cpu_cores']:.2f} cores | {their_per_core:,.0f}/s |"
+                         f" {their_refresh['per_second']:,.0f}/s (p99 {their_refresh['p99_ms']:.0f} ms;"
+                         f" {their_refresh['method']}, rotates: {str(their_refresh['rotates']).lower()}) |"
+                         f" {their_refresh['server_cpu_cores']:.2f} cores | {per_core(their_refresh):,.0f}/s |")
+        else:
+            lines.append(f"| LemonLDAP::NG | {theirs['per_second']:,.0f}/s (p99 {theirs['p99_ms']:.0f} ms) |"
+                         f" {theirs['server_cpu_cores']:.2f} cores | {their_per_core:,.0f}/s |"
+                         f" not measured: {peer.get('refresh_token_problem', '?')} | | |")
+        peer_verdicts, refresh_verdicts = [], []
         for name, figures in engines.items():
-            ours = ((figures or {}).get("oauth") or {}).get("client_credentials_RS256")
+            oauth = (figures or {}).get("oauth") or {}
+            ours = oauth.get("client_credentials_RS256")
             if not ours or "server_cpu_cores" not in ours:
                 continue
-            our_per_core = ours["per_second"] / max(ours["server_cpu_cores"], 0.01)
+            our_per_core = per_core(ours)
+            refresh = oauth.get("refresh_token_RS256")
+            refresh_cells = (f"{refresh_cell(refresh)} | {refresh['server_cpu_cores']:.2f} cores |"
+                             f" {per_core(refresh):,.0f}/s" if refresh else "not measured | |")
             lines.append(f"| UMFA, {name}, RS256 | {ours['per_second']:,.0f}/s (p99 {ours['p99_ms']:.0f} ms) |"
-                         f" {ours['server_cpu_cores']:.2f} cores | {our_per_core:,.0f}/s | not measured |")
+                         f" {ours['server_cpu_cores']:.2f} cores | {our_per_core:,.0f}/s | {refresh_cells} |")
             peer_verdicts.append(f"{name} {verdict(our_per_core >= 5 * their_per_core)}"
                                  f" ({our_per_core / their_per_core:.1f} ×)")
+            if refresh and not refresh.get("valid"):
+                refresh_verdicts.append(f"{name} not measured (the figure is invalid)")
+            elif refresh and their_refresh:
+                ratio = per_core(refresh) / per_core(their_refresh)
+                refresh_verdicts.append(f"{name} {verdict(ratio >= 5)} ({ratio:.1f} ×)")
+        if not their_refresh:
+            refresh_text = f"not measured for LemonLDAP::NG ({peer.get('refresh_token_problem', '?')})"
+        else:
+            refresh_text = ", ".join(refresh_verdicts) or "not measured for UMFA"
         lines += ["", "Target: UMFA ≥ 5 × LemonLDAP::NG per core, `client_credentials` — "
-                  f"{', '.join(peer_verdicts) or 'not measured'}; `refresh_token` — not measured for UMFA yet"
-                  " (each request needs a new refresh token and DPoP proof, which wrk cannot make)."]
+                  f"{', '.join(peer_verdicts) or 'not measured'}; `refresh_token` — {refresh_text}."]
+        if their_refresh and not their_refresh.get("rotates", True):
+            lines += ["", "LemonLDAP::NG does not rotate its refresh tokens (wrk replays them); UMFA rotates"
+                      " every one (each refresh spends a token and writes a new one)."]
     else:
         lines += [f"Not measured: {(peer or {}).get('error', 'scripts/bench/lemonldap.sh did not run')}."]
-    lines += ["", "Not measured yet: UMFA's `refresh_token` with rotation and userinfo.", ""]
     lines += ["", "## validate-token beside /health (wrk -t2 -c32, same server, same run)", "",
               "Three alternating rounds of each; the best round of each counts.", "",
               "| engine | validate-token | /health | ratio | validate-token p50 / p99 | non-2xx |", "|---|---|---|---|---|---|"]

@@ -1,7 +1,9 @@
 """HTTP figures for one storage engine, driven from scripts/bench.sh: starts a release
 `umfa serve`, creates an application, then measures registrations/s, logins/s with 1k / 100k /
-1M seeded users (umfa-bench load), validate-token vs /health (wrk), server CPU and RSS.
-Writes OUT/server-<engine>.json."""
+1M seeded users (umfa-bench load), the OAuth token endpoint (client_credentials, introspection,
+refresh_token with rotation) and userinfo (wrk), validate-token vs /health (wrk), server CPU and
+RSS. Writes OUT/server-<engine>.json. The users behind the refresh tokens sign up and in through
+the API-driven flow with the Python client of Tests/Interop/api_flow_client.py."""
 
 import argparse
 import base64
@@ -15,9 +17,20 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
+import jwt
 import requests
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Tests" / "Interop"))
+from api_flow_client import (FLOW_SCOPE, REDIRECT_URI, SIGN_IN_SCOPE, FlowClient,  # noqa: E402
+                             SoftwareAuthenticator, expect_step, new_email, profile)
+
+# The load of every wrk figure (and of scripts/bench/lemonldap.sh's).
+WRK_THREADS, WRK_CONNECTIONS = 2, 32
+# A refresh_token figure counts when at most this share of its answers were not a 200 with a new
+# refresh token (the requests still in flight when wrk stops are not answers).
+REFRESH_ERROR_SHARE = 0.001
 ADMIN_TOKEN = "bench-admin-" + base64.urlsafe_b64encode(os.urandom(18)).decode()
 ORIGIN = "https://bench.example"
 
@@ -69,22 +82,60 @@ def run_json(command: list[str]) -> dict:
     return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 
 
-def wrk(url: str, seconds: int, script: str | None = None, env: dict | None = None) -> dict:
-    command = ["wrk", "-t2", "-c32", f"-d{seconds}s", "--latency"] + (["-s", script] if script else []) + [url]
+def wrk(url: str, seconds: int, script: str | None = None, env: dict | None = None,
+        output_to: list | None = None) -> dict:
+    """wrk's figures; its whole output is appended to `output_to` when given."""
+    command = ["wrk", f"-t{WRK_THREADS}", f"-c{WRK_CONNECTIONS}", f"-d{seconds}s", "--latency"] + (
+        ["-s", script] if script else []) + [url]
     output = subprocess.run(command, check=True, capture_output=True, text=True,
                             env=dict(os.environ, **(env or {}))).stdout
+    if output_to is not None:
+        output_to.append(output)
     non_ok = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     return {
         "per_second": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
         "p50_ms": latency(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1)),
         "p99_ms": latency(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1)),
         "non_2xx": int(non_ok.group(1)) if non_ok else 0,
+        "requests": int(re.search(r"(\d+) requests in", output).group(1)),
     }
 
 
 def latency(text: str) -> float:
     value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+class FlowUser:
+    """One user of the application who signs up, then signs in again with the same passkey,
+    through the API-driven flow (Tests/Interop/api_flow_client.py) as a native app of `client`
+    would: each sign-in ends in a code exchange, whose refresh token starts a family of its own."""
+
+    def __init__(self, issuer: str, client: dict):
+        base, app = issuer.rsplit("/oidc/", 1)
+        self.issuer = SimpleNamespace(origin=base, app_id=app)
+        self.client = client
+        self.passkey = SoftwareAuthenticator(ORIGIN)
+        self.email = new_email("bench")
+        self.signed_up = False
+
+    def sign_in(self) -> dict:
+        """The token response of one authorization_code exchange."""
+        answers = ({"passkey-sign-in": {"username": self.email}} if self.signed_up
+                   else {"create-account": profile(self.email)})
+        flow = FlowClient(self.issuer, self.client, self.passkey)
+        flow.redeem(flow.drive(expect_step(flow.start()), answers))
+        self.signed_up = True
+        return flow.tokens
+
+
+def without_tokens(answer: requests.Response) -> str:
+    """An answer of the token endpoint for an error message, its tokens left out."""
+    try:
+        body = {k: v for k, v in answer.json().items() if k not in ("access_token", "refresh_token", "id_token")}
+    except ValueError:
+        body = answer.text[:300]
+    return f"HTTP {answer.status_code} {body}"
 
 
 def main() -> None:
@@ -194,9 +245,86 @@ def main() -> None:
         result["oauth"]["introspection"] = wrk(
             f"{server.url}/oidc/{app}/introspect", args.wrk_seconds, form,
             {"UMFA_BENCH_AUTHORIZATION": f"Basic {basic}", "UMFA_BENCH_BODY": f"token={access}"})
+
+        # refresh_token with rotation, and userinfo, for each algorithm: a confidential client
+        # (client_secret_basic), whose refresh tokens are bound to no DPoP key (only public
+        # clients' are), so refreshing without a proof gets Bearer access tokens and rotating
+        # refresh tokens that wrk can send. The user signs in through the API-driven flow (with
+        # DPoP, as a native app) once per refresh-token family.
+        user_client = requests.post(f"{server.url}/api/admin/applications/{app}/oauth-clients", headers=admin, json={
+            "client_name": "bench-user", "redirect_uris": [REDIRECT_URI],
+            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+            "token_endpoint_auth_method": "client_secret_basic", "scope": f"{SIGN_IN_SCOPE} {FLOW_SCOPE}",
+            "first_party": True, "access_token_ttl_seconds": 3600}, timeout=10)
+        assert user_client.status_code == 201, user_client.text
+        user_client = user_client.json()
+        user_basic = "Basic " + base64.b64encode(
+            f"{user_client['client_id']}:{user_client['client_secret']}".encode()).decode()
+        # The issuer's URLs name the public URL (by default http://localhost:<port>).
+        discovery = requests.get(f"{server.url}/oidc/{app}/.well-known/openid-configuration", timeout=10).json()
+        user = FlowUser(discovery["issuer"], user_client)
+        userinfo_url = f"{server.url}/oidc/{app}/userinfo"
+        for alg in ("RS256", "ES256"):
+            requests.patch(f"{server.url}/api/admin/applications/{app}", headers=admin,
+                           json={"token_signing_alg": alg}, timeout=10).raise_for_status()
+            # One family refreshed here first: rotation, Bearer tokens of this algorithm, userinfo.
+            refresh_token = user.sign_in()["refresh_token"]
+            for _ in range(2):
+                answer = requests.post(token_url, data={"grant_type": "refresh_token", "refresh_token": refresh_token},
+                                       headers={"Authorization": user_basic}, timeout=10)
+                assert answer.status_code == 200, f"refresh_token: {without_tokens(answer)}"
+                tokens = answer.json()
+                assert tokens["token_type"] == "Bearer" and tokens.get("refresh_token") not in (None, refresh_token), \
+                    f"refresh_token without DPoP: no Bearer token or no new refresh token: {without_tokens(answer)}"
+                refresh_token = tokens["refresh_token"]
+            access = tokens["access_token"]
+            assert jwt.get_unverified_header(access)["alg"] == alg, jwt.get_unverified_header(access)
+            check = requests.get(userinfo_url, headers={"Authorization": f"Bearer {access}"}, timeout=10)
+            assert check.status_code == 200 and check.json().get("email") == user.email, \
+                f"userinfo: HTTP {check.status_code} {check.text[:300]}"
+            # A family for each connection, and spares (wrk drops one before the run).
+            initial = [user.sign_in()["refresh_token"] for _ in range(WRK_CONNECTIONS + 2 * WRK_THREADS)]
+            assert len(set(initial)) == len(initial) and all(re.fullmatch(r"[A-Za-z0-9._~-]+", t) for t in initial), \
+                "refresh tokens: not distinct, or not form-safe as they are"
+            outputs: list[str] = []
+            before, started = cpu_seconds(server.process.pid), time.time()
+            figures = wrk(token_url, args.wrk_seconds, str(Path(__file__).parent / "refresh-token.lua"), {
+                "UMFA_BENCH_AUTHORIZATION": user_basic, "UMFA_BENCH_THREADS": str(WRK_THREADS),
+                "UMFA_BENCH_REFRESH_TOKENS": " ".join(initial)}, outputs)
+            figures["server_cpu_cores"] = (cpu_seconds(server.process.pid) - before) / (time.time() - started)
+            counts = re.search(r"refresh-token: non_200=(\d+) no_refresh_token=(\d+) no_token_left=(\d+)", outputs[0])
+            figures.update(non_200=int(counts.group(1)), no_refresh_token=int(counts.group(2)),
+                           no_token_left=int(counts.group(3)), families=len(initial), rotates=True, method="wrk")
+            # The last initial token was spent during the run (every family advances in turn):
+            # sent again, it must be refused as a reuse, which shows wrk rotated.
+            replayed = requests.post(token_url, data={"grant_type": "refresh_token", "refresh_token": initial[-1]},
+                                     headers={"Authorization": user_basic}, timeout=10)
+            figures["spent_token_refused"] = (replayed.status_code == 400
+                                              and replayed.json().get("error") == "invalid_grant")
+            errors = figures["non_200"] + figures["no_refresh_token"]
+            problems = []
+            if errors > REFRESH_ERROR_SHARE * figures["requests"]:
+                problems.append(f"{errors} of {figures['requests']} answers were not a 200 with a new refresh token"
+                                f" ({figures['non_200']} not 200, {figures['no_token_left']} sent with no token left)")
+            if not figures["spent_token_refused"]:
+                problems.append(f"a spent refresh token sent again: {without_tokens(replayed)}, not invalid_grant")
+            figures["valid"] = not problems
+            if problems:
+                figures["problem"] = "; ".join(problems)
+                print(f"  !! {args.engine} oauth refresh_token_{alg}: FIGURE INVALID: {figures['problem']}",
+                      file=sys.stderr)
+            result["oauth"][f"refresh_token_{alg}"] = figures
+            # userinfo with the Bearer access token of the refresh above (it lives an hour).
+            before, started = cpu_seconds(server.process.pid), time.time()
+            figures = wrk(userinfo_url, args.wrk_seconds, str(Path(__file__).parent / "bearer-get.lua"),
+                          {"UMFA_BENCH_AUTHORIZATION": f"Bearer {access}"})
+            figures["server_cpu_cores"] = (cpu_seconds(server.process.pid) - before) / (time.time() - started)
+            result["oauth"][f"userinfo_{alg}"] = figures
         result["rss_after_oauth_kb"] = proc_status(server.process.pid, "VmRSS")
         for name, figures in result["oauth"].items():
-            print(f"  {args.engine} oauth {name}: {figures['per_second']:.0f}/s non-2xx {figures['non_2xx']}",
+            extra = (f" non-200 {figures['non_200']}, spent token refused {figures['spent_token_refused']}"
+                     f"{'' if figures['valid'] else ', INVALID'}" if name.startswith("refresh_token") else "")
+            print(f"  {args.engine} oauth {name}: {figures['per_second']:.0f}/s non-2xx {figures['non_2xx']}{extra}",
                   file=sys.stderr)
         requests.patch(f"{server.url}/api/admin/applications/{app}", headers=admin,
                        json={"token_signing_alg": "RS256"}, timeout=10).raise_for_status()

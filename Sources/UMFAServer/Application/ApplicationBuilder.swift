@@ -27,11 +27,16 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
         at: configuration.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let registry = PrometheusCollectorRegistry()
     let metrics = ServerMetrics(registry: registry)
-    let served = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger).observed(by: metrics)
+    let validationCache = ValidationCache(
+        lifetime: configuration.validationCacheLifetime.timeInterval, now: configuration.now)
+    let served = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger)
+        .observed(by: StoreObservers(observers: [metrics, validationCache]))
     let store = served.store
     do {
         let (services, report) = try await served.starting {
-            try await prepare(store: store, configuration: configuration, metrics: metrics, logger: logger)
+            try await prepare(
+                store: store, configuration: configuration, metrics: metrics, validationCache: validationCache,
+                logger: logger)
         }
         let router = Router(context: UMFARequestContext.self)
         router.add(
@@ -65,7 +70,8 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
 
 /// Keys, secrets and first-start work, before any route exists.
 private func prepare(
-    store: any UMFAStore, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger
+    store: any UMFAStore, configuration: ServerConfiguration, metrics: ServerMetrics,
+    validationCache: ValidationCache, logger: Logger
 ) async throws -> (ServerServices, StartupReport) {
     let masterKey =
         try configuration.masterKey.map { try MasterKey(base64: $0) }
@@ -86,7 +92,7 @@ private func prepare(
             now: configuration.now, logger: logger),
         attestationAnchors: configuration.attestationAnchors, approvalDispatchers: configuration.approvalDispatchers,
         publicURL: configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration),
-        metrics: metrics)
+        metrics: metrics, validationCache: validationCache)
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }

@@ -50,6 +50,11 @@ public struct ServerConfiguration: Sendable {
     public var challengeLifetime: Duration
     /// How soon a signing key rotated on another instance is used here.
     public var signingKeyRefreshInterval: Duration = .seconds(10)
+    /// How long validate-token trusts what it read of an API key's application and a login
+    /// token's credential (`UMFA_VALIDATION_CACHE_SECONDS`, default 5, `0` off): the longest a
+    /// deletion made on another instance goes unseen here. Changes made through this instance
+    /// are seen at once.
+    public var validationCacheLifetime: Duration = .seconds(5)
     /// The clock for challenges, enrollment tokens and login tokens; tests inject a fixed one.
     public var now: @Sendable () -> Date
     /// Whether the demo page names the development application (it then works at `/` without
@@ -130,6 +135,9 @@ public struct ServerConfiguration: Sendable {
         signingKeyRefreshInterval =
             try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)
             ?? signingKeyRefreshInterval
+        if let seconds = try settings.integer("UMFA_VALIDATION_CACHE_SECONDS", in: 0...300) {
+            validationCacheLifetime = .seconds(seconds)
+        }
     }
 
     /// An absolute http(s) URL without query or fragment, kept without a trailing slash.

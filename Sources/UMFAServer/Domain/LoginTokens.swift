@@ -30,32 +30,47 @@ enum LoginTokens {
         return values
     }
 
+    /// How the credential a login token names is looked up.
+    enum CredentialLookup {
+        /// Read from the store each time: self-service and enrollment grants, which act on it.
+        case fresh
+        /// Through ``ValidationCache``: validate-token, which only answers yes or no and is
+        /// called for every request of an application backend.
+        case cached
+    }
+
     /// Validates a login token of `application` for `userID` (DESIGN.md §2 and §4): the token
     /// service's checks with the application's TTL as the longest lifetime, then the credential
     /// it names must still be registered to that user, so deleting a credential ends its tokens.
-    static func validate(_ jwt: String, services: ServerServices, application: ApplicationRecord, userID: String)
-        async throws -> LoginTokenClaims?
-    {
+    static func validate(
+        _ jwt: String, services: ServerServices, application: ApplicationRecord, userID: String,
+        lookup: CredentialLookup = .fresh
+    ) async throws -> LoginTokenClaims? {
         let claims = try await services.tokens.validate(
             jwt, applicationID: application.id, userID: userID,
             maximumLifetime: TimeInterval(application.tokenTTLSeconds), now: services.now())
-        try await requireCredential(of: claims, services: services, application: application)
+        try await requireCredential(of: claims, services: services, application: application, lookup: lookup)
         return claims
     }
 
     /// Throws ``TokenValidationFailure`` unless the credential `claims` name is still registered
     /// to their user.
     static func requireCredential(
-        of claims: LoginTokenClaims?, services: ServerServices, application: ApplicationRecord
-    )
-        async throws
-    {
+        of claims: LoginTokenClaims?, services: ServerServices, application: ApplicationRecord,
+        lookup: CredentialLookup
+    ) async throws {
         guard let claims, let id = Base64URL.decodeCanonical(claims.credentialID) else {
             throw TokenValidationFailure("Invalid JWT: There is no credential_id claim")
         }
-        guard let credential = try await services.store.credential(applicationID: application.id, credentialID: id),
-            credential.userID.isSameBytes(as: claims.userID)
-        else {
+        let read = { try await services.store.credential(applicationID: application.id, credentialID: id)?.userID }
+        let owner =
+            switch lookup {
+            case .fresh: try await read()
+            case .cached:
+                try await services.validationCache.owner(
+                    of: .init(applicationID: application.id, credentialID: id), read: read)
+            }
+        guard let owner, owner.isSameBytes(as: claims.userID) else {
             throw TokenValidationFailure("Invalid JWT: the credential that signed in is no longer registered")
         }
     }

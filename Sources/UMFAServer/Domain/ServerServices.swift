@@ -28,6 +28,8 @@ struct ServerServices: Sendable {
     var publicURL = "http://localhost:8080"
     /// Ceremony, grant, signing, webhook and store metrics for `/metrics`.
     let metrics: ServerMetrics
+    /// validate-token's short memory of API keys and credentials (``ValidationCache``).
+    let validationCache: ValidationCache
 
     /// The audit log (DESIGN.md §8).
     var audit: AuditLog { AuditLog(services: self) }

@@ -23,8 +23,11 @@ struct APIKeyAuthentication {
         guard let applicationID = UUID(uuidString: text) else {
             throw ServiceError.invalid("application_id must be a UUID")
         }
-        // One query: the key's application, which must be the one named.
-        let owner = try await services.store.application(forAPIKeyHash: Secrets.hash(key))
+        // One query at most: the key's application, which must be the one named.
+        let hash = Secrets.hash(key)
+        let owner = try await services.validationCache.application(forKeyHash: hash) {
+            try await services.store.application(forAPIKeyHash: hash)
+        }
         guard let owner, owner.id == applicationID else {
             // Only a key that exists nowhere is a guess; a real key naming another application is
             // not. A valid key is never refused for what others did at this address.

@@ -43,7 +43,8 @@ struct ValidateTokenService: Sendable {
     /// the documented style. The demo page's validate route uses it too.
     func validateJWT(_ jwt: String, application: ApplicationRecord, userID: String) async throws {
         do {
-            _ = try await LoginTokens.validate(jwt, services: services, application: application, userID: userID)
+            _ = try await LoginTokens.validate(
+                jwt, services: services, application: application, userID: userID, lookup: .cached)
         } catch let failure as TokenValidationFailure {
             throw ServiceError.unauthenticated(Self.failurePrefix + "MFA login JWT was invalid: \(failure.message)")
         }
