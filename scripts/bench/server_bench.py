@@ -299,8 +299,11 @@ def main() -> None:
             # sent again, it must be refused as a reuse, which shows wrk rotated.
             replayed = requests.post(token_url, data={"grant_type": "refresh_token", "refresh_token": initial[-1]},
                                      headers={"Authorization": user_basic}, timeout=10)
-            figures["spent_token_refused"] = (replayed.status_code == 400
-                                              and replayed.json().get("error") == "invalid_grant")
+            try:
+                figures["spent_token_refused"] = (replayed.status_code == 400
+                                                  and replayed.json().get("error") == "invalid_grant")
+            except ValueError:
+                figures["spent_token_refused"] = False
             errors = figures["non_200"] + figures["no_refresh_token"]
             problems = []
             if errors > REFRESH_ERROR_SHARE * figures["requests"]:
