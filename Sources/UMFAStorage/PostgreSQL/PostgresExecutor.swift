@@ -71,26 +71,27 @@ final class PostgresExecutor: SQLExecutor {
         return result.rows.map { $0.makeRandomAccess() }
     }
 
-    /// Runs a write inside `BEGIN` … `COMMIT` and answers only once `COMMIT` has: in the extended
-    /// query protocol PostgreSQL reports a statement complete (and PostgresNIO hands back its
-    /// rows) before the implicit transaction commits at `Sync`, so a crash in between would lose
-    /// a write the caller was told had succeeded. `COMMIT`'s answer comes after the commit.
+    /// Runs a write and answers only once PostgreSQL has committed it. In the extended query
+    /// protocol PostgreSQL reports a statement complete (and PostgresNIO hands back its rows)
+    /// before the statement's implicit transaction commits at `Sync`; `ReadyForQuery` follows
+    /// the commit. PostgresNIO sends nothing more on a connection until that `ReadyForQuery`
+    /// has come, so the answer to an empty query sent next is the proof of the commit: two
+    /// round trips, where `BEGIN` … `COMMIT` took three.
     ///
-    /// A connection lost at any point leaves nothing committed (the server rolls an open
-    /// transaction back), so ``ConnectionGone`` stays safe to try again; a failed statement is
-    /// rolled back before the connection goes back to the pool.
+    /// A commit that fails after the statement completed (or a connection lost before the
+    /// proof) fails the proof, so the caller is never told of a write that was not committed.
+    /// Such a write may have committed all the same, so the failure is ``UnconfirmedWrite``,
+    /// which is never tried again; a failed statement rolls back by itself.
     static func committed(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
         -> [PostgresRandomAccessRow]
     {
-        _ = try await run(PostgresQuery(unsafeSQL: "BEGIN"), on: connection, logger: logger)
+        let rows = try await run(query, on: connection, logger: logger)
         do {
-            let rows = try await run(query, on: connection, logger: logger)
-            _ = try await run(PostgresQuery(unsafeSQL: "COMMIT"), on: connection, logger: logger)
-            return rows
+            _ = try await run(PostgresQuery(unsafeSQL: ""), on: connection, logger: logger)
         } catch {
-            _ = try? await run(PostgresQuery(unsafeSQL: "ROLLBACK"), on: connection, logger: logger)
-            throw error
+            throw UnconfirmedWrite(cause: String(describing: type(of: error)))
         }
+        return rows
     }
 
     /// Leases a connection for `body`, waiting at most ``leaseTimeout`` for one (and for a
@@ -143,4 +144,11 @@ private final class LeaseRace: Sendable {
 /// The leased connection was closed before the statement could be sent.
 struct ConnectionGone: Error, CustomStringConvertible {
     var description: String { "the connection was closed" }
+}
+
+/// A write completed but its commit could not be confirmed (see
+/// ``PostgresExecutor/committed(_:on:logger:)``): it may or may not have committed.
+struct UnconfirmedWrite: Error, CustomStringConvertible {
+    let cause: String
+    var description: String { "the write's commit could not be confirmed (\(cause))" }
 }
