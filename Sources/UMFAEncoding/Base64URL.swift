@@ -30,57 +30,58 @@ public enum Base64URL {
 
     /// Decodes base64url text, with or without padding; `nil` when it is not base64url.
     public static func decode(_ text: String) -> [UInt8]? {
-        var utf8 = Array(text.utf8)
-        while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
-        guard utf8.count % 4 != 1 else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(utf8.count * 3 / 4)
-        var group: UInt32 = 0
-        for (position, character) in utf8.enumerated() {
-            let value = decodingTable[Int(character)]
-            guard value != invalid else { return nil }
-            group = group << 6 | UInt32(value)
-            if position % 4 == 3 {
-                output.append(UInt8(truncatingIfNeeded: group >> 16))
-                output.append(UInt8(truncatingIfNeeded: group >> 8))
-                output.append(UInt8(truncatingIfNeeded: group))
-                group = 0
-            }
-        }
-        // A final group of 2 or 3 characters carries 1 or 2 bytes; its spare low bits are ignored.
-        switch utf8.count % 4 {
-        case 2: output.append(UInt8(truncatingIfNeeded: group >> 4))
-        case 3:
-            output.append(UInt8(truncatingIfNeeded: group >> 10))
-            output.append(UInt8(truncatingIfNeeded: group >> 2))
-        default: break
-        }
-        return output
+        var text = text
+        return text.withUTF8 { decode(utf8: $0, canonical: false) }
     }
 
     /// Decodes base64url text only in its one canonical spelling: the URL-safe alphabet, no
     /// padding, and zero spare bits in the last character. Signed text such as a JWS must have
-    /// exactly one spelling, or one signature would validate under many strings.
+    /// one spelling, or one token would have several.
     public static func decodeCanonical(_ text: String) -> [UInt8]? {
-        let utf8 = text.utf8
-        guard
-            utf8.allSatisfy({
-                $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=")
-            }),
-            let bytes = decode(text)
-        else { return nil }
-        // The last character of a 2- or 3-character final group has 4 or 2 bits that carry
-        // nothing; a canonical encoder writes them as zero.
-        if let last = utf8.last {
-            let spare: UInt8
-            switch utf8.count % 4 {
-            case 2: spare = 0x0F
-            case 3: spare = 0x03
-            default: spare = 0
-            }
-            guard decodingTable[Int(last)] & spare == 0 else { return nil }
+        var text = text
+        return text.withUTF8 { decode(utf8: $0, canonical: true) }
+    }
+
+    /// Decodes base64url from its UTF-8 bytes: the one decoder behind ``decode(_:)`` and
+    /// ``decodeCanonical(_:)``, for readers (such as ``CompactJWSParts``) that already hold the
+    /// bytes. `canonical` takes only the URL-safe alphabet without padding and with zero spare
+    /// bits; otherwise trailing `=` and the standard alphabet (`+`, `/`) are read too.
+    public static func decode(utf8 input: UnsafeBufferPointer<UInt8>, canonical: Bool) -> [UInt8]? {
+        var count = input.count
+        if !canonical {
+            while count > 0, input[count - 1] == UInt8(ascii: "=") { count -= 1 }
         }
-        return bytes
+        guard count % 4 != 1 else { return nil }
+        let table = canonical ? canonicalTable : decodingTable
+        return table.withUnsafeBufferPointer { table -> [UInt8]? in
+            var output: [UInt8] = []
+            output.reserveCapacity(count * 3 / 4)
+            var group: UInt32 = 0
+            for position in 0..<count {
+                let value = table[Int(input[position])]
+                guard value != invalid else { return nil }
+                group = group << 6 | UInt32(value)
+                if position & 3 == 3 {
+                    output.append(UInt8(truncatingIfNeeded: group >> 16))
+                    output.append(UInt8(truncatingIfNeeded: group >> 8))
+                    output.append(UInt8(truncatingIfNeeded: group))
+                    group = 0
+                }
+            }
+            // A final group of 2 or 3 characters carries 1 or 2 bytes. Its last character has 4
+            // or 2 spare low bits, which a canonical encoder writes as zero.
+            switch count & 3 {
+            case 2:
+                guard !canonical || group & 0x0F == 0 else { return nil }
+                output.append(UInt8(truncatingIfNeeded: group >> 4))
+            case 3:
+                guard !canonical || group & 0x03 == 0 else { return nil }
+                output.append(UInt8(truncatingIfNeeded: group >> 10))
+                output.append(UInt8(truncatingIfNeeded: group >> 2))
+            default: break
+            }
+            return output
+        }
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
@@ -88,10 +89,16 @@ public enum Base64URL {
 
     /// Character → 6-bit value, for both the URL-safe (`-`, `_`) and the standard (`+`, `/`) alphabet.
     private static let decodingTable: [UInt8] = {
-        var table = [UInt8](repeating: invalid, count: 256)
-        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
+        var table = canonicalTable
         table[Int(UInt8(ascii: "+"))] = 62
         table[Int(UInt8(ascii: "/"))] = 63
+        return table
+    }()
+
+    /// Character → 6-bit value, for the URL-safe alphabet only.
+    private static let canonicalTable: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
         return table
     }()
 

@@ -25,20 +25,20 @@ public struct CompactJWSParts: Sendable {
     /// its one spelling (``Base64URL/decodeCanonical(_:)``), as a signed token must be read;
     /// otherwise padding and the standard alphabet are read too (``Base64URL/decode(_:)``).
     public init(_ text: String, canonical: Bool) throws(Failure) {
-        let bytes = text.utf8
-        guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")),
-            let secondDot = bytes[bytes.index(after: firstDot)...].firstIndex(of: UInt8(ascii: ".")),
-            !bytes[bytes.index(after: secondDot)...].contains(UInt8(ascii: "."))
-        else { throw .notThreeParts }
-        let decode = canonical ? Base64URL.decodeCanonical : Base64URL.decode
-        guard let headerText = String(bytes[..<firstDot]), let header = decode(headerText),
-            let payloadText = String(bytes[bytes.index(after: firstDot)..<secondDot]),
-            let payload = decode(payloadText),
-            let signatureText = String(bytes[bytes.index(after: secondDot)...]), let signature = decode(signatureText)
-        else { throw .notBase64URL }
-        self.header = header
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Array(bytes[..<secondDot])
+        var text = text
+        let parts = text.withUTF8 { bytes -> Result<([UInt8], [UInt8], [UInt8], [UInt8]), Failure> in
+            guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")),
+                let secondDot = bytes[(firstDot + 1)...].firstIndex(of: UInt8(ascii: ".")),
+                !bytes[(secondDot + 1)...].contains(UInt8(ascii: "."))
+            else { return .failure(.notThreeParts) }
+            func decoded(_ range: Range<Int>) -> [UInt8]? {
+                Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: bytes[range]), canonical: canonical)
+            }
+            guard let header = decoded(0..<firstDot), let payload = decoded((firstDot + 1)..<secondDot),
+                let signature = decoded((secondDot + 1)..<bytes.count)
+            else { return .failure(.notBase64URL) }
+            return .success((header, payload, signature, Array(bytes[..<secondDot])))
+        }
+        (header, payload, signature, signingInput) = try parts.get()
     }
 }

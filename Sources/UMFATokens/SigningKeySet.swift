@@ -26,6 +26,9 @@ struct SigningKeySet: Sendable {
     }
 
     let keys: [String: Key]
+    /// Each key's protected header, by its exact bytes: a token that carries one of them is
+    /// read without parsing its header's JSON.
+    let headers: [[UInt8]: LoginTokenHeader]
     /// The key new tokens of each algorithm are signed with.
     let currentKIDs: [TokenSigningAlgorithm: String]
     let loadedAt: ContinuousClock.Instant
@@ -36,6 +39,7 @@ struct SigningKeySet: Sendable {
     /// server does not know is left out.
     init(records: [SigningKeyRecord], masterKey: MasterKey, issuer: String) throws {
         var keys: [String: Key] = [:]
+        var headers: [[UInt8]: LoginTokenHeader] = [:]
         var current: [TokenSigningAlgorithm: String] = [:]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -43,9 +47,11 @@ struct SigningKeySet: Sendable {
             guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm) else { continue }
             let bytes = try masterKey.open(record.sealedPrivateKey, context: "signing-key:" + record.kid)
             let header = LoginTokenHeader(alg: algorithm.rawValue, iss: issuer, kid: record.kid, typ: "JWT", crit: nil)
+            let headerBytes = [UInt8](try encoder.encode(header))
+            headers[headerBytes] = header
             keys[record.kid] = Key(
                 kid: record.kid, material: try TokenKeyMaterial(algorithm: algorithm, privateKeyBytes: bytes),
-                encodedHeader: Base64URLText.encode(try encoder.encode(header)), retiredAt: record.retiredAt)
+                encodedHeader: Base64URLText.encode(Data(headerBytes)), retiredAt: record.retiredAt)
             if record.retiredAt == nil, current[algorithm] == nil { current[algorithm] = record.kid }
         }
         // An algorithm whose keys are all retired (rotation interrupted) signs with its newest.
@@ -54,17 +60,23 @@ struct SigningKeySet: Sendable {
             else { continue }
             current[algorithm] = record.kid
         }
-        self.init(keys: keys, currentKIDs: current, loadedAt: .now)
+        self.init(keys: keys, headers: headers, currentKIDs: current, loadedAt: .now)
     }
 
-    init(keys: [String: Key], currentKIDs: [TokenSigningAlgorithm: String], loadedAt: ContinuousClock.Instant) {
+    init(
+        keys: [String: Key], headers: [[UInt8]: LoginTokenHeader] = [:],
+        currentKIDs: [TokenSigningAlgorithm: String], loadedAt: ContinuousClock.Instant
+    ) {
         self.keys = keys
+        self.headers = headers
         self.currentKIDs = currentKIDs
         self.loadedAt = loadedAt
     }
 
     /// The same keys, counted as loaded now.
-    func refreshed() -> SigningKeySet { SigningKeySet(keys: keys, currentKIDs: currentKIDs, loadedAt: .now) }
+    func refreshed() -> SigningKeySet {
+        SigningKeySet(keys: keys, headers: headers, currentKIDs: currentKIDs, loadedAt: .now)
+    }
 }
 
 /// The protected header of a login token.
@@ -99,10 +111,11 @@ enum LoginTokenJWS {
     }
 
     /// Splits `token` and decodes its parts, each in its one canonical spelling
-    /// (``CompactJWSParts``); the header as JSON.
-    static func parts(of token: String) -> Parts? {
+    /// (``CompactJWSParts``); the header from `known` when its bytes are one of them, else as JSON.
+    static func parts(of token: String, known: [[UInt8]: LoginTokenHeader] = [:]) -> Parts? {
         guard let parts = try? CompactJWSParts(token, canonical: true),
-            let header = try? JSONDecoder().decode(LoginTokenHeader.self, from: Data(parts.header))
+            let header = known[parts.header]
+                ?? (try? JSONDecoder().decode(LoginTokenHeader.self, from: Data(parts.header)))
         else { return nil }
         return Parts(
             header: header, signingInput: Data(parts.signingInput), payload: Data(parts.payload),

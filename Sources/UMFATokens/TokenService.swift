@@ -209,7 +209,7 @@ public actor TokenService {
     nonisolated func verifiedJWS(_ token: String, now: Date, maximumLifetime: TimeInterval)
         async throws(TokenValidationFailure) -> (LoginTokenJWS.Parts, SigningKeySet.Key)
     {
-        guard let parts = LoginTokenJWS.parts(of: token) else {
+        guard let parts = LoginTokenJWS.parts(of: token, known: keySet.current.headers) else {
             throw TokenValidationFailure("Invalid JWT: the token is not a JWT")
         }
         guard let alg = parts.header.alg.flatMap(TokenSigningAlgorithm.init(rawValue:)) else {

@@ -19,6 +19,17 @@ enum JSONExchange {
         /// Decodes the body as `T`; malformed JSON or a wrong or missing field gives 400
         /// naming the field.
         func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try checkText()
+            guard isObject else { throw ServiceError.invalid("The request body must be a JSON object") }
+            do {
+                return try JSONDecoder().decode(T.self, from: data)
+            } catch {
+                throw ServiceError.invalid(JSONExchange.describe(error))
+            }
+        }
+
+        /// The checks of the text itself that come before any decoding error.
+        func checkText() throws {
             // RFC 8259 §8.1: JSON text is UTF-8. The decoder reads only the members a route
             // knows, so the rest would otherwise pass unchecked (DESIGN.md §4).
             guard JSONExchange.isUTF8JSONText(data) else {
@@ -28,12 +39,59 @@ enum JSONExchange {
             guard !JSONExchange.containsEscapedNUL(data) else {
                 throw ServiceError.invalid("Strings in the request body must not contain U+0000")
             }
-            guard isObject else { throw ServiceError.invalid("The request body must be a JSON object") }
-            do {
-                return try JSONDecoder().decode(T.self, from: data)
-            } catch {
-                throw ServiceError.invalid(JSONExchange.describe(error))
-            }
+        }
+    }
+
+    /// A body read for one route's type: its trace id now, the decoded value (or the 400) only
+    /// when asked, so a route still checks credentials before judging the body.
+    struct TypedBody<T: Decodable & Sendable>: Sendable {
+        let traceID: String
+        private let body: Body
+        private let parsed: T?
+
+        init(body: Body, parsed: T?) {
+            self.traceID = body.traceID
+            self.body = body
+            self.parsed = parsed
+        }
+
+        /// The value; malformed JSON or a wrong or missing field gives 400 naming the field.
+        func decode() throws -> T {
+            guard let parsed else { return try body.decode(T.self) }
+            try body.checkText()
+            return parsed
+        }
+    }
+
+    /// Reads the body and decodes it as `T` and its `trace_id` in one parse (a body that does
+    /// not decode is parsed again, for its trace id and the error's wording); a body middleware
+    /// already read is decoded from there.
+    static func read<T: Decodable & Sendable>(_ type: T.Type, _ request: Request, context: UMFARequestContext)
+        async throws -> TypedBody<T>
+    {
+        if let body = context.readBody { return TypedBody(body: body, parsed: nil) }
+        let data = Data(buffer: try await collect(request, timeout: context.bodyReadTimeout))
+        guard let traced = try? JSONDecoder().decode(Traced<T>.self, from: data) else {
+            return TypedBody(body: body(data, request: request, context: context), parsed: nil)
+        }
+        let traceID = settledTraceID(traced.traceID, request: request, context: context)
+        return TypedBody(body: Body(data: data, isObject: true, traceID: traceID), parsed: traced.value)
+    }
+
+    /// A route's type and the body's `trace_id`, decoded together.
+    private struct Traced<T: Decodable>: Decodable {
+        let value: T
+        let traceID: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case traceID = "trace_id"
+        }
+
+        init(from decoder: any Decoder) throws {
+            // A body must be an object, whatever `T` would take.
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            value = try T(from: decoder)
+            traceID = try? container.decodeIfPresent(String.self, forKey: .traceID)
         }
     }
 
@@ -41,8 +99,9 @@ enum JSONExchange {
     /// refusing it also refuses UTF-16 and UTF-32 bodies, which the decoder would otherwise
     /// detect and accept).
     static func isUTF8JSONText(_ data: Data) -> Bool {
-        guard !data.contains(0) else { return false }
-        return String(validating: data, as: UTF8.self) != nil
+        data.withUnsafeBytes { bytes in
+            !bytes.contains(0) && String(validating: bytes, as: UTF8.self) != nil
+        }
     }
 
     /// Whether a JSON string in `data` escapes U+0000 (`\u0000`): one pass that skips every
@@ -70,16 +129,22 @@ enum JSONExchange {
     /// the `trace_id` query parameter and then to a new one.
     static func read(_ request: Request, context: UMFARequestContext) async throws -> Body {
         let buffer = try await collect(request, timeout: context.bodyReadTimeout)
-        let data = Data(buffer: buffer)
+        return body(Data(buffer: buffer), request: request, context: context)
+    }
+
+    /// `data` as a ``Body``, with its trace id found and settled.
+    private static func body(_ data: Data, request: Request, context: UMFARequestContext) -> Body {
         let envelope = try? JSONDecoder().decode(TraceEnvelope.self, from: data)
-        let traceID: String
-        if let given = envelope?.traceID.flatMap(TraceID.valid) {
-            traceID = given
-            context.trace.settle(given)
-        } else {
-            traceID = TraceID.from(request, context: context)
-        }
+        let traceID = settledTraceID(envelope?.traceID, request: request, context: context)
         return Body(data: data, isObject: envelope != nil, traceID: traceID)
+    }
+
+    /// The body's `trace_id` when it is a valid one (settled for the request), else the query's
+    /// or a new one.
+    private static func settledTraceID(_ given: String?, request: Request, context: UMFARequestContext) -> String {
+        guard let given = given.flatMap(TraceID.valid) else { return TraceID.from(request, context: context) }
+        context.trace.settle(given)
+        return given
     }
 
     /// The body a middleware already read (``UMFARequestContext/readBody``), else the body

@@ -24,10 +24,10 @@ enum RouteHandlers {
         _ call: @escaping @Sendable (Body, RouteValues, Caller) async throws -> Answer
     ) -> RouteHandler {
         { request, context in
-            let input = try await JSONExchange.body(of: request, context: context)
+            let input = try await JSONExchange.read(Body.self, request, context: context)
             let caller = context.caller(request, traceID: input.traceID)
             try precheck?(caller)
-            let body = try input.decode(Body.self)
+            let body = try input.decode()
             return try JSONExchange.response(
                 try await call(body, RouteValues(request: request, context: context), caller), status: status)
         }
