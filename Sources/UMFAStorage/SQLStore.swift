@@ -103,6 +103,15 @@ struct SQLStore: UMFAStore {
             .first.map { try StoredCredential(row: $0) }
     }
 
+    func credentialWithOwnerHandle(applicationID: UUID, credentialID: [UInt8]) async throws -> (
+        credential: StoredCredential, ownerHandle: [UInt8]
+    )? {
+        let query = StoreQueries.credentialWithOwnerHandle(applicationID: applicationID, credentialID: credentialID)
+        guard let row = try await executor.rows(query).first, let handle = row.optionalText("owner_user_handle")
+        else { return nil }
+        return (try StoredCredential(row: row), try StoredValue.bytes(handle))
+    }
+
     func insertCredential(_ credential: StoredCredential) async throws {
         try await run(StoreQueries.insertCredential(credential))
     }

@@ -47,6 +47,11 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore,
     func sampleCredentials(applicationID: UUID, seed: [UInt8]) async throws -> [StoredCredential]
     /// Looks a credential up by id within an application.
     func credential(applicationID: UUID, credentialID: [UInt8]) async throws -> StoredCredential?
+    /// Looks a credential up by id with its owner's WebAuthn user handle, in one statement (a
+    /// sign-in needs both); `nil` when the credential, or its owner, is not there.
+    func credentialWithOwnerHandle(applicationID: UUID, credentialID: [UInt8]) async throws -> (
+        credential: StoredCredential, ownerHandle: [UInt8]
+    )?
     /// Adds a credential; throws ``StoreError/conflict`` when the id is registered already.
     func insertCredential(_ credential: StoredCredential) async throws
     /// Records a sign-in (sign count, backup state, UV history, last use) when the stored sign

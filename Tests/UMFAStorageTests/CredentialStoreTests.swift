@@ -27,6 +27,30 @@ struct CredentialStoreTests {
         }
     }
 
+    @Test("a credential is read with its owner's user handle in one statement", arguments: Engine.allCases)
+    func withOwnerHandle(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store, users: ["alice", "bob"])
+            let other = Records.application(createdAt: Records.time(1))
+            try await store.insertApplication(other)
+            let alices = Records.credential(app.id, "alice")
+            let bobs = Records.credential(app.id, "bob")
+            for credential in [alices, bobs] { try await store.insertCredential(credential) }
+            for (credential, user) in [(alices, "alice"), (bobs, "bob")] {
+                let owner = try #require(try await store.user(applicationID: app.id, userID: user))
+                let read = try #require(
+                    try await store.credentialWithOwnerHandle(
+                        applicationID: app.id, credentialID: credential.credentialID))
+                #expect(read.credential == credential)
+                #expect(read.ownerHandle == owner.userHandle)
+            }
+            #expect(
+                try await store.credentialWithOwnerHandle(applicationID: other.id, credentialID: alices.credentialID)
+                    == nil)
+            #expect(try await store.credentialWithOwnerHandle(applicationID: app.id, credentialID: Records.bytes(32)) == nil)
+        }
+    }
+
     @Test("credentials registered in the same millisecond are listed by id bytes", arguments: Engine.allCases)
     func sameMillisecond(engine: Engine) async throws {
         try await StoreLocation.withStore(engine) { store in

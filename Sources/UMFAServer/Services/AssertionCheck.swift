@@ -71,27 +71,28 @@ struct AssertionCheck {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
         }
         let identifiedUserID = challenge.userID ?? expectedUserID
+        // The credential and its owner's user handle, in one read.
         guard
-            let credential = try await services.store.credential(
+            let (credential, ownerHandle) = try await services.store.credentialWithOwnerHandle(
                 applicationID: application.id, credentialID: response.rawId.bytes)
         else {
-            throw ServiceError.unauthenticated("The credential is not registered")
-        }
-        guard let owner = try await services.store.user(applicationID: application.id, userID: credential.userID) else {
             throw ServiceError.unauthenticated("The credential is not registered")
         }
         var identifiedHandle: [UInt8]?
         if let identifiedUserID {
             // Usually the owner itself, already read; another user's handle makes step 6 fail.
-            let identified =
-                identifiedUserID.isSameBytes(as: owner.userID)
-                ? owner : try await services.store.user(applicationID: application.id, userID: identifiedUserID)
-            guard let user = identified else {
-                throw ServiceError.unauthenticated("The credential does not belong to this user")
+            if identifiedUserID.isSameBytes(as: credential.userID) {
+                identifiedHandle = ownerHandle
+            } else {
+                guard
+                    let user = try await services.store.user(applicationID: application.id, userID: identifiedUserID)
+                else {
+                    throw ServiceError.unauthenticated("The credential does not belong to this user")
+                }
+                identifiedHandle = user.userHandle
             }
-            identifiedHandle = user.userHandle
         }
-        let record = try CredentialRecordMapping.record(credential, userHandle: owner.userHandle)
+        let record = try CredentialRecordMapping.record(credential, userHandle: ownerHandle)
         let verified: VerifiedAuthentication
         do {
             verified = try AuthenticationVerifier(policy: application.relyingPartyPolicy).verify(

@@ -141,6 +141,18 @@ enum StoreQueries {
             [.uuid(applicationID), .bytes(credentialID)])
     }
 
+    /// A credential and its owner's user handle. A subquery, not a join: SQLite prepares the
+    /// join again for each new key bound (scripts/bench/ANALYSIS.md), a subquery once.
+    static func credentialWithOwnerHandle(applicationID: UUID, credentialID: [UInt8]) -> StoreQuery {
+        StoreQuery(
+            """
+            SELECT *, (SELECT user_handle FROM users WHERE users.application_id = credentials.application_id
+                AND users.user_id = credentials.user_id) AS owner_user_handle
+            FROM credentials WHERE application_id = ? AND credential_id = ?
+            """,
+            [.uuid(applicationID), .bytes(credentialID)])
+    }
+
     private static let credentialColumns = """
         application_id, credential_id, user_id, public_key, sign_count, aaguid, transports, backup_eligible,
             backup_state, uv_initialized, attestation_format, device_name, created_at, last_used_at, authenticator_name
