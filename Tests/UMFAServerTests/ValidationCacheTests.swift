@@ -113,7 +113,8 @@ struct ValidationCacheTests {
             _ = try await a.register(
                 app, user: "alice", device: device, enrollmentToken: try await a.enrollmentToken(app, user: "alice"))
             let login = try await a.authenticate(app, user: "alice", device: device)
-            let added = try await a.send(.post, "/api/admin/applications/\(app.id)/api-keys", bearer: TestServer.adminToken)
+            let added = try await a.send(
+                .post, "/api/admin/applications/\(app.id)/api-keys", bearer: TestServer.adminToken)
             let secondKey = try #require(added["api_key"]?.stringValue)
             let secondKeyID = try #require(added["key_id"]?.stringValue)
             for api in [a, b] {

@@ -47,7 +47,9 @@ struct CredentialStoreTests {
             #expect(
                 try await store.credentialWithOwnerHandle(applicationID: other.id, credentialID: alices.credentialID)
                     == nil)
-            #expect(try await store.credentialWithOwnerHandle(applicationID: app.id, credentialID: Records.bytes(32)) == nil)
+            #expect(
+                try await store.credentialWithOwnerHandle(applicationID: app.id, credentialID: Records.bytes(32)) == nil
+            )
         }
     }
 

@@ -42,10 +42,43 @@ enum StoredValue {
     }
 
     static func list(_ text: String) throws -> [String] {
+        if let plain = plainList(text) { return plain }
         do {
             return try JSONDecoder().decode([String].self, from: Data(text.utf8))
         } catch {
             throw StoreError(.corrupt, "a stored list is not a JSON array of strings")
+        }
+    }
+
+    /// The list as ``json(_:)`` writes it when no string needs an escape — `["a","b"]`, no
+    /// spaces, no backslash — read without a JSON decoder (a sign-in reads several such lists);
+    /// `nil` for anything else, which the decoder then reads.
+    static func plainList(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            let quote = UInt8(ascii: "\"")
+            let comma = UInt8(ascii: ",")
+            guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"),
+                !bytes.contains(UInt8(ascii: "\\"))
+            else { return nil }
+            var items: [String] = []
+            var index = 1
+            let end = bytes.count - 1
+            while index < end {
+                guard bytes[index] == quote else { return nil }
+                guard let close = bytes[(index + 1)..<end].firstIndex(of: quote) else { return nil }
+                let item = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<close])
+                // JSON strings hold no raw control characters.
+                guard !item.contains(where: { $0 < 0x20 }), let string = String(validating: item, as: UTF8.self)
+                else { return nil }
+                items.append(string)
+                index = close + 1
+                if index < end {
+                    guard bytes[index] == comma, index + 1 < end else { return nil }
+                    index += 1
+                }
+            }
+            return items
         }
     }
 }
