@@ -81,9 +81,10 @@ def main() -> None:
               "`of ceiling` divides by the crypto ceiling of all the cores; `of server CPU` divides by the"
               " ceiling of the CPU the server itself used (the generator takes the rest): the share of the"
               " server's work that is the login's two signatures.", "",
-              "| engine | ceremony | per second | p50 | p99 | errors | server CPU | generator CPU | of ceiling |"
-              " of server CPU |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+              "`PostgreSQL CPU` is every PostgreSQL process's, on the same two cores.", "",
+              "| engine | ceremony | per second | p50 | p99 | errors | server CPU | generator CPU | PostgreSQL CPU |"
+              " of ceiling | of server CPU |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     ceiling_total = (ceiling["logins_per_second_per_core"] * cores) if ceiling else None
     for name, figures in engines.items():
         if not figures:
@@ -91,12 +92,14 @@ def main() -> None:
         first = next(iter(figures["logins"].values()))
         for ceremony, row in (("login", first), ("registration", figures["registration"])):
             share = f"{row['per_second'] / ceiling_total:.0%}" if ceiling_total and ceremony == "login" else ""
+            database = f"{row['database_cpu_cores']:.2f} cores" if "database_cpu_cores" in row else ""
             server_share = (f"{row['per_second'] / (ceiling_total / cores * row['server_cpu_cores_incl_setup']):.0%}"
                             if ceiling_total and ceremony == "login" else "")
             lines.append(
                 f"| {name} | {ceremony} | {row['per_second']:,.0f} | {row['p50_ms']:.2f} ms | {row['p99_ms']:.2f} ms |"
                 f" {row['errors']} | {row['server_cpu_cores_incl_setup']:.2f} cores |"
-                f" {row['generator_cpu_cores']:.2f} cores | {share} | {server_share} |")
+                f" {row['generator_cpu_cores']:.2f} cores | {database} |"
+                f" {share} | {server_share} |")
     sqlite, postgres = engines.get("sqlite"), engines.get("postgres")
     if sqlite and ceiling_total:
         logins = next(iter(sqlite["logins"].values()))["per_second"]

@@ -49,6 +49,21 @@ def proc_status(pid: int, field: str) -> int:
     raise KeyError(field)
 
 
+def postgres_cpu_seconds() -> float:
+    """CPU seconds of every PostgreSQL process on the machine (the cluster of with-postgres.sh;
+    0 on SQLite), so a login's cost can be split between UMFA and its database."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        if text.split("(", 1)[1].startswith("postgres)"):
+            fields = text.rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -167,6 +182,7 @@ def main() -> None:
             """Runs `umfa-bench load` in --processes processes at once (one generator process
             saturates before the server does) and merges their figures."""
             before = cpu_seconds(server.process.pid)
+            database_before = postgres_cpu_seconds()
             started = time.time()
             runs = []
             for index in range(args.processes):
@@ -199,8 +215,9 @@ def main() -> None:
                 "generator_cpu_cores": sum(p["generator_cpu_cores"] for p in parts),
                 "first_error": next((p["first_error"] for p in parts if p["first_error"]), ""),
             }
-            figures["server_cpu_cores_incl_setup"] = (cpu_seconds(server.process.pid) - before) / (
-                time.time() - started)
+            elapsed = time.time() - started
+            figures["server_cpu_cores_incl_setup"] = (cpu_seconds(server.process.pid) - before) / elapsed
+            figures["database_cpu_cores"] = (postgres_cpu_seconds() - database_before) / elapsed
             figures["rss_kb_after"] = proc_status(server.process.pid, "VmRSS")
             print(f"  {args.engine} {ceremony} {extra}: {figures['per_second']:.0f}/s p50 "
                   f"{figures['p50_ms']:.2f} ms p99 {figures['p99_ms']:.2f} ms errors {figures['errors']}",
