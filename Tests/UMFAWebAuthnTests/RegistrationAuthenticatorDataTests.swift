@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import Testing
 import UMFACBOR
 import UMFAWebAuthn
@@ -146,5 +147,19 @@ struct RegistrationAuthenticatorDataTests {
         #expect(result.format == "none")
         #expect(result.attestation.trust == AttestationTrust.none)
         #expect(result.authenticatorData.extensions?["credProtect"]?.int64Value == 2)
+    }
+
+    @Test("an AAGUID reads as the lowercase UUID string Foundation writes; other lengths as hex")
+    func aaguidString() {
+        for seed in 0..<500 {
+            let bytes = (0..<16).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ seed &* 101 &+ ($0 ^ seed)) }
+            let uuid = UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                    bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
+            #expect(AAGUID.string(bytes) == uuid.uuidString.lowercased())
+        }
+        #expect(AAGUID.string([0xAB, 0x01]) == "ab01")
     }
 }

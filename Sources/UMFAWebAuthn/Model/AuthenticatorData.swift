@@ -139,10 +139,17 @@ public struct AttestedCredentialData: Sendable, Hashable {
 public enum AAGUID {
     /// Formats 16 bytes as a lowercase UUID string; other lengths as hex.
     public static func string(_ bytes: [UInt8]) -> String {
-        let hex = Hex.encode(bytes)
-        guard bytes.count == 16 else { return hex }
-        let characters = Array(hex)
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }
-        return groups.joined(separator: "-")
+        guard bytes.count == 16 else { return Hex.encode(bytes) }
+        // 8-4-4-4-12 hex digits, written byte by byte (a registration looks it up several times).
+        var output: [UInt8] = []
+        output.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { output.append(UInt8(ascii: "-")) }
+            output.append(hexDigits[Int(byte >> 4)])
+            output.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: output, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
