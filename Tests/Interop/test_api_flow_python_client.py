@@ -2,14 +2,8 @@
 written in Python from those two documents alone (api_flow_client.py): no UMFA binary and no
 Swift type takes part on the client side.
 
-The client's pieces (api_flow_client.py), each small and independent of UMFA's code:
-- `cbor_encode`: the few CBOR items (RFC 8949) an attestation object needs;
-- `SoftwareAuthenticator`: a WebAuthn authenticator with ES256 P-256 keys, discoverable
-  credentials, "none" attestation and the W3C JSON encodings of its responses;
-- `DPoPKey`: RFC 9449 proofs made with PyJWT;
-- `FlowClient`: discovery, the flow token (client_credentials with DPoP), the JSON steps (forms
-  and client operations picked by `kind`, sent to the `href`s the steps carry), and the code
-  exchange with the ID token checked against the issuer's JWKS.
+The client's pieces (its CBOR, software authenticator, DPoP proofs and flow driver) are
+described in api_flow_client.py.
 
 The tests whose names hold "software" need no server: they check the authenticator and the
 DPoP proofs against py_webauthn, PyJWT and jwskate before anything meets UMFA."""
