@@ -131,12 +131,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "UMFACBORTests", dependencies: ["UMFACBOR"], resources: [.copy("Resources")]),
+        // Helpers that several test targets share (a seeded generator).
+        .target(name: "UMFATestSupport", path: "Tests/UMFATestSupport"),
+        .testTarget(
+            name: "UMFACBORTests", dependencies: ["UMFACBOR", "UMFATestSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "UMFAQRTests", dependencies: ["UMFAQR"]),
         .testTarget(
             name: "UMFAWebAuthnTests",
             dependencies: [
                 "UMFAWebAuthn",
+                "UMFATestSupport",
                 "UMFAAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -183,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "UMFAStorageTests",
             dependencies: [
-                "UMFAStorage", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "UMFAStorage", "UMFATestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

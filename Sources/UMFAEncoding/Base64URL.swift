@@ -6,26 +6,46 @@ import Foundation
 public enum Base64URL {
     /// Encodes bytes as base64url without padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let input = Array(bytes)
-        var output: [UInt8] = []
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= input.count {
-            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(contentsOf: [sextet(group, 18), sextet(group, 12), sextet(group, 6), sextet(group, 0)])
-            index += 3
+        if let written = bytes.withContiguousStorageIfAvailable({ encode(contiguous: $0) }) { return written }
+        return Array(bytes).withUnsafeBufferPointer { encode(contiguous: $0) }
+    }
+
+    /// Writes four characters per three bytes straight into the string's storage.
+    private static func encode(contiguous input: UnsafeBufferPointer<UInt8>) -> String {
+        let count = (input.count * 4 + 2) / 3
+        guard count > 0 else { return "" }
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: count) { output in
+                var index = 0
+                var written = 0
+                func put(_ group: UInt32, _ shift: UInt32) {
+                    output[written] = alphabet[Int((group >> shift) & 0x3F)]
+                    written += 1
+                }
+                while index + 3 <= input.count {
+                    let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                    put(group, 18)
+                    put(group, 12)
+                    put(group, 6)
+                    put(group, 0)
+                    index += 3
+                }
+                switch input.count - index {
+                case 1:
+                    let group = UInt32(input[index]) << 16
+                    put(group, 18)
+                    put(group, 12)
+                case 2:
+                    let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                    put(group, 18)
+                    put(group, 12)
+                    put(group, 6)
+                default:
+                    break
+                }
+                return written
+            }
         }
-        switch input.count - index {
-        case 1:
-            let group = UInt32(input[index]) << 16
-            output.append(contentsOf: [sextet(group, 18), sextet(group, 12)])
-        case 2:
-            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            output.append(contentsOf: [sextet(group, 18), sextet(group, 12), sextet(group, 6)])
-        default:
-            break
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes base64url text, with or without padding; `nil` when it is not base64url.
@@ -102,9 +122,6 @@ public enum Base64URL {
         return table
     }()
 
-    private static func sextet(_ group: UInt32, _ shift: UInt32) -> UInt8 {
-        alphabet[Int((group >> shift) & 0x3F)]
-    }
 }
 
 /// Bytes that travel in JSON as a base64url string, as every WebAuthn JSON encoding does.

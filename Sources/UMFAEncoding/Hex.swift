@@ -26,7 +26,8 @@ public enum Hex {
         return output
     }
 
-    private static func nibble(_ character: UInt8) -> UInt8? {
+    /// The value of one hex digit (either case); `nil` for any other byte.
+    static func nibble(_ character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10

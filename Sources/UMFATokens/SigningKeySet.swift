@@ -19,6 +19,9 @@ struct SigningKeySet: Sendable {
         let material: TokenKeyMaterial
         /// `BASE64URL(UTF8({"alg":…,"iss":…,"kid":…,"typ":"JWT"}))`.
         let encodedHeader: String
+        /// The header of the other JWTs it signs, `{"alg":…,"kid":…,"typ":type}` encoded, by
+        /// type, for the types ``typedHeaderTypes`` names.
+        var typedHeaders: [String: String] = [:]
         /// When it stopped signing; `nil` while it is current.
         var retiredAt: Date? = nil
 
@@ -51,7 +54,11 @@ struct SigningKeySet: Sendable {
             headers[headerBytes] = header
             keys[record.kid] = Key(
                 kid: record.kid, material: try TokenKeyMaterial(algorithm: algorithm, privateKeyBytes: bytes),
-                encodedHeader: Base64URLText.encode(Data(headerBytes)), retiredAt: record.retiredAt)
+                encodedHeader: Base64URLText.encode(Data(headerBytes)),
+                typedHeaders: try Dictionary(
+                    uniqueKeysWithValues: Self.typedHeaderTypes.map {
+                        ($0, try Self.encodedTypedHeader(algorithm: algorithm, kid: record.kid, type: $0))
+                    }), retiredAt: record.retiredAt)
             if record.retiredAt == nil, current[algorithm] == nil { current[algorithm] = record.kid }
         }
         // An algorithm whose keys are all retired (rotation interrupted) signs with its newest.
@@ -71,6 +78,17 @@ struct SigningKeySet: Sendable {
         self.headers = headers
         self.currentKIDs = currentKIDs
         self.loadedAt = loadedAt
+    }
+
+    /// The JWT types whose headers each key keeps encoded: OAuth access tokens and ID tokens.
+    static let typedHeaderTypes = ["at+jwt", "JWT"]
+
+    /// `BASE64URL(UTF8({"alg":…,"kid":…,"typ":type}))`, the keys sorted.
+    static func encodedTypedHeader(algorithm: TokenSigningAlgorithm, kid: String, type: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let header = LoginTokenHeader(alg: algorithm.rawValue, iss: nil, kid: kid, typ: type, crit: nil)
+        return Base64URLText.encode(try encoder.encode(header))
     }
 
     /// The same keys, counted as loaded now.

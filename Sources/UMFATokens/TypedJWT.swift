@@ -11,10 +11,9 @@ extension TokenService {
         _ claims: some Encodable, type: String, algorithm: TokenSigningAlgorithm = .rs256
     ) async throws -> String {
         let key = try await currentSigningKey(algorithm)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = LoginTokenHeader(alg: algorithm.rawValue, iss: nil, kid: key.kid, typ: type, crit: nil)
-        let encodedHeader = Base64URLText.encode(try encoder.encode(header))
+        let encodedHeader =
+            try key.typedHeaders[type]
+            ?? SigningKeySet.encodedTypedHeader(algorithm: algorithm, kid: key.kid, type: type)
         return try timed(algorithm) { try LoginTokenJWS.sign(claims, key: key, encodedHeader: encodedHeader) }
     }
 

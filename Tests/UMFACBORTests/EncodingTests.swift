@@ -1,5 +1,6 @@
 import Testing
 import UMFACBOR
+import UMFATestSupport
 
 @Suite("CTAP2 canonical encoding")
 struct EncodingTests {

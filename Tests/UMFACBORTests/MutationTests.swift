@@ -1,5 +1,6 @@
 import Testing
 import UMFACBOR
+import UMFATestSupport
 
 @Suite("Mutated attestation objects")
 struct MutationTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UMFATestSupport
 
 @testable import UMFAStorage
 
@@ -46,20 +47,5 @@ struct StoredListTests {
             #expect(direct == decoded, "\(text)")
         }
         #expect(answered > 10_000, "mutations reach the direct reading often enough to mean something")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure names a reproducible input.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

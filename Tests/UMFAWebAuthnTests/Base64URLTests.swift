@@ -26,6 +26,10 @@ struct Base64URLTests {
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
             #expect(encoded == foundation)
             #expect(Base64URL.decode(encoded) == bytes)
+            // Contiguous inputs are written from their storage, other sequences through a copy.
+            #expect(Base64URL.encode(Data(bytes)) == foundation)
+            #expect(Base64URL.encode(([0xAA] + bytes).dropFirst()) == foundation)
+            #expect(Base64URL.encode(AnySequence(bytes)) == foundation)
         }
         let all = Data(Array(0...255)).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UMFATestSupport
 
 @testable import UMFAWebAuthn
 
@@ -65,7 +66,7 @@ struct ClientDataFastPathTests {
 
     @Test("200,000 seeded mutations: byte changes, insertions and deletions of JSON punctuation")
     func mutations() {
-        var generator = SplitMix64(seed: 0xC11E_47DA_7A00)
+        var generator = SeededGenerator(seed: 0xC11E_47DA_7A00)
         let alphabet = Array(#"{}[]":,\ tfrue0123456789-nlabcé"#.utf8) + [0x0A, 0x00, 0x1F, 0xC3, 0xFF]
         var compared = 0
         for round in 0..<200_000 {

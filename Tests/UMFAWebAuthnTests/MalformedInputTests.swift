@@ -1,6 +1,7 @@
 import Crypto
 import Testing
 import UMFACBOR
+import UMFATestSupport
 import UMFAWebAuthn
 
 /// Hostile or broken bytes: always a clear error, never a crash.
@@ -59,7 +60,7 @@ struct MalformedInputTests {
 
     @Test("seeded random bytes never crash the attestation object or authenticator data parsers")
     func randomBytes() {
-        var generator = SplitMix64(seed: 0x5eed_cafe)
+        var generator = SeededGenerator(seed: 0x5eed_cafe)
         for round in 0..<2_000 {
             let count = Int(generator.next() % 300)
             var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -109,19 +110,5 @@ struct MalformedInputTests {
             #expect(parsed == (try key.coseKey))
             #expect(!parsed.subjectPublicKeyInfo.isEmpty)
         }
-    }
-}
-
-/// A deterministic pseudo-random generator, so that a failure can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import UMFAContract
+import UMFAEncoding
 
 /// A route handler on UMFA's context.
 typealias RouteHandler = @Sendable (Request, UMFARequestContext) async throws -> Response
@@ -58,7 +59,9 @@ struct RouteValues: Sendable {
     }
 
     /// The decoded path parameter `name`.
-    func path(_ name: String) -> String? { parameters.get(name)?.removingPercentEncoding }
+    func path(_ name: String) -> String? {
+        parameters.get(name).flatMap { PercentEncoding.decode(Substring($0), plusAsSpace: false) }
+    }
 
     /// The query parameter `name`.
     func query(_ name: String) -> String? { request.uri.queryParameters.get(name) }

@@ -1,5 +1,6 @@
 import Foundation
 import Prometheus
+import Synchronization
 import UMFAStorage
 import UMFATokens
 
@@ -8,6 +9,15 @@ import UMFATokens
 /// algorithms, statement labels), never a user id or a token.
 struct ServerMetrics: StoreQueryObserver {
     let registry: PrometheusCollectorRegistry
+    /// The histograms of every statement and signature, each looked up in the registry once:
+    /// the registry builds the metric's name and labels on every lookup, and each login runs
+    /// about ten statements.
+    private let statements = Memo<DurationHistogram>()
+    private let signatures = Memo<DurationHistogram>()
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+    }
 
     /// Buckets for operations of well under a millisecond to a few seconds.
     static let buckets: [Duration] = [
@@ -39,10 +49,11 @@ struct ServerMetrics: StoreQueryObserver {
 
     /// A token was signed.
     func signature(_ algorithm: TokenSigningAlgorithm, duration: Duration) {
-        registry.makeDurationHistogram(
-            descriptor: Self.name("token_signing_duration", "seconds", "Token signatures by algorithm"),
-            labels: [("alg", algorithm.rawValue)], buckets: Self.buckets
-        ).record(duration)
+        signatures.metric(algorithm.rawValue) {
+            registry.makeDurationHistogram(
+                descriptor: Self.name("token_signing_duration", "seconds", "Token signatures by algorithm"),
+                labels: [("alg", algorithm.rawValue)], buckets: Self.buckets)
+        }.record(duration)
     }
 
     /// A webhook delivery ended: `delivered`, `retried` or `dropped`.
@@ -54,10 +65,11 @@ struct ServerMetrics: StoreQueryObserver {
     }
 
     func statementFinished(_ statement: String, duration: Duration, failed: Bool) {
-        registry.makeDurationHistogram(
-            descriptor: Self.name("store_query_duration", "seconds", "Store statements by verb and table"),
-            labels: [("statement", statement)], buckets: Self.buckets
-        ).record(duration)
+        statements.metric(statement) {
+            registry.makeDurationHistogram(
+                descriptor: Self.name("store_query_duration", "seconds", "Store statements by verb and table"),
+                labels: [("statement", statement)], buckets: Self.buckets)
+        }.record(duration)
         if failed {
             registry.makeCounter(
                 descriptor: Self.name("store_query_errors", "total", "Store statements that failed"),
@@ -69,5 +81,19 @@ struct ServerMetrics: StoreQueryObserver {
     /// `umfa_<metric>_<unit>` with its help text.
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "umfa", metricName: metric, unitName: unit, helpText: help)
+    }
+}
+
+/// Metrics by one label value from a fixed set (statement labels, algorithms), made once.
+private final class Memo<Metric: Sendable>: Sendable {
+    private let metrics = Mutex<[String: Metric]>([:])
+
+    func metric(_ key: String, make: () -> Metric) -> Metric {
+        metrics.withLock { metrics in
+            if let metric = metrics[key] { return metric }
+            let metric = make()
+            metrics[key] = metric
+            return metric
+        }
     }
 }

@@ -119,8 +119,8 @@ struct OAuthClientAuthentication: Sendable {
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])),
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":"),
-            let id = String(text[..<colon]).removingPercentEncoding,
-            let secret = String(text[text.index(after: colon)...]).removingPercentEncoding, !id.isEmpty
+            let id = PercentEncoding.decode(text[..<colon], plusAsSpace: false),
+            let secret = PercentEncoding.decode(text[text.index(after: colon)...], plusAsSpace: false), !id.isEmpty
         else {
             throw OAuthError(code: .invalidClient, "The Authorization header is not HTTP Basic credentials")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import UMFAEncoding
 
 /// An `application/x-www-form-urlencoded` body (the OAuth endpoints' request format): each
 /// parameter at most once (RFC 6749 §3.2), UTF-8, no U+0000.
@@ -12,7 +13,7 @@ struct OAuthForm: Sendable {
         guard mediaType == "application/x-www-form-urlencoded" else {
             throw OAuthError.invalidRequest("The body must be application/x-www-form-urlencoded")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw OAuthError.invalidRequest("The body is not UTF-8")
         }
         try self.init(encoded: text)
@@ -55,6 +56,6 @@ struct OAuthForm: Sendable {
     }
 
     private static func decode(_ part: Substring) -> String? {
-        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        PercentEncoding.decode(part, plusAsSpace: true)
     }
 }
