@@ -70,9 +70,9 @@ struct AccessTokens: Sendable {
             claims.iss.utf8.elementsEqual(issuer.issuer.utf8), Double(claims.exp) > now.timeIntervalSince1970,
             Double(claims.iat) <= now.timeIntervalSince1970 + 60, claims.exp - claims.iat <= Int(maximumLifetime)
         else { return nil }
-        let id = issuer.application.id
-        if try await services.store.isAccessTokenRevoked(jti: claims.jti, applicationID: id) { return nil }
-        if let family = claims.family, try await services.store.isAccessTokenRevoked(jti: family, applicationID: id) {
+        // The token itself, or its family (RFC 9700 §4.14.2), revoked.
+        let revocable = [claims.jti] + (claims.family.map { [$0] } ?? [])
+        if try await services.store.isAnyAccessTokenRevoked(jtis: revocable, applicationID: issuer.application.id) {
             return nil
         }
         return claims

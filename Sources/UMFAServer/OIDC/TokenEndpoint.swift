@@ -166,10 +166,11 @@ struct TokenEndpoint: Sendable {
                 code: .invalidGrant, "The refresh token was used before; all tokens of its family are revoked")
         }
         // A family revoked while this token was being issued (a spent token presented at the
-        // same time on another instance) ends the token too.
-        guard let grant = found?.payload, try await !grants.isFamilyRevoked(grant.family) else {
+        // same time on another instance) ends the token too; the consuming statement says so.
+        guard let found, !found.familyRevoked else {
             throw OAuthError(code: .invalidGrant, "The refresh token is invalid, expired or revoked")
         }
+        let grant = found.payload
         guard grant.clientID.utf8.elementsEqual(client.clientID.utf8) else {
             try await grants.revokeFamily(grant.family)
             throw OAuthError(code: .invalidGrant, "The refresh token was issued to another client")

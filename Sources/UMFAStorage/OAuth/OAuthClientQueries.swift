@@ -80,10 +80,11 @@ extension StoreQueries {
             [.text(jti), .uuid(applicationID), .date(expiresAt)])
     }
 
-    static func revokedAccessToken(jti: String, applicationID: UUID) -> StoreQuery {
-        StoreQuery(
-            "SELECT jti FROM revoked_access_tokens WHERE jti = ? AND application_id = ?",
-            [.text(jti), .uuid(applicationID)])
+    static func revokedAccessTokens(jtis: [String], applicationID: UUID) -> StoreQuery {
+        let placeholders = Array(repeating: "?", count: jtis.count).joined(separator: ", ")
+        return StoreQuery(
+            "SELECT jti FROM revoked_access_tokens WHERE application_id = ? AND jti IN (\(placeholders)) LIMIT 1",
+            [.uuid(applicationID)] + jtis.map { .text($0) })
     }
 }
 
@@ -157,7 +158,9 @@ extension SQLStore {
             StoreQueries.revokeAccessToken(jti: jti, applicationID: applicationID, expiresAt: expiresAt))
     }
 
-    func isAccessTokenRevoked(jti: String, applicationID: UUID) async throws -> Bool {
-        try await !executor.rows(StoreQueries.revokedAccessToken(jti: jti, applicationID: applicationID)).isEmpty
+    func isAnyAccessTokenRevoked(jtis: [String], applicationID: UUID) async throws -> Bool {
+        guard !jtis.isEmpty else { return false }
+        return try await !executor.rows(StoreQueries.revokedAccessTokens(jtis: jtis, applicationID: applicationID))
+            .isEmpty
     }
 }

@@ -121,6 +121,14 @@ public protocol OAuthClientStore: Sendable {
     func deleteOAuthClient(applicationID: UUID, clientID: String) async throws -> Bool
     /// Records that the access token `jti` is revoked until it expires at `expiresAt`.
     func revokeAccessToken(jti: String, applicationID: UUID, expiresAt: Date) async throws
+    /// Whether any of the access tokens `jtis` of the application was revoked (a token and its
+    /// family are asked about in one statement).
+    func isAnyAccessTokenRevoked(jtis: [String], applicationID: UUID) async throws -> Bool
+}
+
+extension OAuthClientStore {
     /// Whether the access token `jti` of the application was revoked.
-    func isAccessTokenRevoked(jti: String, applicationID: UUID) async throws -> Bool
+    public func isAccessTokenRevoked(jti: String, applicationID: UUID) async throws -> Bool {
+        try await isAnyAccessTokenRevoked(jtis: [jti], applicationID: applicationID)
+    }
 }

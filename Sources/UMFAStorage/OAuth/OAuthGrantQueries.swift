@@ -30,7 +30,11 @@ extension StoreQueries {
             """
             UPDATE oauth_grants SET consumed_at = ?
             WHERE kind = ? AND handle_hash = ? AND application_id = ? AND consumed_at IS NULL AND expires_at > ?
-            RETURNING \(oauthGrantColumns)
+            RETURNING \(oauthGrantColumns),
+                CASE WHEN EXISTS (SELECT 1 FROM revoked_access_tokens
+                    WHERE revoked_access_tokens.jti = oauth_grants.family
+                    AND revoked_access_tokens.application_id = oauth_grants.application_id) THEN 1 ELSE 0 END
+                AS family_revoked
             """,
             [.date(now), .text(kind.rawValue), .bytes(handleHash), .uuid(applicationID), .date(now)])
     }
@@ -93,15 +97,14 @@ extension SQLStore {
     }
 
     func consumeOAuthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, at now: Date)
-        async throws -> OAuthGrantRecord?
+        async throws -> (record: OAuthGrantRecord, familyRevoked: Bool)?
     {
         let query = StoreQueries.consumeOAuthGrant(
             kind: kind, handleHash: handleHash, applicationID: applicationID, at: now)
-        guard var record = try await executor.rows(query).first.map({ try OAuthGrantRecord(row: $0) }) else {
-            return nil
-        }
+        guard let row = try await executor.rows(query).first else { return nil }
+        var record = try OAuthGrantRecord(row: row)
         record.consumedAt = nil
-        return record
+        return (record, try row.bool("family_revoked"))
     }
 
     func updateOAuthGrant(

@@ -71,10 +71,12 @@ public protocol OAuthGrantStore: Sendable {
     func insertOAuthGrant(_ grant: OAuthGrantRecord) async throws
     /// The grant, consumed or not, expired or not; `nil` when absent or another application's.
     func oauthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID) async throws -> OAuthGrantRecord?
-    /// Marks a live grant consumed at `now` and returns it as it was; `nil` when it is absent,
-    /// consumed or expired. Of concurrent callers, on any instance, exactly one gets it.
+    /// Marks a live grant consumed at `now` and returns it as it was, and whether its family was
+    /// revoked (``OAuthClientStore/revokeAccessToken(jti:applicationID:expiresAt:)`` with the
+    /// family as `jti`) when it was consumed; `nil` when it is absent, consumed or expired. Of
+    /// concurrent callers, on any instance, exactly one gets it.
     func consumeOAuthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, at now: Date)
-        async throws -> OAuthGrantRecord?
+        async throws -> (record: OAuthGrantRecord, familyRevoked: Bool)?
     /// Replaces payload, subject and expiry of a live grant; `false` when it is not live.
     func updateOAuthGrant(
         kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, payload: [UInt8], subject: String?,

@@ -13,6 +13,8 @@ struct OAuthGrants: Sendable {
     struct Found<Payload: Codable & Sendable>: Sendable {
         var record: OAuthGrantRecord
         var payload: Payload
+        /// Whether the grant's family had been revoked when it was consumed (``consume(_:_:as:)``).
+        var familyRevoked = false
     }
 
     /// Stores `payload` under a new handle and returns the handle.
@@ -66,10 +68,12 @@ struct OAuthGrants: Sendable {
     {
         let hash = Secrets.hash(handle)
         let id = issuer.application.id
-        if let record = try await services.store.consumeOAuthGrant(
+        if let consumed = try await services.store.consumeOAuthGrant(
             kind: kind, handleHash: hash, applicationID: id, at: services.now())
         {
-            return (try decode(record, as: type), nil)
+            var found = try decode(consumed.record, as: type)
+            found.familyRevoked = consumed.familyRevoked
+            return (found, nil)
         }
         let spent = try await services.store.oauthGrant(kind: kind, handleHash: hash, applicationID: id)
         return (nil, spent?.consumedAt == nil ? nil : spent)
@@ -90,7 +94,7 @@ struct OAuthGrants: Sendable {
     ///
     /// The family's mark goes in first, then its grants are consumed: a refresh token issued
     /// into the family at the same time on another instance is either consumed by the second
-    /// statement or refused later by the mark (``isFamilyRevoked(_:)``).
+    /// statement or refused later by the mark (``consume(_:_:as:)`` reports it with the grant).
     func revokeFamily(_ family: String) async throws {
         let id = issuer.application.id
         try await services.store.revokeAccessToken(
