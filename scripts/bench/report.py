@@ -64,8 +64,15 @@ def main() -> None:
             lines.append(f"| {label} | {ours:,.0f}/s | {raw:,.0f}/s | {theirs:,.0f}/s | {ours / raw:.2f} |"
                          f" {ours / theirs:.2f} × |")
         assertion = library["assertion_verify_per_second"]
+        # The median of the rounds' own ratios (umfa-bench library measures both back to back in
+        # each round); the table's "UMFA / raw" divides the best rates.
+        paired = library["assertion_vs_raw_p256"]
+        spread = (f", rounds {library['assertion_vs_raw_p256_lowest_round']:.2f}–"
+                  f"{library['assertion_vs_raw_p256_highest_round']:.2f}"
+                  if "assertion_vs_raw_p256_lowest_round" in library else "")
         lines += ["", "Targets: assertion verification ≥ 0.90 × raw P-256 — "
-                  f"{verdict(assertion / raw >= 0.9)} ({assertion / raw:.2f}); ≥ 1.8 × py_webauthn — "
+                  f"{verdict(paired >= 0.9)} ({paired:.2f}, the median of {library.get('rounds', 1)} rounds"
+                  f" that measure both back to back{spread}); ≥ 1.8 × py_webauthn — "
                   f"{verdict(assertion / python['assertion_verify_per_second'] >= 1.8)}"
                   f" ({assertion / python['assertion_verify_per_second']:.2f} ×)."]
     if ceiling:

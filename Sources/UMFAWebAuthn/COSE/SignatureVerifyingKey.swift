@@ -23,10 +23,18 @@ enum SignatureVerifyingKey: Sendable {
     func isValidSignature(_ signature: [UInt8], for data: [UInt8]) -> Bool {
         switch self {
         case .p256(let key, let hash):
-            guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            guard
+                let parsed = ECDSASignatureDER.raw(signature, size: 32)
+                    .flatMap({ try? P256.Signing.ECDSASignature(rawRepresentation: $0) })
+                    ?? (try? P256.Signing.ECDSASignature(derRepresentation: signature))
+            else { return false }
             return hash.withDigest(of: data) { key.isValidSignature(parsed, for: $0) }
         case .p384(let key, let hash):
-            guard let parsed = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            guard
+                let parsed = ECDSASignatureDER.raw(signature, size: 48)
+                    .flatMap({ try? P384.Signing.ECDSASignature(rawRepresentation: $0) })
+                    ?? (try? P384.Signing.ECDSASignature(derRepresentation: signature))
+            else { return false }
             return hash.withDigest(of: data) { key.isValidSignature(parsed, for: $0) }
         case .p521(let key, let hash):
             guard let parsed = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }

@@ -98,20 +98,31 @@ enum ClientDataFastPath {
         skipWhitespace()
         guard position == bytes.count else { return nil }
 
-        var named: [String: Value] = [:]
-        for member in members {
-            guard named.updateValue(member.value, forKey: text(member.name)) == nil else { return nil }
+        // Each name once, and the ones that matter found, by their bytes (a name here has no
+        // escapes), so no name becomes a String.
+        for (index, member) in members.enumerated() {
+            for earlier in members[..<index] where earlier.name.count == member.name.count {
+                if bytes[earlier.name].elementsEqual(bytes[member.name]) { return nil }
+            }
         }
-        guard case .string(let type)? = named["type"], case .string(let challenge)? = named["challenge"],
-            case .string(let origin)? = named["origin"], named["tokenBinding"] == nil
+        func named(_ name: StaticString) -> Value? {
+            members.first { member in
+                member.name.count == name.utf8CodeUnitCount
+                    && member.name.indices.allSatisfy { bytes[$0] == name.utf8Start[$0 - member.name.lowerBound] }
+            }?.value
+        }
+        guard case .string(let type)? = named("type"), case .string(let challenge)? = named("challenge"),
+            case .string(let origin)? = named("origin"), case nil = named("tokenBinding")
         else { return nil }
+        let crossOrigin = named("crossOrigin")
+        let topOrigin = named("topOrigin")
         var result = Members(type: text(type), challenge: text(challenge), origin: text(origin))
-        switch named["crossOrigin"] {
+        switch crossOrigin {
         case nil: break
         case .bool(let value)?: result.crossOrigin = value
         case .string?: return nil
         }
-        switch named["topOrigin"] {
+        switch topOrigin {
         case nil: break
         case .string(let range)?: result.topOrigin = text(range)
         case .bool?: return nil
