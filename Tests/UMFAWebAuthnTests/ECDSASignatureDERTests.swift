@@ -8,15 +8,15 @@ import UMFATestSupport
 /// The DER reader of ECDSA signatures gives exactly what swift-crypto's parser gives, or defers
 /// to it: never a different `r ‖ s`, never one swift-crypto would refuse.
 struct ECDSASignatureDERTests {
-    static func signatures(_ count: Int) -> [[UInt8]] {
+    static func signatures(_ count: Int) throws -> [[UInt8]] {
         let key = P256.Signing.PrivateKey()
-        return (0..<count).map { index in
-            [UInt8](try! key.signature(for: Data("message \(index)".utf8)).derRepresentation)
+        return try (0..<count).map { index in
+            [UInt8](try key.signature(for: Data("message \(index)".utf8)).derRepresentation)
         }
     }
 
     @Test func realSignaturesAreReadAsSwiftCryptoReadsThem() throws {
-        for der in Self.signatures(500) {
+        for der in try Self.signatures(500) {
             let raw = try #require(ECDSASignatureDER.raw(der, size: 32))
             #expect(raw == [UInt8](try P256.Signing.ECDSASignature(derRepresentation: der).rawRepresentation))
         }
@@ -45,7 +45,7 @@ struct ECDSASignatureDERTests {
     /// accepts the same bytes and reads the same `r ‖ s`.
     @Test func mutationsNeverDisagreeWithSwiftCrypto() throws {
         var generator = SeededGenerator(seed: 0xEC_D5A)
-        let originals = Self.signatures(64)
+        let originals = try Self.signatures(64)
         var read = 0
         for round in 0..<100_000 {
             var der = originals[round % originals.count]
