@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Told how long each store statement took, for metrics: `statement` is a short label such as
-/// `SELECT credentials` (the verb and the first table), never a value.
+/// Told how long each store statement took and what kind it was (``StoreStatement``: the verb
+/// and the first table, never a value), for metrics and caches.
 public protocol StoreQueryObserver: Sendable {
     /// One statement finished (or failed) after `duration`.
-    func statementFinished(_ statement: String, duration: Duration, failed: Bool)
+    func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool)
 }
 
 /// An executor that times every statement of another and reports it to an observer.
@@ -18,11 +18,11 @@ struct ObservedExecutor: SQLExecutor {
         do {
             let rows = try await inner.rows(query)
             observer.statementFinished(
-                StatementLabel.of(query.sql), duration: ContinuousClock.now - start, failed: false)
+                StoreStatement.of(query.sql), duration: ContinuousClock.now - start, failed: false)
             return rows
         } catch {
             observer.statementFinished(
-                StatementLabel.of(query.sql), duration: ContinuousClock.now - start, failed: true)
+                StoreStatement.of(query.sql), duration: ContinuousClock.now - start, failed: true)
             throw error
         }
     }
@@ -37,34 +37,63 @@ struct ObservedExecutor: SQLExecutor {
     func close() async throws { try await inner.close() }
 }
 
-/// `SELECT credentials`, `UPDATE oob_transactions`: the verb and the table a statement starts
-/// with, computed once per statement text (the texts are the fixed ones of ``StoreQueries``).
-enum StatementLabel {
-    private static let cache = Mutex<[String: String]>([:])
-
-    static func of(_ sql: String) -> String {
-        if let known = cache.withLock({ $0[sql] }) { return known }
-        let label = make(sql)
-        cache.withLock { cache in
-            if cache.count < 1000 { cache[sql] = label }
-        }
-        return label
+/// What a store statement is: its verb and the table it starts with (`SELECT credentials`,
+/// `UPDATE oob_transactions`), read once per statement text (the texts are the fixed ones of
+/// ``StoreQueries``). Never a value of the statement.
+public struct StoreStatement: Sendable, Hashable {
+    /// The statement's first word.
+    public enum Verb: String, Sendable {
+        case select = "SELECT"
+        case insert = "INSERT"
+        case update = "UPDATE"
+        case delete = "DELETE"
+        /// Any other first word (`WITH`, `BEGIN`, …).
+        case other
     }
 
-    static func make(_ sql: String) -> String {
+    /// What it does.
+    public let verb: Verb
+    /// The table it reads or writes first, lowercased; `nil` when that is not a plain name or
+    /// the verb is ``Verb/other``.
+    public let table: String?
+    /// The metrics label: `SELECT credentials`, `DELETE ?` for an unreadable table, or the
+    /// lowercased first word for other verbs (`with`).
+    public let label: String
+
+    private static let cache = Mutex<[String: StoreStatement]>([:])
+
+    /// The statement of `sql`, from a cache of the texts seen so far.
+    static func of(_ sql: String) -> StoreStatement {
+        if let known = cache.withLock({ $0[sql] }) { return known }
+        let statement = StoreStatement(sql: sql)
+        cache.withLock { cache in
+            if cache.count < 1000 { cache[sql] = statement }
+        }
+        return statement
+    }
+
+    /// Reads the verb and first table of `sql`.
+    public init(sql: String) {
         let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "(" || $0 == "," }).map(String.init)
-        guard let verb = words.first?.uppercased() else { return "other" }
+        let first = words.first?.uppercased()
+        guard let first, let verb = Verb(rawValue: first), verb != .other else {
+            self.verb = .other
+            self.table = nil
+            self.label = first?.lowercased() ?? "other"
+            return
+        }
         let marker: String?
         switch verb {
-        case "SELECT", "DELETE": marker = "FROM"
-        case "INSERT": marker = "INTO"
-        case "UPDATE": marker = nil
-        default: return verb.lowercased()
+        case .select, .delete: marker = "FROM"
+        case .insert: marker = "INTO"
+        case .update, .other: marker = nil
         }
         let index = marker.flatMap { marker in words.firstIndex { $0.uppercased() == marker } } ?? 0
-        let table = words.indices.contains(index + 1) ? words[index + 1] : "?"
-        let safe = table.allSatisfy { $0.isLetter || $0 == "_" } ? table.lowercased() : "?"
-        return "\(verb) \(safe)"
+        let word = words.indices.contains(index + 1) ? words[index + 1] : ""
+        let table = !word.isEmpty && word.allSatisfy { $0.isLetter || $0 == "_" } ? word.lowercased() : nil
+        self.verb = verb
+        self.table = table
+        self.label = "\(verb.rawValue) \(table ?? "?")"
     }
 }
 

@@ -56,23 +56,29 @@ struct ValidationCacheTests {
 
     @Test("a statement that can delete a credential, user, key or application clears everything")
     func clearingStatements() async throws {
-        for statement in [
-            "DELETE credentials", "DELETE users", "DELETE api_keys", "DELETE applications", "UPDATE applications",
-            "UPDATE api_keys", "UPDATE users", "with", "DELETE ?", "UPDATE ?",
+        for sql in [
+            "DELETE FROM credentials WHERE id = ?", "DELETE FROM users WHERE id = ?",
+            "DELETE FROM api_keys WHERE id = ?",
+            "DELETE FROM applications WHERE id = ?", "UPDATE applications SET name = ?", "UPDATE api_keys SET x = ?",
+            "UPDATE users SET x = ?", "WITH x AS (SELECT 1) DELETE FROM credentials", "DELETE FROM \"credentials\"",
+            "UPDATE \"users\" SET x = ?",
         ] {
-            #expect(ValidationCache.clears(statement), "\(statement)")
+            let statement = StoreStatement(sql: sql)
+            #expect(ValidationCache.clears(statement), "\(sql)")
             let cache = ValidationCache(lifetime: 60, now: { Date() })
             let reads = Reads()
             _ = try await cache.owner(of: Self.key) { reads.read("alice") }
             cache.statementFinished(statement, duration: .zero, failed: false)
             _ = try await cache.owner(of: Self.key) { reads.read("alice") }
-            #expect(reads.total == 2, "\(statement) clears")
+            #expect(reads.total == 2, "\(sql) clears")
         }
-        for statement in [
-            "SELECT credentials", "INSERT credentials", "UPDATE credentials", "DELETE challenges",
-            "UPDATE oob_transactions", "INSERT audit_events",
+        for sql in [
+            "SELECT * FROM credentials", "INSERT INTO credentials (x) VALUES (?)",
+            "UPDATE credentials SET sign_count = ?",
+            "DELETE FROM challenges WHERE x = ?", "UPDATE oob_transactions SET x = ?",
+            "INSERT INTO audit_events (x) VALUES (?)",
         ] {
-            #expect(!ValidationCache.clears(statement), "\(statement): a login's own writes keep the cache")
+            #expect(!ValidationCache.clears(StoreStatement(sql: sql)), "\(sql): a login's own writes keep the cache")
         }
     }
 
@@ -83,7 +89,8 @@ struct ValidationCacheTests {
         // The row was read, then the deletion committed before the read's answer was stored.
         let stale = try await cache.owner(of: Self.key) {
             let value = reads.read("alice")
-            cache.statementFinished("DELETE credentials", duration: .zero, failed: false)
+            cache.statementFinished(
+                StoreStatement(sql: "DELETE FROM credentials WHERE x = ?"), duration: .zero, failed: false)
             return value
         }
         #expect(stale == "alice", "that one answer stands; it was true when read")

@@ -64,16 +64,16 @@ struct ServerMetrics: StoreQueryObserver {
         ).increment()
     }
 
-    func statementFinished(_ statement: String, duration: Duration, failed: Bool) {
-        statements.metric(statement) {
+    func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool) {
+        statements.metric(statement.label) {
             registry.makeDurationHistogram(
                 descriptor: Self.name("store_query_duration", "seconds", "Store statements by verb and table"),
-                labels: [("statement", statement)], buckets: Self.buckets)
+                labels: [("statement", statement.label)], buckets: Self.buckets)
         }.record(duration)
         if failed {
             registry.makeCounter(
                 descriptor: Self.name("store_query_errors", "total", "Store statements that failed"),
-                labels: [("statement", statement)]
+                labels: [("statement", statement.label)]
             ).increment()
         }
     }

@@ -64,20 +64,20 @@ final class ValidationCache: StoreQueryObserver, Sendable {
     /// How many entries are held, of both kinds.
     var count: Int { state.withLock { $0.applications.count + $0.owners.count } }
 
-    /// Whether a finished statement (labelled by ``StatementLabel``: verb and first table) may
-    /// have removed or changed what the cache holds. Unknown verbs count as changes.
-    static func clears(_ statement: String) -> Bool {
-        let parts = statement.split(separator: " ", maxSplits: 1).map(String.init)
-        let table = parts.count > 1 ? parts[1] : "?"
-        switch parts.first {
-        case "SELECT", "INSERT": return false
-        case "DELETE": return ["credentials", "users", "api_keys", "applications", "?"].contains(table)
-        case "UPDATE": return ["users", "api_keys", "applications", "?"].contains(table)
-        default: return true
+    /// Whether a finished statement may have removed or changed what the cache holds: one that
+    /// deletes credentials, users, API keys or applications, or updates any of them but
+    /// credentials (a login's own write), or one whose verb or table is not known.
+    static func clears(_ statement: StoreStatement) -> Bool {
+        switch statement.verb {
+        case .select, .insert: return false
+        case .delete:
+            return statement.table.map { ["credentials", "users", "api_keys", "applications"].contains($0) } ?? true
+        case .update: return statement.table.map { ["users", "api_keys", "applications"].contains($0) } ?? true
+        case .other: return true
         }
     }
 
-    func statementFinished(_ statement: String, duration: Duration, failed: Bool) {
+    func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool) {
         guard Self.clears(statement) else { return }
         state.withLock { state in
             state.generation &+= 1
@@ -114,7 +114,7 @@ final class ValidationCache: StoreQueryObserver, Sendable {
 struct StoreObservers: StoreQueryObserver {
     let observers: [any StoreQueryObserver]
 
-    func statementFinished(_ statement: String, duration: Duration, failed: Bool) {
+    func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool) {
         for observer in observers { observer.statementFinished(statement, duration: duration, failed: failed) }
     }
 }
