@@ -56,6 +56,17 @@ struct ClientDataFastPathTests {
         for sample in Self.samples { expectAgreement(Array(sample.utf8), sample) }
     }
 
+    /// Names are told apart by their bytes. Two spellings of one name (precomposed and
+    /// decomposed "é") are two members to the fast path; the full parse must then accept them
+    /// and give the same answer, which this checks.
+    @Test("member names that are the same text in different bytes")
+    func canonicallyEquivalentNames() {
+        let text =
+            #"{"type":"webauthn.get","challenge":"YWJj","origin":"https://example.com","#
+            + #""caf\#u{E9}":"a","cafe\#u{301}":"b"}"#
+        #expect(expectAgreement(Array(text.utf8), text), "the fast path takes it")
+    }
+
     @Test("every prefix of every sample: the fast path answers only what the full parse answers")
     func prefixes() {
         for sample in Self.samples {
