@@ -34,7 +34,7 @@ struct OAuthClientAuthentication: Sendable {
             basic != nil ? .clientSecretBasic : (secret != nil ? .clientSecretPost : .none)
         let failure = OAuthError(code: .invalidClient, "Client authentication failed", basicChallenge: basic != nil)
         guard
-            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
+            let client = try await issuer.client(clientID, store: services.store)
         else { try await refuse(caller, counting: true, failure) }
         // A client_secret_jwt client's secret is for signing assertions, never sent itself.
         guard client.authenticationMethod == method else {
@@ -47,6 +47,15 @@ struct OAuthClientAuthentication: Sendable {
             }
         }
         return client
+    }
+
+    /// The client a request names before it is authenticated: the client assertion's `iss`, the
+    /// HTTP Basic id or the form's `client_id`, in the order ``authenticate(form:authorization:caller:)``
+    /// reads them; `nil` when it names none (or not readably: authentication then says why).
+    static func claimedClientID(form: OAuthForm, authorization: String?) -> String? {
+        if let assertion = form["client_assertion"] { return ClientAssertion.claimedClient(assertion) }
+        if let authorization, let basic = try? basicCredentials(authorization) { return basic.id }
+        return form["client_id"]
     }
 
     /// `private_key_jwt`: the assertion's `iss` names the client, whose registered keys must
@@ -68,7 +77,7 @@ struct OAuthClientAuthentication: Sendable {
         }
         let failure = OAuthError(code: .invalidClient, "Client authentication failed")
         guard
-            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
+            let client = try await issuer.client(clientID, store: services.store)
         else { try await refuse(caller, counting: true, failure) }
         let verification: ClientAssertion.Verification
         switch (client.authenticationMethod, client.jwks, client.sealedSecret) {

@@ -7,6 +7,9 @@ import UMFAStorage
 struct OAuthIssuer: Sendable {
     let application: ApplicationRecord
     let issuer: String
+    /// The client the request names and its record (`nil`: the application has no such client),
+    /// read in the statement that read the application (``lookup(_:services:client:)``).
+    private var namedClient: (id: String, record: OAuthClientRecord?)?
 
     /// The scopes of OpenID Connect Core §5.4 and `offline_access`; clients may also be given
     /// scopes of their own (API scopes for `client_credentials`).
@@ -30,11 +33,33 @@ struct OAuthIssuer: Sendable {
         issuer = base + "/oidc/" + application.id.uuidString.lowercased()
     }
 
-    /// Looks the issuer up by the `{application_id}` of the path; an unknown one is 404.
-    static func lookup(_ text: String?, services: ServerServices) async throws -> OAuthIssuer {
-        guard let text, let id = UUID(uuidString: text), let application = try await services.store.application(id: id)
-        else { throw ServiceError.notFound("Unknown issuer") }
-        return OAuthIssuer(application: application, publicURL: services.publicURL)
+    /// Looks the issuer up by the `{application_id}` of the path; an unknown one is 404. With
+    /// the `client` the request names, the client is read in the same statement, and
+    /// ``client(_:store:)`` answers it without another.
+    static func lookup(_ text: String?, services: ServerServices, client clientID: String? = nil) async throws
+        -> OAuthIssuer
+    {
+        guard let text, let id = UUID(uuidString: text) else { throw ServiceError.notFound("Unknown issuer") }
+        guard let clientID else {
+            guard let application = try await services.store.application(id: id) else {
+                throw ServiceError.notFound("Unknown issuer")
+            }
+            return OAuthIssuer(application: application, publicURL: services.publicURL)
+        }
+        guard let found = try await services.store.application(id: id, withOAuthClient: clientID) else {
+            throw ServiceError.notFound("Unknown issuer")
+        }
+        var issuer = OAuthIssuer(application: found.application, publicURL: services.publicURL)
+        issuer.namedClient = (clientID, found.client)
+        return issuer
+    }
+
+    /// The application's client `clientID` (`nil`: it has none by that id): the one read with the
+    /// application when the request named it, else read now. Ids match byte for byte, as in the
+    /// store.
+    func client(_ clientID: String, store: any UMFAStore) async throws -> OAuthClientRecord? {
+        if let namedClient, namedClient.id.utf8.elementsEqual(clientID.utf8) { return namedClient.record }
+        return try await store.oauthClient(applicationID: application.id, clientID: clientID)
     }
 
     var tokenEndpoint: String { issuer + "/token" }

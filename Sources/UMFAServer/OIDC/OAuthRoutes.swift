@@ -49,9 +49,17 @@ struct OAuthRoutes: Sendable {
         { [services] request, context in
             let traceID = TraceID.from(request, context: context)
             do {
-                let issuer = try await OAuthIssuer.lookup(context.parameters.get("application_id"), services: services)
                 let buffer = try await JSONExchange.collect(request, timeout: context.bodyReadTimeout)
-                let form = try OAuthForm(Data(buffer: buffer), contentType: request.headers[.contentType])
+                let parsed = Result { try OAuthForm(Data(buffer: buffer), contentType: request.headers[.contentType]) }
+                // The issuer's application and the client the form names, in one statement; an
+                // unknown issuer is still 404 before a malformed form is 400.
+                let issuer = try await OAuthIssuer.lookup(
+                    context.parameters.get("application_id"), services: services,
+                    client: (try? parsed.get()).flatMap {
+                        OAuthClientAuthentication.claimedClientID(
+                            form: $0, authorization: request.headers[.authorization])
+                    })
+                let form = try parsed.get()
                 let answer = try await call(
                     TokenEndpoint(services: services, issuer: issuer, headers: request.headers), form,
                     request.headers[.authorization],

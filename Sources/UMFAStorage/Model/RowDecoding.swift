@@ -7,6 +7,16 @@ protocol StoredRow {
     func optionalInteger(_ column: String) -> Int64?
 }
 
+/// The columns of `base` whose names start with `prefix`, read by their names without it: one
+/// table's columns beside another's in a joined row.
+struct PrefixedRow: StoredRow {
+    let base: any StoredRow
+    let prefix: String
+
+    func optionalText(_ column: String) -> String? { base.optionalText(prefix + column) }
+    func optionalInteger(_ column: String) -> Int64? { base.optionalInteger(prefix + column) }
+}
+
 extension StoredRow {
     func text(_ column: String) throws -> String {
         guard let value = optionalText(column) else { throw StoreError(.corrupt, "column \(column) is empty") }

@@ -37,6 +37,26 @@ extension StoreQueries {
             [.uuid(applicationID), .text(clientID)])
     }
 
+    /// The prefix of the client's columns beside the application's in
+    /// ``applicationWithOAuthClient(_:clientID:)``: both tables have `created_at`.
+    static let joinedClientPrefix = "joined_client_"
+
+    /// The application's row, with its client's columns (prefixed, `NULL` when there is no such
+    /// client) beside it.
+    static func applicationWithOAuthClient(_ id: UUID, clientID: String) -> StoreQuery {
+        let clientColumns = oauthClientColumns.split(separator: ",").map {
+            let name = $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            return "oauth_clients.\(name) AS \(joinedClientPrefix)\(name)"
+        }
+        return StoreQuery(
+            """
+            SELECT applications.*, \(clientColumns.joined(separator: ", ")) FROM applications
+            LEFT JOIN oauth_clients ON oauth_clients.application_id = applications.id AND oauth_clients.client_id = ?
+            WHERE applications.id = ?
+            """,
+            [.text(clientID), .uuid(id)])
+    }
+
     static func oauthClients(applicationID: UUID) -> StoreQuery {
         StoreQuery(
             "SELECT \(oauthClientColumns) FROM oauth_clients WHERE application_id = ?", [.uuid(applicationID)])
@@ -123,6 +143,18 @@ extension SQLStore {
     func oauthClient(applicationID: UUID, clientID: String) async throws -> OAuthClientRecord? {
         try await executor.rows(StoreQueries.oauthClient(applicationID: applicationID, clientID: clientID)).first
             .map { try OAuthClientRecord(row: $0) }
+    }
+
+    func application(id: UUID, withOAuthClient clientID: String) async throws
+        -> (application: ApplicationRecord, client: OAuthClientRecord?)?
+    {
+        let query = StoreQueries.applicationWithOAuthClient(id, clientID: clientID)
+        guard let row = try await executor.rows(query).first else { return nil }
+        let clientRow = PrefixedRow(base: row, prefix: StoreQueries.joinedClientPrefix)
+        return (
+            try ApplicationRecord(row: row),
+            clientRow.optionalText("client_id") == nil ? nil : try OAuthClientRecord(row: clientRow)
+        )
     }
 
     func oauthClients(applicationID: UUID) async throws -> [OAuthClientRecord] {

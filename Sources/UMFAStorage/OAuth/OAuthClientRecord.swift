@@ -109,6 +109,10 @@ public protocol OAuthClientStore: Sendable {
     func insertOAuthClient(_ client: OAuthClientRecord) async throws
     /// A client of the application; `nil` when the id is unknown or another application's.
     func oauthClient(applicationID: UUID, clientID: String) async throws -> OAuthClientRecord?
+    /// The application and, when it has one by that id, its client, read in one statement (the
+    /// OAuth endpoints need both on every request); `nil` when the application is unknown.
+    func application(id: UUID, withOAuthClient clientID: String) async throws
+        -> (application: ApplicationRecord, client: OAuthClientRecord?)?
     /// The application's clients, oldest first.
     func oauthClients(applicationID: UUID) async throws -> [OAuthClientRecord]
     /// Replaces a client's settings (and secret hash); `false` when there is no such client.

@@ -1,11 +1,13 @@
 import Logging
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// Who runs the connection pool. `PostgresClient.run()` runs once per client, for as long as
-/// its caller's task lasts; each of these runs a client of its own and makes it the one
-/// statements lease from meanwhile:
+/// Who runs the connection pools. `PostgresClient.run()` runs once per client, for as long as
+/// its caller's task lasts; each of these runs pools of its own (``LoopPools``) and makes them
+/// the ones statements lease from meanwhile:
 /// - the server's service group, through ``run()``, until graceful shutdown (put the executor
 ///   first in the group, so it stops after everything that still uses the store);
 /// - start-up work before the service group runs (migrations, bootstrap), inside
@@ -19,13 +21,16 @@ extension PostgresExecutor: Service {
         }
     }
 
-    /// Runs `body` with a pool of its own running, shut down when `body` ends.
+    /// Runs `body` with a pool of its own running, shut down when `body` ends: one client per
+    /// event loop (``LoopPools``), sharing the configured connection count.
     func withPool<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let pools = LoopPools(configuration: configuration, logger: logger)
         return try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await client.run() }
-            pool.install(client)
-            defer { pool.remove(client) }
+            for client in pools.clients {
+                group.addTask { await client.run() }
+            }
+            pool.install(pools)
+            defer { pool.remove(pools) }
             do {
                 let result = try await body()
                 group.cancelAll()
@@ -63,33 +68,82 @@ extension PostgresExecutor: Service {
     }
 }
 
-/// The pool statements lease connections from: the client a running ``PostgresExecutor/withPool(_:)``
-/// put up. Between two pools (start-up work done, service group not yet running) a statement
-/// waits for the next one; once closed, statements fail at once.
+/// One run's connection pools: a `PostgresClient` per event loop of the group PostgresNIO runs
+/// on (NIO's singleton, which `umfa serve` also makes Swift's global executor), with the
+/// configured connection count shared between them.
+///
+/// A statement leases from the pool of the event loop its task runs on, so its connection's
+/// reads, writes and the task's resumption stay on one thread: with one shared pool, half the
+/// statements on two loops went out on the other loop's connection and came back to the task
+/// through a thread switch in each direction. A task on no event loop (tools, tests) takes the
+/// pools in turn.
+final class LoopPools: Sendable {
+    private let members: [(loop: ObjectIdentifier, client: PostgresClient)]
+    private let turn = Atomic<Int>(0)
+
+    /// At most one pool per connection: `maximumConnections` 1 on two loops is one pool.
+    init(configuration: PostgresClient.Configuration, logger: Logger, group: MultiThreadedEventLoopGroup = .singleton) {
+        let loops = Array(group.makeIterator())
+        let total = max(1, configuration.options.maximumConnections)
+        let count = min(total, loops.count)
+        members = (0..<count).map { index in
+            var share = configuration
+            share.options.maximumConnections = total / count + (index < total % count ? 1 : 0)
+            share.options.minimumConnections = min(share.options.minimumConnections, share.options.maximumConnections)
+            let loop = loops[index]
+            return (
+                ObjectIdentifier(loop),
+                PostgresClient(configuration: share, eventLoopGroup: loop, backgroundLogger: logger)
+            )
+        }
+    }
+
+    /// Every client, to run.
+    var clients: [PostgresClient] { members.map(\.client) }
+
+    /// The pool of the current thread's event loop, or the next in turn off the loops.
+    func client() -> PostgresClient {
+        if let loop = MultiThreadedEventLoopGroup.currentEventLoop {
+            let id = ObjectIdentifier(loop)
+            for member in members where member.loop == id { return member.client }
+        }
+        let index = turn.wrappingAdd(1, ordering: .relaxed).oldValue
+        return members[(index & Int.max) % members.count].client
+    }
+}
+
+/// The pools statements lease connections from: those a running ``PostgresExecutor/withPool(_:)``
+/// put up. Between two runs (start-up work done, service group not yet running) a statement
+/// waits for the next; once closed, statements fail at once.
 final class PoolSlot: Sendable {
     private struct State {
-        var client: PostgresClient?
+        var pools: LoopPools?
         var closed = false
-        var waiters: [UInt64: CheckedContinuation<PostgresClient, any Error>] = [:]
+        var waiters: [UInt64: CheckedContinuation<LoopPools, any Error>] = [:]
         var nextWaiter: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
-    /// The running pool, waited for while there is none; cancellation ends the wait.
+    /// A client of the running pools (``LoopPools/client()``), waited for while none runs;
+    /// cancellation ends the wait.
     func client() async throws -> PostgresClient {
-        let (ready, id): (Result<PostgresClient, any Error>?, UInt64) = state.withLock { state in
+        try await pools().client()
+    }
+
+    private func pools() async throws -> LoopPools {
+        let (ready, id): (Result<LoopPools, any Error>?, UInt64) = state.withLock { state in
             if state.closed { return (.failure(Self.closedError), 0) }
-            if let client = state.client { return (.success(client), 0) }
+            if let pools = state.pools { return (.success(pools), 0) }
             state.nextWaiter += 1
             return (nil, state.nextWaiter)
         }
         if let ready { return try ready.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let ready: Result<PostgresClient, any Error>? = state.withLock { state in
+                let ready: Result<LoopPools, any Error>? = state.withLock { state in
                     if state.closed { return .failure(Self.closedError) }
-                    if let client = state.client { return .success(client) }
+                    if let pools = state.pools { return .success(pools) }
                     // Cancelled before the handler could find this waiter: do not wait.
                     if Task.isCancelled { return .failure(CancellationError()) }
                     state.waiters[id] = continuation
@@ -102,20 +156,20 @@ final class PoolSlot: Sendable {
         }
     }
 
-    /// Makes `client` the pool statements use, and hands it to those waiting.
-    func install(_ client: PostgresClient) {
+    /// Makes `pools` those statements use, and hands them to those waiting.
+    func install(_ pools: LoopPools) {
         let waiters = state.withLock { state in
-            state.client = client
+            state.pools = pools
             defer { state.waiters = [:] }
             return state.waiters.values
         }
-        for waiter in waiters { waiter.resume(returning: client) }
+        for waiter in waiters { waiter.resume(returning: pools) }
     }
 
-    /// Forgets `client` when it is the current pool (its run is ending).
-    func remove(_ client: PostgresClient) {
+    /// Forgets `pools` when they are the current ones (their run is ending).
+    func remove(_ pools: LoopPools) {
         state.withLock { state in
-            if state.client === client { state.client = nil }
+            if state.pools === pools { state.pools = nil }
         }
     }
 
@@ -123,7 +177,7 @@ final class PoolSlot: Sendable {
     func close() {
         let waiters = state.withLock { state in
             state.closed = true
-            state.client = nil
+            state.pools = nil
             defer { state.waiters = [:] }
             return state.waiters.values
         }

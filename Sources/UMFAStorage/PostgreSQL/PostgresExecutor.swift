@@ -61,13 +61,16 @@ final class PostgresExecutor: SQLExecutor {
     /// write), the statement is dropped and its answer never comes, so the caller would wait
     /// forever. On the channel's event loop, with the channel seen active, the write reaches
     /// the connection's handler, which fails the statement properly if the connection closes.
+    /// A task already on that loop (``LoopPools``) sends it at once, without a hop.
     static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
         -> [PostgresRandomAccessRow]
     {
-        let result = try await connection.eventLoop.flatSubmit { () -> EventLoopFuture<PostgresQueryResult> in
+        let send = { () -> EventLoopFuture<PostgresQueryResult> in
             guard !connection.isClosed else { return connection.eventLoop.makeFailedFuture(ConnectionGone()) }
             return connection.query(query, logger: logger)
-        }.get()
+        }
+        let loop = connection.eventLoop
+        let result = try await (loop.inEventLoop ? send() : loop.flatSubmit(send)).get()
         return result.rows.map { $0.makeRandomAccess() }
     }
 

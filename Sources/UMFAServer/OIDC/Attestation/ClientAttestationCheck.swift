@@ -59,7 +59,7 @@ struct ClientAttestationCheck: Sendable {
         }
         let failure = OAuthError(code: .invalidClient, "Client authentication failed")
         guard
-            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
+            let client = try await issuer.client(clientID, store: services.store)
         else { try await authentication.refuse(caller, counting: true, failure) }
         guard client.authenticationMethod == .none else {
             try await authentication.refuse(
