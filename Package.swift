@@ -158,6 +158,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "UMFAStorage",
                 "UMFATokens",
+                "UMFATestSupport",
                 "UMFAWebAuthn",
                 "UMFAAuthenticator",
                 "UMFACBOR",

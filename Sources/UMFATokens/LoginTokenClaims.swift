@@ -60,8 +60,9 @@ public struct LoginTokenClaims: Codable, Sendable, Equatable {
 }
 
 /// The claims as they arrive for validation: everything optional, so a missing claim is
-/// reported by name instead of as a decoding failure.
-struct ReceivedLoginClaims: Codable, Sendable {
+/// reported by name instead of as a decoding failure. ``LoginClaimsFastPath`` reads the shape
+/// this server writes; `JSONDecoder` reads any other.
+struct ReceivedLoginClaims: Codable, Sendable, Equatable {
     var iss: String?
     var sub: String?
     var aud: AudienceValue?
@@ -97,8 +98,12 @@ struct ReceivedLoginClaims: Codable, Sendable {
     }
 
     /// `aud` may be a string or an array of strings (RFC 7519 §4.1.3).
-    struct AudienceValue: Codable {
+    struct AudienceValue: Codable, Equatable {
         let values: [String]
+
+        init(values: [String]) {
+            self.values = values
+        }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()

@@ -198,7 +198,10 @@ public actor TokenService {
         async throws(TokenValidationFailure) -> (ReceivedLoginClaims, SigningKeySet.Key)
     {
         let (parts, key) = try await verifiedJWS(token, now: now, maximumLifetime: maximumLifetime)
-        guard let claims = try? JSONDecoder().decode(ReceivedLoginClaims.self, from: parts.payload) else {
+        guard
+            let claims = LoginClaimsFastPath.read(parts.payload)
+                ?? (try? JSONDecoder().decode(ReceivedLoginClaims.self, from: parts.payload))
+        else {
             throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
         }
         return (claims, key)
