@@ -22,7 +22,8 @@ struct LoginClaimsFastPathTests {
             [JSONEncoder.OutputFormatting(), [.sortedKeys]].map { format in
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = format.union(.withoutEscapingSlashes)
-                return String(decoding: try! encoder.encode(claims), as: UTF8.self)
+                // An encoding failure leaves an empty sample, which the shape test refuses.
+                return (try? encoder.encode(claims)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             }
         }
     }
@@ -62,11 +63,11 @@ struct LoginClaimsFastPathTests {
     }
 
     @Test("issued claims take the fast path; escapes, null, fractions, repeats, nesting and wrong types do not")
-    func whichShapesAreFast() {
+    func whichShapesAreFast() throws {
         let fast = Self.samples.map { LoginClaimsFastPath.read(Data($0.utf8)) != nil }
         #expect(fast == Array(repeating: true, count: Self.issued.count + 2) + Array(repeating: false, count: 16))
         for sample in Self.samples { expectAgreement(Array(sample.utf8), sample) }
-        let issued = try! #require(LoginClaimsFastPath.read(Data(Self.issued[2].utf8)))
+        let issued = try #require(LoginClaimsFastPath.read(Data(Self.issued[2].utf8)))
         #expect(issued.userID == "J\u{F6}rg \u{1F511}")
         #expect(issued.aud?.values.count == 2)
     }
