@@ -81,7 +81,7 @@ struct SigningKeySet: Sendable {
     }
 
     /// The JWT types whose headers each key keeps encoded: OAuth access tokens and ID tokens.
-    static let typedHeaderTypes = ["at+jwt", "JWT"]
+    static let typedHeaderTypes = JWTType.all
 
     /// `BASE64URL(UTF8({"alg":…,"kid":…,"typ":type}))`, the keys sorted.
     static func encodedTypedHeader(algorithm: TokenSigningAlgorithm, kid: String, type: String) throws -> String {

@@ -1,6 +1,16 @@
 import Foundation
 import UMFAStorage
 
+/// The `typ` headers of the JWTs the server signs besides login tokens.
+public enum JWTType {
+    /// OAuth access tokens (RFC 9068 §2.1).
+    public static let accessToken = "at+jwt"
+    /// OpenID Connect ID tokens.
+    public static let idToken = "JWT"
+    /// The types whose headers each signing key keeps encoded (``SigningKeySet``).
+    static let all = [accessToken, idToken]
+}
+
 /// JWTs other than login tokens, signed with the same keys and told apart by their `typ`
 /// header: OAuth access tokens are `at+jwt` (RFC 9068 §2.1), so neither kind of token is ever
 /// accepted as the other.

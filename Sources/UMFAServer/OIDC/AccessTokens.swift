@@ -38,7 +38,7 @@ struct AccessTokenClaims: Codable, Sendable {
 /// the server's token keys and published in the issuer's JWKS. A token is valid for its own
 /// issuer only, until it expires or is revoked (RFC 7009).
 struct AccessTokens: Sendable {
-    static let type = "at+jwt"
+    static let type = JWTType.accessToken
     let services: ServerServices
     let issuer: OAuthIssuer
 

@@ -65,7 +65,7 @@ final class PostgresExecutor: SQLExecutor {
     static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws
         -> [PostgresRandomAccessRow]
     {
-        let send = { () -> EventLoopFuture<PostgresQueryResult> in
+        let send: @Sendable () -> EventLoopFuture<PostgresQueryResult> = {
             guard !connection.isClosed else { return connection.eventLoop.makeFailedFuture(ConnectionGone()) }
             return connection.query(query, logger: logger)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import UMFAStorage
+import UMFATokens
 
 /// `GET <issuer>/logout`, the `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0):
 /// ends the SSO session of the browser, then returns it to a `post_logout_redirect_uri` the
@@ -68,7 +69,7 @@ struct LogoutEndpoint: Sendable {
         }
         guard
             let payload = try? await services.tokens.verifiedPayload(
-                of: token, type: "JWT", now: services.now(), maximumLifetime: 86400),
+                of: token, type: JWTType.idToken, now: services.now(), maximumLifetime: 86400),
             let hint = try? JSONDecoder().decode(Hint.self, from: payload),
             hint.iss.utf8.elementsEqual(issuer.issuer.utf8)
         else { return nil }

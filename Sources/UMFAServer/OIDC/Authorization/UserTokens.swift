@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import UMFAContract
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 
 /// The tokens a signed-in user's client gets from the `authorization_code` and `refresh_token`
@@ -82,7 +83,7 @@ struct UserTokens: Sendable {
                     iss: issuer.issuer, sub: signIn.userID, aud: client.clientID, azp: client.clientID, exp: claims.exp,
                     iat: claims.iat, authTime: signIn.authTime, nonce: nonce, amr: signIn.amr,
                     atHash: Self.atHash(accessToken, algorithm: algorithm), sid: signIn.sessionID, profile: profile),
-                type: "JWT", algorithm: algorithm)
+                type: JWTType.idToken, algorithm: algorithm)
         }
         var refreshToken: String?
         if client.grantTypes.contains("refresh_token") {
