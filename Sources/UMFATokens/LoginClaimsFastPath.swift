@@ -82,21 +82,7 @@ enum LoginClaimsFastPath {
     }
 
     /// The claims ``ReceivedLoginClaims`` reads, by their JSON names.
-    enum Key: String {
-        case iss, sub, aud, iat, exp, jti, amr
-        case userID = "user_id"
-        case applicationID = "application_id"
-        case credentialID = "credential_id"
-        case webauthnTime = "webauthn_time"
-        case userpwTime = "userpw_time"
-
-        var isText: Bool {
-            switch self {
-            case .aud, .iat, .exp, .amr: false
-            default: true
-            }
-        }
-    }
+    typealias Key = LoginTokenClaims.CodingKeys
 
     /// The restricted grammar, over bytes.
     private struct Reader {
@@ -214,6 +200,16 @@ enum LoginClaimsFastPath {
             {
                 position += 1
             }
+        }
+    }
+}
+
+extension LoginTokenClaims.CodingKeys {
+    /// Whether the claim is a single string, read by ``ReceivedLoginClaims/subscript(text:)``.
+    fileprivate var isText: Bool {
+        switch self {
+        case .aud, .iat, .exp, .amr: false
+        default: true
         }
     }
 }

@@ -49,6 +49,8 @@ public struct LoginTokenClaims: Codable, Sendable, Equatable {
     /// The `sub` of every login token.
     public static let subject = "UMFA_login"
 
+    /// The JSON names of the claims, shared by ``ReceivedLoginClaims`` and
+    /// ``LoginClaimsFastPath``.
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, iat, exp, jti, amr
         case userID = "user_id"
@@ -76,14 +78,8 @@ struct ReceivedLoginClaims: Codable, Sendable, Equatable {
     var userpwTime: String?
     var amr: [String]?
 
-    enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, exp, jti, amr
-        case userID = "user_id"
-        case applicationID = "application_id"
-        case credentialID = "credential_id"
-        case webauthnTime = "webauthn_time"
-        case userpwTime = "userpw_time"
-    }
+    /// The same JSON names as the claims this server issues.
+    typealias CodingKeys = LoginTokenClaims.CodingKeys
 
     /// The claims as a ``LoginTokenClaims`` when every claim one of our tokens carries is
     /// present, read from the one decoding the signature check already did.
