@@ -88,15 +88,7 @@ struct LoginClaimsFastPathTests {
         var compared = 0
         for round in 0..<100_000 {
             var bytes = Array(samples[round % samples.count].utf8)
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &generator)
-                let byte = alphabet.randomElement(using: &generator) ?? 0
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0 where !bytes.isEmpty: bytes[position] = byte
-                case 1: bytes.insert(byte, at: position)
-                default: if !bytes.isEmpty { bytes.remove(at: position) }
-                }
-            }
+            generator.mutate(&bytes, alphabet: alphabet)
             if expectAgreement(bytes, bytes.map { String($0, radix: 16) }.joined(separator: " ")) { compared += 1 }
         }
         // The mutations must reach the fast path often, or the agreement above proves little.

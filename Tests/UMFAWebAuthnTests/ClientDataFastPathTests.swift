@@ -82,15 +82,7 @@ struct ClientDataFastPathTests {
         var compared = 0
         for round in 0..<200_000 {
             var bytes = Array(Self.samples[round % Self.samples.count].utf8)
-            for _ in 0..<Int.random(in: 1...3, using: &generator) {
-                let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &generator)
-                let byte = alphabet.randomElement(using: &generator) ?? 0
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0 where !bytes.isEmpty: bytes[position] = byte
-                case 1: bytes.insert(byte, at: position)
-                default: if !bytes.isEmpty { bytes.remove(at: position) }
-                }
-            }
+            generator.mutate(&bytes, alphabet: alphabet)
             guard String(validating: bytes, as: UTF8.self) != nil, !bytes.contains(0) else { continue }
             if expectAgreement(bytes, String(decoding: bytes, as: UTF8.self)) { compared += 1 }
         }
