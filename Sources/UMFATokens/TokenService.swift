@@ -25,6 +25,8 @@ public actor TokenService {
     /// The loaded keys, read without entering the actor: signing and validating run on any
     /// number of threads at once. Only loading keys goes through the actor.
     private nonisolated let keySet = KeySetBox()
+    /// Login tokens that verified, so a token checked again costs no signature.
+    nonisolated let verifiedTokens = VerifiedTokenMemo()
     private var published: [SigningKeyRecord] = []
     /// How old the loaded key set may get before signing or JWKS looks at the store again.
     public nonisolated let refreshInterval: Duration
@@ -197,6 +199,13 @@ public actor TokenService {
     private nonisolated func verifiedClaims(_ token: String, now: Date, maximumLifetime: TimeInterval)
         async throws(TokenValidationFailure) -> (ReceivedLoginClaims, SigningKeySet.Key)
     {
+        // The same bytes verified before under a key still loaded: only what time changes is
+        // checked again (here the key's retirement, in the callers everything else).
+        let digest = VerifiedTokenMemo.digest(of: token)
+        if let known = verifiedTokens.recall(digest, now: now), let key = keySet.current.keys[known.kid] {
+            try checkNotRetiredTooLong(key, now: now, maximumLifetime: maximumLifetime)
+            return (known.claims, key)
+        }
         let (parts, key) = try await verifiedJWS(token, now: now, maximumLifetime: maximumLifetime)
         guard
             let claims = LoginClaimsFastPath.read(parts.payload)
@@ -204,7 +213,18 @@ public actor TokenService {
         else {
             throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
         }
+        verifiedTokens.remember(digest, claims: claims, kid: key.kid, now: now)
         return (claims, key)
+    }
+
+    /// A key retired for longer than the longest lifetime a token of it can have validates nothing.
+    private nonisolated func checkNotRetiredTooLong(_ key: SigningKeySet.Key, now: Date, maximumLifetime: TimeInterval)
+        throws(TokenValidationFailure)
+    {
+        if let retiredAt = key.retiredAt, now.timeIntervalSince(retiredAt) > min(maximumLifetime, Self.longestLifetime)
+        {
+            throw TokenValidationFailure("Invalid JWT: the signing key \(key.kid) was retired too long ago")
+        }
     }
 
     /// A JWS signed by one of the loaded keys (RS256, no critical extensions, a key not retired
@@ -237,10 +257,7 @@ public actor TokenService {
             throw TokenValidationFailure(
                 "Invalid JWT: the algorithm is not the signing key's (\(key.algorithm.rawValue))")
         }
-        if let retiredAt = key.retiredAt, now.timeIntervalSince(retiredAt) > min(maximumLifetime, Self.longestLifetime)
-        {
-            throw TokenValidationFailure("Invalid JWT: the signing key \(kid) was retired too long ago")
-        }
+        try checkNotRetiredTooLong(key, now: now, maximumLifetime: maximumLifetime)
         guard LoginTokenJWS.isSigned(parts, by: key) else {
             throw TokenValidationFailure("Invalid JWT: the signature does not verify")
         }
