@@ -116,6 +116,8 @@ public actor TokenService {
         let loaded = try SigningKeySet(records: records, masterKey: masterKey, issuer: issuer)
         published = records
         keySet.update { _ in loaded }
+        // A kid stands for one key only as long as the loaded set says so.
+        verifiedTokens.removeAll()
     }
 
     /// Signs a login token for `claims` with the current key of `algorithm`, in the calling task.
@@ -172,9 +174,10 @@ public actor TokenService {
     public nonisolated func validate(
         _ token: String, applicationID: UUID, userID: String, maximumLifetime: TimeInterval, now: Date = Date()
     ) async throws(TokenValidationFailure) -> LoginTokenClaims? {
-        let (claims, key) = try await verifiedClaims(token, now: now, maximumLifetime: maximumLifetime)
+        let (claims, key, unseen) = try await verifiedClaims(token, now: now, maximumLifetime: maximumLifetime)
         try check(claims, applicationID: applicationID, userID: userID, now: now)
         try checkLifetime(claims, key: key, maximumLifetime: maximumLifetime, now: now)
+        if let unseen { verifiedTokens.remember(unseen, claims: claims, kid: key.kid, now: now) }
         return claims.loginClaims
     }
 
@@ -196,15 +199,19 @@ public actor TokenService {
         }
     }
 
+    /// The token's claims and the key that signed it, from memory when the same bytes passed
+    /// validation before (`unseen` is then `nil`), verified in full otherwise (`unseen` is the
+    /// digest to remember the token by once the caller's checks pass).
     private nonisolated func verifiedClaims(_ token: String, now: Date, maximumLifetime: TimeInterval)
-        async throws(TokenValidationFailure) -> (ReceivedLoginClaims, SigningKeySet.Key)
+        async throws(TokenValidationFailure) -> (ReceivedLoginClaims, SigningKeySet.Key, unseen: SHA256Digest?)
     {
-        // The same bytes verified before under a key still loaded: only what time changes is
-        // checked again (here the key's retirement, in the callers everything else).
+        // The same bytes passed before, under a key still loaded: only what time changes is
+        // checked again (here the key's retirement, in the caller everything else).
         let digest = VerifiedTokenMemo.digest(of: token)
-        if let known = verifiedTokens.recall(digest, now: now), let key = keySet.current.keys[known.kid] {
+        let keys = keySet.current.keys
+        if let (known, key) = verifiedTokens.recall(digest, now: now, key: { keys[$0] }) {
             try checkNotRetiredTooLong(key, now: now, maximumLifetime: maximumLifetime)
-            return (known.claims, key)
+            return (known.claims, key, nil)
         }
         let (parts, key) = try await verifiedJWS(token, now: now, maximumLifetime: maximumLifetime)
         guard
@@ -213,8 +220,7 @@ public actor TokenService {
         else {
             throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
         }
-        verifiedTokens.remember(digest, claims: claims, kid: key.kid, now: now)
-        return (claims, key)
+        return (claims, key, digest)
     }
 
     /// A key retired for longer than the longest lifetime a token of it can have validates nothing.

@@ -42,54 +42,77 @@ struct VerifiedTokenMemoTests {
     }
 
     /// The failure's message, or `nil` when `token` validates.
-    static func refusal(_ tokens: TokenService, _ token: String, at now: Date, user: String = "alice") async -> String?
-    {
+    static func refusal(
+        _ tokens: TokenService, _ token: String, at now: Date, user: String = "alice", application: UUID = application,
+        maximumLifetime: TimeInterval = 300
+    ) async -> String? {
         do {
             _ = try await tokens.validate(
-                token, applicationID: application, userID: user, maximumLifetime: 300, now: now)
+                token, applicationID: application, userID: user, maximumLifetime: maximumLifetime, now: now)
             return nil
         } catch {
             return error.message
         }
     }
 
-    @Test("the same token checked again is answered from memory, with the same claims")
+    @Test("the same token checked again is answered from memory, with the same claims and the same checks")
     func secondCheckFromMemory() async throws {
         try await Self.withService { tokens, clock, token in
             let first = try await tokens.validate(
                 token, applicationID: Self.application, userID: "alice", maximumLifetime: 300, now: clock.now)
-            #expect(tokens.verifiedTokens.hits == 0 && tokens.verifiedTokens.count == 1)
+            #expect(tokens.verifiedTokens.hits == 0)
+            #expect(tokens.verifiedTokens.count == 1)
             let second = try await tokens.validate(
                 token, applicationID: Self.application, userID: "alice", maximumLifetime: 300, now: clock.now)
             #expect(tokens.verifiedTokens.hits == 1)
             #expect(first != nil && first == second)
-            // Another user and another application are still refused from memory.
+            // Another user and another application are refused, though the memory answers.
             #expect(
                 await Self.refusal(tokens, token, at: clock.now, user: "bob")
                     == "Invalid JWT: the user_id claim does not match the user")
-            #expect(tokens.verifiedTokens.hits == 2)
+            #expect(
+                await Self.refusal(tokens, token, at: clock.now, application: UUID())
+                    == "Invalid JWT: the token was issued for another application")
+            #expect(tokens.verifiedTokens.hits == 3)
         }
     }
 
-    @Test("expiry and a key retired too long ago refuse a remembered token")
+    @Test("a token refused on first sight is not remembered")
+    func refusedIsNotRemembered() async throws {
+        try await Self.withService { tokens, clock, token in
+            #expect(
+                await Self.refusal(tokens, token, at: clock.now, user: "bob")
+                    == "Invalid JWT: the user_id claim does not match the user")
+            #expect(
+                await Self.refusal(tokens, token, at: clock.now, maximumLifetime: 60)
+                    == "Invalid JWT: the token lives longer than the application's token TTL")
+            #expect(tokens.verifiedTokens.count == 0)
+            #expect(await Self.refusal(tokens, token, at: clock.now) == nil)
+            #expect(tokens.verifiedTokens.count == 1)
+        }
+    }
+
+    @Test("expiry and a key retired too long ago refuse a remembered token; new keys empty the memory")
     func timeIsCheckedEveryCall() async throws {
         try await Self.withService { tokens, clock, token in
             #expect(await Self.refusal(tokens, token, at: clock.now) == nil)
-            // Expired: the memory's use ends with the token (plus the clock skew); until then the
-            // expiry check refuses it all the same.
             #expect(
-                await Self.refusal(tokens, token, at: clock.now.addingTimeInterval(301))
+                await Self.refusal(tokens, token, at: clock.now.addingTimeInterval(300))
                     == "Invalid JWT: the token has expired")
-            #expect(tokens.verifiedTokens.hits == 1)
+            #expect(tokens.verifiedTokens.hits == 0, "an expired token is not answered from memory")
 
-            // The key is retired; later than the token's TTL after that, the key validates nothing.
+            // Rotation reloads the keys, which empties the memory; the token passes again in full.
             clock.advance(by: 10)
             _ = try await tokens.rotate()
+            #expect(tokens.verifiedTokens.count == 0)
             #expect(await Self.refusal(tokens, token, at: clock.now) == nil)
-            #expect(tokens.verifiedTokens.hits == 2)
-            let message = await Self.refusal(tokens, token, at: clock.now.addingTimeInterval(301))
+            #expect(tokens.verifiedTokens.hits == 0)
+            // For an application whose TTL is 5 s, the key retired too long ago 6 s on: the
+            // memory answers, and the retirement check refuses.
+            let message = await Self.refusal(
+                tokens, token, at: clock.now.addingTimeInterval(6), maximumLifetime: 5)
             #expect(message?.hasSuffix("was retired too long ago") == true, "\(message ?? "accepted")")
-            #expect(tokens.verifiedTokens.hits == 3)
+            #expect(tokens.verifiedTokens.hits == 1)
         }
     }
 
@@ -102,35 +125,38 @@ struct VerifiedTokenMemoTests {
             forged[index] = forged[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             let message = await Self.refusal(tokens, String(decoding: forged, as: UTF8.self), at: clock.now)
             #expect(message == "Invalid JWT: the signature does not verify")
-            #expect(tokens.verifiedTokens.hits == 0 && tokens.verifiedTokens.count == 1)
+            #expect(tokens.verifiedTokens.hits == 0)
+            #expect(tokens.verifiedTokens.count == 1)
         }
     }
 
-    @Test("held entries stay under the capacity: expired ones go first, then all")
-    func capacity() {
-        let memo = VerifiedTokenMemo(capacity: 3)
+    @Test("an entry answers only before its exp and while its key is found; at the capacity all go")
+    func memoBounds() {
+        let memo = VerifiedTokenMemo(capacity: 2)
         let now = Date(timeIntervalSince1970: 1_767_225_600)
-        func claims(exp: Double) -> ReceivedLoginClaims {
+        let base = now.timeIntervalSince1970
+        func claims(exp: Double?) -> ReceivedLoginClaims {
             var claims = ReceivedLoginClaims()
             claims.exp = exp
             return claims
         }
-        let base = now.timeIntervalSince1970
-        memo.remember(VerifiedTokenMemo.digest(of: "a"), claims: claims(exp: base + 1), kid: "k", now: now)
-        memo.remember(VerifiedTokenMemo.digest(of: "b"), claims: claims(exp: base + 300), kid: "k", now: now)
-        memo.remember(VerifiedTokenMemo.digest(of: "c"), claims: claims(exp: base + 300), kid: "k", now: now)
-        // "a" is past its use 62 seconds on: the fourth entry pushes out only it.
-        let later = now.addingTimeInterval(62)
-        memo.remember(VerifiedTokenMemo.digest(of: "d"), claims: claims(exp: base + 300), kid: "k", now: later)
-        #expect(memo.count == 3)
-        #expect(memo.recall(VerifiedTokenMemo.digest(of: "a"), now: now) == nil)
-        #expect(memo.recall(VerifiedTokenMemo.digest(of: "b"), now: later) != nil)
-        // None expired: all go.
-        memo.remember(VerifiedTokenMemo.digest(of: "e"), claims: claims(exp: base + 300), kid: "k", now: later)
+        let (a, b, c) = (
+            VerifiedTokenMemo.digest(of: "a"), VerifiedTokenMemo.digest(of: "b"), VerifiedTokenMemo.digest(of: "c")
+        )
+        let loaded: (String) -> Int? = { $0 == "k" ? 1 : nil }
+        memo.remember(a, claims: claims(exp: base + 10), kid: "k", now: now)
+        #expect(memo.recall(a, now: now.addingTimeInterval(9), key: loaded) != nil)
+        #expect(memo.recall(a, now: now.addingTimeInterval(10), key: loaded) == nil, "at exp")
+        #expect(memo.recall(a, now: now, key: { _ in Int?.none }) == nil, "its key is no longer loaded")
+        #expect(memo.hits == 1)
+        memo.remember(b, claims: claims(exp: base + 300), kid: "k", now: now)
+        #expect(memo.count == 2)
+        memo.remember(c, claims: claims(exp: base + 300), kid: "k", now: now)
         #expect(memo.count == 1)
-        // A token without exp, or expired, is never kept.
-        memo.remember(VerifiedTokenMemo.digest(of: "f"), claims: ReceivedLoginClaims(), kid: "k", now: later)
-        memo.remember(VerifiedTokenMemo.digest(of: "g"), claims: claims(exp: base + 10), kid: "k", now: later)
+        #expect(memo.recall(c, now: now, key: loaded) != nil)
+        // A token without exp, or already expired, is never kept.
+        memo.remember(a, claims: claims(exp: nil), kid: "k", now: now)
+        memo.remember(b, claims: claims(exp: base), kid: "k", now: now)
         #expect(memo.count == 1)
     }
 }
