@@ -25,7 +25,7 @@ public actor TokenService {
     /// The loaded keys, read without entering the actor: signing and validating run on any
     /// number of threads at once. Only loading keys goes through the actor.
     private nonisolated let keySet = KeySetBox()
-    /// Login tokens that verified, so a token checked again costs no signature.
+    /// Login tokens that passed validation, so a token checked again costs no signature.
     nonisolated let verifiedTokens = VerifiedTokenMemo()
     private var published: [SigningKeyRecord] = []
     /// How old the loaded key set may get before signing or JWKS looks at the store again.
@@ -200,10 +200,12 @@ public actor TokenService {
     }
 
     /// The token's claims and the key that signed it, from memory when the same bytes passed
-    /// validation before (`unseen` is then `nil`), verified in full otherwise (`unseen` is the
-    /// digest to remember the token by once the caller's checks pass).
+    /// validation before (`unseen` is then `nil`), verified in full otherwise (`unseen` is what
+    /// to remember the token by once the caller's checks pass).
     private nonisolated func verifiedClaims(_ token: String, now: Date, maximumLifetime: TimeInterval)
-        async throws(TokenValidationFailure) -> (ReceivedLoginClaims, SigningKeySet.Key, unseen: SHA256Digest?)
+        async throws(TokenValidationFailure) -> (
+            ReceivedLoginClaims, SigningKeySet.Key, unseen: VerifiedTokenMemo.Unseen?
+        )
     {
         // The same bytes passed before, under a key still loaded: only what time changes is
         // checked again (here the key's retirement, in the caller everything else).
@@ -213,6 +215,9 @@ public actor TokenService {
             try checkNotRetiredTooLong(key, now: now, maximumLifetime: maximumLifetime)
             return (known.claims, key, nil)
         }
+        // Taken before the full check reads the keys: a reload after this point keeps the token
+        // out of memory.
+        let unseen = verifiedTokens.unseen(digest)
         let (parts, key) = try await verifiedJWS(token, now: now, maximumLifetime: maximumLifetime)
         guard
             let claims = LoginClaimsFastPath.read(parts.payload)
@@ -220,7 +225,7 @@ public actor TokenService {
         else {
             throw TokenValidationFailure("Invalid JWT: the claims are not a JSON object of the expected types")
         }
-        return (claims, key, digest)
+        return (claims, key, unseen)
     }
 
     /// A key retired for longer than the longest lifetime a token of it can have validates nothing.

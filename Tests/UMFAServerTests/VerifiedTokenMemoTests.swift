@@ -130,7 +130,9 @@ struct VerifiedTokenMemoTests {
         }
     }
 
-    @Test("an entry answers only before its exp and while its key is found; at the capacity all go")
+    @Test(
+        "an entry answers only before its exp and while its key is found; at the capacity all go; a reload keeps out what was seen before it"
+    )
     func memoBounds() {
         let memo = VerifiedTokenMemo(capacity: 2)
         let now = Date(timeIntervalSince1970: 1_767_225_600)
@@ -144,19 +146,26 @@ struct VerifiedTokenMemoTests {
             VerifiedTokenMemo.digest(of: "a"), VerifiedTokenMemo.digest(of: "b"), VerifiedTokenMemo.digest(of: "c")
         )
         let loaded: (String) -> Int? = { $0 == "k" ? 1 : nil }
-        memo.remember(a, claims: claims(exp: base + 10), kid: "k", now: now)
+        memo.remember(memo.unseen(a), claims: claims(exp: base + 10), kid: "k", now: now)
         #expect(memo.recall(a, now: now.addingTimeInterval(9), key: loaded) != nil)
         #expect(memo.recall(a, now: now.addingTimeInterval(10), key: loaded) == nil, "at exp")
         #expect(memo.recall(a, now: now, key: { _ in Int?.none }) == nil, "its key is no longer loaded")
         #expect(memo.hits == 1)
-        memo.remember(b, claims: claims(exp: base + 300), kid: "k", now: now)
+        memo.remember(memo.unseen(b), claims: claims(exp: base + 300), kid: "k", now: now)
         #expect(memo.count == 2)
-        memo.remember(c, claims: claims(exp: base + 300), kid: "k", now: now)
+        memo.remember(memo.unseen(c), claims: claims(exp: base + 300), kid: "k", now: now)
         #expect(memo.count == 1)
         #expect(memo.recall(c, now: now, key: loaded) != nil)
         // A token without exp, or already expired, is never kept.
-        memo.remember(a, claims: claims(exp: nil), kid: "k", now: now)
-        memo.remember(b, claims: claims(exp: base), kid: "k", now: now)
+        memo.remember(memo.unseen(a), claims: claims(exp: nil), kid: "k", now: now)
+        memo.remember(memo.unseen(b), claims: claims(exp: base), kid: "k", now: now)
+        #expect(memo.count == 1)
+        // Seen before the keys reloaded: not remembered after.
+        let seen = memo.unseen(a)
+        memo.removeAll()
+        memo.remember(seen, claims: claims(exp: base + 300), kid: "k", now: now)
+        #expect(memo.count == 0)
+        memo.remember(memo.unseen(a), claims: claims(exp: base + 300), kid: "k", now: now)
         #expect(memo.count == 1)
     }
 }
