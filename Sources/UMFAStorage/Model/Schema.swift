@@ -224,5 +224,12 @@ enum Schema {
             """,
             "CREATE INDEX webhook_outbox_due ON webhook_outbox (next_attempt_at)",
         ],
+        [
+            // 11: security round three.
+            // 11a: sign-ins remember their credential (issue 34 item 2).
+            // 11b: console credentials end with the admin token (issue 34 item 3).
+            // 11c: scopes and resources an application allows (issue 34 item 4).
+            // 11d: account creation (issue 34 item 5).
+        ],
     ]
 }
