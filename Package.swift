@@ -110,6 +110,7 @@ let package = Package(
                 .embedInCode("Resources/Demo/index.html"), .embedInCode("Resources/Demo/demo.css"),
                 .embedInCode("Resources/Demo/demo.js"), .embedInCode("Resources/openapi.yaml"),
                 .embedInCode("Resources/Hosted/hosted.html"), .embedInCode("Resources/Hosted/hosted-error.html"),
+                .embedInCode("Resources/Hosted/hosted-logout.html"),
                 .embedInCode("Resources/Hosted/hosted.css"), .embedInCode("Resources/Hosted/hosted.js"),
                 .embedInCode("Resources/Shared/webauthn-json.js"), .embedInCode("Resources/Console/console.html"),
                 .embedInCode("Resources/Console/console.css"), .embedInCode("Resources/Console/console.js"),

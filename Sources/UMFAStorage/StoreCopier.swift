@@ -14,7 +14,7 @@ public enum StoreCopier {
                 "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
                 "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
                 "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce", "webhook_url",
-                "sealed_webhook_secret",
+                "sealed_webhook_secret", "allowed_scopes", "resource_indicators",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),
@@ -46,14 +46,17 @@ public enum StoreCopier {
                 "attestation_required",
             ]
         ),
-        ("initial_access_tokens", ["token_hash", "application_id", "uses_left", "expires_at", "created_at"]),
+        (
+            "initial_access_tokens",
+            ["token_hash", "application_id", "uses_left", "expires_at", "created_at", "scopes"]
+        ),
         ("recovery_codes", ["application_id", "user_id", "code_hashes", "updated_at"]),
         ("revoked_access_tokens", ["jti", "application_id", "expires_at"]),
         (
             "oauth_grants",
             [
                 "kind", "handle_hash", "application_id", "family", "subject", "payload", "created_at", "expires_at",
-                "consumed_at",
+                "consumed_at", "credential_id",
             ]
         ),
         (
@@ -84,7 +87,7 @@ public enum StoreCopier {
             "console_credentials",
             [
                 "credential_id", "public_key", "sign_count", "user_handle", "backup_eligible", "name", "created_at",
-                "last_used_at",
+                "last_used_at", "token_epoch",
             ]
         ),
         (

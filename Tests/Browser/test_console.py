@@ -11,7 +11,7 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 from demo import REPO, WAIT_SECONDS, DemoPage, docs_screenshot_wanted
-from support import ADMIN_TOKEN
+from support import ADMIN_TOKEN, JsonWriter, Umfa, VirtualAuthenticator
 
 USER = "carol@example.com"
 
@@ -210,4 +210,61 @@ def test_console_operator_journey(driver, server, steps, authenticator, page):
     steps.shot("phone")
     console.document("phone")
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    assert console.console_errors() == [], "no CSP violation, no failed load"
+
+
+def test_console_passkeys_page(driver, server, steps, authenticator, umfa_bin, tmp_path):
+    """Issue 34 item 3: the console lists its operator passkeys and sessions, ends a session,
+    removes a passkey (ending its sessions), and signs out the operator who removes their own."""
+    # Another operator's passkey, enrolled with the admin token from outside the browser.
+    other = VirtualAuthenticator(Umfa(umfa_bin, tmp_path), JsonWriter(tmp_path), tmp_path / "other-operator")
+    options = server.ok("POST", "/admin/session/enroll-options", {"admin_token": ADMIN_TOKEN})
+    made = other.register(options, origin=server.origin, uv=True)
+    enrolled = requests.post(server.base + "/admin/session/enroll", timeout=10, json={
+        "admin_token": ADMIN_TOKEN, "credential": made.data, "name": "Other operator"})
+    assert enrolled.status_code == 200, enrolled.text
+    other_cookie = enrolled.cookies.get("umfa_console")
+    other_csrf = enrolled.json()["csrf_token"]
+
+    def other_session_status() -> int:
+        return requests.get(server.base + "/api/admin/applications", timeout=10, headers={
+            "Cookie": f"umfa_console={other_cookie}", "X-CSRF-Token": other_csrf}).status_code
+
+    assert other_session_status() == 200
+
+    authenticator(True)
+    console = Console(driver, server.origin, steps)
+    console.open()
+    console.type("admin_token", ADMIN_TOKEN)
+    console.type("passkey_name", "Browser key")
+    console.click("enroll_passkey", "enrolled")
+    assert console.signed_in, console.message
+
+    console.go("#console")
+    steps.shot("console-passkeys")
+    names = [row.find_elements(By.TAG_NAME, "td")[0].text for row in console.rows("console_credentials_table")]
+    assert names == ["Other operator", "Browser key"], names
+    sessions = [row.find_elements(By.TAG_NAME, "td")[0].text for row in console.rows("console_sessions_table")]
+    assert sessions == ["Other operator", "Browser key (this session)"], sessions
+    unnamed = driver.execute_script(
+        "return [...document.querySelectorAll('#view button')].filter(e => !e.name).map(e => e.outerHTML)")
+    assert unnamed == [], unnamed
+
+    # End the other operator's session: only that one.
+    first_session = console.rows("console_sessions_table")[0]
+    console.confirm(first_session.find_element(By.CSS_SELECTOR, "button.end_console_session"))
+    assert console.message == "Session ended.", console.message
+    assert other_session_status() == 401 and console.signed_in
+    assert len(console.rows("console_sessions_table")) == 1
+
+    # Remove the other operator's passkey, then one's own: that signs this page out.
+    console.confirm(
+        console.rows("console_credentials_table")[0].find_element(By.CSS_SELECTOR, "button.remove_console_credential"))
+    assert console.message == "Passkey Other operator removed.", console.message
+    console.confirm(
+        console.rows("console_credentials_table")[0].find_element(By.CSS_SELECTOR, "button.remove_console_credential"))
+    steps.shot("own-passkey-removed")
+    assert not console.signed_in
+    assert "This session has ended" in console.message, console.message
+    assert server.ok("GET", "/api/admin/console/credentials", bearer=ADMIN_TOKEN)["credentials"] == []
     assert console.console_errors() == [], "no CSP violation, no failed load"

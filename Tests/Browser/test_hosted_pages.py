@@ -2,7 +2,8 @@
 authenticator, driven by authlib as the relying party (a client nobody here wrote): account
 creation with a profile, consent, the code with PKCE, tokens checked independently (the ID
 token's signature, nonce, at_hash and claims by authlib's OpenID Connect rules), userinfo,
-refresh rotation with reuse detection, the SSO session with prompt=none, logout, sign-in by
+refresh rotation with reuse detection, the SSO session with prompt=none, logout (with the
+session's id_token_hint at once; without one only after the person confirms), sign-in by
 email, consent denial, and the error page for a redirect URI the client did not register."""
 
 import threading
@@ -217,5 +218,25 @@ def test_hosted_pages_with_authlib(provider: Server, driver, authenticator, step
         driver.get(url)
         assert "not valid" in driver.find_element(By.TAG_NAME, "h1").text
         assert len(callback.received) == 7
+
+        # 9. A logout link without id_token_hint (what any page can send) asks first and ends
+        #    nothing (RP-Initiated Logout §2); the person's click signs out and goes back to the
+        #    registered URI (the page's CSP form-action allows that origin for the redirect).
+        logout = meta["end_session_endpoint"] + "?" + "&".join([
+            "client_id=" + client_info["client_id"], "post_logout_redirect_uri=" + callback.uri + "/bye",
+            "state=asked"])
+        silent = session().create_authorization_url(
+            meta["authorization_endpoint"], code_verifier=generate_token(48), prompt="none")[0]
+        driver.get(logout)
+        assert "Sign out" in driver.find_element(By.TAG_NAME, "h1").text
+        steps.shot("logout-confirmation")
+        driver.get(silent)
+        assert "code" in query(callback.wait(8))
+        driver.get(logout)
+        element(driver, "logout_confirm").click()
+        bye = callback.wait(9)
+        assert urlsplit(bye).path == "/callback/bye" and query(bye)["state"] == "asked", bye
+        driver.get(silent)
+        assert query(callback.wait(10))["error"] == "login_required"
     finally:
         callback.close()

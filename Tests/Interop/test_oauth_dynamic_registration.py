@@ -72,7 +72,7 @@ def test_an_initial_access_token_from_the_cli_registers_a_client_requests_oauth2
     issuer = issuer_of(server)
     env = {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN}
     made = umfa.run_env(env, "admin", "create-initial-access-token", "--server", server.base, "--app", server.app_id,
-                        "--uses", "1", "--ttl", "600")
+                        "--uses", "1", "--ttl", "600", "--scope", "export")
     assert made.code == 0, made
     initial = made.json()
     assert initial["initial_access_token"].startswith("umfa_iat_") and initial["uses"] == 1

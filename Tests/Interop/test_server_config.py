@@ -61,3 +61,13 @@ def test_a_config_file_that_is_not_json_stops_the_start(serve, tmp_path):
     assert server.wait_exit() != 0, server.logs()
     assert "--config" in server.stdout + server.stderr, server.logs()
     assert ADMIN_TOKEN not in server.stdout + server.stderr
+
+
+def test_limit_options_requests_from_the_file_applies(serve, tmp_path):
+    """Issue 34, item 7: `limit_options_requests` was refused as an unknown key although
+    UMFA_LIMIT_OPTIONS_REQUESTS worked; every setting the server reads is a known key."""
+    config = _config(tmp_path, {"limit_options_requests": 3})
+    server = serve(args=("--config", config))
+    body = {"application_id": server.app_id, "user_id": "alice"}
+    statuses = [server.request("POST", "/api/umfa/authentication/options", body).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429], statuses

@@ -22,7 +22,7 @@ struct DynamicRegistrationTests {
     func initialAccessToken() async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
-            let token = try await api.initialAccessToken(app, uses: 2)
+            let token = try await api.initialAccessToken(app, uses: 2, scope: "openid email reports")
             #expect(token.hasPrefix("umfa_iat_"))
 
             let native = try await api.registration(.post, app, json: Self.native, authorization: "Bearer " + token)
@@ -364,7 +364,7 @@ struct DynamicRegistrationTests {
     func secretsOnUpdate() async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
-            let token = try await api.initialAccessToken(app)
+            let token = try await api.initialAccessToken(app, scope: "reports")
             let machine = try await api.registration(
                 .post, app, json: ["grant_types": ["client_credentials"], "scope": "reports"],
                 authorization: "Bearer " + token)
@@ -375,12 +375,12 @@ struct DynamicRegistrationTests {
                 .put, app, client: id,
                 json: [
                     "client_id": .string(id), "client_secret": .string(secret), "grant_types": ["client_credentials"],
-                    "scope": "reports audit",
+                    "scope": "reports email",
                 ], authorization: management)
             #expect(kept.status == .ok && kept["client_secret"] == nil, "\(kept.text)")
             management = "Bearer " + (try #require(kept["registration_access_token"]?.stringValue))
             let granted = try await api.form(
-                .oauthToken, app, [("grant_type", "client_credentials"), ("scope", "audit")], basic: (id, secret))
+                .oauthToken, app, [("grant_type", "client_credentials"), ("scope", "email")], basic: (id, secret))
             #expect(granted.status == .ok, "\(granted.text)")
             expectOAuthError(
                 try await api.registration(
@@ -418,7 +418,7 @@ struct DynamicRegistrationTests {
 
 extension JSONValue {
     /// This object with `members` added or replaced.
-    fileprivate func merging(_ members: [String: JSONValue]) -> JSONValue {
+    func merging(_ members: [String: JSONValue]) -> JSONValue {
         .object((objectValue ?? [:]).merging(members) { $1 })
     }
 }

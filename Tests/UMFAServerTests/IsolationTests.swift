@@ -146,6 +146,7 @@ struct IsolationTests {
         // The browser's part of the authorization code flow: the person proves who they are with
         // a passkey on these routes (OIDCHostedPagesTests), and their static files.
         "GET /oidc/{application_id}/authorize", "GET /oidc/{application_id}/logout",
+        "POST /oidc/{application_id}/logout",
         "POST /oidc/{application_id}/interaction/sign-in/options",
         "POST /oidc/{application_id}/interaction/sign-in/verify",
         "POST /oidc/{application_id}/interaction/create-account/options",

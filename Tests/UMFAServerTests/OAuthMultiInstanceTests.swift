@@ -87,7 +87,7 @@ struct OAuthMultiInstanceTests {
     func initialAccessTokenUses() async throws {
         try await InstancePair.with { a, b in
             let app = try await a.createApplication(policy: "grant")
-            let token = try await a.initialAccessToken(app, uses: 3)
+            let token = try await a.initialAccessToken(app, uses: 3, scope: "reports")
             let body: JSONValue = ["grant_types": ["client_credentials"], "scope": "reports"]
             let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
                 for index in 0..<10 {

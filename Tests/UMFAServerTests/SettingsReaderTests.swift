@@ -8,27 +8,27 @@ struct SettingsReaderTests {
     @Test("flags win over the environment, which wins over the file")
     func precedence() throws {
         let reader = SettingsReader(
-            flags: ["UMFA_PORT": "9001"], environment: ["UMFA_PORT": "9002", "UMFA_HOST": "0.0.0.0"],
-            file: ["UMFA_PORT": "9003", "UMFA_HOST": "10.0.0.1", "UMFA_LIMIT_USER_FAILURES": "9"])
-        #expect(try reader.integer("UMFA_PORT", in: 0...65_535) == 9001)
-        #expect(reader.string("UMFA_HOST") == "0.0.0.0")
-        #expect(try reader.integer("UMFA_LIMIT_USER_FAILURES", in: 0...100) == 9)
-        #expect(reader.string("UMFA_DATA_DIR") == nil)
+            flags: [.port: "9001"], environment: ["UMFA_PORT": "9002", "UMFA_HOST": "0.0.0.0"],
+            file: [.port: "9003", .host: "10.0.0.1", .limitUserFailures: "9"])
+        #expect(try reader.integer(.port, in: 0...65_535) == 9001)
+        #expect(reader.string(.host) == "0.0.0.0")
+        #expect(try reader.integer(.limitUserFailures, in: 0...100) == 9)
+        #expect(reader.string(.dataDirectory) == nil)
     }
 
     @Test("a bad value names the setting and its source; times become Durations")
     func badValues() throws {
         let reader = SettingsReader(
             environment: ["UMFA_PORT": "eighty", "UMFA_TRUST_FORWARDED_FOR": "perhaps"],
-            file: ["UMFA_IDLE_TIMEOUT_SECONDS": "7200", "UMFA_BODY_TIMEOUT_SECONDS": "2.5"], fileName: "umfa.json")
-        let port = #expect(throws: ConfigurationError.self) { try reader.integer("UMFA_PORT", in: 0...65_535) }
+            file: [.idleTimeoutSeconds: "7200", .bodyTimeoutSeconds: "2.5"], fileName: "umfa.json")
+        let port = #expect(throws: ConfigurationError.self) { try reader.integer(.port, in: 0...65_535) }
         #expect(port?.description.contains("UMFA_PORT (from the environment)") == true)
         let idle = #expect(throws: ConfigurationError.self) {
-            try reader.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600)
+            try reader.duration(.idleTimeoutSeconds, seconds: 0.001...3600)
         }
         #expect(idle?.description.contains("UMFA_IDLE_TIMEOUT_SECONDS (from umfa.json)") == true)
-        #expect(throws: ConfigurationError.self) { try reader.flag("UMFA_TRUST_FORWARDED_FOR") }
-        #expect(try reader.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600) == .milliseconds(2500))
+        #expect(throws: ConfigurationError.self) { try reader.flag(.trustForwardedFor) }
+        #expect(try reader.duration(.bodyTimeoutSeconds, seconds: 0.001...3600) == .milliseconds(2500))
     }
 
     @Test("the whole configuration applies from a file, and a bad value anywhere stops it")
@@ -54,7 +54,7 @@ struct SettingsReaderTests {
         #expect(throws: ConfigurationError.self) { try SettingsReader.fileSettings(at: file.path) }
         var strict = ServerConfiguration()
         #expect(throws: ConfigurationError.self) {
-            try strict.apply(SettingsReader(file: ["UMFA_LIMIT_MAX_BLOCK_SECONDS": "1"]))
+            try strict.apply(SettingsReader(file: [.limitMaxBlockSeconds: "1"]))
         }
     }
 
@@ -72,7 +72,7 @@ struct SettingsReaderTests {
         #expect(configuration.metricsToken == "from-the-file")
         try configuration.apply(
             SettingsReader(
-                flags: ["UMFA_METRICS_TOKEN": "from-the-flag"], environment: ["UMFA_METRICS_TOKEN": "from-env"],
+                flags: [.metricsToken: "from-the-flag"], environment: ["UMFA_METRICS_TOKEN": "from-env"],
                 file: fromFile))
         #expect(configuration.metricsToken == "from-the-flag")
         var fromEnvironment = ServerConfiguration()

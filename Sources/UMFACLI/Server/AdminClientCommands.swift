@@ -67,9 +67,11 @@ extension AdminCommand {
         @Option(help: "The application id.") var app: String
         @Option(help: "How long it works, in seconds (60-2592000; default 86400).") var ttl: Int?
         @Option(help: "How many clients it may register (1-1000; default 1).") var uses: Int?
+        @Option(help: "Space-separated scopes its clients may ask for (default: the application's allowed scopes).")
+        var scope: String?
 
         func run() async throws {
-            let request = InitialAccessTokenRequest(ttlSeconds: ttl, uses: uses)
+            let request = InitialAccessTokenRequest(ttlSeconds: ttl, uses: uses, scope: scope)
             try HTTPClient.finish(try await connection.send(.createInitialAccessToken, ["id": app], body: request))
         }
     }

@@ -11,7 +11,8 @@ struct AdminCommand: AsyncParsableCommand {
         subcommands: [
             CreateApp.self, ListApps.self, ShowApp.self, UpdateApp.self, AddAPIKey.self, ListAPIKeys.self,
             DeleteAPIKey.self, RotateSigningKey.self, CreateClient.self, ListClients.self,
-            CreateInitialAccessToken.self, Audit.self,
+            CreateInitialAccessToken.self, Audit.self, ListConsoleCredentials.self, DeleteConsoleCredential.self,
+            ListConsoleSessions.self, DeleteConsoleSession.self,
             MigrateCommand.self,
         ]
     )
@@ -82,6 +83,16 @@ struct ApplicationSettingsOptions: ParsableArguments {
         help: "An Android app for assetlinks.json, as package.name=AB:CD:…(SHA-256 fingerprint); repeat for several.")
     var androidApp: [String] = []
 
+    @Option(
+        name: .customLong("allowed-scope"),
+        help: "A scope self-registered OAuth clients may ask for (RFC 7591); repeat for several.")
+    var allowedScope: [String] = []
+
+    @Option(
+        name: .customLong("resource-indicator"),
+        help: "A resource (RFC 8707 absolute URI) access tokens may be issued for; repeat for several.")
+    var resourceIndicator: [String] = []
+
     /// The settings given, as the admin API takes them.
     var body: ApplicationSettingsRequest {
         get throws {
@@ -90,7 +101,9 @@ struct ApplicationSettingsOptions: ParsableArguments {
                 enrollmentPolicy: policy, userVerification: userVerification, attestation: attestation,
                 tokenTTLSeconds: tokenTTL, signup: signup, tokenSigningAlg: tokenSigningAlg,
                 appleAppIDs: appleAppID.isEmpty ? nil : appleAppID,
-                androidApps: androidApp.isEmpty ? nil : try androidApp.map(Self.androidApp))
+                androidApps: androidApp.isEmpty ? nil : try androidApp.map(Self.androidApp),
+                allowedScopes: allowedScope.isEmpty ? nil : allowedScope,
+                resourceIndicators: resourceIndicator.isEmpty ? nil : resourceIndicator)
         }
     }
 

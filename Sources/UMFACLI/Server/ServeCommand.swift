@@ -71,14 +71,14 @@ struct ServeCommand: AsyncParsableCommand {
         // a request then no longer hops between the two, which cost a tenth of the server's CPU
         // in context switches (scripts/bench/ANALYSIS.md). Nothing in the server blocks a thread.
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        var flags: [String: String] = [:]
-        flags["UMFA_HOST"] = host
-        flags["UMFA_PORT"] = port.map(String.init)
-        flags["UMFA_DATABASE_URL"] = database
-        flags["UMFA_DATA_DIR"] = dataDir
-        flags["UMFA_METADATA_FILE"] = metadata
-        flags["UMFA_METRICS_TOKEN"] = metricsToken
-        flags["UMFA_PUBLIC_URL"] = publicURL
+        var flags: [ServerSetting: String] = [:]
+        flags[.host] = host
+        flags[.port] = port.map(String.init)
+        flags[.databaseURL] = database
+        flags[.dataDirectory] = dataDir
+        flags[.metadataFile] = metadata
+        flags[.metricsToken] = metricsToken
+        flags[.publicURL] = publicURL
         // A bad value from any source stops the start with a ConfigurationError naming it (exit 1).
         let settings = SettingsReader(
             flags: flags, environment: ProcessInfo.processInfo.environment,
@@ -87,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         try configuration.apply(settings)
         configuration.createDefaultApplication = !noDefaultApp
         configuration.demoRoutes = !noDefaultApp
-        if let file = settings.string("UMFA_METADATA_FILE") {
+        if let file = settings.string(.metadataFile) {
             configuration.attestationAnchors = .wellKnown(metadata: try await MetadataFile.load(file))
         }
         let displayHost =
@@ -96,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         var logger = Logger(label: "umfa")
         logger.logLevel =
-            try settings.string("UMFA_LOG_LEVEL").map { text in
+            try settings.string(.logLevel).map { text in
                 guard let level = Logger.Level(rawValue: text) else {
                     throw ConfigurationError(
                         "UMFA_LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\""

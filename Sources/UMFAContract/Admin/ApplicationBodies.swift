@@ -39,6 +39,12 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     /// Where out-of-band transaction changes are POSTed (https, or http to a loopback address);
     /// `""` removes it. Setting one the first time answers `webhook_secret` once.
     public var webhookURL: String?
+    /// The scopes a client that registers itself (RFC 7591) may ask for; default the standard
+    /// OpenID Connect scopes `openid profile email phone offline_access`.
+    public var allowedScopes: [String]?
+    /// The resource indicators (RFC 8707, absolute URIs) the application's access tokens may be
+    /// issued for as `aud`; each belongs to one application only. Default none.
+    public var resourceIndicators: [String]?
     /// The caller's trace id.
     public var traceID: String?
 
@@ -49,8 +55,11 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         tokenTTLSeconds: Int? = nil, attestationPolicy: String? = nil, aaguidAllow: [String]? = nil,
         aaguidDeny: [String]? = nil, signup: String? = nil, tokenSigningAlg: String? = nil,
         appleAppIDs: [String]? = nil, androidApps: [AndroidApp]? = nil, dpopNonce: String? = nil,
-        webhookURL: String? = nil, traceID: String? = nil
+        webhookURL: String? = nil, allowedScopes: [String]? = nil, resourceIndicators: [String]? = nil,
+        traceID: String? = nil
     ) {
+        self.allowedScopes = allowedScopes
+        self.resourceIndicators = resourceIndicators
         self.dpopNonce = dpopNonce
         self.webhookURL = webhookURL
         self.tokenSigningAlg = tokenSigningAlg
@@ -86,6 +95,8 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         case androidApps = "android_apps"
         case dpopNonce = "dpop_nonce"
         case webhookURL = "webhook_url"
+        case allowedScopes = "allowed_scopes"
+        case resourceIndicators = "resource_indicators"
         case traceID = "trace_id"
     }
 
@@ -95,7 +106,8 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         enrollmentPolicy: "grant", userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
         attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], signup: "enabled", tokenSigningAlg: "RS256",
         appleAppIDs: ["ABCDE12345.com.example.shop"], androidApps: [.example], dpopNonce: "off",
-        webhookURL: "https://shop.example/umfa-webhook", traceID: Examples.traceID)
+        webhookURL: "https://shop.example/umfa-webhook", allowedScopes: ["openid", "profile", "email"],
+        resourceIndicators: ["https://api.shop.example"], traceID: Examples.traceID)
 }
 
 /// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are
@@ -194,6 +206,10 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var webhookURL: String?
     /// The webhook signing secret, only in the answer that first set a webhook URL.
     public var webhookSecret: String?
+    /// The scopes a self-registered client may ask for.
+    public var allowedScopes: [String]
+    /// The resource indicators (RFC 8707) its access tokens may be issued for.
+    public var resourceIndicators: [String]
 
     /// Creates an answer.
     public init(
@@ -202,8 +218,12 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         attestation: String, tokenTTLSeconds: Int, createdAt: String, attestationPolicy: String,
         aaguidAllow: [String]?, aaguidDeny: [String], signup: String, tokenSigningAlg: String = "RS256",
         appleAppIDs: [String] = [], androidApps: [AndroidApp] = [], dpopNonce: String = "off",
-        webhookURL: String? = nil, webhookSecret: String? = nil
+        webhookURL: String? = nil, webhookSecret: String? = nil,
+        allowedScopes: [String] = ["openid", "profile", "email", "phone", "offline_access"],
+        resourceIndicators: [String] = []
     ) {
+        self.allowedScopes = allowedScopes
+        self.resourceIndicators = resourceIndicators
         self.dpopNonce = dpopNonce
         self.webhookURL = webhookURL
         self.webhookSecret = webhookSecret
@@ -251,6 +271,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         case dpopNonce = "dpop_nonce"
         case webhookURL = "webhook_url"
         case webhookSecret = "webhook_secret"
+        case allowedScopes = "allowed_scopes"
+        case resourceIndicators = "resource_indicators"
     }
 
     /// An example with every member.
@@ -261,7 +283,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [],
         signup: "enabled", tokenSigningAlg: "RS256", appleAppIDs: ["ABCDE12345.com.example.shop"],
         androidApps: [.example], dpopNonce: "off", webhookURL: "https://shop.example/umfa-webhook",
-        webhookSecret: "umfa_whs_…")
+        webhookSecret: "umfa_whs_…", allowedScopes: ["openid", "profile", "email"],
+        resourceIndicators: ["https://api.shop.example"])
 }
 
 /// `GET /api/admin/applications`: `{trace_id, applications}`.

@@ -7,20 +7,24 @@ public struct InitialAccessTokenRequest: ContractBody, Equatable {
     public var ttlSeconds: Int?
     /// `uses`: how many clients it may register (1–1000, default 1).
     public var uses: Int?
+    /// `scope`: the space-separated scopes a client registered with it may ask for, in place of
+    /// the application's `allowed_scopes` (a registration from a template takes the template's).
+    public var scope: String?
 
     /// Creates a request.
-    public init(ttlSeconds: Int? = nil, uses: Int? = nil) {
+    public init(ttlSeconds: Int? = nil, uses: Int? = nil, scope: String? = nil) {
         self.ttlSeconds = ttlSeconds
         self.uses = uses
+        self.scope = scope
     }
 
     enum CodingKeys: String, CodingKey {
         case ttlSeconds = "ttl_seconds"
-        case uses
+        case uses, scope
     }
 
     /// An example with every member.
-    public static let example = InitialAccessTokenRequest(ttlSeconds: 3600, uses: 5)
+    public static let example = InitialAccessTokenRequest(ttlSeconds: 3600, uses: 5, scope: "openid profile")
 }
 
 /// The answer to ``InitialAccessTokenRequest``: the token, shown this once (stored as SHA-256).

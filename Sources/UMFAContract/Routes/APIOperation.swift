@@ -43,6 +43,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case oauthAuthorize
     case oauthUserinfo
     case oauthLogout
+    case oauthLogoutPost
     case interactionSignInOptions
     case interactionSignInVerify
     case interactionCreateAccountOptions
@@ -87,6 +88,10 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case consoleSignInOptions
     case consoleSignIn
     case consoleSignOut
+    case listConsoleCredentials
+    case deleteConsoleCredential
+    case listConsoleSessions
+    case deleteConsoleSession
     case outOfBandEnroll
     case createApproval
     case transactionStatus
@@ -132,7 +137,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .createOAuthClient, .rotateOAuthClientSecret, .oauthToken, .oauthIntrospect,
             .oauthRevoke, .interactionSignInOptions, .interactionSignInVerify, .interactionCreateAccountOptions,
             .interactionCreateAccountVerify, .interactionConsent, .oauthPushedAuthorizationRequest,
-            .oauthUserinfoPost, .createInitialAccessToken, .oauthRegisterClient, .oauthAttestationChallenge,
+            .oauthUserinfoPost, .oauthLogoutPost, .createInitialAccessToken, .oauthRegisterClient,
+            .oauthAttestationChallenge,
             .createMyRecoveryCodes, .recoverAccount, .createUserRecoveryCodes, .createApplicationUserRecoveryCodes,
             .consoleEnrollOptions, .consoleEnroll, .consoleSignInOptions, .consoleSignIn, .outOfBandEnroll,
             .createApproval,
@@ -141,7 +147,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .flowConsent, .flowStartApproval:
             "POST"
         case .deleteUserCredential, .deleteAPIKey, .deleteOAuthClient,
-            .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut:
+            .oauthDeleteClientRegistration, .deleteMyCredential, .deleteApplicationUserCredential, .consoleSignOut,
+            .deleteConsoleCredential, .deleteConsoleSession:
             "DELETE"
         case .oauthUpdateClientRegistration: "PUT"
         case .updateApplication, .updateOAuthClient, .updateUserProfile, .renameMyCredential: "PATCH"
@@ -152,7 +159,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .assetLinks, .oauthReadClientRegistration, .listMyCredentials, .countMyRecoveryCodes, .listAuditEvents,
             .listApplicationAuditEvents, .listApplicationUsers, .listApplicationUserCredentials, .listSigningKeys,
             .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .consoleSession, .openAppLink,
-            .approvalEvents, .flowStep, .flowPollApproval:
+            .approvalEvents, .flowStep, .flowPollApproval, .listConsoleCredentials, .listConsoleSessions:
             "GET"
         }
     }
@@ -193,7 +200,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .oauthRevoke: "/oidc/{application_id}/revoke"
         case .oauthAuthorize: "/oidc/{application_id}/authorize"
         case .oauthUserinfo, .oauthUserinfoPost: "/oidc/{application_id}/userinfo"
-        case .oauthLogout: "/oidc/{application_id}/logout"
+        case .oauthLogout, .oauthLogoutPost: "/oidc/{application_id}/logout"
         case .interactionSignInOptions: "/oidc/{application_id}/interaction/sign-in/options"
         case .interactionSignInVerify: "/oidc/{application_id}/interaction/sign-in/verify"
         case .interactionCreateAccountOptions: "/oidc/{application_id}/interaction/create-account/options"
@@ -233,6 +240,10 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .consoleEnrollOptions: "/admin/session/enroll-options"
         case .consoleEnroll: "/admin/session/enroll"
         case .consoleSignInOptions: "/admin/session/options"
+        case .listConsoleCredentials: "/api/admin/console/credentials"
+        case .deleteConsoleCredential: "/api/admin/console/credentials/{credential_id}"
+        case .listConsoleSessions: "/api/admin/console/sessions"
+        case .deleteConsoleSession: "/api/admin/console/sessions/{session_id}"
         case .outOfBandEnroll: "/api/umfa/users/enroll"
         case .createApproval: "/api/umfa/approvals"
         case .transactionStatus: "/api/umfa/status"
@@ -265,7 +276,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
             .deleteOAuthClient, .rotateOAuthClientSecret, .createInitialAccessToken, .listAuditEvents,
             .listApplicationUsers, .listApplicationUserCredentials,
             .deleteApplicationUserCredential, .createApplicationUserRecoveryCodes, .listSigningKeys,
-            .adminOutOfBandEnroll, .rotateWebhookSecret:
+            .adminOutOfBandEnroll, .rotateWebhookSecret, .listConsoleCredentials, .deleteConsoleCredential,
+            .listConsoleSessions, .deleteConsoleSession:
             .adminToken
         case .pendingApprovals, .approvalEvents: .deviceProof
         case .flowStep, .flowSignIn, .flowSignInVerify, .flowCreateAccount, .flowCreateAccountVerify, .flowConsent,
@@ -383,6 +395,10 @@ public enum APIOperation: String, CaseIterable, Sendable {
         case .consoleSession, .consoleEnroll, .consoleSignIn: ConsoleSessionResponse.self
         case .consoleEnrollOptions: RegistrationOptionsResponse.self
         case .consoleSignInOptions: AuthenticationOptionsResponse.self
+        case .listConsoleCredentials: ConsoleCredentialListResponse.self
+        case .deleteConsoleCredential: ConsoleCredentialRemovedResponse.self
+        case .listConsoleSessions: ConsoleSessionListResponse.self
+        case .deleteConsoleSession: RemovedResponse.self
         case .consolePage, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript, .openAppLink: nil
         case .outOfBandEnroll, .adminOutOfBandEnroll: OutOfBandEnrollResponse.self
         case .createApproval: ApprovalResponse.self
@@ -396,7 +412,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
             nil
         case .oidcJWKS, .oauthDeleteClientRegistration, .oauthRevoke, .jwks, .metrics, .openAPI, .demoPage,
             .demoStylesheet, .demoScript,
-            .oauthAuthorize, .oauthLogout, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
+            .oauthAuthorize, .oauthLogout, .oauthLogoutPost, .hostedStylesheet, .hostedScript, .hostedWebAuthnScript,
             .demoWebAuthnScript, .appleAppSiteAssociation, .assetLinks:
             nil
         }

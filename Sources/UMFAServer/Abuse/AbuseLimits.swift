@@ -52,17 +52,17 @@ public struct AbuseLimits: Sendable, Equatable {
     public static func from(_ settings: SettingsReader) throws -> AbuseLimits {
         var limits = AbuseLimits()
         let counts = 0...1_000_000
-        limits.userFailures = try settings.integer("UMFA_LIMIT_USER_FAILURES", in: counts) ?? limits.userFailures
+        limits.userFailures = try settings.integer(.limitUserFailures, in: counts) ?? limits.userFailures
         limits.addressFailures =
-            try settings.integer("UMFA_LIMIT_ADDRESS_FAILURES", in: counts) ?? limits.addressFailures
+            try settings.integer(.limitAddressFailures, in: counts) ?? limits.addressFailures
         limits.credentialFailures =
-            try settings.integer("UMFA_LIMIT_CREDENTIAL_FAILURES", in: counts) ?? limits.credentialFailures
+            try settings.integer(.limitCredentialFailures, in: counts) ?? limits.credentialFailures
         limits.optionsRequests =
-            try settings.integer("UMFA_LIMIT_OPTIONS_REQUESTS", in: counts) ?? limits.optionsRequests
+            try settings.integer(.limitOptionsRequests, in: counts) ?? limits.optionsRequests
         let day = 1.0...86_400
-        limits.window = try settings.duration("UMFA_LIMIT_WINDOW_SECONDS", seconds: day) ?? limits.window
-        limits.baseBlock = try settings.duration("UMFA_LIMIT_BLOCK_SECONDS", seconds: day) ?? limits.baseBlock
-        limits.maxBlock = try settings.duration("UMFA_LIMIT_MAX_BLOCK_SECONDS", seconds: day) ?? limits.maxBlock
+        limits.window = try settings.duration(.limitWindowSeconds, seconds: day) ?? limits.window
+        limits.baseBlock = try settings.duration(.limitBlockSeconds, seconds: day) ?? limits.baseBlock
+        limits.maxBlock = try settings.duration(.limitMaxBlockSeconds, seconds: day) ?? limits.maxBlock
         guard limits.maxBlock >= limits.baseBlock else {
             throw ConfigurationError("UMFA_LIMIT_MAX_BLOCK_SECONDS must be at least UMFA_LIMIT_BLOCK_SECONDS")
         }

@@ -54,10 +54,14 @@ extension AdminService {
         let answer = try await CredentialService.delete(
             services.store, application: application.id, userID: userID, credentialID: values.path("credential_id"),
             caller: caller)
+        let credentialID = values.path("credential_id").flatMap(Base64URL.decode)
         await services.audit.record(
             .credentialDeleted, application: application.id, actor: .admin, userID: userID,
-            credentialID: values.path("credential_id").flatMap(Base64URL.decode), caller: caller,
-            details: ["via": .string("admin")])
+            credentialID: credentialID, caller: caller, details: ["via": .string("admin")])
+        if let credentialID {
+            await SignInCredentials(services: services, applicationID: application.id).revoke(
+                userID: userID, credentialID: credentialID, actor: .admin, caller: caller, via: "admin")
+        }
         return answer
     }
 

@@ -18,6 +18,7 @@ struct AdminService: Sendable {
         (settings.name, settings.rpID, settings.rpName, settings.origins) = (nil, nil, nil, nil)
         try apply(settings, to: &application)
         try Self.validate(application)
+        try await checkResourcesUnique(application)
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
         try await services.store.insertApplication(application)
@@ -50,6 +51,7 @@ struct AdminService: Sendable {
         var application = try await lookup(id)
         try apply(request, to: &application)
         try Self.validate(application)
+        if request.resourceIndicators != nil { try await checkResourcesUnique(application) }
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         try await services.store.updateApplication(application)
         await services.audit.record(
@@ -156,6 +158,13 @@ struct AdminService: Sendable {
             // A new receiver gets a new secret: the old one must not sign for it.
             if changed { application.sealedWebhookSecret = nil }
         }
+        if let scopes = patch.allowedScopes {
+            application.allowedScopes = try OAuthClientSettings.scopes(scopes.joined(separator: " "))
+            guard application.allowedScopes.count == scopes.count else {
+                throw ServiceError.invalid("allowed_scopes must be distinct scope tokens (RFC 6749 §3.3)")
+            }
+        }
+        if let resources = patch.resourceIndicators { application.resourceIndicators = resources }
         if let apps = patch.androidApps {
             application.androidApps = apps.map {
                 AndroidAppIdentity(
@@ -191,6 +200,18 @@ struct AdminService: Sendable {
         }
         try ApplicationSettingsValidation.validateAttestation(application)
         try ApplicationSettingsValidation.validateNativeApps(application)
+        try ApplicationSettingsValidation.validateResourceIndicators(application)
+    }
+
+    /// A resource indicator names one application only: an `aud` then tells a resource server
+    /// which issuer's tokens it takes, though every issuer signs with the server's keys.
+    private func checkResourcesUnique(_ application: ApplicationRecord) async throws {
+        guard !application.resourceIndicators.isEmpty else { return }
+        for other in try await services.store.applications() where other.id != application.id {
+            if let taken = other.resourceIndicators.first(where: application.resourceIndicators.contains) {
+                throw ServiceError.conflict("resource_indicators: \(taken) belongs to another application")
+            }
+        }
     }
 }
 
@@ -212,6 +233,7 @@ extension AdminService {
             androidApps: application.androidApps.map {
                 AndroidApp(packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints)
             }, dpopNonce: application.dpopNonce.rawValue, webhookURL: application.webhookURL,
-            webhookSecret: webhookSecret)
+            webhookSecret: webhookSecret, allowedScopes: application.allowedScopes,
+            resourceIndicators: application.resourceIndicators)
     }
 }

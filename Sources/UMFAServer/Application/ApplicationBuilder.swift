@@ -99,6 +99,8 @@ private func prepare(
     try await ExpiryPurge(
         store: store, now: configuration.now, logger: logger, auditRetention: configuration.auditRetention
     ).purge()
+    // Operator passkeys of an earlier admin token end now (issue 34 item 3).
+    try await ConsoleTokenEpoch(services: services).enforce()
     return (services, report)
 }
 

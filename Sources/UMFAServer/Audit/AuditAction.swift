@@ -12,6 +12,8 @@ enum AuditAction: String, Sendable, CaseIterable {
     case approvalDenied = "approval.denied"
     case approvalFailed = "approval.failed"
     case refreshTokenReuseDetected = "refresh_token.reuse_detected"
+    /// The SSO sessions, codes and refresh-token families a deleted passkey (or user) signed in were ended.
+    case sessionsRevoked = "sessions.revoked"
     case apiKeyCreated = "api_key.created"
     case apiKeyRevoked = "api_key.revoked"
     case applicationCreated = "application.created"
@@ -27,6 +29,9 @@ enum AuditAction: String, Sendable, CaseIterable {
     case adminSignedOut = "admin.signed_out"
     case adminSignInFailed = "admin.sign_in_failed"
     case adminPasskeyEnrolled = "admin.passkey_enrolled"
+    case adminPasskeyRemoved = "admin.passkey_removed"
+    case adminSessionEnded = "admin.session_ended"
+    case adminPasskeysRevoked = "admin.passkeys_revoked"
     case webhookSecretRotated = "webhook.secret_rotated"
 }
 

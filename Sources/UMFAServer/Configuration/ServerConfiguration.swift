@@ -114,28 +114,28 @@ public struct ServerConfiguration: Sendable {
     /// Applies every setting ``SettingsReader`` knows, from whichever source gives it; a bad
     /// value throws a ``ConfigurationError`` naming the setting and its source.
     public mutating func apply(_ settings: SettingsReader) throws {
-        host = settings.string("UMFA_HOST") ?? host
-        port = try settings.integer("UMFA_PORT", in: 0...65_535) ?? port
-        if let directory = settings.string("UMFA_DATA_DIR") { dataDirectory = URL(fileURLWithPath: directory) }
-        if let url = settings.string("UMFA_DATABASE_URL") { database = try Database.parse(url) }
-        adminToken = settings.string("UMFA_ADMIN_TOKEN") ?? adminToken
-        masterKey = settings.string("UMFA_MASTER_KEY") ?? masterKey
+        host = settings.string(.host) ?? host
+        port = try settings.integer(.port, in: 0...65_535) ?? port
+        if let directory = settings.string(.dataDirectory) { dataDirectory = URL(fileURLWithPath: directory) }
+        if let url = settings.string(.databaseURL) { database = try Database.parse(url) }
+        adminToken = settings.string(.adminToken) ?? adminToken
+        masterKey = settings.string(.masterKey) ?? masterKey
         abuseLimits = try AbuseLimits.from(settings)
-        trustForwardedFor = try settings.flag("UMFA_TRUST_FORWARDED_FOR") ?? trustForwardedFor
-        metricsToken = settings.string("UMFA_METRICS_TOKEN") ?? metricsToken
-        if let url = settings.string("UMFA_PUBLIC_URL") { publicURL = try Self.checkedPublicURL(url) }
-        idleTimeout = try settings.duration("UMFA_IDLE_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? idleTimeout
-        bodyReadTimeout = try settings.duration("UMFA_BODY_TIMEOUT_SECONDS", seconds: 0.001...3600) ?? bodyReadTimeout
-        if let days = try settings.integer("UMFA_AUDIT_RETENTION_DAYS", in: 1...36_500) {
+        trustForwardedFor = try settings.flag(.trustForwardedFor) ?? trustForwardedFor
+        metricsToken = settings.string(.metricsToken) ?? metricsToken
+        if let url = settings.string(.publicURL) { publicURL = try Self.checkedPublicURL(url) }
+        idleTimeout = try settings.duration(.idleTimeoutSeconds, seconds: 0.001...3600) ?? idleTimeout
+        bodyReadTimeout = try settings.duration(.bodyTimeoutSeconds, seconds: 0.001...3600) ?? bodyReadTimeout
+        if let days = try settings.integer(.auditRetentionDays, in: 1...36_500) {
             auditRetention = .seconds(days * 86_400)
         }
-        if let seconds = try settings.integer("UMFA_WEBHOOK_TIMEOUT_SECONDS", in: 1...60) {
+        if let seconds = try settings.integer(.webhookTimeoutSeconds, in: 1...60) {
             webhookTimeout = .seconds(seconds)
         }
         signingKeyRefreshInterval =
-            try settings.duration("UMFA_SIGNING_KEY_REFRESH_SECONDS", seconds: 0.001...86_400)
+            try settings.duration(.signingKeyRefreshSeconds, seconds: 0.001...86_400)
             ?? signingKeyRefreshInterval
-        if let seconds = try settings.integer("UMFA_VALIDATION_CACHE_SECONDS", in: 0...300) {
+        if let seconds = try settings.integer(.validationCacheSeconds, in: 0...300) {
             validationCacheLifetime = .seconds(seconds)
         }
     }

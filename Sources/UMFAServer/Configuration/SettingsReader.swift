@@ -10,29 +10,23 @@ import UMFAWebAuthn
 /// start with a ``ConfigurationError`` naming the setting and where it came from; nothing is
 /// silently ignored.
 public struct SettingsReader: Sendable {
-    /// Every setting the server reads, by its environment name.
-    public static let known: Set<String> = [
-        "UMFA_HOST", "UMFA_PORT", "UMFA_DATABASE_URL", "UMFA_DATA_DIR", "UMFA_ADMIN_TOKEN", "UMFA_MASTER_KEY",
-        "UMFA_METADATA_FILE", "UMFA_LOG_LEVEL", "UMFA_SIGNING_KEY_REFRESH_SECONDS", "UMFA_TRUST_FORWARDED_FOR",
-        "UMFA_IDLE_TIMEOUT_SECONDS", "UMFA_BODY_TIMEOUT_SECONDS", "UMFA_LIMIT_USER_FAILURES",
-        "UMFA_LIMIT_ADDRESS_FAILURES", "UMFA_LIMIT_CREDENTIAL_FAILURES", "UMFA_LIMIT_WINDOW_SECONDS",
-        "UMFA_LIMIT_BLOCK_SECONDS", "UMFA_LIMIT_MAX_BLOCK_SECONDS", "UMFA_METRICS_TOKEN", "UMFA_AUDIT_RETENTION_DAYS",
-        "UMFA_WEBHOOK_TIMEOUT_SECONDS",
-        "UMFA_PUBLIC_URL", "UMFA_VALIDATION_CACHE_SECONDS",
-    ]
+    /// Every setting the server reads, by its environment name: derived from ``ServerSetting``,
+    /// the only names the accessors below take, so nothing is read that the file refuses.
+    public static var known: Set<String> { Set(ServerSetting.allCases.map(\.environmentName)) }
 
-    private let flags: [String: String]
+    private let flags: [ServerSetting: String]
     private let environment: [String: String]
-    private let file: [String: String]
+    private let file: [ServerSetting: String]
     private let fileName: String
 
     /// Creates a reader.
     /// - Parameters:
-    ///   - flags: values given on the command line, by environment name.
+    ///   - flags: values given on the command line.
     ///   - environment: the process environment.
-    ///   - file: the configuration file's settings (``fileSettings(at:)``), by environment name.
+    ///   - file: the configuration file's settings (``fileSettings(at:)``).
+    ///   - fileName: the configuration file's name, for messages.
     public init(
-        flags: [String: String] = [:], environment: [String: String] = [:], file: [String: String] = [:],
+        flags: [ServerSetting: String] = [:], environment: [String: String] = [:], file: [ServerSetting: String] = [:],
         fileName: String = "the configuration file"
     ) {
         self.flags = flags
@@ -41,8 +35,8 @@ public struct SettingsReader: Sendable {
         self.fileName = fileName
     }
 
-    /// Reads a configuration file (`-` for standard input) into settings by environment name.
-    public static func fileSettings(at path: String) throws -> [String: String] {
+    /// Reads a configuration file (`-` for standard input) into settings.
+    public static func fileSettings(at path: String) throws -> [ServerSetting: String] {
         let data: Data?
         if path == "-" || path == "/dev/stdin" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -50,21 +44,27 @@ public struct SettingsReader: Sendable {
             data = FileManager.default.contents(atPath: path)
         }
         guard let data else { throw ConfigurationError("--config: cannot read \(path)") }
+        return try fileSettings(data, path: path)
+    }
+
+    /// Reads a configuration file's contents: one JSON object whose keys are
+    /// ``ServerSetting/fileKey``s; any other key stops the start.
+    static func fileSettings(_ data: Data, path: String) throws -> [ServerSetting: String] {
         guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             throw ConfigurationError("--config: \(path) must hold one JSON object of settings")
         }
-        var settings: [String: String] = [:]
+        var settings: [ServerSetting: String] = [:]
         for (key, value) in members {
-            let name = "UMFA_" + key.uppercased()
-            guard known.contains(name), key == key.lowercased() else {
+            guard let setting = ServerSetting(fileKey: key) else {
                 throw ConfigurationError(
                     "--config: \(path) names an unknown setting \"\(key)\" (known: "
-                        + known.sorted().map { $0.dropFirst(5).lowercased() }.joined(separator: ", ") + ")")
+                        + ServerSetting.allCases.map(\.fileKey).sorted().joined(separator: ", ") + ")")
             }
             switch value {
-            case .string(let text): settings[name] = text
-            case .number(let number): settings[name] = number == number.rounded() ? String(Int(number)) : String(number)
-            case .bool(let flag): settings[name] = flag ? "1" : "0"
+            case .string(let text): settings[setting] = text
+            case .number(let number):
+                settings[setting] = number == number.rounded() ? String(Int(number)) : String(number)
+            case .bool(let flag): settings[setting] = flag ? "1" : "0"
             default: throw ConfigurationError("--config: \(key) in \(path) must be a string, a number or a boolean")
             }
         }
@@ -72,21 +72,22 @@ public struct SettingsReader: Sendable {
     }
 
     /// The raw value and where it came from.
-    private func raw(_ name: String) -> (text: String, source: String)? {
-        if let text = flags[name] { return (text, "the command line") }
-        if let text = environment[name] { return (text, "the environment") }
-        if let text = file[name] { return (text, fileName) }
+    private func raw(_ setting: ServerSetting) -> (text: String, source: String)? {
+        if let text = flags[setting] { return (text, "the command line") }
+        if let text = environment[setting.environmentName] { return (text, "the environment") }
+        if let text = file[setting] { return (text, fileName) }
         return nil
     }
 
     /// A text setting; an empty value counts as unset.
-    public func string(_ name: String) -> String? {
-        raw(name).flatMap { $0.text.isEmpty ? nil : $0.text }
+    public func string(_ setting: ServerSetting) -> String? {
+        raw(setting).flatMap { $0.text.isEmpty ? nil : $0.text }
     }
 
     /// A whole number within `range`.
-    public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let (text, source) = raw(name) else { return nil }
+    public func integer(_ setting: ServerSetting, in range: ClosedRange<Int>) throws -> Int? {
+        guard let (text, source) = raw(setting) else { return nil }
+        let name = setting.environmentName
         guard let value = Int(text), range.contains(value) else {
             throw ConfigurationError(
                 "\(name) (from \(source)) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\""
@@ -96,8 +97,9 @@ public struct SettingsReader: Sendable {
     }
 
     /// A time in seconds (fractions allowed) within `range`, as a `Duration`.
-    public func duration(_ name: String, seconds range: ClosedRange<Double>) throws -> Duration? {
-        guard let (text, source) = raw(name) else { return nil }
+    public func duration(_ setting: ServerSetting, seconds range: ClosedRange<Double>) throws -> Duration? {
+        guard let (text, source) = raw(setting) else { return nil }
+        let name = setting.environmentName
         guard let seconds = Double(text), seconds.isFinite, range.contains(seconds) else {
             throw ConfigurationError(
                 "\(name) (from \(source)) must be a number of seconds from \(Self.format(range.lowerBound)) to "
@@ -107,8 +109,9 @@ public struct SettingsReader: Sendable {
     }
 
     /// A switch: `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`.
-    public func flag(_ name: String) throws -> Bool? {
-        guard let (text, source) = raw(name) else { return nil }
+    public func flag(_ setting: ServerSetting) throws -> Bool? {
+        guard let (text, source) = raw(setting) else { return nil }
+        let name = setting.environmentName
         switch text.lowercased() {
         case "1", "true", "yes", "on": return true
         case "0", "false", "no", "off", "": return false

@@ -47,6 +47,37 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
+    /// `GET /api/admin/console/credentials`.
+    var listCredentials: RouteHandler {
+        RouteHandlers.plain { try await ConsoleAdministration(services: services).credentials(caller: $1) }
+    }
+
+    /// `DELETE /api/admin/console/credentials/{credential_id}`.
+    var deleteCredential: RouteHandler {
+        RouteHandlers.plain {
+            try await ConsoleAdministration(services: services).deleteCredential(
+                id: $0.path("credential_id"), caller: $1)
+        }
+    }
+
+    /// `GET /api/admin/console/sessions`; the caller's own session, when it came with one, is marked.
+    var listSessions: RouteHandler {
+        { request, context in
+            let caller = context.caller(request, traceID: TraceID.from(request, context: context))
+            let own = try await ConsoleSessions(services: services).current(request)
+            return try JSONExchange.response(
+                try await ConsoleAdministration(services: services).sessions(
+                    currentHash: own?.record.sessionHash, caller: caller))
+        }
+    }
+
+    /// `DELETE /api/admin/console/sessions/{session_id}`.
+    var deleteSession: RouteHandler {
+        RouteHandlers.plain {
+            try await ConsoleAdministration(services: services).deleteSession(id: $0.path("session_id"), caller: $1)
+        }
+    }
+
     /// A JSON route whose answer starts a session.
     private func withCookie<Body: ContractBody>(
         _ call: @escaping @Sendable (Body, Caller) async throws -> ConsoleService.Signed

@@ -64,7 +64,8 @@ struct ConsoleService: Sendable {
         let credential = ConsoleCredentialRecord(
             credentialID: verified.record.id, publicKey: verified.record.publicKey.encoded,
             signCount: verified.record.signCount, userHandle: userHandle,
-            backupEligible: verified.record.backupEligible, name: name, createdAt: services.now())
+            backupEligible: verified.record.backupEligible, name: name, createdAt: services.now(),
+            tokenEpoch: ConsoleTokenEpoch(services: services).current)
         do {
             try await services.store.insertConsoleCredential(credential)
         } catch let error as StoreError where error.code == .conflict {
@@ -131,6 +132,9 @@ struct ConsoleService: Sendable {
         guard let stored = try await services.store.consoleCredential(id: response.rawId.bytes) else {
             throw ServiceError.unauthenticated("The passkey is not an operator's")
         }
+        // An operator passkey stands for the admin token it was enrolled with, and no other.
+        guard let epoch = stored.tokenEpoch, constantTimeEqual(epoch, ConsoleTokenEpoch(services: services).current)
+        else { throw ServiceError.unauthenticated("The passkey was enrolled under another admin token") }
         let record = CredentialRecord(
             id: stored.credentialID, publicKey: try COSEKey(bytes: stored.publicKey), signCount: stored.signCount,
             userHandle: stored.userHandle, uvInitialized: true, backupEligible: stored.backupEligible,

@@ -32,10 +32,13 @@ struct ConsoleSessions: Sendable {
         return Current(value: value, record: record)
     }
 
-    /// The live session the request's cookie names.
+    /// The live session the request's cookie names, of a passkey enrolled under the current
+    /// admin token.
     func current(_ request: Request) async throws -> Current? {
         guard let value = SSOSessions.cookie(Self.cookieName, in: request.headers[.cookie]),
-            let record = try await services.store.consoleSession(hash: Secrets.hash(value), at: services.now())
+            let record = try await services.store.consoleSession(
+                hash: Secrets.hash(value), at: services.now(), tokenEpoch: ConsoleTokenEpoch(services: services).current
+            )
         else { return nil }
         return Current(value: value, record: record)
     }

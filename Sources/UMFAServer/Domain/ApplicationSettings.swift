@@ -77,6 +77,23 @@ enum ApplicationSettingsValidation {
         }
     }
 
+    /// Checks the resource indicators (RFC 8707 §2): at most 50 distinct absolute URIs of at
+    /// most 2,000 bytes, without a fragment.
+    static func validateResourceIndicators(_ application: ApplicationRecord) throws {
+        let resources = application.resourceIndicators
+        guard resources.count <= 50, Set(resources).count == resources.count,
+            resources.allSatisfy({ resource in
+                guard resource.utf8.count <= 2000, let url = URLComponents(string: resource),
+                    let scheme = url.scheme, !scheme.isEmpty, url.fragment == nil
+                else { return false }
+                return !(url.host ?? "").isEmpty || scheme.lowercased() == "urn"
+            })
+        else {
+            throw ServiceError.invalid(
+                "resource_indicators must be at most 50 distinct absolute URIs without a fragment (RFC 8707 §2)")
+        }
+    }
+
     private static func isAppleAppID(_ id: String) -> Bool {
         let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 10, id.utf8.count <= 255,

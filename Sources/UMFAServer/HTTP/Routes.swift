@@ -103,6 +103,7 @@ struct Routes {
         case .oauthAuthorize: return AuthorizeEndpoint(services: services).handle
         case .oauthUserinfo, .oauthUserinfoPost: return UserinfoEndpoint(services: services).handle
         case .oauthLogout: return LogoutEndpoint(services: services).handle
+        case .oauthLogoutPost: return LogoutEndpoint(services: services).handlePost
         case .interactionSignInOptions: return interactions.route { try await $0.signInOptions($1, caller: $2) }
         case .interactionSignInVerify: return interactions.step { try await $0.signInVerify($1, caller: $2) }
         case .interactionCreateAccountOptions:
@@ -171,6 +172,10 @@ struct Routes {
         case .consoleSignInOptions: return console.signInOptions
         case .consoleSignIn: return console.signIn
         case .consoleSignOut: return console.signOut
+        case .listConsoleCredentials: return console.listCredentials
+        case .deleteConsoleCredential: return console.deleteCredential
+        case .listConsoleSessions: return console.listSessions
+        case .deleteConsoleSession: return console.deleteSession
         case .outOfBandEnroll:
             return RouteHandlers.json(
                 precheck: APIKeyAuthentication.requireKey, OutOfBandService(services: services).enroll)

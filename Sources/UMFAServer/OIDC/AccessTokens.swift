@@ -20,11 +20,15 @@ struct AccessTokenClaims: Codable, Sendable {
     var amr: [String]? = nil
     /// The DPoP key the token is bound to (RFC 9449 §6.1).
     var cnf: TokenConfirmation? = nil
+    /// The passkey the user signed in with (base64url, as in a login token; user tokens only):
+    /// the token is valid only while it stays registered to the user.
+    var credentialID: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, scope, iat, exp, jti, amr, cnf
         case clientID = "client_id"
         case authTime = "auth_time"
+        case credentialID = "credential_id"
     }
 
     /// The family of a user token (`<family>.<random>`), revoked together with its refresh tokens.
@@ -36,7 +40,8 @@ struct AccessTokenClaims: Codable, Sendable {
 
 /// Issues and checks an issuer's access tokens: JWTs with `typ` `at+jwt` (RFC 9068), signed with
 /// the server's token keys and published in the issuer's JWKS. A token is valid for its own
-/// issuer only, until it expires or is revoked (RFC 7009).
+/// issuer only, until it expires or is revoked (RFC 7009); a user's token, only while the passkey
+/// that signed in is registered.
 struct AccessTokens: Sendable {
     static let type = JWTType.accessToken
     let services: ServerServices
@@ -53,7 +58,7 @@ struct AccessTokens: Sendable {
             iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
             scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
             jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr,
-            cnf: jkt.map(TokenConfirmation.init(jkt:)))
+            cnf: jkt.map(TokenConfirmation.init(jkt:)), credentialID: signIn?.credentialID)
         let algorithm = issuer.application.tokenSigningAlgorithm
         return (try await services.tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
     }
@@ -73,6 +78,13 @@ struct AccessTokens: Sendable {
         // The token itself, or its family (RFC 9700 §4.14.2), revoked.
         let revocable = [claims.jti] + (claims.family.map { [$0] } ?? [])
         if try await services.store.isAnyAccessTokenRevoked(jtis: revocable, applicationID: issuer.application.id) {
+            return nil
+        }
+        // A user's token ends with the passkey that signed in (its `credential_id` claim).
+        if claims.authTime != nil || claims.credentialID != nil,
+            try await !SignInCredentials(services: services, applicationID: issuer.application.id)
+                .isRegistered(credentialID: claims.credentialID, userID: claims.sub)
+        {
             return nil
         }
         return claims

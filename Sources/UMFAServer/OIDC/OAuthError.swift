@@ -32,6 +32,8 @@ struct OAuthError: Error, Sendable, Equatable {
         case invalidClientMetadata = "invalid_client_metadata"
         /// RFC 7591 §3.2.2.
         case invalidSoftwareStatement = "invalid_software_statement"
+        /// RFC 8707 §2: the resource is not one this authorization server issues tokens for.
+        case invalidTarget = "invalid_target"
     }
 
     let code: Code

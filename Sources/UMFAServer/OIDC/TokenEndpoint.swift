@@ -76,7 +76,8 @@ struct TokenEndpoint: Sendable {
             }
             let (token, _) = try await AccessTokens(services: services, issuer: issuer)
                 .issue(
-                    to: client, subject: client.clientID, scopes: scopes, audience: form["resource"],
+                    to: client, subject: client.clientID, scopes: scopes,
+                    audience: try Self.audience(form["resource"], application: issuer.application),
                     jkt: proof?.thumbprint)
             return OAuthTokenResponse(
                 accessToken: token, tokenType: proof == nil ? "Bearer" : "DPoP",
@@ -205,7 +206,13 @@ struct TokenEndpoint: Sendable {
             .verify(headers, method: "POST", url: issuer.issuer + "/introspect")
         let grants = OAuthGrants(services: services, issuer: issuer)
         if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
-            if try await grants.isFamilyRevoked(refresh.payload.family) { return IntrospectionResponse(active: false) }
+            // A revoked family, or a passkey deleted since it signed in, ends the refresh token.
+            let registered = try await SignInCredentials(services: services, applicationID: issuer.application.id)
+                .isRegistered(refresh.payload.signIn)
+            let revoked = try await grants.isFamilyRevoked(refresh.payload.family)
+            if revoked || !registered {
+                return IntrospectionResponse(active: false)
+            }
             return IntrospectionResponse(
                 active: true, scope: refresh.payload.scopes.joined(separator: " "), clientID: refresh.payload.clientID,
                 sub: refresh.payload.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
@@ -245,6 +252,18 @@ struct TokenEndpoint: Sendable {
         try await services.store.revokeAccessToken(
             jti: claims.jti, applicationID: issuer.application.id,
             expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
+    }
+
+    /// The audience a `resource` parameter asks for (RFC 8707 §2): one of the application's
+    /// registered resource indicators, byte for byte, else `invalid_target`; none asked means the
+    /// issuer itself.
+    static func audience(_ resource: String?, application: ApplicationRecord) throws -> String? {
+        guard let resource else { return nil }
+        guard application.resourceIndicators.contains(where: { $0.utf8.elementsEqual(resource.utf8) }) else {
+            throw OAuthError(
+                code: .invalidTarget, "resource must be one of the resource indicators registered for this application")
+        }
+        return resource
     }
 
     /// The scopes asked for, each one the client was given; none asked means all it was given.

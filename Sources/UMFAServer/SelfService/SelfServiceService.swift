@@ -57,6 +57,8 @@ struct SelfServiceService: Sendable {
             await services.audit.record(
                 .credentialDeleted, application: applicationID, actor: .user(userID), userID: userID,
                 credentialID: credentialID, caller: caller, details: ["via": .string("self_service")])
+            await SignInCredentials(services: services, applicationID: applicationID).revoke(
+                userID: userID, credentialID: credentialID, actor: .user(userID), caller: caller, via: "self_service")
             return RemovedResponse(traceID: caller.traceID)
         }
         if values.query("confirm_last") == "true" {

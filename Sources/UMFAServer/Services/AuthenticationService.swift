@@ -98,6 +98,9 @@ struct AuthenticationService: Sendable {
             await services.audit.record(
                 .credentialDeleted, application: application.id, actor: .user(request.userID), userID: request.userID,
                 credentialID: outcome.credential.credentialID, caller: caller, details: ["via": .string("unenroll")])
+            await SignInCredentials(services: services, applicationID: application.id).revoke(
+                userID: request.userID, credentialID: outcome.credential.credentialID, actor: .user(request.userID),
+                caller: caller, via: "unenroll")
         }
         return UnenrollResponse(
             traceID: caller.traceID, userID: request.userID,

@@ -33,10 +33,15 @@ struct CredentialService: Sendable {
         let answer = try await Self.delete(
             services.store, application: application.id, userID: userID, credentialID: target.credentialID,
             caller: caller)
+        let credentialID = target.credentialID.flatMap(Base64URL.decode)
         await services.audit.record(
             .credentialDeleted, application: application.id, actor: AuditLog.apiKeyActor(caller), userID: userID,
-            credentialID: target.credentialID.flatMap(Base64URL.decode), caller: caller,
-            details: ["via": .string("api_key")])
+            credentialID: credentialID, caller: caller, details: ["via": .string("api_key")])
+        if let credentialID {
+            await SignInCredentials(services: services, applicationID: application.id).revoke(
+                userID: userID, credentialID: credentialID, actor: AuditLog.apiKeyActor(caller), caller: caller,
+                via: "api_key")
+        }
         return answer
     }
 

@@ -27,6 +27,7 @@ struct EnrollmentGrant {
 
     static let invalidEnrollmentToken = "The enrollment token is invalid, expired or already used"
     static let anotherDeviceNeedsGrant = "Adding another device needs an enrollment token or a recent login token"
+    static let emailTaken = "An account with this email address exists already; sign in instead"
 
     /// Checks the policy for a registration's options; spends nothing.
     func authorize(userID: String, hasCredentials: Bool, enrollmentToken: String?, loginToken: String?) async throws
@@ -70,8 +71,13 @@ struct EnrollmentGrant {
     /// Checks the grant a verified registration's challenge carries and stores `credential`
     /// under it: the enrollment token is spent (and given back if the credential cannot be
     /// stored); an `open` first enrollment is stored only while the user still has no
-    /// credential, in the same statement; an `open` grant needs the policy still `open`.
-    func complete(_ challenge: ChallengeRecord, storing credential: StoredCredential) async throws {
+    /// credential, in the same statement; an `open` grant needs the policy still `open`; account
+    /// creation stores its new user, profile and credential together, or nothing (409 when the
+    /// email address was taken meanwhile).
+    func complete(
+        _ challenge: ChallengeRecord, storing credential: StoredCredential,
+        creating account: RegistrationService.NewAccount? = nil
+    ) async throws {
         switch challenge.grant {
         case .enrollmentToken:
             guard let hash = challenge.enrollmentTokenHash,
@@ -88,9 +94,12 @@ struct EnrollmentGrant {
                 throw error
             }
         case .signUp:
-            guard application.signup == .enabled, try await services.store.insertFirstCredential(credential) else {
+            guard application.signup == .enabled, let account else {
                 throw ServiceError.forbidden("This application does not accept new accounts")
             }
+            guard
+                try await services.store.insertAccount(account.user, profile: account.profile, credential: credential)
+            else { throw ServiceError.conflict(Self.emailTaken) }
         case .openFirstEnrollment:
             try requireOpenPolicy()
             guard try await services.store.insertFirstCredential(credential) else {

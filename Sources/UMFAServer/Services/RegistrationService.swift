@@ -35,15 +35,23 @@ struct RegistrationService: Sendable {
 
     /// Creation options for `userID` under a grant already decided (by the enrollment policy, or
     /// by account creation on the hosted pages); `userName` is what the passkey manager shows.
+    /// - Parameter newUserHandle: the user handle of an account being created; such a user is
+    ///   not stored here, but with its first passkey (``NewAccount``).
     func options(
         application: ApplicationRecord, userID: String, userName: String, displayName: String,
         existing: [StoredCredential], grant: EnrollmentGrant.Grant, caller: Caller, challenge given: [UInt8]? = nil,
-        expiresAt: Date? = nil, ceremony: CeremonyKind = .registration
+        expiresAt: Date? = nil, ceremony: CeremonyKind = .registration, newUserHandle: [UInt8]? = nil
     ) async throws -> RegistrationOptionsResponse {
-        let user = try await services.store.insertUser(
-            UserRecord(
-                applicationID: application.id, userID: userID, userHandle: Secrets.randomBytes(32),
-                displayName: displayName, createdAt: services.now()))
+        let userHandle: [UInt8]
+        if let newUserHandle {
+            userHandle = newUserHandle
+        } else {
+            userHandle = try await services.store.insertUser(
+                UserRecord(
+                    applicationID: application.id, userID: userID, userHandle: Secrets.randomBytes(32),
+                    displayName: displayName, createdAt: services.now())
+            ).userHandle
+        }
         let challenge = given ?? Secrets.randomBytes(32)
         try await services.store.insertChallenge(
             ChallengeRecord(
@@ -54,7 +62,7 @@ struct RegistrationService: Sendable {
                 enrollmentTokenHash: grant.enrollmentTokenHash))
         let options = CreationOptionsJSON(
             rp: RelyingPartyEntity(id: application.rpID, name: application.rpName),
-            user: UserEntity(id: Base64URLBytes(user.userHandle), name: userName, displayName: displayName),
+            user: UserEntity(id: Base64URLBytes(userHandle), name: userName, displayName: displayName),
             challenge: Base64URLBytes(challenge),
             pubKeyCredParams: Self.offeredAlgorithms.map { CredentialParameters(alg: $0) },
             timeout: UInt32(services.challengeLifetime * 1000),
@@ -84,6 +92,16 @@ struct RegistrationService: Sendable {
             credentialID: Base64URL.encode(registered.credential.credentialID), token: token)
     }
 
+    /// A user that account creation (DESIGN.md §5, §6) stores together with its first passkey,
+    /// once that passkey verified: until then only the challenge and the pending interaction
+    /// exist, so options alone leave no user behind.
+    struct NewAccount: Sendable {
+        /// The user, with the handle its creation options carried.
+        let user: UserRecord
+        /// Its profile; the email is unique per application (without case).
+        let profile: UserProfileRecord
+    }
+
     /// A credential stored by a verified registration, and what its authenticator said.
     struct Registered: Sendable {
         let credential: StoredCredential
@@ -94,11 +112,13 @@ struct RegistrationService: Sendable {
 
     /// §7.1 under the abuse limits (a failed verification counts against the caller), the
     /// grant checked again, and the credential stored.
-    /// - Parameter ceremony: the kind of challenge the response must answer (`dispatch/complete`
-    ///   answers out-of-band ones, which the ordinary verify route never consumes).
+    /// - Parameters:
+    ///   - ceremony: the kind of challenge the response must answer (`dispatch/complete`
+    ///     answers out-of-band ones, which the ordinary verify route never consumes).
+    ///   - account: the account this registration creates (its challenge must be a sign-up one).
     func register(
         _ request: RegistrationVerifyRequest, application: ApplicationRecord, caller: Caller,
-        ceremony: CeremonyKind = .registration
+        ceremony: CeremonyKind = .registration, account: NewAccount? = nil
     )
         async throws -> Registered
     {
@@ -109,7 +129,7 @@ struct RegistrationService: Sendable {
             registered = try await services.abuse.ceremony(
                 application: application.id, userID: request.userID, caller: caller
             ) {
-                try await verifyAndStore(request, application: application, ceremony: ceremony)
+                try await verifyAndStore(request, application: application, ceremony: ceremony, account: account)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
             services.metrics.ceremony("registration", succeeded: false)
@@ -129,24 +149,35 @@ struct RegistrationService: Sendable {
     }
 
     private func verifyAndStore(
-        _ request: RegistrationVerifyRequest, application: ApplicationRecord, ceremony: CeremonyKind
+        _ request: RegistrationVerifyRequest, application: ApplicationRecord, ceremony: CeremonyKind,
+        account: NewAccount?
     )
         async throws -> Registered
     {
         let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
             .consume(for: request.credential.response.clientDataJSON, ceremony: ceremony)
         // Byte for byte: a Unicode-equal spelling of the user id is another user (DESIGN.md §4).
-        guard challenge.userID.isSameBytes(as: request.userID),
-            let user = try await services.store.user(applicationID: application.id, userID: request.userID)
-        else {
+        guard challenge.userID.isSameBytes(as: request.userID) else {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
+        }
+        let userHandle: [UInt8]
+        if let account {
+            // A new account's user is stored only with this passkey (EnrollmentGrant.complete).
+            guard challenge.grant == .signUp, account.user.userID.isSameBytes(as: request.userID) else {
+                throw ServiceError.unauthenticated("The challenge was not issued for this new account")
+            }
+            userHandle = account.user.userHandle
+        } else {
+            guard let user = try await services.store.user(applicationID: application.id, userID: request.userID)
+            else { throw ServiceError.unauthenticated("The challenge was issued for another user") }
+            userHandle = user.userHandle
         }
         let verified: VerifiedRegistration
         do {
             var policy = application.registrationPolicy(anchors: services.attestationAnchors)
             policy.algorithms = Self.offeredAlgorithms
             verified = try await RegistrationVerifier(policy: policy).verify(
-                request.credential, expectedChallenge: challengeBytes, userHandle: user.userHandle,
+                request.credential, expectedChallenge: challengeBytes, userHandle: userHandle,
                 userVerification: UserVerificationRequirement(rawValue: challenge.userVerification.rawValue),
                 at: services.now(),
                 isRegistered: { id in
@@ -172,7 +203,7 @@ struct RegistrationService: Sendable {
         do {
             // The grant is checked again and spent with the store write (DESIGN.md §2, §4).
             try await EnrollmentGrant(services: services, application: application)
-                .complete(challenge, storing: credential)
+                .complete(challenge, storing: credential, creating: account)
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("This credential is already registered")
         }

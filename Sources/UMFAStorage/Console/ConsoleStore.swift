@@ -18,11 +18,14 @@ public struct ConsoleCredentialRecord: Sendable, Equatable {
     public var createdAt: Date
     /// When it last signed in.
     public var lastUsedAt: Date?
+    /// The admin-token epoch it was enrolled under; `nil` for a passkey enrolled before epochs
+    /// were kept, which signs nothing in.
+    public var tokenEpoch: [UInt8]?
 
     /// Creates a record.
     public init(
         credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8], backupEligible: Bool,
-        name: String, createdAt: Date, lastUsedAt: Date? = nil
+        name: String, createdAt: Date, lastUsedAt: Date? = nil, tokenEpoch: [UInt8]? = nil
     ) {
         self.backupEligible = backupEligible
         self.credentialID = credentialID
@@ -32,6 +35,7 @@ public struct ConsoleCredentialRecord: Sendable, Equatable {
         self.name = name
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.tokenEpoch = tokenEpoch
     }
 }
 
@@ -70,10 +74,20 @@ public protocol ConsoleStore: Sendable {
         async throws -> Bool
     /// Adds a session.
     func insertConsoleSession(_ session: ConsoleSessionRecord) async throws
-    /// The session with this hash, when it has not expired at `now`.
-    func consoleSession(hash: [UInt8], at now: Date) async throws -> ConsoleSessionRecord?
+    /// The session with this hash, when it has not expired at `now` and its passkey still
+    /// exists with the admin-token epoch `tokenEpoch`.
+    func consoleSession(hash: [UInt8], at now: Date, tokenEpoch: [UInt8]) async throws -> ConsoleSessionRecord?
     /// Ends a session; `false` when there was none.
     func deleteConsoleSession(hash: [UInt8]) async throws -> Bool
+    /// The sessions of existing passkeys that have not expired at `now`, oldest first.
+    func consoleSessions(at now: Date) async throws -> [ConsoleSessionRecord]
+    /// Removes an operator passkey and ends its sessions; the number of sessions ended, or
+    /// `nil` when there was no such passkey.
+    func deleteConsoleCredential(id: [UInt8]) async throws -> Int?
+    /// Removes every operator passkey not enrolled under `tokenEpoch` and every session not of
+    /// a remaining passkey, holding the lock migrations take (so instances starting together
+    /// do it once). The numbers of passkeys and sessions removed.
+    func revokeConsoleCredentials(exceptEpoch tokenEpoch: [UInt8]) async throws -> (credentials: Int, sessions: Int)
     /// The application's newest users, at most `limit`.
     func recentUsers(applicationID: UUID, limit: Int) async throws -> [UserRecord]
 }
@@ -83,13 +97,13 @@ extension StoreQueries {
         StoreQuery(
             """
             INSERT INTO console_credentials (credential_id, public_key, sign_count, user_handle, backup_eligible,
-                name, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                name, created_at, last_used_at, token_epoch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .bytes(credential.credentialID), .bytes(credential.publicKey), .integer(Int64(credential.signCount)),
                 .bytes(credential.userHandle), .bool(credential.backupEligible), .text(credential.name),
                 .date(credential.createdAt),
-                .optionalDate(credential.lastUsedAt),
+                .optionalDate(credential.lastUsedAt), credential.tokenEpoch.map { .bytes($0) } ?? .null,
             ])
     }
 
@@ -123,9 +137,14 @@ extension StoreQueries {
             ])
     }
 
-    static func consoleSession(hash: [UInt8], at now: Date) -> StoreQuery {
+    static func consoleSession(hash: [UInt8], at now: Date, tokenEpoch: [UInt8]) -> StoreQuery {
         StoreQuery(
-            "SELECT * FROM console_sessions WHERE session_hash = ? AND expires_at > ?", [.bytes(hash), .date(now)])
+            """
+            SELECT s.* FROM console_sessions s
+            JOIN console_credentials c ON c.credential_id = s.credential_id
+            WHERE s.session_hash = ? AND s.expires_at > ? AND c.token_epoch = ?
+            """,
+            [.bytes(hash), .date(now), .bytes(tokenEpoch)])
     }
 
     static func deleteConsoleSession(hash: [UInt8]) -> StoreQuery {
@@ -146,7 +165,8 @@ extension ConsoleCredentialRecord {
             signCount: UInt32(clamping: try row.integer("sign_count")), userHandle: try row.bytes("user_handle"),
             backupEligible: try row.bool("backup_eligible"), name: try row.text("name"),
             createdAt: try row.date("created_at"),
-            lastUsedAt: row.optionalDate("last_used_at"))
+            lastUsedAt: row.optionalDate("last_used_at"),
+            tokenEpoch: try row.optionalText("token_epoch").map(StoredValue.bytes))
     }
 }
 
@@ -185,8 +205,8 @@ extension SQLStore {
         _ = try await executor.rows(StoreQueries.insertConsoleSession(session))
     }
 
-    func consoleSession(hash: [UInt8], at now: Date) async throws -> ConsoleSessionRecord? {
-        try await executor.rows(StoreQueries.consoleSession(hash: hash, at: now)).first.map(
+    func consoleSession(hash: [UInt8], at now: Date, tokenEpoch: [UInt8]) async throws -> ConsoleSessionRecord? {
+        try await executor.rows(StoreQueries.consoleSession(hash: hash, at: now, tokenEpoch: tokenEpoch)).first.map(
             ConsoleSessionRecord.init(row:))
     }
 

@@ -60,7 +60,9 @@ extension ApplicationRecord {
             appleAppIDs: try StoredValue.list(try row.text("apple_app_ids")),
             androidApps: try StoredValue.decoded([AndroidAppIdentity].self, from: try row.text("android_apps")),
             dpopNonce: try row.setting("dpop_nonce"), webhookURL: row.optionalText("webhook_url"),
-            sealedWebhookSecret: try row.optionalText("sealed_webhook_secret").map { try StoredValue.bytes($0) })
+            sealedWebhookSecret: try row.optionalText("sealed_webhook_secret").map { try StoredValue.bytes($0) },
+            allowedScopes: try StoredValue.list(try row.text("allowed_scopes")),
+            resourceIndicators: try StoredValue.list(try row.text("resource_indicators")))
     }
 }
 

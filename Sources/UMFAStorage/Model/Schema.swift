@@ -226,9 +226,27 @@ enum Schema {
         ],
         [
             // 11: security round three.
-            // 11a: sign-ins remember their credential (issue 34 item 2).
-            // 11b: console credentials end with the admin token (issue 34 item 3).
-            // 11c: scopes and resources an application allows (issue 34 item 4).
+            // 11a: sign-ins remember their credential (issue 34 item 2). Sessions, codes and
+            // refresh tokens keep the passkey that signed in, so deleting it (or its user) finds
+            // and ends them.
+            "ALTER TABLE oauth_grants ADD COLUMN credential_id TEXT",
+            "CREATE INDEX oauth_grants_by_credential ON oauth_grants (application_id, credential_id)",
+            "CREATE INDEX oauth_grants_by_subject ON oauth_grants (application_id, subject)",
+            // 11b: console credentials end with the admin token (issue 34 item 3). Each operator
+            // passkey keeps the epoch (a value derived from the admin token's hash) it was enrolled
+            // under; a passkey of another epoch, or of none (enrolled before this column), signs
+            // nothing in, and the start-up with a new admin token deletes it and its sessions.
+            "ALTER TABLE console_credentials ADD COLUMN token_epoch TEXT",
+            // 11c: scopes and resources an application allows (issue 34 item 4). The scopes a
+            // self-registered client may ask for (the standard OpenID Connect ones by default),
+            // the resource indicators (RFC 8707) its tokens may name as audience, and the scopes
+            // an initial access token limits its registrations to.
+            """
+            ALTER TABLE applications ADD COLUMN allowed_scopes TEXT NOT NULL
+                DEFAULT '["openid","profile","email","phone","offline_access"]'
+            """,
+            "ALTER TABLE applications ADD COLUMN resource_indicators TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE initial_access_tokens ADD COLUMN scopes TEXT",
             // 11d: account creation (issue 34 item 5).
         ],
     ]

@@ -82,6 +82,14 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var webhookURL: String?
     /// The webhook signing secret, sealed with the master key.
     public var sealedWebhookSecret: [UInt8]?
+    /// The scopes a client that registers itself (RFC 7591) may ask for.
+    public var allowedScopes: [String]
+    /// The resource indicators (RFC 8707) the application's access tokens may be issued for;
+    /// each names one application only.
+    public var resourceIndicators: [String]
+
+    /// The scopes ``allowedScopes`` holds by default: OpenID Connect Core §5.4 and §11.
+    public static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
 
     /// Creates an application record.
     public init(
@@ -91,8 +99,11 @@ public struct ApplicationRecord: Sendable, Hashable {
         aaguidDeny: [String] = [], signup: SignupSetting = .enabled,
         tokenSigningAlgorithm: TokenSigningAlgorithm = .rs256, appleAppIDs: [String] = [],
         androidApps: [AndroidAppIdentity] = [], dpopNonce: DPoPNonceSetting = .off, webhookURL: String? = nil,
-        sealedWebhookSecret: [UInt8]? = nil
+        sealedWebhookSecret: [UInt8]? = nil, allowedScopes: [String] = ApplicationRecord.standardScopes,
+        resourceIndicators: [String] = []
     ) {
+        self.allowedScopes = allowedScopes
+        self.resourceIndicators = resourceIndicators
         self.dpopNonce = dpopNonce
         self.webhookURL = webhookURL
         self.sealedWebhookSecret = sealedWebhookSecret

@@ -33,8 +33,9 @@ enum StoreQueries {
             """
             INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
                 attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup,
-                token_signing_alg, apple_app_ids, android_apps, dpop_nonce, webhook_url, sealed_webhook_secret)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                token_signing_alg, apple_app_ids, android_apps, dpop_nonce, webhook_url, sealed_webhook_secret,
+                allowed_scopes, resource_indicators)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
@@ -46,7 +47,8 @@ enum StoreQueries {
                 .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
                 .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
                 .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
-                app.sealedWebhookSecret.map { .bytes($0) } ?? .null,
+                app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
+                .text(StoredValue.json(app.resourceIndicators)),
             ])
     }
 
@@ -56,7 +58,8 @@ enum StoreQueries {
             UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
                 user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
                 aaguid_allow = ?, aaguid_deny = ?, signup = ?, token_signing_alg = ?, apple_app_ids = ?,
-                android_apps = ?, dpop_nonce = ?, webhook_url = ?, sealed_webhook_secret = ? WHERE id = ?
+                android_apps = ?, dpop_nonce = ?, webhook_url = ?, sealed_webhook_secret = ?, allowed_scopes = ?,
+                resource_indicators = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
@@ -67,7 +70,8 @@ enum StoreQueries {
                 .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
                 .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
                 .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
-                app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .uuid(app.id),
+                app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
+                .text(StoredValue.json(app.resourceIndicators)), .uuid(app.id),
             ])
     }
 

@@ -50,6 +50,13 @@ public protocol UserProfileStore: Sendable {
     func userProfile(applicationID: UUID, userID: String) async throws -> UserProfileRecord?
     /// The user whose email matches without case; `nil` when none.
     func userID(applicationID: UUID, email: String) async throws -> String?
+    /// Creates an account: a new user, its profile and its first credential, all or none
+    /// (a step that fails removes what the earlier ones stored). `false` when another user of
+    /// the application has the email (without case), decided by the unique index, so of two
+    /// sign-ups with one address only one is stored; ``StoreError/Code/conflict`` when the
+    /// user id exists or the credential id is registered already.
+    func insertAccount(_ user: UserRecord, profile: UserProfileRecord, credential: StoredCredential) async throws
+        -> Bool
 }
 
 extension StoreQueries {

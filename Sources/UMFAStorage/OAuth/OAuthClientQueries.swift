@@ -62,19 +62,20 @@ extension StoreQueries {
             "SELECT \(oauthClientColumns) FROM oauth_clients WHERE application_id = ?", [.uuid(applicationID)])
     }
 
-    static func updateOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
-        StoreQuery(
+    static func updateOAuthClient(_ client: OAuthClientRecord, presentedToken: [UInt8]? = nil) -> StoreQuery {
+        let condition = presentedToken == nil ? "" : " AND registration_token_hash = ?"
+        return StoreQuery(
             """
             UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
                 response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
                 access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?, dpop_bound = ?,
                 jwks = ?, sealed_secret = ?, dcr_template = ?, software_id = ?, registration_token_hash = ?,
                 attestation_required = ?
-            WHERE application_id = ? AND client_id = ? RETURNING client_id
+            WHERE application_id = ? AND client_id = ?\(condition) RETURNING client_id
             """,
             Array(oauthClientValues(client)[2..<13]) + Array(oauthClientValues(client)[14...]) + [
                 .uuid(client.applicationID), .text(client.clientID),
-            ])
+            ] + (presentedToken.map { [.bytes($0)] } ?? []))
     }
 
     static func replaceRegistrationToken(applicationID: UUID, clientID: String, current: [UInt8], new: [UInt8])
@@ -169,6 +170,10 @@ extension SQLStore {
 
     func updateOAuthClient(_ client: OAuthClientRecord) async throws -> Bool {
         try await !executor.rows(StoreQueries.updateOAuthClient(client)).isEmpty
+    }
+
+    func updateRegisteredClient(_ client: OAuthClientRecord, presentedToken: [UInt8]) async throws -> Bool {
+        try await !executor.rows(StoreQueries.updateOAuthClient(client, presentedToken: presentedToken)).isEmpty
     }
 
     func replaceRegistrationToken(applicationID: UUID, clientID: String, current: [UInt8], new: [UInt8])

@@ -117,6 +117,10 @@ public protocol OAuthClientStore: Sendable {
     func oauthClients(applicationID: UUID) async throws -> [OAuthClientRecord]
     /// Replaces a client's settings (and secret hash); `false` when there is no such client.
     func updateOAuthClient(_ client: OAuthClientRecord) async throws -> Bool
+    /// Replaces a self-registered client's settings (RFC 7592 §2.2) only while its registration
+    /// access token hash is still `presentedToken`, in one statement: of concurrent updates and
+    /// reads with one token, on any instance, one succeeds. `false` otherwise.
+    func updateRegisteredClient(_ client: OAuthClientRecord, presentedToken: [UInt8]) async throws -> Bool
     /// Replaces a client's registration access token hash, only while it is still `current`:
     /// of concurrent callers, on any instance, one succeeds.
     func replaceRegistrationToken(applicationID: UUID, clientID: String, current: [UInt8], new: [UInt8])

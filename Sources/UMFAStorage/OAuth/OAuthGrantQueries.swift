@@ -3,16 +3,16 @@ import Foundation
 /// The statements behind ``OAuthGrantStore``, for both engines.
 extension StoreQueries {
     static let oauthGrantColumns =
-        "kind, handle_hash, application_id, family, subject, payload, created_at, expires_at, consumed_at"
+        "kind, handle_hash, application_id, family, subject, payload, created_at, expires_at, consumed_at, credential_id"
 
     static func insertOAuthGrant(_ grant: OAuthGrantRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_grants (\(oauthGrantColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO oauth_grants (\(oauthGrantColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(grant.kind.rawValue), .bytes(grant.handleHash), .uuid(grant.applicationID),
                 grant.family.map { .text($0) } ?? .null, grant.subject.map { .text($0) } ?? .null,
                 .bytes(grant.payload), .date(grant.createdAt), .date(grant.expiresAt),
-                grant.consumedAt.map { .date($0) } ?? .null,
+                grant.consumedAt.map { .date($0) } ?? .null, grant.credentialID.map { .bytes($0) } ?? .null,
             ])
     }
 
@@ -81,7 +81,8 @@ extension OAuthGrantRecord {
             kind: parsed, handleHash: try row.bytes("handle_hash"), applicationID: try row.uuid("application_id"),
             family: row.optionalText("family"), subject: row.optionalText("subject"), payload: try row.bytes("payload"),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            consumedAt: row.optionalDate("consumed_at"))
+            consumedAt: row.optionalDate("consumed_at"),
+            credentialID: try row.optionalText("credential_id").map(StoredValue.bytes))
     }
 }
 

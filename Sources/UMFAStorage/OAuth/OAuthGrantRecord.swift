@@ -47,11 +47,14 @@ public struct OAuthGrantRecord: Sendable, Equatable {
     public var expiresAt: Date
     /// When it was used up or revoked; `nil` while live.
     public var consumedAt: Date?
+    /// The passkey whose sign-in the grant stands for (sessions, codes, refresh tokens), so that
+    /// deleting it ends the grant; `nil` for other kinds and for grants stored before it was kept.
+    public var credentialID: [UInt8]?
 
     /// Creates a record.
     public init(
         kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, family: String?, subject: String?,
-        payload: [UInt8], createdAt: Date, expiresAt: Date, consumedAt: Date? = nil
+        payload: [UInt8], createdAt: Date, expiresAt: Date, consumedAt: Date? = nil, credentialID: [UInt8]? = nil
     ) {
         self.kind = kind
         self.handleHash = handleHash
@@ -62,6 +65,7 @@ public struct OAuthGrantRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.consumedAt = consumedAt
+        self.credentialID = credentialID
     }
 }
 
@@ -86,4 +90,12 @@ public protocol OAuthGrantStore: Sendable {
     func revokeOAuthGrantFamily(applicationID: UUID, family: String, at now: Date) async throws -> Int
     /// Removes a grant; `false` when there was none.
     func deleteOAuthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID) async throws -> Bool
+    /// Ends what a passkey signed in (`credentialID`), or with `credentialID` `nil` everything of
+    /// the user `subject`: first every family of their grants, consumed or not, is marked revoked
+    /// until `markedUntil` (as ``OAuthClientStore/revokeAccessToken(jti:applicationID:expiresAt:)``
+    /// with the family as `jti`, which ends the family's access tokens and refresh tokens issued
+    /// into it later), then their live grants are consumed at `now`.
+    func revokeOAuthGrants(
+        applicationID: UUID, subject: String, credentialID: [UInt8]?, at now: Date, markedUntil: Date
+    ) async throws -> OAuthGrantRevocation
 }

@@ -6,10 +6,13 @@ import UMFAWebAuthn
 
 extension API {
     /// An initial access token the admin issued (201 required).
-    func initialAccessToken(_ app: TestApplication, ttl: Int? = nil, uses: Int? = nil) async throws -> String {
+    func initialAccessToken(_ app: TestApplication, ttl: Int? = nil, uses: Int? = nil, scope: String? = nil)
+        async throws -> String
+    {
         let reply = try await send(
             .post, APIOperation.createInitialAccessToken.path(["id": app.id]),
-            json: try .encoding(InitialAccessTokenRequest(ttlSeconds: ttl, uses: uses)), bearer: TestServer.adminToken)
+            json: try .encoding(InitialAccessTokenRequest(ttlSeconds: ttl, uses: uses, scope: scope)),
+            bearer: TestServer.adminToken)
         guard reply.status == .created, let token = reply["initial_access_token"]?.stringValue else {
             throw TestFailure("initial-access-tokens failed: \(reply.status) \(reply.text)")
         }

@@ -168,10 +168,11 @@ struct APIFlowService: Sendable {
         case .pending:
             return steps(handle).approvalWaiting()
         case .succeeded:
-            guard let userID = transaction.userID else {
-                throw ServiceError(.internalFailure, "An approval succeeded without a user")
+            guard let userID = transaction.userID, let credentialID = transaction.credentialID else {
+                throw ServiceError(.internalFailure, "An approval succeeded without a user or passkey")
             }
-            state.payload.signIn = interactions.newSignIn(userID: userID, amr: try amr(of: transaction))
+            state.payload.signIn = interactions.newSignIn(
+                userID: userID, amr: try amr(of: transaction), credentialID: credentialID)
             state.payload.approvalTransaction = nil
             try await save(handle, state, subject: userID)
             return steps(handle).approvalDone()

@@ -39,13 +39,27 @@ struct AuthorizationFlow: Sendable {
     /// First-party clients never ask; others ask once for the scopes, and again for new ones or
     /// when the request says `prompt=consent`.
     func hasConsent(_ request: AuthorizationRequest, client: OAuthClientRecord, userID: String) async throws -> Bool {
-        if client.firstParty { return true }
+        if try await isFirstParty(client) { return true }
         if request.prompt.contains("consent") { return false }
         guard
             let found = try await grants.live(
                 .consent, handleHash: consentHash(client: client.clientID, userID: userID), as: [String].self)
         else { return false }
         return request.scopes.allSatisfy(found.payload.contains)
+    }
+
+    /// Whether `client` skips consent. An admin's client, as its setting says; a client that
+    /// registered itself (RFC 7591) only while its template is a first-party `dcr_template` and
+    /// every redirect URI it has is the template's own, checked again here because the template
+    /// may have changed since; one without template never.
+    func isFirstParty(_ client: OAuthClientRecord) async throws -> Bool {
+        guard client.firstParty else { return false }
+        guard client.registrationTokenHash != nil else { return true }
+        guard let softwareID = client.softwareID,
+            let template = try await services.store.oauthClient(
+                applicationID: issuer.application.id, clientID: softwareID)
+        else { return false }
+        return ClientRegistrationRules.isFirstParty(client, template: template)
     }
 
     /// Remembers that the user allowed the client these scopes (and those allowed before).
@@ -63,7 +77,8 @@ struct AuthorizationFlow: Sendable {
         let family = "f" + Base64URL.encode(Secrets.randomBytes(16))
         let code = try await grants.create(
             .authorizationCode, CodeGrant(request: request, signIn: signIn, family: family),
-            lifetime: Self.codeLifetime, family: family, subject: signIn.userID)
+            lifetime: Self.codeLifetime, family: family, subject: signIn.userID,
+            credentialID: signIn.credentialBytes)
         return redirect(request.redirectURI, ["code": code, "state": request.state])
     }
 

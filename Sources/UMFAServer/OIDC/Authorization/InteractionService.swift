@@ -54,60 +54,58 @@ struct InteractionService: Sendable {
         let outcome = try await AuthenticationService(services: services)
             .signIn(application: issuer.application, userID: nil, credential: request.credential, caller: caller)
         let signIn = newSignIn(
-            userID: outcome.credential.userID, amr: LoginTokens.amr(for: outcome.verified.authenticatorData))
+            userID: outcome.credential.userID, amr: LoginTokens.amr(for: outcome.verified.authenticatorData),
+            credentialID: outcome.credential.credentialID)
         state.payload.signIn = signIn
         return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
     }
 
     /// Checks the profile, reserves a new user id and answers creation options for its passkey.
+    /// Stores no user: the account is kept with the interaction until its passkey verifies.
     func createAccountOptions(_ request: InteractionCreateAccountRequest, caller: Caller) async throws
         -> RegistrationOptionsResponse
     {
         var state = try await interaction(request.interaction)
+        // Anyone may ask, and each answer stores a challenge: counted like every options route.
+        try services.abuse.countOptionsRequest(caller)
         guard issuer.application.signup == .enabled else {
             throw ServiceError.forbidden("This application does not accept new accounts")
         }
-        let account = try Self.account(request)
+        var account = try Self.account(request)
         if try await services.store.userID(applicationID: issuer.application.id, email: account.email) != nil {
-            throw ServiceError.conflict("An account with this email address exists already; sign in instead")
+            throw ServiceError.conflict(EnrollmentGrant.emailTaken)
         }
+        let userHandle = Secrets.randomBytes(32)
+        account.userHandle = Base64URL.encode(userHandle)
         state.payload.pendingAccount = account
         guard
             try await grants.update(
                 .interaction, request.interaction, state.payload, subject: nil, expiresAt: state.record.expiresAt)
         else { throw ServiceError.unauthenticated(Self.expired) }
-        let name = [account.givenName, account.familyName].compactMap { $0 }.joined(separator: " ")
         return try await RegistrationService(services: services).options(
             application: issuer.application, userID: account.userID, userName: account.email,
-            displayName: name.isEmpty ? account.email : name, existing: [],
-            grant: EnrollmentGrant.Grant(kind: .signUp), caller: caller)
+            displayName: account.displayName, existing: [], grant: EnrollmentGrant.Grant(kind: .signUp),
+            caller: caller, newUserHandle: userHandle)
     }
 
-    /// Checks and stores the new passkey, saves the profile, starts the SSO session.
+    /// Checks the new passkey and stores it with its user and profile, all or nothing (the
+    /// email address stays unique: 409 when another sign-up took it meanwhile); starts the SSO
+    /// session.
     func createAccountVerify(_ request: InteractionCreateAccountVerifyRequest, caller: Caller) async throws -> Step {
         var state = try await interaction(request.interaction)
-        guard let account = state.payload.pendingAccount else {
+        guard let account = state.payload.pendingAccount, let userHandle = account.userHandleBytes else {
             throw ServiceError.invalid("Start account creation with create-account/options first")
         }
         let registered = try await RegistrationService(services: services).register(
             RegistrationVerifyRequest(
                 applicationID: issuer.application.id.uuidString, userID: account.userID,
                 credential: request.credential, deviceName: account.deviceName),
-            application: issuer.application, caller: caller)
-        do {
-            try await services.store.saveUserProfile(
-                UserProfileRecord(
-                    applicationID: issuer.application.id, userID: account.userID, email: account.email,
-                    emailVerified: false, givenName: account.givenName, familyName: account.familyName,
-                    phoneNumber: account.phoneNumber, phoneNumberVerified: false, updatedAt: services.now()))
-        } catch let error as StoreError where error.code == .conflict {
-            // Another sign-up took the address meanwhile: this one leaves nothing behind.
-            _ = try? await services.store.deleteCredential(
-                applicationID: issuer.application.id, userID: account.userID,
-                credentialID: registered.credential.credentialID)
-            throw ServiceError.conflict("An account with this email address exists already; sign in instead")
-        }
-        let signIn = newSignIn(userID: account.userID, amr: LoginTokens.amr(for: registered.authenticatorData))
+            application: issuer.application, caller: caller,
+            account: account.newAccount(
+                applicationID: issuer.application.id, userHandle: userHandle, now: services.now()))
+        let signIn = newSignIn(
+            userID: account.userID, amr: LoginTokens.amr(for: registered.authenticatorData),
+            credentialID: registered.credential.credentialID)
         state.payload.pendingAccount = nil
         state.payload.signIn = signIn
         return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
@@ -165,10 +163,11 @@ struct InteractionService: Sendable {
             setCookie: cookie)
     }
 
-    func newSignIn(userID: String, amr: [String]) -> SignIn {
+    /// A sign-in now by `userID` with the passkey `credentialID`, in a new session.
+    func newSignIn(userID: String, amr: [String], credentialID: [UInt8]) -> SignIn {
         SignIn(
             userID: userID, authTime: Int(services.now().timeIntervalSince1970), amr: amr,
-            sessionID: Base64URL.encode(Secrets.randomBytes(16)))
+            sessionID: Base64URL.encode(Secrets.randomBytes(16)), credentialID: Base64URL.encode(credentialID))
     }
 
     /// The live interaction of `handle`; 401 with words a person understands when it is gone.

@@ -18,28 +18,30 @@ struct OAuthGrants: Sendable {
     }
 
     /// Stores `payload` under a new handle and returns the handle.
+    /// Stores `payload` under a new handle and returns the handle. `credentialID` is the passkey
+    /// whose sign-in the grant stands for: deleting it ends the grant.
     func create<Payload: Codable & Sendable>(
         _ kind: OAuthGrantKind, _ payload: Payload, lifetime: TimeInterval, family: String? = nil,
-        subject: String? = nil, prefix: String = ""
+        subject: String? = nil, prefix: String = "", credentialID: [UInt8]? = nil
     ) async throws -> String {
         let handle = prefix + Base64URL.encode(Secrets.randomBytes(32))
         try await store(
             kind, handleHash: Secrets.hash(handle), payload, lifetime: lifetime, family: family,
-            subject: subject)
+            subject: subject, credentialID: credentialID)
         return handle
     }
 
     /// Stores `payload` under a handle hash the caller derived (consents: one per client and user).
     func store<Payload: Codable & Sendable>(
         _ kind: OAuthGrantKind, handleHash: [UInt8], _ payload: Payload, lifetime: TimeInterval,
-        family: String? = nil, subject: String? = nil
+        family: String? = nil, subject: String? = nil, credentialID: [UInt8]? = nil
     ) async throws {
         let now = services.now()
         try await services.store.insertOAuthGrant(
             OAuthGrantRecord(
                 kind: kind, handleHash: handleHash, applicationID: issuer.application.id, family: family,
                 subject: subject, payload: Array(try JSONEncoder().encode(payload)), createdAt: now,
-                expiresAt: now.addingTimeInterval(lifetime)))
+                expiresAt: now.addingTimeInterval(lifetime), credentialID: credentialID))
     }
 
     /// The live (unexpired, unconsumed) grant of `handle`; `nil` otherwise.

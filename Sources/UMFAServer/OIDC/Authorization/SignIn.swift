@@ -1,4 +1,5 @@
 import Foundation
+import UMFAWebAuthn
 
 /// Who signed in on the hosted pages, and how: what codes, tokens and the SSO session carry.
 struct SignIn: Codable, Sendable, Equatable {
@@ -10,6 +11,12 @@ struct SignIn: Codable, Sendable, Equatable {
     var amr: [String]
     /// The SSO session the sign-in belongs to (`sid`).
     var sessionID: String
+    /// The passkey that signed in (base64url): what the sign-in issues lives only as long as it
+    /// stays registered to the user. `nil` only in sign-ins stored before it was recorded.
+    var credentialID: String? = nil
+
+    /// ``credentialID`` as bytes, as the store keeps it beside the grant.
+    var credentialBytes: [UInt8]? { credentialID.flatMap(Base64URL.decode) }
 }
 
 /// An authorization request while the person is on the hosted pages: the request, the
@@ -32,6 +39,9 @@ struct Interaction: Codable, Sendable {
     /// An account whose passkey is being created.
     struct PendingAccount: Codable, Sendable {
         var userID: String
+        /// The WebAuthn user handle its creation options carried (base64url); the user is stored
+        /// with it only when the passkey verifies. `nil` only in interactions stored before.
+        var userHandle: String? = nil
         var email: String
         var givenName: String?
         var familyName: String?
@@ -50,10 +60,13 @@ struct SSOSessions: Sendable {
     /// How long a session lasts without a new sign-in.
     static let lifetime: TimeInterval = 8 * 3600
 
-    /// The session the request's cookie names, when it is live.
+    /// The session the request's cookie names, when it is live and the passkey that started it
+    /// is still registered to its user (a session of a deleted passkey is no session).
     func current(cookieHeader: String?) async throws -> (handle: String, signIn: SignIn)? {
         guard let handle = Self.cookie(Self.cookieName, in: cookieHeader),
-            let found = try await grants.live(.session, handle, as: SignIn.self)
+            let found = try await grants.live(.session, handle, as: SignIn.self),
+            try await SignInCredentials(services: grants.services, applicationID: grants.issuer.application.id)
+                .isRegistered(found.payload)
         else { return nil }
         return (handle, found.payload)
     }
@@ -61,7 +74,8 @@ struct SSOSessions: Sendable {
     /// Starts a session for `signIn`; returns the `Set-Cookie` value.
     func start(_ signIn: SignIn) async throws -> String {
         let handle = try await grants.create(
-            .session, signIn, lifetime: Self.lifetime, family: signIn.sessionID, subject: signIn.userID)
+            .session, signIn, lifetime: Self.lifetime, family: signIn.sessionID, subject: signIn.userID,
+            credentialID: signIn.credentialBytes)
         return setCookie(handle, maxAge: Int(Self.lifetime))
     }
 

@@ -69,6 +69,13 @@ struct UserTokens: Sendable {
         to client: OAuthClientRecord, signIn: SignIn, scopes: [String], family: String, nonce: String?,
         familyStarted: Int? = nil, refreshScopes: [String]? = nil, jkt: String? = nil, refreshJKT: String? = nil
     ) async throws -> OAuthTokenResponse {
+        // A code or refresh token of a passkey deleted since ends here, with its family.
+        guard
+            try await SignInCredentials(services: services, applicationID: issuer.application.id).isRegistered(signIn)
+        else {
+            try await OAuthGrants(services: services, issuer: issuer).revokeFamily(family)
+            throw OAuthError(code: .invalidGrant, "The passkey that signed in was removed; sign in again")
+        }
         let (accessToken, claims) = try await AccessTokens(services: services, issuer: issuer)
             .issue(
                 to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family,
@@ -96,7 +103,8 @@ struct UserTokens: Sendable {
                     RefreshGrant(
                         clientID: client.clientID, scopes: refreshScopes ?? scopes, signIn: signIn, family: family,
                         familyStarted: started, jkt: refreshJKT),
-                    lifetime: lifetime, family: family, subject: signIn.userID, prefix: "umfa_rt_")
+                    lifetime: lifetime, family: family, subject: signIn.userID, prefix: "umfa_rt_",
+                    credentialID: signIn.credentialBytes)
             }
         }
         return OAuthTokenResponse(

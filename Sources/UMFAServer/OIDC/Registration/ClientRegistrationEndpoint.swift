@@ -13,10 +13,13 @@ import UMFAWebAuthn
 /// or an access token with scope `dcr` that a `dcr_template` client got by `client_credentials`
 /// (DPoP-proven when bound). A client registered from a template — the `dcr` token's client, or
 /// the `software_id` an admin-issued token names — takes the template's grant types, response
-/// types, authentication method, scopes, token lifetimes, `dpop_bound_access_tokens` and
-/// `first_party`; its own request gives only its name, redirect URIs and keys. The answer holds
+/// types, authentication method, scopes, token lifetimes and `dpop_bound_access_tokens`; its own
+/// request gives only its name, redirect URIs and keys, and it is first-party only when all its
+/// redirect URIs are the template's own (``ClientRegistrationRules``). A client without template
+/// asks only for scopes its initial access token or the application allows. The answer holds
 /// the client secret (when its method uses one) and a registration access token, both shown
-/// once and stored as SHA-256. Invalid metadata changes nothing: not even a use of the token.
+/// once and stored as SHA-256. The bearer token is checked before anything else is read, and
+/// invalid metadata changes nothing: not even a use of the token.
 struct ClientRegistrationEndpoint: Sendable {
     let services: ServerServices
 
@@ -27,8 +30,8 @@ struct ClientRegistrationEndpoint: Sendable {
 
     /// Who may register, as its bearer token says.
     private enum Authority {
-        /// An admin-issued initial access token, spent when the client is stored.
-        case initialAccessToken(hash: [UInt8])
+        /// A live admin-issued initial access token, spent when the client is stored.
+        case initialAccessToken(InitialAccessTokenRecord)
         /// A `dcr` access token of this template client.
         case template(OAuthClientRecord)
     }
@@ -38,7 +41,8 @@ struct ClientRegistrationEndpoint: Sendable {
     /// `POST <issuer>/register`.
     var register: RouteHandler {
         route(status: .created) { exchange in
-            let authority = try await authority(of: exchange.request, issuer: exchange.issuer)
+            let authority = try await authority(
+                of: exchange.request, issuer: exchange.issuer, caller: exchange.caller)
             let body = try await metadata(of: exchange)
             let answer = try await register(body, authority: authority, issuer: exchange.issuer)
             var details: [String: JSONValue] = ["client_id": .string(answer.clientID)]
@@ -86,16 +90,21 @@ struct ClientRegistrationEndpoint: Sendable {
                     throw OAuthError(code: .invalidClientMetadata, "client_secret is not the client's secret")
                 }
             }
-            // A client made from a template keeps the template's settings; when the template is
-            // gone, its own current ones, so an update never widens what the template allowed.
+            // A client made from a template keeps the template's settings while its software_id
+            // still names a template; otherwise its own current ones, never first-party, so an
+            // update never widens what the template allowed.
             var template: OAuthClientRecord?
             if let softwareID = stored.softwareID {
-                template =
-                    try await services.store.oauthClient(applicationID: issuer.application.id, clientID: softwareID)
-                    ?? stored
+                let named = try await services.store.oauthClient(
+                    applicationID: issuer.application.id, clientID: softwareID)
+                template = named.flatMap { $0.dcrTemplate ? $0 : nil } ?? stored
             }
-            var client = try Self.client(from: body, template: template, base: Self.blank(like: stored))
+            // Without a template: the scopes the application allows, or those it already has.
+            let allowed = issuer.application.allowedScopes + stored.scopes
+            var client = try ClientRegistrationRules.client(
+                from: body, template: template, base: Self.blank(like: stored), allowedScopes: allowed)
             client.softwareID = stored.softwareID
+            if let template { client.firstParty = ClientRegistrationRules.isFirstParty(client, template: template) }
             let token = Secrets.make(prefix: Self.registrationTokenPrefix)
             client.registrationTokenHash = Secrets.hash(token)
             var answer = Self.answer(client, issuer: issuer)
@@ -108,7 +117,11 @@ struct ClientRegistrationEndpoint: Sendable {
                     (client.secretHash, client.sealedSecret) = (stored.secretHash, stored.sealedSecret)
                 }
             }
-            guard try await services.store.updateOAuthClient(client) else { throw Self.staleRegistrationToken }
+            // Compare-and-set on the token presented: of two updates (or an update and a read)
+            // racing with one token, one wins and the other is refused.
+            guard let presented = stored.registrationTokenHash,
+                try await services.store.updateRegisteredClient(client, presentedToken: presented)
+            else { throw Self.staleRegistrationToken }
             return answer
         }
     }
@@ -135,6 +148,7 @@ struct ClientRegistrationEndpoint: Sendable {
     {
         let applicationID = issuer.application.id
         var template: OAuthClientRecord?
+        var allowedScopes = issuer.application.allowedScopes
         switch authority {
         case .template(let client):
             // Step: the token's template is the one copied; another software_id is refused.
@@ -143,7 +157,8 @@ struct ClientRegistrationEndpoint: Sendable {
                     code: .invalidClientMetadata, "software_id must be the template the access token was issued to")
             }
             template = client
-        case .initialAccessToken:
+        case .initialAccessToken(let token):
+            if let scopes = token.scopes { allowedScopes = scopes }
             if let softwareID = body.softwareID {
                 guard
                     let named = try await services.store.oauthClient(
@@ -155,9 +170,10 @@ struct ClientRegistrationEndpoint: Sendable {
                 template = named
             }
         }
-        var client = try Self.client(
+        var client = try ClientRegistrationRules.client(
             from: body, template: template,
-            base: OAuthClientSettings.newClient(applicationID: applicationID, at: services.now()))
+            base: OAuthClientSettings.newClient(applicationID: applicationID, at: services.now()),
+            allowedScopes: allowedScopes)
         let registrationToken = Secrets.make(prefix: Self.registrationTokenPrefix)
         client.registrationTokenHash = Secrets.hash(registrationToken)
         var answer = Self.answer(client, issuer: issuer)
@@ -167,56 +183,14 @@ struct ClientRegistrationEndpoint: Sendable {
         }
         answer.registrationAccessToken = registrationToken
         // The metadata is valid: only now is a use of the admin's token spent.
-        if case .initialAccessToken(let hash) = authority {
+        if case .initialAccessToken(let token) = authority {
             guard
                 try await services.store.spendInitialAccessToken(
-                    hash: hash, applicationID: applicationID, at: services.now())
+                    hash: token.tokenHash, applicationID: applicationID, at: services.now())
             else { throw Self.badInitialAccessToken }
         }
         try await services.store.insertOAuthClient(client)
         return answer
-    }
-
-    /// `base` with the request's metadata applied, then the template's settings over it.
-    private static func client(
-        from body: ClientRegistrationRequest, template: OAuthClientRecord?, base: OAuthClientRecord
-    ) throws -> OAuthClientRecord {
-        if body.jwksURI != nil {
-            throw OAuthError(code: .invalidClientMetadata, "jwks_uri is not supported: send the keys in jwks")
-        }
-        if body.softwareStatement != nil {
-            throw OAuthError(code: .invalidSoftwareStatement, "Software statements are not accepted here")
-        }
-        var request = OAuthClientRequest(
-            clientName: body.clientName ?? template.map { "\($0.name) (registered)" } ?? "Registered client",
-            redirectURIs: body.redirectURIs ?? template?.redirectURIs,
-            postLogoutRedirectURIs: body.postLogoutRedirectURIs ?? template?.postLogoutRedirectURIs)
-        request.jwks = body.jwks
-        if let template {
-            request.grantTypes = template.grantTypes
-            request.responseTypes = template.responseTypes
-            request.tokenEndpointAuthMethod = template.authenticationMethod.rawValue
-            request.scope = template.scopes.joined(separator: " ")
-            request.accessTokenTTLSeconds = template.accessTokenTTLSeconds
-            request.refreshTokenTTLSeconds = template.refreshTokenTTLSeconds
-            request.dpopBoundAccessTokens = template.dpopBoundAccessTokens
-            request.firstParty = template.firstParty
-        } else {
-            request.grantTypes = body.grantTypes
-            request.responseTypes =
-                body.responseTypes ?? body.grantTypes.map { $0.contains("authorization_code") ? ["code"] : [] }
-            request.tokenEndpointAuthMethod = body.tokenEndpointAuthMethod
-            request.scope = body.scope
-            request.dpopBoundAccessTokens = body.dpopBoundAccessTokens
-        }
-        do {
-            var client = try OAuthClientSettings.apply(request, to: base)
-            client.softwareID = template?.clientID
-            return client
-        } catch let error as ServiceError where error.code == .invalidRequest {
-            let aboutRedirects = error.message.hasPrefix("redirect_uris") || error.message.hasPrefix("post_logout")
-            throw OAuthError(code: aboutRedirects ? .invalidRedirectURI : .invalidClientMetadata, error.message)
-        }
     }
 
     /// A stored client's identity with every setting at its default, for a replacement.
@@ -247,14 +221,26 @@ struct ClientRegistrationEndpoint: Sendable {
     private static let badInitialAccessToken = ProtectedResource.Refusal(
         error: OAuthError(code: .invalidToken, "The initial access token is invalid, expired or used up"))
 
-    /// Who registers: an admin-issued initial access token (checked, not yet spent), or a live
-    /// `dcr` access token of a client that is still a template.
-    private func authority(of request: Request, issuer: OAuthIssuer) async throws -> Authority {
+    /// Who registers: a live admin-issued initial access token (checked, not yet spent), or a
+    /// live `dcr` access token of a client that is still a template. Nothing of the request is
+    /// read before this, so a caller without a token learns nothing (not even whether a
+    /// `software_id` names a template); a token that fails counts against the caller's address.
+    private func authority(of request: Request, issuer: OAuthIssuer, caller: Caller) async throws -> Authority {
         let header = request.headers[.authorization]
         if let (scheme, token) = ProtectedResource.credentials(header), scheme == .bearer,
             token.hasPrefix(Self.initialAccessTokenPrefix)
         {
-            return .initialAccessToken(hash: Secrets.hash(token))
+            guard
+                let live = try await services.store.liveInitialAccessToken(
+                    hash: Secrets.hash(token), applicationID: issuer.application.id, at: services.now())
+            else {
+                do {
+                    try await services.abuse.refuseCredential(caller, .unauthenticated("initial access token"))
+                } catch let error as ServiceError where error.code == .unauthenticated {
+                    throw Self.badInitialAccessToken
+                }
+            }
+            return .initialAccessToken(live)
         }
         let claims = try await ProtectedResource(services: services, issuer: issuer, url: issuer.issuer + "/register")
             .claims(of: request) { $0.authTime == nil && $0.scope.split(separator: " ").contains("dcr") }

@@ -5,7 +5,8 @@ import UMFAStorage
 
 /// `POST /api/admin/applications/{id}/initial-access-tokens`: a token that lets clients register
 /// themselves at the application's registration endpoint (RFC 7591 §3), good for `uses`
-/// registrations within `ttl_seconds`; shown once, stored as SHA-256.
+/// registrations within `ttl_seconds`, for the scopes `scope` lists (else the application's
+/// `allowed_scopes`); shown once, stored as SHA-256.
 struct InitialAccessTokens: Sendable {
     let services: ServerServices
 
@@ -20,13 +21,14 @@ struct InitialAccessTokens: Sendable {
         let uses = request.uses ?? 1
         guard Self.ttl.contains(ttl) else { throw ServiceError.invalid("ttl_seconds must be 60 to 2592000") }
         guard Self.uses.contains(uses) else { throw ServiceError.invalid("uses must be 1 to 1000") }
+        let scopes = try request.scope.map(OAuthClientSettings.scopes)
         let token = Secrets.make(prefix: ClientRegistrationEndpoint.initialAccessTokenPrefix)
         let now = services.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(ttl))
         try await services.store.insertInitialAccessToken(
             InitialAccessTokenRecord(
                 tokenHash: Secrets.hash(token), applicationID: application.id, usesLeft: uses, expiresAt: expiresAt,
-                createdAt: now))
+                createdAt: now, scopes: scopes))
         await services.audit.record(
             .initialAccessTokenCreated, application: application.id, actor: .admin, caller: caller,
             details: ["uses": .number(Double(uses)), "expires_at": .string(Timestamps.rfc3339(expiresAt))])

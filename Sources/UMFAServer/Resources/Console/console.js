@@ -427,6 +427,40 @@
     $("view").lastElementChild.id = "rotate_keys";
   }
 
+  // The console's own passkeys and sessions. Removing a passkey ends its sessions, this one too
+  // when it is the passkey signed in; the page then asks for a sign-in.
+  async function consolePage() {
+    const credentials = (await call("GET", "/api/admin/console/credentials")).credentials;
+    const sessions = (await call("GET", "/api/admin/console/sessions")).sessions;
+    const changed = async (text) => {
+      try {
+        await call("GET", "/admin/session");
+      } catch {
+        signedOut(text + " This session has ended; sign in again.");
+        return;
+      }
+      await consolePage();
+      say(text);
+    };
+    show("Console passkeys",
+      el("p", { class: "muted", text: "Operators sign in with these passkeys. Removing one ends its sessions at once; "
+        + "a server started with another admin token removes them all." }),
+      table("console_credentials_table", ["Name", "Credential id", "Enrolled", "Last used", "Sessions", ""],
+        credentials.map((c) => [
+          c.name, el("code", { text: c.credential_id }), c.created_at, c.last_used_at || "never", c.sessions,
+          confirmButton("Remove", "danger remove_console_credential", async () => {
+            await call("DELETE", `/api/admin/console/credentials/${encodeURIComponent(c.credential_id)}`);
+            await changed(`Passkey ${c.name} removed.`);
+          })])),
+      el("h3", { text: "Sessions" }),
+      table("console_sessions_table", ["Passkey", "Started", "Ends", ""], sessions.map((s) => [
+        s.passkey_name + (s.current ? " (this session)" : ""), s.created_at, s.expires_at,
+        confirmButton("End", "danger end_console_session", async () => {
+          await call("DELETE", `/api/admin/console/sessions/${encodeURIComponent(s.session_id)}`);
+          await changed("Session ended.");
+        })])));
+  }
+
   async function route() {
     if (!csrf) return;
     say("");
@@ -439,6 +473,7 @@
         case "user": return userPage(part(0), part(1));
         case "audit": return auditPage({});
         case "signing-keys": return signingKeysPage();
+        case "console": return consolePage();
         default: return applicationsPage();
       }
     });

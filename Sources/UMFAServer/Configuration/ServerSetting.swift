@@ -1,0 +1,69 @@
+/// Every setting `umfa serve` reads, by its environment name; the configuration file's key is
+/// the same name without `UMFA_`, in lower case (``fileKey``).
+///
+/// ``SettingsReader`` reads settings only through these cases, so a setting the server reads is
+/// always one the configuration file accepts: adding a case is all it takes to make a new
+/// setting known in every source.
+public enum ServerSetting: String, CaseIterable, Sendable, Hashable {
+    /// The address to listen on.
+    case host = "UMFA_HOST"
+    /// The port to listen on.
+    case port = "UMFA_PORT"
+    /// The database URL (`sqlite:///…` or `postgres://…`).
+    case databaseURL = "UMFA_DATABASE_URL"
+    /// The data directory.
+    case dataDirectory = "UMFA_DATA_DIR"
+    /// The admin token.
+    case adminToken = "UMFA_ADMIN_TOKEN"
+    /// The master key, 32 bytes in base64.
+    case masterKey = "UMFA_MASTER_KEY"
+    /// A FIDO MDS3 metadata BLOB file.
+    case metadataFile = "UMFA_METADATA_FILE"
+    /// The log level (`trace` … `critical`).
+    case logLevel = "UMFA_LOG_LEVEL"
+    /// How soon a signing key rotated on another instance is used here, in seconds.
+    case signingKeyRefreshSeconds = "UMFA_SIGNING_KEY_REFRESH_SECONDS"
+    /// Whether the client address is the last `X-Forwarded-For` entry.
+    case trustForwardedFor = "UMFA_TRUST_FORWARDED_FOR"
+    /// How long a silent connection stays open, in seconds.
+    case idleTimeoutSeconds = "UMFA_IDLE_TIMEOUT_SECONDS"
+    /// How long a request body may take to arrive, in seconds.
+    case bodyTimeoutSeconds = "UMFA_BODY_TIMEOUT_SECONDS"
+    /// Failed ceremonies per user and client address within the window.
+    case limitUserFailures = "UMFA_LIMIT_USER_FAILURES"
+    /// Failed ceremonies per client address within the window.
+    case limitAddressFailures = "UMFA_LIMIT_ADDRESS_FAILURES"
+    /// Wrong admin tokens and unknown API keys per client address within the window.
+    case limitCredentialFailures = "UMFA_LIMIT_CREDENTIAL_FAILURES"
+    /// Ceremony options requests per client address within the window.
+    case limitOptionsRequests = "UMFA_LIMIT_OPTIONS_REQUESTS"
+    /// The abuse limits' counting window, in seconds.
+    case limitWindowSeconds = "UMFA_LIMIT_WINDOW_SECONDS"
+    /// The first block, in seconds.
+    case limitBlockSeconds = "UMFA_LIMIT_BLOCK_SECONDS"
+    /// The longest block, in seconds.
+    case limitMaxBlockSeconds = "UMFA_LIMIT_MAX_BLOCK_SECONDS"
+    /// The bearer token `/metrics` asks for.
+    case metricsToken = "UMFA_METRICS_TOKEN"
+    /// How long audit events are kept, in days.
+    case auditRetentionDays = "UMFA_AUDIT_RETENTION_DAYS"
+    /// How long one webhook delivery may take, in seconds.
+    case webhookTimeoutSeconds = "UMFA_WEBHOOK_TIMEOUT_SECONDS"
+    /// The URL clients reach the server at.
+    case publicURL = "UMFA_PUBLIC_URL"
+    /// How long validate-token trusts what it read, in seconds.
+    case validationCacheSeconds = "UMFA_VALIDATION_CACHE_SECONDS"
+
+    /// The environment variable's name (`UMFA_LIMIT_OPTIONS_REQUESTS`).
+    public var environmentName: String { rawValue }
+
+    /// The configuration file's key: the name without `UMFA_`, in lower case
+    /// (`limit_options_requests`).
+    public var fileKey: String { rawValue.dropFirst("UMFA_".count).lowercased() }
+
+    /// The setting a configuration file's key names; only the exact lower-case spelling counts.
+    public init?(fileKey: String) {
+        guard let setting = Self.allCases.first(where: { $0.fileKey == fileKey }) else { return nil }
+        self = setting
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import UMFAEncoding
+import UMFAStorage
+import UMFAWebAuthn
+
+/// What a passkey signed in lives only as long as the passkey: an SSO session, the codes and
+/// refresh-token families it issued, and their access tokens end when the passkey is deleted
+/// (self-service, unenroll, the backend's API key, the admin) or its user is, as a login token
+/// does (DESIGN.md §4).
+///
+/// Two halves, so that neither alone must be perfect: a deletion revokes what the store finds
+/// recorded with the passkey (``revoke(userID:credentialID:actor:caller:via:)``), and every use
+/// checks that the passkey is still registered to the user (``isRegistered(_:)``): a session
+/// being reused, a code or refresh token being redeemed, an access token at userinfo or
+/// introspection (its `credential_id` claim).
+struct SignInCredentials: Sendable {
+    let services: ServerServices
+    let applicationID: UUID
+
+    /// Whether the passkey that made `signIn` is still registered to its user.
+    func isRegistered(_ signIn: SignIn) async throws -> Bool {
+        try await isRegistered(credentialID: signIn.credentialID, userID: signIn.userID)
+    }
+
+    /// Whether `credentialID` (base64url) is still registered to `userID`. Without one (a
+    /// sign-in stored before the credential was recorded), whether the user still has a passkey.
+    func isRegistered(credentialID: String?, userID: String) async throws -> Bool {
+        guard let credentialID else {
+            return try await !services.store.credentials(applicationID: applicationID, userID: userID).isEmpty
+        }
+        guard let bytes = Base64URL.decodeCanonical(credentialID),
+            let credential = try await services.store.credential(applicationID: applicationID, credentialID: bytes)
+        else { return false }
+        return credential.userID.isSameBytes(as: userID)
+    }
+
+    /// After a deletion: ends the SSO sessions, codes and refresh-token families (with their
+    /// access tokens) that `credentialID` signed in, or with `nil` everything of `userID`, and
+    /// records `sessions.revoked` with what ended, when anything did. A store failure here is
+    /// logged, not thrown: the deletion is done, and the checks at every use refuse what could
+    /// not be revoked.
+    func revoke(userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String) async {
+        let now = services.now()
+        // Long enough for any access token or refresh token of the families to have expired.
+        let longest = max(OAuthClientSettings.refreshTokenTTL.upperBound, OAuthClientSettings.accessTokenTTL.upperBound)
+        do {
+            let revoked = try await services.store.revokeOAuthGrants(
+                applicationID: applicationID, subject: userID, credentialID: credentialID, at: now,
+                markedUntil: now.addingTimeInterval(TimeInterval(longest)))
+            // Nothing signed in with it (a passkey used only on the device routes): nothing to record.
+            guard revoked != OAuthGrantRevocation() else { return }
+            await services.audit.record(
+                .sessionsRevoked, application: applicationID, actor: actor, userID: userID, credentialID: credentialID,
+                caller: caller,
+                details: [
+                    "reason": .string(credentialID == nil ? "user_deleted" : "credential_deleted"),
+                    "via": .string(via), "sessions": .number(Double(revoked.sessions)),
+                    "refresh_families": .number(Double(revoked.refreshFamilies)),
+                    "codes": .number(Double(revoked.codes)),
+                ])
+        } catch {
+            services.logger.error(
+                "the sign-ins of a deleted passkey were not revoked; each use still refuses them",
+                metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
+        }
+    }
+}
