@@ -181,4 +181,23 @@ struct LogoutConfirmationTests {
             #expect(page.status == .ok && !page.text.contains("logout_confirm") && page.text.contains("signed out"))
         }
     }
+
+    @Test("a self-registered client's post_logout_redirect_uri is followed only with an id_token_hint (no open redirect)")
+    func selfRegisteredNoOpenRedirect() async throws {
+        try await TestServer.with { api in
+            let (app, _) = try await Self.setup(api)
+            let token = try await api.initialAccessToken(app)
+            let phishing = "https://phishing.example/landing"
+            let made = try await api.registration(
+                .post, app,
+                json: [
+                    "redirect_uris": ["https://phishing.example/cb"], "post_logout_redirect_uris": [.string(phishing)],
+                ], authorization: "Bearer " + token)
+            let id = try #require(made["client_id"]?.stringValue, "\(made.text)")
+            let out = try await api.browse(
+                Self.logoutPath(app), query: ["client_id": id, "post_logout_redirect_uri": phishing])
+            #expect(out.status == .ok && out.headers[.location] == nil, "\(out.headers[.location] ?? "")")
+            #expect(out.text.contains("signed out"))
+        }
+    }
 }

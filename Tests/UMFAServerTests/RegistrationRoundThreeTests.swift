@@ -89,6 +89,40 @@ struct RegistrationRoundThreeTests {
         }
     }
 
+    @Test("a request pushed with the attacker's URI, then the client updated to the template's URIs: no silent code")
+    func pushedThenUpdated() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let template = try await Self.firstPartyTemplate(api, app)
+            let (_, cookie) = try await api.signUpThroughFlow(
+                app, client: template, flow: Authorization(), email: "victim@example.com", device: Device.make(),
+                scope: "openid email offline_access")
+            let dcr = try await Self.dcrToken(api, app, template)
+            let evil = try await api.registration(
+                .post, app, json: ["redirect_uris": [.string(Self.attackerURI)]], authorization: "Bearer " + dcr)
+            let id = try #require(evil["client_id"]?.stringValue)
+            let secret = try #require(evil["client_secret"]?.stringValue)
+            let management = try #require(evil["registration_access_token"]?.stringValue)
+            let flow = Authorization()
+            let pushed = try await api.form(
+                .oauthPushedAuthorizationRequest, app,
+                flow.query(
+                    client: id, scope: "openid email", redirectURI: Self.attackerURI, extra: ["prompt": "none"]
+                ).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, basic: (id, secret))
+            let requestURI = try #require(pushed["request_uri"]?.stringValue, "\(pushed.text)")
+            // RFC 7592: now only the template's redirect URI, which makes the client first-party.
+            let updated = try await api.registration(
+                .put, app, client: id,
+                json: ["client_id": .string(id), "redirect_uris": [.string(Authorization.redirectURI)]],
+                authorization: "Bearer " + management)
+            #expect(updated.status == .ok, "\(updated.text)")
+            #expect(try await Self.firstParty(api, app, id) == true)
+            let landed = try await api.authorize(app, ["client_id": id, "request_uri": requestURI], cookie: cookie)
+            #expect(landed.headers[.location]?.contains("code=") != true, "\(landed.headers[.location] ?? "")")
+            #expect(landed.headers[.location]?.hasPrefix(Self.attackerURI) != true)
+        }
+    }
+
     @Test("RFC 7592: an update re-checks that software_id still names a template; first_party goes when it does not")
     func updateRechecksTemplate() async throws {
         try await TestServer.with { api in

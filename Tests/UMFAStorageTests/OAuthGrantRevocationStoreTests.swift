@@ -87,6 +87,40 @@ struct OAuthGrantRevocationStoreTests {
         }
     }
 
+    @Test(
+        "sign-ins stored before their passkey was recorded end when any of the user's passkeys is deleted; consents stay",
+        arguments: Engine.allCases)
+    func revokesUnrecordedSignIns(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store, users: ["alice", "bob"])
+            let now = Records.time(10)
+            let unrecorded = [
+                Self.grant(app.id, .session, family: "sid-old", credential: nil),
+                Self.grant(app.id, .refreshToken, family: "f-old", credential: nil),
+                Self.grant(app.id, .authorizationCode, family: "f-code", credential: nil),
+            ]
+            let kept = [
+                Self.grant(app.id, .consent, family: nil, credential: nil),
+                Self.grant(app.id, .refreshToken, family: "f-bob", subject: "bob", credential: nil),
+            ]
+            for grant in unrecorded + kept { try await store.insertOAuthGrant(grant) }
+            let revoked = try await store.revokeOAuthGrants(
+                applicationID: app.id, subject: "alice", credentialID: Records.bytes(32), at: now,
+                markedUntil: Records.time(9000))
+            #expect(revoked == OAuthGrantRevocation(sessions: 1, refreshFamilies: 1, codes: 1, familiesMarked: 3))
+            for grant in unrecorded {
+                let stored = try await store.oauthGrant(
+                    kind: grant.kind, handleHash: grant.handleHash, applicationID: app.id)
+                #expect(stored?.consumedAt == now, "\(grant.kind)")
+            }
+            for grant in kept {
+                let stored = try await store.oauthGrant(
+                    kind: grant.kind, handleHash: grant.handleHash, applicationID: app.id)
+                #expect(stored?.consumedAt == nil, "\(grant.kind) \(grant.subject ?? "")")
+            }
+        }
+    }
+
     @Test("a user's grants of every passkey (and those stored without one) end together", arguments: Engine.allCases)
     func revokesByUser(engine: Engine) async throws {
         try await StoreLocation.withStore(engine) { store in

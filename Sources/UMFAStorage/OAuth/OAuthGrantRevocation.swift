@@ -23,14 +23,17 @@ public struct OAuthGrantRevocation: Sendable, Equatable {
 }
 
 extension StoreQueries {
-    /// The grants of a user, or of the sign-ins of one of their passkeys.
+    /// The grants of a user, or of the sign-ins of one of their passkeys. Sign-ins stored before
+    /// the passkey was recorded with them (schema 11) have no `credential_id`: any of the user's
+    /// passkeys may have made them, so deleting any one ends them too.
     private static func ownerCondition(applicationID: UUID, subject: String, credentialID: [UInt8]?)
         -> (sql: String, values: [StoreQuery.Value])
     {
         var sql = "application_id = ? AND subject = ?"
         var values: [StoreQuery.Value] = [.uuid(applicationID), .text(subject)]
         if let credentialID {
-            sql += " AND credential_id = ?"
+            let signIns = [OAuthGrantKind.session, .authorizationCode, .refreshToken].map { "'\($0.rawValue)'" }
+            sql += " AND (credential_id = ? OR (credential_id IS NULL AND kind IN (\(signIns.joined(separator: ", ")))))"
             values.append(.bytes(credentialID))
         }
         return (sql, values)

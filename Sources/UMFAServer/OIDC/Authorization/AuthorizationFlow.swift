@@ -33,13 +33,13 @@ struct AuthorizationFlow: Sendable {
     /// Issues the code when consent is not needed; otherwise says so.
     func complete(_ request: AuthorizationRequest, client: OAuthClientRecord, signIn: SignIn) async throws -> Outcome {
         guard try await hasConsent(request, client: client, userID: signIn.userID) else { return .consent }
-        return .redirect(try await issueCode(request, signIn: signIn))
+        return .redirect(try await issueCode(request, client: client, signIn: signIn))
     }
 
     /// First-party clients never ask; others ask once for the scopes, and again for new ones or
     /// when the request says `prompt=consent`.
     func hasConsent(_ request: AuthorizationRequest, client: OAuthClientRecord, userID: String) async throws -> Bool {
-        if try await isFirstParty(client) { return true }
+        if try await isFirstParty(client, redirectURI: request.redirectURI) { return true }
         if request.prompt.contains("consent") { return false }
         guard
             let found = try await grants.live(
@@ -48,11 +48,13 @@ struct AuthorizationFlow: Sendable {
         return request.scopes.allSatisfy(found.payload.contains)
     }
 
-    /// Whether `client` skips consent. An admin's client, as its setting says; a client that
-    /// registered itself (RFC 7591) only while its template is a first-party `dcr_template` and
-    /// every redirect URI it has is the template's own, checked again here because the template
-    /// may have changed since; one without template never.
-    func isFirstParty(_ client: OAuthClientRecord) async throws -> Bool {
+    /// Whether `client` skips consent for a request that returns to `redirectURI`. An admin's
+    /// client, as its setting says; a client that registered itself (RFC 7591) only while its
+    /// template is a first-party `dcr_template`, every redirect URI it has is the template's own
+    /// and so is the request's (a request kept since it was made, by PAR or an interaction, may
+    /// name a URI the client has since dropped), checked again here because the template may
+    /// have changed since; one without template never.
+    func isFirstParty(_ client: OAuthClientRecord, redirectURI: String) async throws -> Bool {
         guard client.firstParty else { return false }
         guard client.registrationTokenHash != nil else { return true }
         guard let softwareID = client.softwareID,
@@ -60,6 +62,7 @@ struct AuthorizationFlow: Sendable {
                 applicationID: issuer.application.id, clientID: softwareID)
         else { return false }
         return ClientRegistrationRules.isFirstParty(client, template: template)
+            && AuthorizationRequest.matches(redirectURI, registered: template.redirectURIs)
     }
 
     /// Remembers that the user allowed the client these scopes (and those allowed before).
@@ -72,8 +75,18 @@ struct AuthorizationFlow: Sendable {
         try await grants.store(.consent, handleHash: hash, scopes, lifetime: Self.consentLifetime, subject: userID)
     }
 
-    /// A new code for the request, and the redirect that carries it.
-    func issueCode(_ request: AuthorizationRequest, signIn: SignIn) async throws -> String {
+    /// A new code for the request, and the redirect that carries it. A request kept since it was
+    /// checked (a pushed request, an interaction of up to ten minutes) goes only to a redirect
+    /// URI the client still lists: an RFC 7592 update may have dropped it meanwhile.
+    func issueCode(_ request: AuthorizationRequest, client: OAuthClientRecord, signIn: SignIn) async throws
+        -> String
+    {
+        guard request.clientID.utf8.elementsEqual(client.clientID.utf8),
+            AuthorizationRequest.matches(request.redirectURI, registered: client.redirectURIs)
+        else {
+            throw ServiceError.forbidden(
+                "The application no longer lists this redirect URI: start again from the application")
+        }
         let family = "f" + Base64URL.encode(Secrets.randomBytes(16))
         let code = try await grants.create(
             .authorizationCode, CodeGrant(request: request, signIn: signIn, family: family),

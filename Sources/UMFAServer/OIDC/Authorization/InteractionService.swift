@@ -128,8 +128,12 @@ struct InteractionService: Sendable {
             return Step(
                 response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: location))
         }
+        guard
+            let client = try await services.store.oauthClient(
+                applicationID: issuer.application.id, clientID: authorization.clientID)
+        else { throw ServiceError.forbidden("The application that asked for this sign-in was removed") }
         try await flow.recordConsent(authorization, userID: signIn.userID)
-        let location = try await flow.issueCode(authorization, signIn: signIn)
+        let location = try await flow.issueCode(authorization, client: client, signIn: signIn)
         return Step(response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: location))
     }
 
@@ -148,7 +152,7 @@ struct InteractionService: Sendable {
             guard try await grants.consume(.interaction, handle, as: Interaction.self).found != nil else {
                 throw ServiceError.unauthenticated(Self.expired)
             }
-            let location = try await flow.issueCode(authorization, signIn: signIn)
+            let location = try await flow.issueCode(authorization, client: client, signIn: signIn)
             return Step(
                 response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: location),
                 setCookie: cookie)

@@ -12,8 +12,8 @@ import UMFAWebAuthn
 /// names another session, §2 has the OP ask the End-User: a confirmation page whose form POSTs
 /// `logout_confirm` with a CSRF token derived from the session cookie, and only that POST ends
 /// the session, so a third-party page cannot sign a person out with a link. Then the browser
-/// goes back to a `post_logout_redirect_uri` the client registered (with `state`), or the page
-/// says that the person is signed out.
+/// goes back to a `post_logout_redirect_uri` the client registered (with `state`) when a valid
+/// hint names the client or the admin made it, or the page says that the person is signed out.
 struct LogoutEndpoint: Sendable {
     let services: ServerServices
 
@@ -88,8 +88,14 @@ struct LogoutEndpoint: Sendable {
                 return Self.invalid(
                     "The post_logout_redirect_uri is not one the application registered.", traceID: traceID)
             }
-            let state = parameters["state"].map { "state=" + AuthorizationFlow.encode($0) }
-            location = state.map { target + (target.contains("?") ? "&" : "?") + $0 } ?? target
+            // §2: without an ID token hint the OP must not redirect unless it can vouch for the
+            // target otherwise: an admin's client can, one that registered itself (whose URIs
+            // anyone with a template's public credentials chose) cannot, so the person stays on
+            // this site's signed-out page rather than being sent on to an unknown page.
+            if hint != nil || client.registrationTokenHash == nil {
+                let state = parameters["state"].map { "state=" + AuthorizationFlow.encode($0) }
+                location = state.map { target + (target.contains("?") ? "&" : "?") + $0 } ?? target
+            }
         }
         let sessions = SSOSessions(grants: OAuthGrants(services: services, issuer: issuer))
         let handle = SSOSessions.cookie(SSOSessions.cookieName, in: cookieHeader)

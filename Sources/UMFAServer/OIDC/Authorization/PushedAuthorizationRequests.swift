@@ -52,7 +52,9 @@ extension AuthorizeEndpoint {
                 .consume(.pushedRequest, requestURI, as: AuthorizationRequest.self).found
         else { throw expired }
         guard found.payload.clientID.utf8.elementsEqual(clientID.utf8),
-            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
+            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID),
+            // The client may have dropped the redirect URI since the request was pushed.
+            AuthorizationRequest.matches(found.payload.redirectURI, registered: client.redirectURIs)
         else { throw expired }
         return (client, found.payload)
     }
