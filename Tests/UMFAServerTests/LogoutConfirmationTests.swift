@@ -182,7 +182,7 @@ struct LogoutConfirmationTests {
         }
     }
 
-    @Test("a self-registered client's post_logout_redirect_uri is followed only with an id_token_hint (no open redirect)")
+    @Test("a self-registered client's post-logout URI is followed only with an id_token_hint (no open redirect)")
     func selfRegisteredNoOpenRedirect() async throws {
         try await TestServer.with { api in
             let (app, _) = try await Self.setup(api)

@@ -32,8 +32,9 @@ extension StoreQueries {
         var sql = "application_id = ? AND subject = ?"
         var values: [StoreQuery.Value] = [.uuid(applicationID), .text(subject)]
         if let credentialID {
-            let signIns = [OAuthGrantKind.session, .authorizationCode, .refreshToken].map { "'\($0.rawValue)'" }
-            sql += " AND (credential_id = ? OR (credential_id IS NULL AND kind IN (\(signIns.joined(separator: ", ")))))"
+            let signIns = [OAuthGrantKind.session, .authorizationCode, .refreshToken]
+                .map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            sql += " AND (credential_id = ? OR (credential_id IS NULL AND kind IN (\(signIns))))"
             values.append(.bytes(credentialID))
         }
         return (sql, values)
