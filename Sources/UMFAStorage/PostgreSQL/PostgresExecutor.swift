@@ -37,22 +37,35 @@ final class PostgresExecutor: SQLExecutor {
         let (postgresQuery, logger) = (Self.postgresQuery(query), logger)
         let write = !Self.isReadOnly(query)
         let run: @Sendable (PostgresConnection) async throws -> [PostgresStoredRow] = { connection in
-            let rows =
-                write
-                ? try await Self.committed(postgresQuery, on: connection, logger: logger)
-                : try await Self.run(postgresQuery, on: connection, logger: logger)
-            return rows.map(PostgresStoredRow.init)
+            do {
+                let rows =
+                    write
+                    ? try await Self.committed(postgresQuery, on: connection, logger: logger)
+                    : try await Self.run(postgresQuery, on: connection, logger: logger)
+                return rows.map(PostgresStoredRow.init)
+            } catch {
+                // A backend that was ended (a restart, `pg_terminate_backend`) reports it before
+                // its socket closes; closed here, the connection is not leased again meanwhile,
+                // so the statement's retry, or the next one, gets a live connection.
+                if Self.isLostConnection(error), !connection.isClosed { try? await connection.close() }
+                throw error
+            }
         }
-        do {
+        var retries = 0
+        while true {
             do {
                 return try await withConnection(run)
-            } catch let error where Self.mayRetry(query, after: error) {
-                return try await withConnection(run)
+            } catch let error where retries < Self.retriesOnLostConnection && Self.mayRetry(query, after: error) {
+                retries += 1
+            } catch {
+                throw Self.storeError(error)
             }
-        } catch {
-            throw Self.storeError(error)
         }
     }
+
+    /// How often a statement that may be sent again (``mayRetry(_:after:)``) is, when the
+    /// connection it was given is gone: a restart ends every connection of the pool at once.
+    static let retriesOnLostConnection = 2
 
     /// Runs one statement on a leased connection and collects its rows.
     ///
