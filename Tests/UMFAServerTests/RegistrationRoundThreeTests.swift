@@ -29,6 +29,19 @@ struct RegistrationRoundThreeTests {
         return try #require(reply["access_token"]?.stringValue, "\(reply.text)")
     }
 
+    /// An application with a first-party template, a victim signed in through it (the SSO
+    /// cookie), and the `dcr` token anyone holding the template's shipped credentials gets.
+    static func victimAndAttacker(_ api: API) async throws
+        -> (app: TestApplication, template: TestOAuthClient, cookie: String, dcr: String)
+    {
+        let app = try await api.createApplication(policy: "grant")
+        let template = try await firstPartyTemplate(api, app)
+        let (_, cookie) = try await api.signUpThroughFlow(
+            app, client: template, flow: Authorization(), email: "victim@example.com", device: Device.make(),
+            scope: "openid email offline_access")
+        return (app, template, cookie, try await dcrToken(api, app, template))
+    }
+
     static func firstParty(_ api: API, _ app: TestApplication, _ clientID: String) async throws -> Bool? {
         try await api.send(
             .get, APIOperation.getOAuthClient.path(["id": app.id, "client_id": clientID]),
@@ -39,12 +52,7 @@ struct RegistrationRoundThreeTests {
     @Test("a client registered from a first-party template with its own redirect URI gets no silent code")
     func templateWithForeignRedirect() async throws {
         try await TestServer.with { api in
-            let app = try await api.createApplication(policy: "grant")
-            let template = try await Self.firstPartyTemplate(api, app)
-            let (_, cookie) = try await api.signUpThroughFlow(
-                app, client: template, flow: Authorization(), email: "victim@example.com", device: Device.make(),
-                scope: "openid email offline_access")
-            let dcr = try await Self.dcrToken(api, app, template)
+            let (app, template, cookie, dcr) = try await Self.victimAndAttacker(api)
 
             // The attack: the template's public credentials register a client for another site.
             let evil = try await api.registration(
@@ -92,12 +100,7 @@ struct RegistrationRoundThreeTests {
     @Test("a request pushed with the attacker's URI, then the client updated to the template's URIs: no silent code")
     func pushedThenUpdated() async throws {
         try await TestServer.with { api in
-            let app = try await api.createApplication(policy: "grant")
-            let template = try await Self.firstPartyTemplate(api, app)
-            let (_, cookie) = try await api.signUpThroughFlow(
-                app, client: template, flow: Authorization(), email: "victim@example.com", device: Device.make(),
-                scope: "openid email offline_access")
-            let dcr = try await Self.dcrToken(api, app, template)
+            let (app, _, cookie, dcr) = try await Self.victimAndAttacker(api)
             let evil = try await api.registration(
                 .post, app, json: ["redirect_uris": [.string(Self.attackerURI)]], authorization: "Bearer " + dcr)
             let id = try #require(evil["client_id"]?.stringValue)
