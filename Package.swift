@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "UMFACBOR", targets: ["UMFACBOR"]),
         .library(name: "UMFAEncoding", targets: ["UMFAEncoding"]),
+        .library(name: "UMFAJOSE", targets: ["UMFAJOSE"]),
+        .library(name: "UMFAWebAuthnTypes", targets: ["UMFAWebAuthnTypes"]),
         .library(name: "UMFAWebAuthn", targets: ["UMFAWebAuthn"]),
         .library(name: "UMFAAuthenticator", targets: ["UMFAAuthenticator"]),
         .library(name: "UMFAContract", targets: ["UMFAContract"]),
@@ -24,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
@@ -35,6 +38,19 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UMFACBOR"),
         .target(name: "UMFAEncoding"),
+        // JWS and JWK (RFC 7515, 7517, 7518, 7519, 8037): typed headers and claims, compact
+        // serialisation, ES256, RS256, EdDSA and HMAC; under the server, the SDK and the tests.
+        .target(
+            name: "UMFAJOSE",
+            dependencies: [
+                "UMFAEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // The WebAuthn JSON wire types (options, responses, COSE algorithm ids), without the
+        // relying-party core's X.509 and ASN.1: what the contract and its clients need.
+        .target(name: "UMFAWebAuthnTypes", dependencies: ["UMFAEncoding"]),
         .target(
             name: "UMFAQR",
             dependencies: [
@@ -47,6 +63,8 @@ let package = Package(
             dependencies: [
                 "UMFACBOR",
                 "UMFAEncoding",
+                "UMFAJOSE",
+                "UMFAWebAuthnTypes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -57,18 +75,22 @@ let package = Package(
             name: "UMFAAuthenticator",
             dependencies: [
                 "UMFACBOR",
+                "UMFAEncoding",
                 "UMFAWebAuthn",
+                "UMFAWebAuthnTypes",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "UMFAContract",
-            dependencies: ["UMFAWebAuthn", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["UMFAWebAuthnTypes", "UMFAEncoding", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "UMFA",
             dependencies: [
-                "UMFAWebAuthn", "UMFAAuthenticator", "UMFAContract", .product(name: "Crypto", package: "swift-crypto"),
+                "UMFAWebAuthn", "UMFAWebAuthnTypes", "UMFAAuthenticator", "UMFAContract", "UMFAEncoding", "UMFAJOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -76,7 +98,10 @@ let package = Package(
             name: "UMFAStorage",
             dependencies: [
                 "UMFAEncoding",
+                // The token service's store port (signing keys) is declared there; storage conforms.
+                "UMFATokens",
                 "CSQLite",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,8 +111,7 @@ let package = Package(
         .target(
             name: "UMFATokens",
             dependencies: [
-                "UMFAStorage",
-                "UMFAWebAuthn",
+                "UMFAJOSE",
                 "UMFAEncoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -97,11 +121,18 @@ let package = Package(
             name: "UMFAServer",
             dependencies: [
                 "UMFAWebAuthn",
+                "UMFAWebAuthnTypes",
                 "UMFAContract",
                 "UMFAStorage",
                 "UMFATokens",
+                "UMFAJOSE",
+                "UMFAEncoding",
                 "UMFAQR",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -120,11 +151,15 @@ let package = Package(
             name: "UMFACLI",
             dependencies: [
                 "UMFAWebAuthn",
+                "UMFAWebAuthnTypes",
                 "UMFAContract",
                 "UMFAAuthenticator",
                 "UMFAServer",
+                "UMFAStorage",
+                "UMFAEncoding",
                 "UMFA",
                 "UMFAQR",
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -132,8 +167,32 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Helpers that several test targets share (a seeded generator).
-        .target(name: "UMFATestSupport", path: "Tests/UMFATestSupport"),
+        // Helpers that several test targets share: a seeded generator, a hand-moved clock, JSON
+        // literals, a DPoP key, a private PostgreSQL cluster.
+        .target(
+            name: "UMFATestSupport",
+            dependencies: ["UMFAEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/UMFATestSupport"
+        ),
+        .testTarget(
+            name: "UMFAJOSETests",
+            dependencies: [
+                "UMFAJOSE", "UMFAEncoding", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "UMFAEncodingTests", dependencies: ["UMFAEncoding", "UMFATestSupport"]),
+        .testTarget(
+            name: "UMFATokensTests",
+            dependencies: [
+                "UMFATokens", "UMFAEncoding", "UMFAStorage", "UMFAWebAuthn", "UMFATestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "UMFAContractTests",
+            dependencies: ["UMFAContract", "UMFAServer", .product(name: "Yams", package: "Yams")]
+        ),
         .testTarget(
             name: "UMFACBORTests", dependencies: ["UMFACBOR", "UMFATestSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "UMFAQRTests", dependencies: ["UMFAQR"]),
@@ -154,7 +213,6 @@ let package = Package(
             dependencies: [
                 "UMFAServer",
                 "UMFAContract",
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "UMFAStorage",
@@ -177,6 +235,8 @@ let package = Package(
                 "UMFAServer",
                 "UMFAAuthenticator",
                 "UMFAWebAuthn",
+                "UMFAEncoding",
+                "UMFATestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -4,7 +4,8 @@
 # answer is a 5xx and every answer matches the document (status codes, schemas, content types).
 # Three passes: the admin routes with the admin token, the API-key routes with the development
 # application's key, the rest without credentials. UMFA_APIFUZZ_EXAMPLES bounds the examples per
-# operation (default 25). Extra arguments go to every `schemathesis run`.
+# operation (default 25); UMFA_BIN names an already built `umfa` (else the script builds it). Extra
+# arguments go to every `schemathesis run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/apifuzz-venv
@@ -12,11 +13,15 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check schemathesis==4.32.5
-if ! build_log=$(swift build --product umfa 2>&1); then
-    printf '%s\n' "$build_log" >&2
-    exit 1
+if [ -n "${UMFA_BIN:-}" ]; then
+    umfa=$UMFA_BIN
+else
+    if ! build_log=$(swift build --product umfa 2>&1); then
+        printf '%s\n' "$build_log" >&2
+        exit 1
+    fi
+    umfa="$(swift build --show-bin-path)/umfa"
 fi
-umfa="$(swift build --show-bin-path)/umfa"
 work=$(mktemp -d)
 server_pid=
 cleanup() {

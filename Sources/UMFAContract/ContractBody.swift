@@ -1,4 +1,5 @@
-import UMFAWebAuthn
+import UMFAEncoding
+import UMFAWebAuthnTypes
 
 /// A request or response body of the UMFA HTTP API v1 (DESIGN.md §2).
 ///

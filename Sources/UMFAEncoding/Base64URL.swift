@@ -63,7 +63,7 @@ public enum Base64URL {
     }
 
     /// Decodes base64url from its UTF-8 bytes: the one decoder behind ``decode(_:)`` and
-    /// ``decodeCanonical(_:)``, for readers (such as ``CompactJWSParts``) that already hold the
+    /// ``decodeCanonical(_:)``, for readers (such as `CompactJWSParts` of UMFAJOSE) that already hold the
     /// bytes. `canonical` takes only the URL-safe alphabet without padding and with zero spare
     /// bits; otherwise trailing `=` and the standard alphabet (`+`, `/`) are read too.
     public static func decode(utf8 input: UnsafeBufferPointer<UInt8>, canonical: Bool) -> [UInt8]? {

@@ -1,4 +1,5 @@
 import Foundation
+import UMFATokens
 
 /// Runs ``StoreQuery`` statements on one SQL engine.
 protocol SQLExecutor: Sendable {

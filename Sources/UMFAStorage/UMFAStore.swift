@@ -1,4 +1,5 @@
 import Foundation
+import UMFATokens
 
 /// Everything the server keeps, behind one interface with two engines: an SQLite file
 /// (embedded default) and PostgreSQL (shared by many server instances).
@@ -115,20 +116,4 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The code and the explanation.
     public var description: String { "\(code.rawValue): \(message)" }
-}
-
-/// The part of the store the token service uses: the signing keys, sealed with the master key.
-public protocol SigningKeyStore: Sendable {
-    /// Every signing key, newest first (within one millisecond the current one first).
-    func signingKeys() async throws -> [SigningKeyRecord]
-    /// Adds a signing key and retires the other current keys of its algorithm at `retiring`.
-    /// Only the newest key of each algorithm stays current: a key older than one another
-    /// instance rotated in meanwhile is stored retired. A conflicting `kid` throws ``StoreError/Code/conflict`` and retires nothing.
-    func insertSigningKey(_ key: SigningKeyRecord, retiringOthersAt retiring: Date) async throws
-    /// Adds the first signing key of `algorithm`, made by `make`, when there is none, under the
-    /// migration lock: of several instances starting on a fresh database exactly one creates it.
-    /// `false` when a key of that algorithm existed (`make` is then not called).
-    func insertFirstSigningKey(
-        algorithm: String, _ make: @escaping @Sendable () throws -> SigningKeyRecord
-    ) async throws -> Bool
 }

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
-import UMFAEncoding
-import UMFAWebAuthn
+import UMFAJOSE
 
 /// A client's signed JWT authenticating it at the token, introspection and revocation endpoints
 /// (RFC 7523 §2.2 and §3, `private_key_jwt` of OpenID Connect Core §9): the checks that need
@@ -35,10 +34,8 @@ public struct ClientAssertion: Sendable, Equatable {
 
     /// The `iss` of `assertion` without checking anything: which client's keys to check it with.
     public static func claimedClient(_ assertion: String) -> String? {
-        guard let parts = try? CompactJWSParts(assertion, canonical: true),
-            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
-        else { return nil }
-        return claims["iss"] as? String
+        guard let parts = try? CompactJWSParts(assertion, canonical: true) else { return nil }
+        return (try? JSONDecoder().decode(JWTClaims.self, from: Data(parts.payload)))?.iss
     }
 
     /// What checks the signature: the client's registered public keys (`private_key_jwt`), or
@@ -51,7 +48,7 @@ public struct ClientAssertion: Sendable, Equatable {
     }
 
     /// The HMAC algorithms `client_secret_jwt` takes.
-    public static let hmacAlgorithms = ["HS256", "HS384", "HS512"]
+    public static let hmacAlgorithms = JWSAlgorithm.hmac.map(\.rawValue)
 
     /// Checks `assertion` for `clientID` with its registered `jwks` (a JWK Set, JSON).
     /// - Parameter audiences: what `aud` may name (the token endpoint, the issuer).
@@ -63,44 +60,37 @@ public struct ClientAssertion: Sendable, Equatable {
     public init(
         _ assertion: String, clientID: String, verification: Verification, audiences: [String], now: Date
     ) throws(Failure) {
-        guard let parts = try? CompactJWSParts(assertion, canonical: true),
-            let header = try? JSONSerialization.jsonObject(with: Data(parts.header)) as? [String: Any],
-            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
-        else { throw Failure("the client assertion is not a JWT") }
-        guard header["crit"] == nil else { throw Failure("the client assertion names critical header parameters") }
+        guard let jwt = try? SignedJWT<JWTClaims>(assertion) else {
+            throw Failure("the client assertion is not a JWT")
+        }
+        guard !jwt.header.members.contains("crit") else {
+            throw Failure("the client assertion names critical header parameters")
+        }
         switch verification {
         case .jwks(let jwks):
-            try Self.checkSignature(parts, header: header, jwks: jwks)
+            try Self.checkSignature(jwt, jwks: jwks)
         case .secret(let secret):
             // The algorithm the client's method implies, never the header's choice (RFC 8725 §3.1).
-            guard let alg = header["alg"] as? String, Self.hmacAlgorithms.contains(alg) else {
+            guard let alg = jwt.header.algorithm, JWSAlgorithm.hmac.contains(alg) else {
                 throw Failure(
                     "the client assertion's alg must be one of \(Self.hmacAlgorithms.joined(separator: ", "))")
             }
-            let key = SymmetricKey(data: secret)
-            let (mac, input) = (Data(parts.signature), Data(parts.signingInput))
-            let valid =
-                switch alg {
-                case "HS256": HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: input, using: key)
-                case "HS384": HMAC<SHA384>.isValidAuthenticationCode(mac, authenticating: input, using: key)
-                default: HMAC<SHA512>.isValidAuthenticationCode(mac, authenticating: input, using: key)
-                }
-            guard valid else {
+            guard jwt.isSigned(by: .hmac(alg, SymmetricKey(data: secret))) else {
                 throw Failure("the client assertion's signature does not verify with the client's secret")
             }
         }
-        try self.init(checking: claims, clientID: clientID, audiences: audiences, now: now)
+        try self.init(checking: jwt.claims, clientID: clientID, audiences: audiences, now: now)
     }
 
     /// The signature by one of the client's registered public keys.
-    private static func checkSignature(_ parts: CompactJWSParts, header: [String: Any], jwks: String) throws(Failure) {
-        guard let alg = header["alg"] as? String, DPoPProof.algorithms.contains(alg) else {
+    private static func checkSignature(_ jwt: SignedJWT<JWTClaims>, jwks: String) throws(Failure) {
+        guard let alg = jwt.header.alg, DPoPProof.algorithms.contains(alg) else {
             throw Failure("the client assertion's alg must be one of \(DPoPProof.algorithms.joined(separator: ", "))")
         }
         // The key: the one `kid` names, else the only registered key of a type that fits `alg`.
         let keys = Self.keys(jwks)
-        let kid = header["kid"] as? String
-        let candidates = keys.filter { jwk in kid.map { jwk["kid"] as? String == $0 } ?? true }
+        let kid = jwt.header.kid
+        let candidates = keys.filter { jwk in kid.map { jwk.kid == $0 } ?? true }
             .compactMap { try? PublicJWK(jwk: $0, alg: alg) }
         guard let key = candidates.count == 1 ? candidates.first : nil else {
             throw Failure(
@@ -108,22 +98,21 @@ public struct ClientAssertion: Sendable, Equatable {
                     ? "the client assertion has no kid and the client registered several keys"
                     : "no registered key of the client fits the client assertion's kid and alg")
         }
-        guard key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput)) else {
+        guard jwt.isSigned(by: key) else {
             throw Failure("the client assertion's signature does not verify with the client's key")
         }
     }
 
     /// RFC 7523 §3's claims, the signature checked.
-    private init(checking claims: [String: Any], clientID: String, audiences: [String], now: Date) throws(Failure) {
+    private init(checking claims: JWTClaims, clientID: String, audiences: [String], now: Date) throws(Failure) {
         // RFC 7523 §3: iss and sub are the client, aud this server, exp in the (near) future.
-        guard claims["iss"] as? String == clientID, claims["sub"] as? String == clientID else {
+        guard claims.iss == clientID, claims.sub == clientID else {
             throw Failure("the client assertion's iss and sub must be the client_id")
         }
-        let audience: [String] = (claims["aud"] as? [String]) ?? [(claims["aud"] as? String)].compactMap { $0 }
-        guard audience.contains(where: audiences.contains) else {
+        guard (claims.aud ?? []).contains(where: audiences.contains) else {
             throw Failure("the client assertion's aud must be the token endpoint or the issuer")
         }
-        guard let exp = (claims["exp"] as? NSNumber)?.doubleValue else {
+        guard let exp = claims.exp else {
             throw Failure("the client assertion has no exp")
         }
         let time = now.timeIntervalSince1970
@@ -131,13 +120,13 @@ public struct ClientAssertion: Sendable, Equatable {
         guard exp <= time + Self.longestLifetime + Self.skew else {
             throw Failure("the client assertion's exp is more than \(Int(Self.longestLifetime)) s ahead")
         }
-        if let iat = (claims["iat"] as? NSNumber)?.doubleValue, iat > time + Self.skew {
+        if let iat = claims.iat, iat > time + Self.skew {
             throw Failure("the client assertion was issued in the future")
         }
-        if let nbf = (claims["nbf"] as? NSNumber)?.doubleValue, nbf > time + Self.skew {
+        if let nbf = claims.nbf, nbf > time + Self.skew {
             throw Failure("the client assertion is not valid yet (nbf)")
         }
-        guard let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 else {
+        guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256 else {
             throw Failure("the client assertion needs a jti of 1 to 256 bytes")
         }
         self.clientID = clientID
@@ -146,12 +135,7 @@ public struct ClientAssertion: Sendable, Equatable {
     }
 
     /// The keys of a JWK Set's JSON; none when it is not one.
-    static func keys(_ jwks: String) -> [[String: Any]] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(jwks.utf8)) as? [String: Any],
-            let keys = object["keys"] as? [[String: Any]]
-        else { return [] }
-        return keys
-    }
+    static func keys(_ jwks: String) -> [JWK] { JWKSet.keys(in: jwks.utf8) }
 
     /// Checks a JWK Set a client registers: 1 to 10 public keys UMFA can verify with, each with
     /// a distinct `kid` when there are several. The message says what is wrong; `nil` when fine.
@@ -159,7 +143,7 @@ public struct ClientAssertion: Sendable, Equatable {
         let keys = Self.keys(jwks)
         guard (1...10).contains(keys.count) else { return "jwks must be {\"keys\": [...]} with 1 to 10 keys" }
         for key in keys {
-            let algorithms = (key["alg"] as? String).map { [$0] } ?? DPoPProof.algorithms
+            let algorithms = key.alg.map { [$0] } ?? DPoPProof.algorithms
             var refusal = "jwks holds a key UMFA cannot verify with (RS256, ES256 or EdDSA public keys only)"
             var usable = false
             for algorithm in algorithms {
@@ -167,12 +151,12 @@ public struct ClientAssertion: Sendable, Equatable {
                     _ = try PublicJWK(jwk: key, alg: algorithm)
                     usable = true
                 } catch {
-                    if error.message.contains("private") || algorithms.count == 1 { refusal = "jwks: " + error.message }
+                    if error.code == .privateKey || algorithms.count == 1 { refusal = "jwks: " + error.message }
                 }
             }
             guard usable else { return refusal }
         }
-        let kids = keys.compactMap { $0["kid"] as? String }
+        let kids = keys.compactMap(\.kid)
         if keys.count > 1, Set(kids).count != keys.count {
             return "jwks with several keys needs a distinct kid on each"
         }

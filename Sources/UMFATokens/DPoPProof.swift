@@ -1,8 +1,7 @@
 import Crypto
 import Foundation
 import UMFAEncoding
-import UMFAWebAuthn
-import _CryptoExtras
+import UMFAJOSE
 
 /// A DPoP proof (RFC 9449 §4) checked against the request it came with: every check of §4.3
 /// that needs no state. What needs state (the `jti` seen before, the server's nonce) is the
@@ -18,7 +17,7 @@ public struct DPoPProof: Sendable, Equatable {
     public let nonce: String?
 
     /// The asymmetric algorithms UMFA accepts in proofs (discovery's `dpop_signing_alg_values_supported`).
-    public static let algorithms = ["ES256", "RS256", "EdDSA"]
+    public static let algorithms = JWSAlgorithm.asymmetric.map(\.rawValue)
 
     /// How far a proof's `iat` may be from the server's clock, either way.
     public static let window: TimeInterval = HTTPProofClaims.window
@@ -39,17 +38,15 @@ public struct DPoPProof: Sendable, Equatable {
     ///   - now: the server's clock.
     public init(_ proof: String, method: String, url: String, accessToken: String?, now: Date) throws(Failure) {
         // Step 2: one well-formed JWT.
-        guard let parts = try? CompactJWSParts(proof, canonical: true),
-            let header = try? JSONSerialization.jsonObject(with: Data(parts.header)) as? [String: Any],
-            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
-        else { throw Failure("the DPoP proof is not a JWT") }
+        guard let jwt = try? SignedJWT<JWTClaims>(proof) else { throw Failure("the DPoP proof is not a JWT") }
+        let (header, claims) = (jwt.header, jwt.claims)
         // Steps 4–5: typ, an asymmetric algorithm UMFA supports.
-        guard header["typ"] as? String == "dpop+jwt" else { throw Failure("the DPoP proof's typ must be dpop+jwt") }
-        guard let alg = header["alg"] as? String, Self.algorithms.contains(alg) else {
+        guard header.typ == "dpop+jwt" else { throw Failure("the DPoP proof's typ must be dpop+jwt") }
+        guard let alg = header.alg, Self.algorithms.contains(alg) else {
             throw Failure("the DPoP proof's alg must be one of \(Self.algorithms.joined(separator: ", "))")
         }
         // Step 7: a public key only.
-        guard let jwk = header["jwk"] as? [String: Any] else { throw Failure("the DPoP proof has no jwk header") }
+        guard let jwk = header.jwk else { throw Failure("the DPoP proof has no jwk header") }
         let key: PublicJWK
         do {
             key = try PublicJWK(jwk: jwk, alg: alg)
@@ -57,7 +54,7 @@ public struct DPoPProof: Sendable, Equatable {
             throw Failure("the DPoP proof's \(error.message)")
         }
         // Step 6: the signature, with that key.
-        guard key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput)) else {
+        guard jwt.isSigned(by: key) else {
             throw Failure("the DPoP proof's signature does not verify with its jwk")
         }
         // Steps 3, 8, 9, 11: the required claims, the method, the URI, freshness.
@@ -70,13 +67,15 @@ public struct DPoPProof: Sendable, Equatable {
         // Step 12: bound to the access token presented.
         if let accessToken {
             let expected = Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))))
-            guard let ath = claims["ath"] as? String else { throw Failure("the DPoP proof has no ath claim") }
+            guard let ath = claims.ath else { throw Failure("the DPoP proof has no ath claim") }
             guard ath == expected else { throw Failure("the DPoP proof's ath is not the access token's hash") }
         }
-        if let nonce = claims["nonce"], !(nonce is String) { throw Failure("the DPoP proof's nonce must be a string") }
+        if claims.members.contains("nonce"), claims.nonce == nil {
+            throw Failure("the DPoP proof's nonce must be a string")
+        }
         self.thumbprint = key.thumbprint
         self.jti = bound.jti
         self.issuedAt = bound.issuedAt
-        self.nonce = claims["nonce"] as? String
+        self.nonce = claims.nonce
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAJOSE
 
 /// A device proof (DESIGN.md §7): a JWT like a DPoP proof, `typ` `umfa-device+jwt`, signed
 /// with the P-256 device key the phone registered with an out-of-band enrollment, whose `sub`
@@ -28,40 +28,33 @@ public struct DeviceProof: Sendable, Equatable {
     /// The credential a proof names, read before its signature is checked (to find the key).
     public static func credentialID(of proof: String) -> String? {
         guard let parts = try? CompactJWSParts(proof, canonical: true),
-            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any],
-            let subject = claims["sub"] as? String, Base64URL.decode(subject) != nil
+            let subject = (try? JSONDecoder().decode(JWTClaims.self, from: Data(parts.payload)))?.sub,
+            Base64URL.decode(subject) != nil
         else { return nil }
         return subject
     }
 
     /// Checks `proof` for a request of `method` to `url` against the registered device key
     /// (a public JWK).
-    public init(_ proof: String, deviceKey jwk: [String: Any], method: String, url: String, now: Date)
-        throws(Failure)
-    {
-        guard let parts = try? CompactJWSParts(proof, canonical: true),
-            let header = try? JSONSerialization.jsonObject(with: Data(parts.header)) as? [String: Any],
-            let claims = try? JSONSerialization.jsonObject(with: Data(parts.payload)) as? [String: Any]
-        else { throw Failure("the device proof is not a JWT") }
-        guard header["typ"] as? String == Self.type else {
-            throw Failure("the device proof's typ must be \(Self.type)")
-        }
-        guard header["alg"] as? String == "ES256" else { throw Failure("the device proof's alg must be ES256") }
+    public init(_ proof: String, deviceKey jwk: JWK, method: String, url: String, now: Date) throws(Failure) {
+        guard let jwt = try? SignedJWT<JWTClaims>(proof) else { throw Failure("the device proof is not a JWT") }
+        guard jwt.header.typ == Self.type else { throw Failure("the device proof's typ must be \(Self.type)") }
+        guard jwt.header.algorithm == .es256 else { throw Failure("the device proof's alg must be ES256") }
         let key: PublicJWK
         do {
             key = try PublicJWK(jwk: jwk, alg: "ES256")
         } catch {
             throw Failure("the registered device key is unusable: \(error.message)")
         }
-        guard key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput)) else {
+        guard jwt.isSigned(by: key) else {
             throw Failure("the device proof's signature does not verify with the device key")
         }
-        guard let subject = claims["sub"] as? String, !subject.isEmpty else {
+        guard let subject = jwt.claims.sub, !subject.isEmpty else {
             throw Failure("the device proof needs a sub, the credential id")
         }
         let bound: HTTPProofClaims
         do {
-            bound = try HTTPProofClaims(claims, name: "the device proof", method: method, url: url, now: now)
+            bound = try HTTPProofClaims(jwt.claims, name: "the device proof", method: method, url: url, now: now)
         } catch {
             throw Failure(error.message)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAJOSE
 
 /// The claims that bind a proof JWT to one HTTP request, shared by DPoP proofs (RFC 9449 §4.2)
 /// and UMFA's device proofs (DESIGN.md §7): `jti` (1–256 bytes), `htm`, `htu` without query
@@ -17,13 +18,13 @@ struct HTTPProofClaims {
     }
 
     /// Checks the request-binding claims; `name` names the proof in messages ("the DPoP proof").
-    init(_ claims: [String: Any], name: String, method: String, url: String, now: Date) throws(Failure) {
-        guard let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 else {
+    init(_ claims: JWTClaims, name: String, method: String, url: String, now: Date) throws(Failure) {
+        guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256 else {
             throw Failure("\(name) needs a jti of 1 to 256 bytes")
         }
-        guard let htm = claims["htm"] as? String, let htu = claims["htu"] as? String,
-            let iat = (claims["iat"] as? NSNumber)?.doubleValue
-        else { throw Failure("\(name) needs htm, htu and iat claims") }
+        guard let htm = claims.htm, let htu = claims.htu, let iat = claims.iat else {
+            throw Failure("\(name) needs htm, htu and iat claims")
+        }
         guard htm == method else { throw Failure("\(name)'s htm is not \(method)") }
         guard let claimed = Self.normalized(htu), claimed == Self.normalized(url) else {
             throw Failure("\(name)'s htu is not this endpoint's URL")

@@ -2,8 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import UMFAEncoding
-import UMFAStorage
-import _CryptoExtras
+import UMFAJOSE
 
 /// The signing keys as loaded at one moment: immutable, so any number of requests sign and
 /// verify with it at once.
@@ -31,7 +30,7 @@ struct SigningKeySet: Sendable {
     let keys: [String: Key]
     /// Each key's protected header, by its exact bytes: a token that carries one of them is
     /// read without parsing its header's JSON.
-    let headers: [[UInt8]: LoginTokenHeader]
+    let headers: [[UInt8]: JWSHeader]
     /// The key new tokens of each algorithm are signed with.
     let currentKIDs: [TokenSigningAlgorithm: String]
     let loadedAt: ContinuousClock.Instant
@@ -42,14 +41,14 @@ struct SigningKeySet: Sendable {
     /// server does not know is left out.
     init(records: [SigningKeyRecord], masterKey: MasterKey, issuer: String) throws {
         var keys: [String: Key] = [:]
-        var headers: [[UInt8]: LoginTokenHeader] = [:]
+        var headers: [[UInt8]: JWSHeader] = [:]
         var current: [TokenSigningAlgorithm: String] = [:]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for record in records {
             guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm) else { continue }
             let bytes = try masterKey.open(record.sealedPrivateKey, context: "signing-key:" + record.kid)
-            let header = LoginTokenHeader(alg: algorithm.rawValue, iss: issuer, kid: record.kid, typ: "JWT", crit: nil)
+            let header = JWSHeader(algorithm: algorithm.jws, typ: "JWT", kid: record.kid, iss: issuer)
             let headerBytes = [UInt8](try encoder.encode(header))
             headers[headerBytes] = header
             keys[record.kid] = Key(
@@ -71,7 +70,7 @@ struct SigningKeySet: Sendable {
     }
 
     init(
-        keys: [String: Key], headers: [[UInt8]: LoginTokenHeader] = [:],
+        keys: [String: Key], headers: [[UInt8]: JWSHeader] = [:],
         currentKIDs: [TokenSigningAlgorithm: String], loadedAt: ContinuousClock.Instant
     ) {
         self.keys = keys
@@ -87,7 +86,7 @@ struct SigningKeySet: Sendable {
     static func encodedTypedHeader(algorithm: TokenSigningAlgorithm, kid: String, type: String) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = LoginTokenHeader(alg: algorithm.rawValue, iss: nil, kid: kid, typ: type, crit: nil)
+        let header = JWSHeader(algorithm: algorithm.jws, typ: type, kid: kid)
         return Base64URLText.encode(try encoder.encode(header))
     }
 
@@ -97,16 +96,6 @@ struct SigningKeySet: Sendable {
     }
 }
 
-/// The protected header of a login token.
-struct LoginTokenHeader: Codable {
-    let alg: String?
-    let iss: String?
-    let kid: String?
-    let typ: String?
-    /// Extensions the recipient must understand (RFC 7515 §4.1.11); UMFA understands none.
-    let crit: [String]?
-}
-
 /// Login tokens in JWS compact serialisation (RFC 7515 §7.1): the key's algorithm
 /// (``TokenKeyMaterial``) over the ASCII `BASE64URL(header) . BASE64URL(payload)`.
 enum LoginTokenJWS {
@@ -114,15 +103,14 @@ enum LoginTokenJWS {
     static func sign(_ claims: some Encodable, key: SigningKeySet.Key, encodedHeader: String? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let signingInput =
-            (encodedHeader ?? key.encodedHeader) + "." + Base64URLText.encode(try encoder.encode(claims))
-        let signature = try key.material.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + Base64URLText.encode(signature)
+        return try JWSCompactSerialization.sign(
+            encodedHeader: encodedHeader ?? key.encodedHeader, payload: try encoder.encode(claims),
+            key: key.material.signingKey)
     }
 
     /// A token split into its parts; `nil` when it is not three base64url parts.
     struct Parts {
-        let header: LoginTokenHeader
+        let header: JWSHeader
         let signingInput: Data
         let payload: Data
         let signature: Data
@@ -130,18 +118,18 @@ enum LoginTokenJWS {
 
     /// Splits `token` and decodes its parts, each in its one canonical spelling
     /// (``CompactJWSParts``); the header from `known` when its bytes are one of them, else as JSON.
-    static func parts(of token: String, known: [[UInt8]: LoginTokenHeader] = [:]) -> Parts? {
+    static func parts(of token: String, known: [[UInt8]: JWSHeader] = [:]) -> Parts? {
         guard let parts = try? CompactJWSParts(token, canonical: true),
             let header = known[parts.header]
-                ?? (try? JSONDecoder().decode(LoginTokenHeader.self, from: Data(parts.header)))
+                ?? (try? JSONDecoder().decode(JWSHeader.self, from: Data(parts.header)))
         else { return nil }
         return Parts(
             header: header, signingInput: Data(parts.signingInput), payload: Data(parts.payload),
             signature: Data(parts.signature))
     }
 
-    /// Whether `parts`' signature verifies with `key`'s public half.
+    /// Whether `parts`' signature verifies with `key`.
     static func isSigned(_ parts: Parts, by key: SigningKeySet.Key) -> Bool {
-        key.material.isValidSignature(parts.signature, for: parts.signingInput)
+        key.material.signingKey.isValidSignature(parts.signature, for: parts.signingInput)
     }
 }

@@ -1,8 +1,6 @@
 import Crypto
 import Foundation
-import UMFAEncoding
-import UMFAStorage
-import UMFAWebAuthn
+import UMFAJOSE
 import _CryptoExtras
 
 /// The private and public halves of one token signing key, of one of the three JWS algorithms
@@ -72,65 +70,21 @@ enum TokenKeyMaterial: Sendable {
         }
     }
 
-    /// The JWS signature over `signingInput`.
-    func signature(for signingInput: Data) throws -> Data {
+    /// The private half as a JWS signing key, which signs and checks the signatures.
+    var signingKey: JWSSigningKey {
         switch self {
-        case .rsa(let key, _):
-            try key.signature(for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5).rawRepresentation
-        case .p256(let key, _):
-            try key.signature(for: SHA256.hash(data: signingInput)).rawRepresentation
-        case .ed25519(let key, _):
-            try key.signature(for: signingInput)
+        case .rsa(let key, _): .rs256(key)
+        case .p256(let key, _): .es256(key)
+        case .ed25519(let key, _): .edDSA(key)
         }
     }
 
-    /// Whether `signature` is this key's JWS signature over `signingInput`.
-    func isValidSignature(_ signature: Data, for signingInput: Data) -> Bool {
-        switch self {
-        case .rsa(_, let key):
-            key.isValidSignature(
-                _RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: signingInput),
-                padding: .insecurePKCS1v1_5)
-        case .p256(_, let key):
-            // `R ‖ S`, 32 bytes each (RFC 7518 §3.4); a DER signature is not a JWS signature.
-            signature.count == 64
-                && (try? P256.Signing.ECDSASignature(rawRepresentation: signature)).map {
-                    key.isValidSignature($0, for: SHA256.hash(data: signingInput))
-                } == true
-        case .ed25519(_, let key):
-            key.isValidSignature(signature, for: signingInput)
-        }
-    }
-
-    /// The public JWK's members (RFC 7517, RFC 7518 §6, RFC 8037 §2), without `kid`, `use`, `alg`.
-    static func publicJWK(algorithm: TokenSigningAlgorithm, publicKeyBytes bytes: [UInt8]) throws -> [String: String] {
+    /// The public JWK (RFC 7517, RFC 7518 §6, RFC 8037 §2), without `kid`, `use`, `alg`.
+    static func publicJWK(algorithm: TokenSigningAlgorithm, publicKeyBytes bytes: [UInt8]) throws -> JWK {
         switch algorithm {
-        case .rs256:
-            let primitives = try _RSA.Signing.PublicKey(derRepresentation: bytes).getKeyPrimitives()
-            return [
-                "kty": "RSA", "n": Base64URL.encode(primitives.modulus),
-                "e": Base64URL.encode(primitives.publicExponent),
-            ]
-        case .es256:
-            let raw = try P256.Signing.PublicKey(derRepresentation: bytes).rawRepresentation
-            return [
-                "kty": "EC", "crv": "P-256", "x": Base64URL.encode(raw.prefix(32)),
-                "y": Base64URL.encode(raw.suffix(32)),
-            ]
-        case .edDSA:
-            let raw = try Curve25519.Signing.PublicKey(rawRepresentation: bytes).rawRepresentation
-            return ["kty": "OKP", "crv": "Ed25519", "x": Base64URL.encode(raw)]
+        case .rs256: try JWK(_RSA.Signing.PublicKey(derRepresentation: bytes))
+        case .es256: JWK(try P256.Signing.PublicKey(derRepresentation: bytes))
+        case .edDSA: JWK(try Curve25519.Signing.PublicKey(rawRepresentation: bytes))
         }
-    }
-
-    /// The RFC 7638 thumbprint of a public JWK (``JWKThumbprint``): its required members only.
-    static func thumbprint(of jwk: [String: String]) -> String {
-        let required: [String] =
-            switch jwk["kty"] {
-            case "RSA": ["e", "kty", "n"]
-            case "EC": ["crv", "kty", "x", "y"]
-            default: ["crv", "kty", "x"]
-            }
-        return JWKThumbprint.compute(Dictionary(uniqueKeysWithValues: required.map { ($0, jwk[$0] ?? "") }))
     }
 }

@@ -2,8 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import UMFAEncoding
-import UMFAStorage
-import _CryptoExtras
+import UMFAJOSE
 
 /// Issues and validates UMFA login tokens and publishes the signing keys as JWKS.
 ///
@@ -104,7 +103,7 @@ public actor TokenService {
     {
         let material = try TokenKeyMaterial(generating: algorithm)
         let jwk = try TokenKeyMaterial.publicJWK(algorithm: algorithm, publicKeyBytes: material.publicKeyBytes)
-        let kid = TokenKeyMaterial.thumbprint(of: jwk)
+        let kid = JWKThumbprint.compute(jwk)
         return SigningKeyRecord(
             kid: kid, algorithm: algorithm.rawValue, publicKey: material.publicKeyBytes,
             sealedPrivateKey: try masterKey.seal(material.privateKeyBytes, context: "signing-key:" + kid),
@@ -249,7 +248,7 @@ public actor TokenService {
         guard let alg = parts.header.alg.flatMap(TokenSigningAlgorithm.init(rawValue:)) else {
             throw TokenValidationFailure("Invalid JWT: the algorithm must be RS256, ES256 or EdDSA")
         }
-        guard parts.header.crit == nil else {
+        guard !parts.header.members.contains("crit") else {
             throw TokenValidationFailure("Invalid JWT: the header names critical extensions")
         }
         guard let kid = parts.header.kid else {
@@ -353,13 +352,13 @@ public struct JWKSDocument: Codable, Sendable, Equatable {
         init?(record: SigningKeyRecord) {
             guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm),
                 let jwk = try? TokenKeyMaterial.publicJWK(algorithm: algorithm, publicKeyBytes: record.publicKey),
-                let kty = jwk["kty"]
+                let kty = jwk.kty
             else { return nil }
             self.kty = kty
             kid = record.kid
             use = "sig"
             alg = algorithm.rawValue
-            (n, e, crv, x, y) = (jwk["n"], jwk["e"], jwk["crv"], jwk["x"], jwk["y"])
+            (n, e, crv, x, y) = (jwk.n, jwk.e, jwk.crv, jwk.x, jwk.y)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import UMFAStorage
 
 /// The `typ` headers of the JWTs the server signs besides login tokens.
 public enum JWTType {

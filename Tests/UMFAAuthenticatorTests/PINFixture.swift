@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import Testing
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// PIN and password operations on an authenticator, straight through its CTAP-level API.
 enum PINFixture {

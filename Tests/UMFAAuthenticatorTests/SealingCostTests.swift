@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
 
 @Suite("Software authenticator: scrypt cost of PIN seals")

@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import Testing
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Fixtures shared by the authenticator tests.
 enum Fixture {

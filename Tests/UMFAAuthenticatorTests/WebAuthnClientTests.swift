@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("Client emulation")
 struct WebAuthnClientTests {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §6 at the server: who may start and continue a flow (the flow token, its DPoP
@@ -177,7 +178,7 @@ struct APIFlowServerTests {
             #expect(invalid.invalidFields?.first?.name == "email")
             #expect(invalid.invalidFields?.first?.reason == .invalidValue)
             let users = try await api.send(
-                .get, "/api/admin/applications/\(app.id)/users", bearer: TestServer.adminToken)
+                .get, APIOperation.listApplicationUsers.path(["id": app.id]), bearer: TestServer.adminToken)
             #expect(users["users"]?.arrayValue?.isEmpty == true, "\(users.text)")
             // The same form URL-encoded: the registration ceremony.
             let registration = try Self.step(
@@ -202,7 +203,8 @@ struct APIFlowServerTests {
             let handle = String(base.split(separator: "/").last ?? "")
             // The hosted pages do not know a flow's handle.
             let hosted = try await api.send(
-                .post, "/oidc/\(app.id)/interaction/sign-in/options", json: .object(["interaction": .string(handle)]))
+                .post, APIOperation.interactionSignInOptions.path(["application_id": app.id]),
+                json: .object(["interaction": .string(handle)]))
             #expect(hosted.status == .unauthorized, "\(hosted.text)")
             #expect(try Self.step(try await Self.call(api, .get, base, token: token, key: key)).type == .authentication)
             // Another flow token of the same client, with a key of its own, does not reach this flow.
@@ -247,7 +249,8 @@ struct APIFlowServerTests {
             let create = try #require(start.action("create-account")?.form?.href)
             let signIn = try #require(start.action("passkey-sign-in")?.form?.href)
             let patched = try await api.send(
-                .patch, "/api/admin/applications/\(app.id)", json: ["signup": "disabled"], bearer: TestServer.adminToken
+                .patch, APIOperation.updateApplication.path(["id": app.id]), json: ["signup": "disabled"],
+                bearer: TestServer.adminToken
             )
             #expect(patched.status == .ok, "\(patched.text)")
             let closed = try Self.problem(

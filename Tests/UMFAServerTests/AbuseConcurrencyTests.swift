@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
 import UMFAWebAuthn
 
 @Suite("Abuse: replay under concurrency")
@@ -27,7 +28,8 @@ struct AbuseConcurrencyTests {
             // One token was issued, and the credential signs in again as usual.
             #expect(Set(replies.compactMap { $0["token"]?.stringValue }).count == 1)
             let list = try await api.send(
-                .get, "/api/umfa/users/carol/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "carol"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(list["credentials"]?.arrayValue?.count == 1)
             _ = try await api.authenticate(app, user: "carol", device: device)
         }

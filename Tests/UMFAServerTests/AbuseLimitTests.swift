@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @testable import UMFAServer
 
@@ -99,14 +101,14 @@ struct AbuseLimitTests {
             let creation = try #require(options["publicKey"]).decoded(CreationOptionsJSON.self)
             let credential = try Device.make().create(creation, userVerified: true)
             let registration = try await api.send(
-                .post, "/api/umfa/registration/verify",
+                .post, APIOperation.registrationVerify.path,
                 json: .object([
                     "application_id": .string(app.id), "user_id": "newcomer", "credential": try .encoding(credential),
                 ]), from: "203.0.113.66")
             Self.expectLimited(registration, retryAfter: 30)
             // The refused registration stored nothing: the same response registers from elsewhere.
             let elsewhere = try await api.send(
-                .post, "/api/umfa/registration/verify",
+                .post, APIOperation.registrationVerify.path,
                 json: .object([
                     "application_id": .string(app.id), "user_id": "newcomer", "credential": try .encoding(credential),
                 ]), from: "198.51.100.7")
@@ -120,48 +122,48 @@ struct AbuseLimitTests {
             let app = try await api.createApplication(policy: "grant")
             for guess in 0..<4 {
                 let reply = try await api.send(
-                    .get, "/api/admin/applications", bearer: "umfa_admin_guess-\(guess)", from: "203.0.113.5")
+                    .get, APIOperation.listApplications.path, bearer: "umfa_admin_guess-\(guess)", from: "203.0.113.5")
                 expectError(reply, .unauthorized, message: "Missing or invalid admin token")
             }
             let guess = try await api.send(
-                .get, "/api/admin/applications", bearer: "umfa_admin_guess-5", from: "203.0.113.5")
+                .get, APIOperation.listApplications.path, bearer: "umfa_admin_guess-5", from: "203.0.113.5")
             Self.expectLimited(guess, retryAfter: 30)
             // Limits stop guessing, not owners (DESIGN.md §4): the valid token and key still work.
             let admin = try await api.send(
-                .get, "/api/admin/applications", bearer: TestServer.adminToken, from: "203.0.113.5")
+                .get, APIOperation.listApplications.path, bearer: TestServer.adminToken, from: "203.0.113.5")
             #expect(admin.status == .ok, "\(admin.text)")
             let apiKey = try await api.send(
-                .post, "/api/umfa/enrollment-tokens",
+                .post, APIOperation.createEnrollmentToken.path,
                 json: .object(["application_id": .string(app.id), "user_id": "alice"]), bearer: app.apiKey,
                 from: "203.0.113.5")
             #expect(apiKey.status == .created, "\(apiKey.text)")
             // The operator elsewhere is not affected.
             let operatorReply = try await api.send(
-                .get, "/api/admin/applications", bearer: TestServer.adminToken, from: "198.51.100.1")
+                .get, APIOperation.listApplications.path, bearer: TestServer.adminToken, from: "198.51.100.1")
             #expect(operatorReply.status == .ok)
 
             // Wrong API keys count the same way, from a second address.
             for guess in 0..<4 {
                 let reply = try await api.send(
-                    .post, "/api/umfa/validate-token",
+                    .post, APIOperation.validateToken.path,
                     json: .object(["application_id": .string(app.id), "user_id": "alice", "token": "x"]),
                     bearer: "umfa_ak_guess-\(guess)", from: "203.0.113.6")
                 expectError(reply, .unauthorized, message: "The API key is not valid for this application")
             }
             let blocked = try await api.send(
-                .post, "/api/umfa/enrollment-tokens",
+                .post, APIOperation.createEnrollmentToken.path,
                 json: .object(["application_id": .string(app.id), "user_id": "alice"]), bearer: "umfa_ak_guess-5",
                 from: "203.0.113.6")
             Self.expectLimited(blocked, retryAfter: 30)
             #expect(!blocked.text.contains("umfa_et_"))
             let owner = try await api.send(
-                .post, "/api/umfa/enrollment-tokens",
+                .post, APIOperation.createEnrollmentToken.path,
                 json: .object(["application_id": .string(app.id), "user_id": "alice"]), bearer: app.apiKey,
                 from: "203.0.113.6")
             #expect(owner.status == .created, "\(owner.text)")
             api.clock.advance(by: 30)
             let after = try await api.send(
-                .post, "/api/umfa/enrollment-tokens",
+                .post, APIOperation.createEnrollmentToken.path,
                 json: .object(["application_id": .string(app.id), "user_id": "alice"]), bearer: "umfa_ak_guess-6",
                 from: "203.0.113.6")
             expectError(after, .unauthorized, message: "The API key is not valid for this application")
@@ -180,7 +182,7 @@ struct AbuseLimitTests {
                 signature[signature.count - 1] ^= 0x01
                 assertion.response.signature = .init(signature)
                 let refused = try await api.send(
-                    .post, "/api/umfa/validate-token",
+                    .post, APIOperation.validateToken.path,
                     json: .object([
                         "application_id": .string(app.id), "user_id": "alice", "token": try .encoding(assertion),
                         "token_type": "credential",
@@ -189,7 +191,7 @@ struct AbuseLimitTests {
             }
             let valid = try await api.assertion(app, user: "alice", device: device)
             let accepted = try await api.send(
-                .post, "/api/umfa/validate-token",
+                .post, APIOperation.validateToken.path,
                 json: .object([
                     "application_id": .string(app.id), "user_id": "alice", "token": try .encoding(valid),
                     "token_type": "credential",

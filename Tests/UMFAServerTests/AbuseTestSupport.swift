@@ -2,8 +2,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import UMFAContract
+import UMFAEncoding
 import UMFAServer
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// A test server with chosen abuse limits and timeouts, and `X-Forwarded-For` trusted so a
 /// test can speak from several client addresses.
@@ -64,6 +67,6 @@ extension API {
         let body: JSONValue = .object([
             "application_id": .string(app.id), "user_id": .string(user), "credential": try .encoding(assertion),
         ])
-        return try await send(.post, "/api/umfa/authentication/verify", json: body, from: address)
+        return try await send(.post, APIOperation.authenticationVerify.path, json: body, from: address)
     }
 }

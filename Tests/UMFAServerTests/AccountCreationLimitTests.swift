@@ -3,8 +3,10 @@ import HTTPTypes
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAServer
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Issue 34 item 5 (SECURITY.md "Round three"): account-creation options on the hosted pages and
 /// in the API-driven flow count against the options limit like every options route, and store

@@ -4,8 +4,11 @@ import HummingbirdTesting
 import Logging
 import Testing
 import UMFAAuthenticator
+import UMFAContract
+import UMFAEncoding
 import UMFAServer
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Per-application attestation policy, AAGUID lists, FIDO metadata names and revocation, as
 /// the HTTP API shows them.
@@ -37,7 +40,8 @@ struct AttestationPolicyServerTests {
             "enrollment_policy": "open", "attestation": "direct",
         ]
         body.merge(settings) { $1 }
-        let reply = try await api.post("/api/admin/applications", .object(body), bearer: TestServer.adminToken)
+        let reply = try await api.post(
+            APIOperation.createApplication.path, .object(body), bearer: TestServer.adminToken)
         guard reply.status == .created, let id = reply["application_id"]?.stringValue,
             let key = reply["api_key"]?.stringValue, let json = reply.json
         else { return (reply, nil) }
@@ -50,7 +54,7 @@ struct AttestationPolicyServerTests {
         let creation = try #require(options["publicKey"]).decoded(CreationOptionsJSON.self)
         let credential = try Device.make().create(creation, userVerified: true)
         return try await api.post(
-            "/api/umfa/registration/verify",
+            APIOperation.registrationVerify.path,
             .object([
                 "application_id": .string(app.id), "user_id": .string(user), "credential": try .encoding(credential),
             ]))
@@ -58,7 +62,8 @@ struct AttestationPolicyServerTests {
 
     func credentials(_ api: API, _ app: TestApplication, user: String) async throws -> [JSONValue] {
         let reply = try await api.send(
-            .get, "/api/umfa/users/\(user)/credentials?application_id=\(app.id)", bearer: app.apiKey)
+            .get, APIOperation.listUserCredentials.path(["user_id": user]) + "?application_id=\(app.id)",
+            bearer: app.apiKey)
         guard case .array(let items) = reply["credentials"] else { throw TestFailure("no list: \(reply.text)") }
         return items
     }
@@ -86,13 +91,13 @@ struct AttestationPolicyServerTests {
             #expect(created["attestation_policy"]?.stringValue == "self_or_trusted")
             #expect(created["aaguid_allow"] == .array([.string(Self.softwareAAGUID)]))
             let patched = try await api.send(
-                .patch, "/api/admin/applications/\(application.id)",
+                .patch, APIOperation.updateApplication.path(["id": application.id]),
                 json: .object(["aaguid_allow": .array([]), "aaguid_deny": .array([])]),
                 bearer: TestServer.adminToken)
             #expect(patched.status == .ok)
             #expect(patched["aaguid_allow"] == nil || patched["aaguid_allow"] == .null)
             let shown = try await api.send(
-                .get, "/api/admin/applications/\(application.id)", bearer: TestServer.adminToken)
+                .get, APIOperation.getApplication.path(["id": application.id]), bearer: TestServer.adminToken)
             #expect(shown["attestation_policy"]?.stringValue == "self_or_trusted")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAServer
 import UMFAWebAuthn
 
@@ -11,7 +12,9 @@ import UMFAWebAuthn
 struct AuditLogServerTests {
     static let admin = TestServer.adminToken
 
-    static func events(_ api: API, _ query: String, bearer: String = admin, path: String = "/api/admin/audit-events")
+    static func events(
+        _ api: API, _ query: String, bearer: String = admin, path: String = APIOperation.listAuditEvents.path
+    )
         async throws -> [JSONValue]
     {
         let reply = try await api.send(.get, path + query, bearer: bearer)
@@ -64,18 +67,20 @@ struct AuditLogServerTests {
                 APIOperation.deleteUserCredential.path(["user_id": "alice", "credential_id": alice.credentialID])
                     + "?application_id=\(app.id)", bearer: app.apiKey)
             #expect(deleted.status == .ok)
-            let keys = try await api.send(.get, "/api/admin/applications/\(app.id)/api-keys", bearer: Self.admin)
+            let keys = try await api.send(.get, APIOperation.listAPIKeys.path(["id": app.id]), bearer: Self.admin)
             let firstKeyID = try #require(keys["api_keys"]?.arrayValue?.first?["key_id"]?.stringValue)
-            let added = try await api.send(.post, "/api/admin/applications/\(app.id)/api-keys", bearer: Self.admin)
+            let added = try await api.send(.post, APIOperation.createAPIKey.path(["id": app.id]), bearer: Self.admin)
             let addedKeyID = try #require(added["key_id"]?.stringValue)
             let revoked = try await api.send(
-                .delete, "/api/admin/applications/\(app.id)/api-keys/\(addedKeyID)", bearer: Self.admin)
+                .delete, APIOperation.deleteAPIKey.path(["id": app.id, "key_id": addedKeyID]), bearer: Self.admin)
             #expect(revoked.status == .ok)
             let patched = try await api.send(
-                .patch, "/api/admin/applications/\(app.id)", json: ["name": "Renamed shop", "token_ttl_seconds": 120],
+                .patch, APIOperation.updateApplication.path(["id": app.id]),
+                json: ["name": "Renamed shop", "token_ttl_seconds": 120],
                 bearer: Self.admin)
             #expect(patched.status == .ok)
-            #expect(try await api.send(.post, "/api/admin/signing-keys", bearer: Self.admin).status == .created)
+            #expect(
+                try await api.send(.post, APIOperation.rotateSigningKey.path, bearer: Self.admin).status == .created)
 
             let events = try await Self.events(api, "?application_id=\(app.id)")
             #expect(
@@ -118,15 +123,20 @@ struct AuditLogServerTests {
 
             // The backend reads its own application's events with its API key, and only those.
             let own = try await Self.events(
-                api, "?application_id=\(app.id)", bearer: app.apiKey, path: "/api/umfa/audit-events")
+                api, "?application_id=\(app.id)", bearer: app.apiKey, path: APIOperation.listApplicationAuditEvents.path
+            )
             #expect(own == events)
             expectError(
-                try await api.send(.get, "/api/umfa/audit-events?application_id=\(app.id)", bearer: other.apiKey),
+                try await api.send(
+                    .get, APIOperation.listApplicationAuditEvents.path + "?application_id=\(app.id)",
+                    bearer: other.apiKey),
                 .unauthorized)
-            expectError(try await api.send(.get, "/api/umfa/audit-events", bearer: app.apiKey), .badRequest)
+            expectError(
+                try await api.send(.get, APIOperation.listApplicationAuditEvents.path, bearer: app.apiKey), .badRequest)
 
             // No secret reaches the log: keys, tokens, codes.
-            let text = try await api.send(.get, "/api/admin/audit-events?limit=1000", bearer: Self.admin).text
+            let text = try await api.send(.get, APIOperation.listAuditEvents.path + "?limit=1000", bearer: Self.admin)
+                .text
             for secret in [
                 app.apiKey, other.apiKey, Self.admin, alice.token, signedIn.token, second.token,
                 try #require(added["api_key"]?.stringValue), try #require(recovered["enrollment_token"]?.stringValue),
@@ -153,7 +163,7 @@ struct AuditLogServerTests {
             repeat {
                 let reply = try await api.send(
                     .get,
-                    "/api/admin/audit-events?application_id=\(app.id)&limit=4"
+                    APIOperation.listAuditEvents.path + "?application_id=\(app.id)&limit=4"
                         + (cursor.map { "&cursor=\($0)" } ?? ""), bearer: Self.admin)
                 paged += reply["events"]?.arrayValue ?? []
                 cursor = reply["next_cursor"]?.stringValue
@@ -174,9 +184,10 @@ struct AuditLogServerTests {
                 "?cursor=not-a-cursor", "?application_id=shop",
             ] {
                 expectError(
-                    try await api.send(.get, "/api/admin/audit-events" + query, bearer: Self.admin), .badRequest)
+                    try await api.send(.get, APIOperation.listAuditEvents.path + query, bearer: Self.admin), .badRequest
+                )
             }
-            expectError(try await api.send(.get, "/api/admin/audit-events"), .unauthorized)
+            expectError(try await api.send(.get, APIOperation.listAuditEvents.path), .unauthorized)
         }
     }
 
@@ -187,7 +198,8 @@ struct AuditLogServerTests {
         try await server.run { api in
             _ = try await api.createApplication(policy: "grant")
             api.clock.advance(by: 60 * 86_400)
-            #expect(try await api.send(.post, "/api/admin/signing-keys", bearer: Self.admin).status == .created)
+            #expect(
+                try await api.send(.post, APIOperation.rotateSigningKey.path, bearer: Self.admin).status == .created)
             api.clock.advance(by: 31 * 86_400)
         }
         try await server.run { api in

@@ -1,13 +1,17 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("Bad input")
 struct BadInputTests {
     static let deviceRoutes = [
-        "/api/umfa/registration/options", "/api/umfa/registration/verify", "/api/umfa/authentication/options",
-        "/api/umfa/authentication/verify", "/api/umfa/unenroll",
+        APIOperation.registrationOptions.path, APIOperation.registrationVerify.path,
+        APIOperation.authenticationOptions.path,
+        APIOperation.authenticationVerify.path, APIOperation.unenroll.path,
     ]
 
     /// A 4xx in the documented shape: never a 500, never a crash.
@@ -39,28 +43,30 @@ struct BadInputTests {
                     Self.expectRefused(reply, "\(route) \(body.prefix(40))")
                 }
             }
-            let malformed = try await api.send(.post, "/api/umfa/registration/options", raw: "{")
+            let malformed = try await api.send(.post, APIOperation.registrationOptions.path, raw: "{")
             expectError(malformed, .badRequest, message: "The request body must be a JSON object")
             let typed = try await api.send(
-                .post, "/api/umfa/authentication/options", raw: "{\"application_id\": 5, \"trace_id\": \"typed-1\"}")
+                .post, APIOperation.authenticationOptions.path,
+                raw: "{\"application_id\": 5, \"trace_id\": \"typed-1\"}")
             expectError(
                 typed, .badRequest, message: "Malformed request: field application_id has the wrong type",
                 traceID: "typed-1")
             let notUUID = try await api.send(
-                .post, "/api/umfa/authentication/options", raw: "{\"application_id\": \"nope\"}")
+                .post, APIOperation.authenticationOptions.path, raw: "{\"application_id\": \"nope\"}")
             expectError(notUUID, .badRequest, message: "application_id must be a UUID")
             let unknownApp = try await api.send(
-                .post, "/api/umfa/authentication/options", raw: "{\"application_id\": \"\(UUID().uuidString)\"}")
+                .post, APIOperation.authenticationOptions.path, raw: "{\"application_id\": \"\(UUID().uuidString)\"}")
             expectError(unknownApp, .badRequest, message: "Unknown application_id")
 
             let huge = "{\"application_id\": \"\(app.id)\", \"user_id\": \"\(String(repeating: "a", count: 70_000))\"}"
-            for route in Self.deviceRoutes + ["/api/umfa/validate-token", "/api/admin/applications"] {
+            for route in Self.deviceRoutes + [APIOperation.validateToken.path, APIOperation.createApplication.path] {
                 let reply = try await api.send(.post, route, raw: huge, bearer: app.apiKey)
                 expectError(reply, .contentTooLarge, message: "The request body is too large (at most 65536 bytes)")
             }
 
             for (method, path) in [
-                (HTTPRequest.Method.get, "/nope"), (.post, "/api/umfa/nope"), (.get, "/api/umfa/registration/options"),
+                (HTTPRequest.Method.get, "/nope"), (.post, "/api/umfa/nope"),
+                (.get, APIOperation.registrationOptions.path),
                 (.delete, "/health"),
             ] {
                 let reply = try await api.send(method, path)
@@ -75,7 +81,7 @@ struct BadInputTests {
             let app = try await api.createApplication(policy: "open")
             let device = Device.make()
             let alice = try await api.register(app, user: "alice", device: device)
-            let listPath = "/api/umfa/users/alice/credentials?application_id=\(app.id)"
+            let listPath = APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)"
             let before = try await api.send(.get, listPath, bearer: app.apiKey)
 
             let bomb = Base64URL.encode([UInt8](repeating: 0x81, count: 20_000) + [0x00])
@@ -106,7 +112,7 @@ struct BadInputTests {
                 ("signature missing", { $0["signature"] = nil }),
             ]
             for (name, mutate) in authenticationMutations {
-                for path in ["/api/umfa/authentication/verify", "/api/umfa/unenroll"] {
+                for path in [APIOperation.authenticationVerify.path, APIOperation.unenroll.path] {
                     let assertion = try await api.assertion(app, user: "alice", device: device)
                     var credential = try JSONValue.encoding(assertion).objectValue ?? [:]
                     var response = credential["response"]?.objectValue ?? [:]
@@ -121,7 +127,7 @@ struct BadInputTests {
                 }
             }
             let rawIDGarbage = try await api.post(
-                "/api/umfa/authentication/verify",
+                APIOperation.authenticationVerify.path,
                 .object([
                     "application_id": .string(app.id),
                     "credential": .object(["id": "!!", "rawId": "!!", "type": "public-key", "response": .object([:])]),
@@ -149,7 +155,7 @@ struct BadInputTests {
         mutate(&response)
         credential["response"] = .object(response)
         return try await api.post(
-            "/api/umfa/registration/verify",
+            APIOperation.registrationVerify.path,
             .object(["application_id": .string(app.id), "user_id": .string(user), "credential": .object(credential)]))
     }
 }

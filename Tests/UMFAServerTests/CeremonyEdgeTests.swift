@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import UMFAAuthenticator
+import UMFAContract
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("Ceremony edges")
 struct CeremonyEdgeTests {
@@ -40,7 +42,7 @@ struct CeremonyEdgeTests {
                 try #require(options["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
             #expect(credential.rawId.base64URL == owner.credentialID)
             let reply = try await api.post(
-                "/api/umfa/registration/verify",
+                APIOperation.registrationVerify.path,
                 .object([
                     "application_id": .string(app.id), "user_id": "heidi", "credential": try .encoding(credential),
                 ]))

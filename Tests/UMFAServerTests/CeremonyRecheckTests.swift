@@ -4,7 +4,9 @@ import Testing
 import UMFAAuthenticator
 import UMFACBOR
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// DESIGN.md §4: what a challenge was issued with is checked again when it is answered, and a
 /// failed device-facing ceremony says only that it failed.
@@ -25,7 +27,8 @@ struct CeremonyRecheckTests {
                 RegistrationVerifyRequest(applicationID: app.id, userID: "victim", credential: credential))
             #expect(late.status == .forbidden)
             let listed = try await api.send(
-                .get, "/api/umfa/users/victim/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "victim"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(listed["credentials"]?.arrayValue?.count == 1)
         }
     }
@@ -59,7 +62,8 @@ struct CeremonyRecheckTests {
             #expect(
                 try await api.registrationOptions(app, user: "alice", enrollmentToken: token).status == .unauthorized)
             let listed = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(listed["credentials"]?.arrayValue?.count == 1)
         }
     }

@@ -4,8 +4,11 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @testable import UMFAServer
 
@@ -20,12 +23,12 @@ struct ConsoleCredentialLifecycleTests {
     static func enroll(_ api: API, device: Device, token: String, name: String) async throws
         -> ConsoleTests.Session
     {
-        let options = try await api.post("/admin/session/enroll-options", ["admin_token": .string(token)])
+        let options = try await api.post(APIOperation.consoleEnrollOptions.path, ["admin_token": .string(token)])
         #expect(options.status == .ok, "\(options.text)")
         let publicKey = try #require(options["publicKey"]).decoded(CreationOptionsJSON.self)
         let credential = try device.create(publicKey, userVerified: true)
         let reply = try await api.post(
-            "/admin/session/enroll",
+            APIOperation.consoleEnroll.path,
             ["admin_token": .string(token), "credential": try .encoding(credential), "name": .string(name)])
         #expect(reply.status == .ok, "\(reply.text)")
         return try ConsoleTests.session(reply)
@@ -40,12 +43,13 @@ struct ConsoleCredentialLifecycleTests {
     /// The status of an admin call made with a console session.
     static func adminCall(_ api: API, _ session: ConsoleTests.Session) async throws -> HTTPResponse.Status {
         try await ConsoleTests.request(
-            api, .get, "/api/admin/applications", cookie: session.cookie, csrf: session.csrf
+            api, .get, APIOperation.listApplications.path, cookie: session.cookie, csrf: session.csrf
         ).status
     }
 
     static func events(_ api: API, _ action: String, token: String) async throws -> [JSONValue] {
-        let reply = try await api.send(.get, "/api/admin/audit-events?action=\(action)&limit=1000", bearer: token)
+        let reply = try await api.send(
+            .get, APIOperation.listAuditEvents.path + "?action=\(action)&limit=1000", bearer: token)
         #expect(reply.status == .ok, "\(reply.text)")
         return reply["events"]?.arrayValue ?? []
     }
@@ -67,16 +71,17 @@ struct ConsoleCredentialLifecycleTests {
             // The session of the old token's passkey is over, on the admin API and on the page.
             #expect(try await Self.adminCall(api, session) == .unauthorized)
             expectError(
-                try await ConsoleTests.request(api, .get, "/admin/session", cookie: session.cookie), .unauthorized)
+                try await ConsoleTests.request(api, .get, APIOperation.consoleSession.path, cookie: session.cookie),
+                .unauthorized)
             // The passkey itself signs nothing in.
             expectError(try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed")
             // It is gone, and the old token is no admin token any more.
-            let listed = try await api.send(.get, "/api/admin/console/credentials", bearer: Self.otherToken)
+            let listed = try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: Self.otherToken)
             #expect(listed.status == .ok && listed["credentials"]?.arrayValue?.isEmpty == true, "\(listed.text)")
-            let sessions = try await api.send(.get, "/api/admin/console/sessions", bearer: Self.otherToken)
+            let sessions = try await api.send(.get, APIOperation.listConsoleSessions.path, bearer: Self.otherToken)
             #expect(sessions["sessions"]?.arrayValue?.isEmpty == true, "\(sessions.text)")
             expectError(
-                try await api.send(.get, "/api/admin/console/credentials", bearer: TestServer.adminToken),
+                try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: TestServer.adminToken),
                 .unauthorized)
             let revoked = try await Self.events(api, "admin.passkeys_revoked", token: Self.otherToken)
             #expect(revoked.count == 1)
@@ -91,7 +96,7 @@ struct ConsoleCredentialLifecycleTests {
         // A restart with the same token removes nothing more.
         try await rotated.run { api in
             #expect(try await Self.events(api, "admin.passkeys_revoked", token: Self.otherToken).count == 1)
-            let listed = try await api.send(.get, "/api/admin/console/credentials", bearer: Self.otherToken)
+            let listed = try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: Self.otherToken)
             #expect(listed["credentials"]?.arrayValue?.count == 1, "\(listed.text)")
         }
     }
@@ -110,10 +115,11 @@ struct ConsoleCredentialLifecycleTests {
             let a2 = try ConsoleTests.session(try await Self.signIn(api, device: first))
 
             // Nobody without the admin token or a session lists anything.
-            expectError(try await api.send(.get, "/api/admin/console/credentials"), .unauthorized)
-            expectError(try await api.send(.get, "/api/admin/console/sessions", bearer: "umfa-wrong"), .unauthorized)
+            expectError(try await api.send(.get, APIOperation.listConsoleCredentials.path), .unauthorized)
+            expectError(
+                try await api.send(.get, APIOperation.listConsoleSessions.path, bearer: "umfa-wrong"), .unauthorized)
 
-            let credentials = try await api.send(.get, "/api/admin/console/credentials", bearer: admin)
+            let credentials = try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: admin)
             let list = try #require(credentials["credentials"]?.arrayValue, "\(credentials.text)")
             #expect(list.map { $0["name"]?.stringValue } == ["First", "Second"])
             #expect(list.map { $0["sessions"] } == [.number(2), .number(1)])
@@ -122,7 +128,7 @@ struct ConsoleCredentialLifecycleTests {
 
             // The session list marks the caller's own session and never shows a cookie.
             let sessions = try await ConsoleTests.request(
-                api, .get, "/api/admin/console/sessions", cookie: b1.cookie, csrf: b1.csrf)
+                api, .get, APIOperation.listConsoleSessions.path, cookie: b1.cookie, csrf: b1.csrf)
             let rows = try #require(sessions["sessions"]?.arrayValue, "\(sessions.text)")
             #expect(rows.count == 3)
             #expect(rows.filter { $0["current"] == .bool(true) }.map { $0["passkey_name"]?.stringValue } == ["Second"])
@@ -135,26 +141,34 @@ struct ConsoleCredentialLifecycleTests {
                 rows.first { row in
                     row["session_id"]?.stringValue == Base64URL.encode(Secrets.hash(a2.cookie))
                 }?["session_id"]?.stringValue)
-            let ended = try await api.send(.delete, "/api/admin/console/sessions/\(a2ID)", bearer: admin)
+            let ended = try await api.send(
+                .delete, APIOperation.deleteConsoleSession.path(["session_id": a2ID]), bearer: admin)
             #expect(ended.status == .ok, "\(ended.text)")
             #expect(try await Self.adminCall(api, a2) == .unauthorized)
             #expect(try await Self.adminCall(api, a1) == .ok)
-            expectError(try await api.send(.delete, "/api/admin/console/sessions/\(a2ID)", bearer: admin), .notFound)
             expectError(
-                try await api.send(.delete, "/api/admin/console/sessions/not-an-id", bearer: admin), .badRequest)
+                try await api.send(
+                    .delete, APIOperation.deleteConsoleSession.path(["session_id": a2ID]), bearer: admin), .notFound)
+            expectError(
+                try await api.send(
+                    .delete, APIOperation.deleteConsoleSession.path(["session_id": "not-an-id"]), bearer: admin),
+                .badRequest)
 
             // Removing a passkey (here from another operator's session) ends its sessions and sign-ins.
             let removed = try await ConsoleTests.request(
-                api, .delete, "/api/admin/console/credentials/\(firstID)", cookie: b1.cookie, csrf: b1.csrf)
+                api, .delete, APIOperation.deleteConsoleCredential.path(["credential_id": firstID]), cookie: b1.cookie,
+                csrf: b1.csrf)
             #expect(removed.status == .ok && removed["sessions_ended"] == .number(1), "\(removed.text)")
             #expect(try await Self.adminCall(api, a1) == .unauthorized)
             expectError(try await Self.signIn(api, device: first), .unauthorized, message: "Sign-in failed")
             #expect(try await Self.adminCall(api, b1) == .ok)
             expectError(
-                try await api.send(.delete, "/api/admin/console/credentials/\(firstID)", bearer: admin), .notFound)
+                try await api.send(
+                    .delete, APIOperation.deleteConsoleCredential.path(["credential_id": firstID]), bearer: admin),
+                .notFound)
             expectError(
                 try await api.send(.delete, "/api/admin/console/credentials/%21%21", bearer: admin), .badRequest)
-            let remaining = try await api.send(.get, "/api/admin/console/credentials", bearer: admin)
+            let remaining = try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: admin)
             #expect(remaining["credentials"]?.arrayValue?.map { $0["name"]?.stringValue } == ["Second"])
 
             let removal = try await Self.events(api, "admin.passkey_removed", token: admin)
@@ -187,7 +201,8 @@ struct ConsoleCredentialLifecycleTests {
 
         try await server.run { api in
             expectError(try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed")
-            let listed = try await api.send(.get, "/api/admin/console/credentials", bearer: TestServer.adminToken)
+            let listed = try await api.send(
+                .get, APIOperation.listConsoleCredentials.path, bearer: TestServer.adminToken)
             #expect(listed["credentials"]?.arrayValue?.isEmpty == true, "\(listed.text)")
             #expect(try await Self.events(api, "admin.passkeys_revoked", token: TestServer.adminToken).count == 1)
         }

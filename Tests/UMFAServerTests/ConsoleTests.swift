@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// DESIGN.md §8: the admin console's operators — a passkey for the server's own RP ID, the first
 /// enrolled with the admin token — and the session it gives: an `HttpOnly`, `SameSite=Strict`
@@ -49,12 +51,12 @@ struct ConsoleTests {
 
     static func enroll(_ api: API, device: Device, name: String = "Ops laptop") async throws -> Session {
         let options = try await api.post(
-            "/admin/session/enroll-options", ["admin_token": .string(TestServer.adminToken)])
+            APIOperation.consoleEnrollOptions.path, ["admin_token": .string(TestServer.adminToken)])
         #expect(options.status == .ok, "\(options.text)")
         let publicKey = try #require(options["publicKey"]).decoded(CreationOptionsJSON.self)
         let credential = try device.create(publicKey, userVerified: true)
         let reply = try await api.post(
-            "/admin/session/enroll",
+            APIOperation.consoleEnroll.path,
             [
                 "admin_token": .string(TestServer.adminToken), "credential": try .encoding(credential),
                 "name": .string(name),
@@ -64,7 +66,7 @@ struct ConsoleTests {
     }
 
     static func assertion(_ api: API, device: Device) async throws -> AuthenticationResponseJSON {
-        let options = try await api.post("/admin/session/options", [:])
+        let options = try await api.post(APIOperation.consoleSignInOptions.path, [:])
         #expect(options.status == .ok, "\(options.text)")
         return try device.get(try #require(options["publicKey"]).decoded(RequestOptionsJSON.self), userVerified: true)
     }
@@ -75,10 +77,10 @@ struct ConsoleTests {
             let device = Device.make(origin: Self.origin)
             // A wrong admin token gets neither options nor a passkey.
             expectError(
-                try await api.post("/admin/session/enroll-options", ["admin_token": "umfa-wrong-token"]),
+                try await api.post(APIOperation.consoleEnrollOptions.path, ["admin_token": "umfa-wrong-token"]),
                 .unauthorized)
             let options = try await api.post(
-                "/admin/session/enroll-options", ["admin_token": .string(TestServer.adminToken)])
+                APIOperation.consoleEnrollOptions.path, ["admin_token": .string(TestServer.adminToken)])
             let publicKey = try #require(options["publicKey"]).decoded(CreationOptionsJSON.self)
             #expect(publicKey.rp.id == "localhost")
             #expect(publicKey.authenticatorSelection?.userVerification == .required)
@@ -86,7 +88,8 @@ struct ConsoleTests {
             let stolen = try device.create(publicKey, userVerified: true)
             expectError(
                 try await api.post(
-                    "/admin/session/enroll", ["admin_token": "umfa-wrong-token", "credential": try .encoding(stolen)]),
+                    APIOperation.consoleEnroll.path,
+                    ["admin_token": "umfa-wrong-token", "credential": try .encoding(stolen)]),
                 .unauthorized)
 
             let session = try await Self.enroll(api, device: device)
@@ -96,36 +99,41 @@ struct ConsoleTests {
 
             // The cookie alone, or with another token, is not enough: CSRF.
             expectError(
-                try await Self.request(api, .get, "/api/admin/applications", cookie: session.cookie), .unauthorized)
-            expectError(
-                try await Self.request(api, .get, "/api/admin/applications", cookie: session.cookie, csrf: "forged"),
+                try await Self.request(api, .get, APIOperation.listApplications.path, cookie: session.cookie),
                 .unauthorized)
             expectError(
                 try await Self.request(
-                    api, .get, "/api/admin/applications", cookie: "umfa_cs_made-up", csrf: session.csrf),
+                    api, .get, APIOperation.listApplications.path, cookie: session.cookie, csrf: "forged"),
+                .unauthorized)
+            expectError(
+                try await Self.request(
+                    api, .get, APIOperation.listApplications.path, cookie: "umfa_cs_made-up", csrf: session.csrf),
                 .unauthorized)
             let listed = try await Self.request(
-                api, .get, "/api/admin/applications", cookie: session.cookie, csrf: session.csrf)
+                api, .get, APIOperation.listApplications.path, cookie: session.cookie, csrf: session.csrf)
             #expect(listed.status == .ok, "\(listed.text)")
             let created = try await Self.request(
-                api, .post, "/api/admin/applications",
+                api, .post, APIOperation.createApplication.path,
                 json: ["name": "Console shop", "rp_id": "shop.example", "origins": ["https://shop.example"]],
                 cookie: session.cookie, csrf: session.csrf)
             #expect(created.status == .created, "\(created.text)")
 
             // A reload finds the session and its CSRF token again; the token never appears in a cookie.
-            let current = try await Self.request(api, .get, "/admin/session", cookie: session.cookie)
+            let current = try await Self.request(api, .get, APIOperation.consoleSession.path, cookie: session.cookie)
             #expect(current["csrf_token"]?.stringValue == session.csrf)
             #expect(current["passkey_name"]?.stringValue == "Ops laptop")
-            expectError(try await Self.request(api, .get, "/admin/session"), .unauthorized)
+            expectError(try await Self.request(api, .get, APIOperation.consoleSession.path), .unauthorized)
 
             // Sign-out needs the CSRF token too, and ends the session everywhere.
-            expectError(try await Self.request(api, .delete, "/admin/session", cookie: session.cookie), .unauthorized)
-            let out = try await Self.request(api, .delete, "/admin/session", cookie: session.cookie, csrf: session.csrf)
+            expectError(
+                try await Self.request(api, .delete, APIOperation.consoleSignOut.path, cookie: session.cookie),
+                .unauthorized)
+            let out = try await Self.request(
+                api, .delete, APIOperation.consoleSignOut.path, cookie: session.cookie, csrf: session.csrf)
             #expect(out.status == .ok && out.headers[.setCookie]?.contains("Max-Age=0") == true, "\(out.text)")
             expectError(
                 try await Self.request(
-                    api, .get, "/api/admin/applications", cookie: session.cookie, csrf: session.csrf),
+                    api, .get, APIOperation.listApplications.path, cookie: session.cookie, csrf: session.csrf),
                 .unauthorized)
 
             // The passkey signs in again; its assertion works once.
@@ -136,16 +144,20 @@ struct ConsoleTests {
             #expect(again.cookie != session.cookie && again.csrf != session.csrf)
             expectError(try await api.post("/admin/session", ["credential": try .encoding(assertion)]), .unauthorized)
             #expect(
-                try await Self.request(api, .get, "/api/admin/signing-keys", cookie: again.cookie, csrf: again.csrf)
-                    .status == .ok)
+                try await Self.request(
+                    api, .get, APIOperation.listSigningKeys.path, cookie: again.cookie, csrf: again.csrf
+                )
+                .status == .ok)
 
             // Sessions end after eight hours.
             api.clock.advance(by: 8 * 3600 + 1)
             expectError(
-                try await Self.request(api, .get, "/api/admin/applications", cookie: again.cookie, csrf: again.csrf),
+                try await Self.request(
+                    api, .get, APIOperation.listApplications.path, cookie: again.cookie, csrf: again.csrf),
                 .unauthorized)
 
-            let audit = try await api.send(.get, "/api/admin/audit-events?limit=1000", bearer: TestServer.adminToken)
+            let audit = try await api.send(
+                .get, APIOperation.listAuditEvents.path + "?limit=1000", bearer: TestServer.adminToken)
             let actions = (audit["events"]?.arrayValue ?? []).compactMap { $0["action"]?.stringValue }
             #expect(
                 actions.filter { $0.hasPrefix("admin.") } == [
@@ -173,29 +185,30 @@ struct ConsoleTests {
             // A passkey made on another origin of the same RP ID (a page on another port).
             let phished = Device.make(origin: "http://localhost:1")
             let options = try await api.post(
-                "/admin/session/enroll-options", ["admin_token": .string(TestServer.adminToken)])
+                APIOperation.consoleEnrollOptions.path, ["admin_token": .string(TestServer.adminToken)])
             let credential = try phished.create(
                 try #require(options["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
             expectError(
                 try await api.post(
-                    "/admin/session/enroll",
+                    APIOperation.consoleEnroll.path,
                     ["admin_token": .string(TestServer.adminToken), "credential": try .encoding(credential)]),
                 .unauthorized)
             // Without user verification.
             let careless = Device.make(origin: Self.origin)
             let again = try await api.post(
-                "/admin/session/enroll-options", ["admin_token": .string(TestServer.adminToken)])
+                APIOperation.consoleEnrollOptions.path, ["admin_token": .string(TestServer.adminToken)])
             // The client skips user verification (as a tampered page would ask it to).
             var lax = try #require(again["publicKey"]).decoded(CreationOptionsJSON.self)
             lax.authenticatorSelection?.userVerification = .discouraged
             let unverified = try careless.create(lax, userVerified: false)
             expectError(
                 try await api.post(
-                    "/admin/session/enroll",
+                    APIOperation.consoleEnroll.path,
                     ["admin_token": .string(TestServer.adminToken), "credential": try .encoding(unverified)]),
                 .unauthorized)
             let names = try await api.send(
-                .get, "/api/admin/audit-events?action=admin.passkey_enrolled", bearer: TestServer.adminToken)
+                .get, APIOperation.listAuditEvents.path + "?action=admin.passkey_enrolled",
+                bearer: TestServer.adminToken)
             #expect(names["events"]?.arrayValue?.count == 1, "only the first enrollment succeeded")
         }
     }
@@ -212,10 +225,10 @@ struct ConsoleTests {
                 app, user: "bob", device: Device.make(),
                 enrollmentToken: try await api.enrollmentToken(app, user: "bob"))
             let profile = try await api.send(
-                .patch, "/api/umfa/users/alice/profile",
+                .patch, APIOperation.updateUserProfile.path(["user_id": "alice"]),
                 json: ["application_id": .string(app.id), "email": "Alice@Example.com"], bearer: app.apiKey)
             #expect(profile.status == .ok, "\(profile.text)")
-            let base = "/api/admin/applications/\(app.id)/users"
+            let base = APIOperation.listApplicationUsers.path(["id": app.id])
 
             let newest = try await api.send(.get, base, bearer: admin)
             #expect(
@@ -246,7 +259,7 @@ struct ConsoleTests {
             let validated = try await api.validate(app, user: "alice", token: .string(made.token))
             #expect(validated.status == .unauthorized, "\(validated.text)")
 
-            let keys = try await api.send(.get, "/api/admin/signing-keys", bearer: admin)
+            let keys = try await api.send(.get, APIOperation.listSigningKeys.path, bearer: admin)
             let list = try #require(keys["keys"]?.arrayValue)
             #expect(!list.isEmpty && list.allSatisfy { $0["kid"] != nil && $0["private_key"] == nil })
             #expect(!keys.text.contains("sealed") && !keys.text.contains("\"d\""))

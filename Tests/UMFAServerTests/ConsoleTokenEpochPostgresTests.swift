@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import UMFAContract
 import UMFAServer
 
 /// Issue 34 item 3 on PostgreSQL: instances that start together with a new admin token remove
@@ -77,7 +78,7 @@ struct ConsoleTokenEpochPostgresTests {
             let (next, _) = try await buildApplication(configuration: configuration(1, token: newToken), logger: logger)
             try await next.test(.router) { client in
                 let api = API(client: client, clock: clock, directory: directories[1])
-                let listed = try await api.send(.get, "/api/admin/console/credentials", bearer: newToken)
+                let listed = try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: newToken)
                 #expect(
                     listed["credentials"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["New laptop"],
                     "\(listed.text)")

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAServer
 import UMFAStorage
 import UMFAWebAuthn
@@ -40,7 +41,8 @@ struct CredentialRevocationTests {
                     bearer: token)
             case .unenroll:
                 let proof = try await api.assertion(app, user: user, device: device)
-                reply = try await api.verifyAssertion(app, user: user, credential: proof, path: "/api/umfa/unenroll")
+                reply = try await api.verifyAssertion(
+                    app, user: user, credential: proof, path: APIOperation.unenroll.path)
             case .apiKey:
                 reply = try await api.send(
                     .delete,

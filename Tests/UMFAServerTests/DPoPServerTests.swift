@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §5 "DPoP": tokens bound to a client's key at the token endpoint, used with proofs

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
 
 @Suite("Demo page")
 struct DemoPageTests {
@@ -43,10 +44,10 @@ struct DemoPageTests {
             let script = try await api.send(.get, "/demo/demo.js")
             #expect(script.status == .ok)
             #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
-            #expect(script.text.contains("/api/umfa/authentication/options"))
+            #expect(script.text.contains(APIOperation.authenticationOptions.path))
             #expect(!script.text.contains("http://") && !script.text.contains("https://"), "no other host")
             // The WebAuthn JSON helpers the demo and the hosted pages share.
-            for path in ["/demo/webauthn-json.js", "/hosted/webauthn-json.js"] {
+            for path in ["/demo/webauthn-json.js", APIOperation.hostedWebAuthnScript.path] {
                 let helpers = try await api.send(.get, path)
                 #expect(helpers.status == .ok && helpers.headers[.contentType] == "text/javascript; charset=utf-8")
                 #expect(helpers.text.contains("parseCreationOptionsFromJSON"), "\(path)")

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// The demo page manages passkeys through the self-service routes (DESIGN.md §8) with the
@@ -18,7 +20,7 @@ struct DemoRoutesTests {
             ] {
                 #expect(try await api.send(method, path, bearer: alice.token).status == .notFound, "\(path)")
             }
-            let listed = try await api.send(.get, "/api/umfa/me/credentials", bearer: alice.token)
+            let listed = try await api.send(.get, APIOperation.listMyCredentials.path, bearer: alice.token)
             #expect(listed.status == .ok, "\(listed.text)")
             #expect(listed["credentials"]?.arrayValue?.first?["credential_id"]?.stringValue == alice.credentialID)
             // The user handle the page gives the WebAuthn Signal API: the one the passkey holds.
@@ -26,7 +28,7 @@ struct DemoRoutesTests {
             let assertion = try await api.assertion(development, user: nil, device: device)
             #expect(assertion.response.userHandle?.bytes == handle)
             let script = try await api.send(.get, "/demo/demo.js")
-            #expect(script.text.contains("/api/umfa/me/credentials") && !script.text.contains("/api/demo/"))
+            #expect(script.text.contains(APIOperation.listMyCredentials.path) && !script.text.contains("/api/demo/"))
             #expect(
                 script.text.contains("signalAllAcceptedCredentials") && script.text.contains("signalUnknownCredential"))
         }
@@ -45,7 +47,7 @@ struct DemoRoutesTests {
         }
         try await server.run { api, development in
             #expect(development == nil, "a restart creates no second development application")
-            #expect(try await api.send(.get, "/api/umfa/me/credentials", bearer: token).status == .ok)
+            #expect(try await api.send(.get, APIOperation.listMyCredentials.path, bearer: token).status == .ok)
             let page = try await api.send(.get, "/")
             #expect(page.text.contains("content=\"\(id)\""))
         }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import UMFAContract
 
 @testable import UMFAServer
 
@@ -71,14 +72,14 @@ struct DeploymentDefaultsTests {
         try await Self.with { api in
             for guess in 1...4 {
                 let reply = try await api.send(
-                    .get, "/api/admin/applications", bearer: "wrong-\(guess)", from: "2001:db8:1:2::\(guess)")
+                    .get, APIOperation.listApplications.path, bearer: "wrong-\(guess)", from: "2001:db8:1:2::\(guess)")
                 expectError(reply, .unauthorized, message: "Missing or invalid admin token")
             }
             let sameNetwork = try await api.send(
-                .get, "/api/admin/applications", bearer: "wrong-5", from: "2001:db8:1:2:ffff::1")
+                .get, APIOperation.listApplications.path, bearer: "wrong-5", from: "2001:db8:1:2:ffff::1")
             expectError(sameNetwork, .tooManyRequests, containing: "Too many failed attempts")
             let nextNetwork = try await api.send(
-                .get, "/api/admin/applications", bearer: "wrong-6", from: "2001:db8:1:3::1")
+                .get, APIOperation.listApplications.path, bearer: "wrong-6", from: "2001:db8:1:3::1")
             expectError(nextNetwork, .unauthorized, message: "Missing or invalid admin token")
         }
     }

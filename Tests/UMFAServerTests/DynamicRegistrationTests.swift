@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §5 "dynamic registration": RFC 7591 with an admin-issued initial access token or a

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import UMFAContract
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("Enrollment policy")
 struct EnrollmentPolicyTests {
@@ -57,7 +59,7 @@ struct EnrollmentPolicyTests {
             let creation = try #require(options["publicKey"]).decoded(CreationOptionsJSON.self)
             let credential = try device.create(creation, userVerified: true)
             let asBob = try await api.post(
-                "/api/umfa/registration/verify",
+                APIOperation.registrationVerify.path,
                 .object(["application_id": .string(app.id), "user_id": "bob", "credential": try .encoding(credential)]))
             expectError(asBob, .unauthorized, message: "Registration failed")
 
@@ -67,7 +69,7 @@ struct EnrollmentPolicyTests {
                 try #require(again["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
             api.clock.advance(by: 301)
             let expired = try await api.post(
-                "/api/umfa/registration/verify",
+                APIOperation.registrationVerify.path,
                 .object(["application_id": .string(app.id), "user_id": "alice", "credential": try .encoding(late)]))
             expectError(expired, .unauthorized, message: "Registration failed")
         }
@@ -100,7 +102,8 @@ struct EnrollmentPolicyTests {
             #expect(tablet.userID == "alice")
 
             let list = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(list["credentials"]?.arrayValue?.count == 3)
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("No user enumeration")
 struct EnumerationTests {

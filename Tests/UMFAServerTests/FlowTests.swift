@@ -2,7 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("Full flow")
 struct FlowTests {
@@ -53,7 +56,8 @@ struct FlowTests {
             }
 
             let list = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(list.status == .ok)
             let credentials = list["credentials"]?.arrayValue ?? []
             #expect(credentials.count == 1)
@@ -65,14 +69,15 @@ struct FlowTests {
 
             let proof = try await api.assertion(app, user: "alice", device: device)
             let unenrolled = try await api.verifyAssertion(
-                app, user: "alice", credential: proof, path: "/api/umfa/unenroll")
+                app, user: "alice", credential: proof, path: APIOperation.unenroll.path)
             #expect(unenrolled.status == .ok, "\(unenrolled.text)")
             #expect(unenrolled["removed"]?.boolValue == true)
             #expect(unenrolled["credential_id"]?.stringValue == registered.credentialID)
             #expect(unenrolled["user_id"]?.stringValue == "alice")
 
             let emptied = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(emptied["credentials"]?.arrayValue?.isEmpty == true)
 
             // The device still holds its key; the server no longer accepts it.

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import UMFAContract
 import UMFAServer
 
 @Suite("Server smoke")
@@ -25,11 +26,13 @@ struct HealthTests {
             let health = try await api.send(.get, "/health")
             #expect(health.status == .ok)
             #expect(health["status"]?.stringValue == "ok")
-            let shown = try await api.send(.get, "/api/admin/applications/\(applicationID)", bearer: adminToken)
+            let shown = try await api.send(
+                .get, APIOperation.getApplication.path(["id": applicationID]), bearer: adminToken)
             #expect(shown["enrollment_policy"]?.stringValue == "open")
             #expect(shown["rp_id"]?.stringValue == "localhost")
             let grant = try await api.post(
-                "/api/umfa/enrollment-tokens", .object(["application_id": .string(applicationID), "user_id": "u"]),
+                APIOperation.createEnrollmentToken.path,
+                .object(["application_id": .string(applicationID), "user_id": "u"]),
                 bearer: apiKey)
             #expect(grant.status == .created)
         }
@@ -41,7 +44,7 @@ struct HealthTests {
         #expect(second.openApplications.count == 1)
         try await restarted.test(.router) { client in
             let shown = try await API(client: client, clock: TestClock(), directory: directory)
-                .send(.get, "/api/admin/applications/\(applicationID)", bearer: adminToken)
+                .send(.get, APIOperation.getApplication.path(["id": applicationID]), bearer: adminToken)
             #expect(shown.status == .ok)
         }
     }

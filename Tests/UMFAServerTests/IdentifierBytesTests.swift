@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// DESIGN.md §4: identifiers are bytes. Swift's `String ==` calls `"jos\u{e9}"` and
 /// `"jose\u{301}"` equal; SQLite and PostgreSQL do not, so the server must not either.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 @testable import UMFAServer
@@ -22,15 +23,19 @@ struct IsolationTests {
                 app, user: "alice", device: device, enrollmentToken: try await api.enrollmentToken(app, user: "alice"))
             let requests: [(HTTPRequest.Method, String, JSONValue?)] = [
                 (
-                    .post, "/api/umfa/enrollment-tokens",
+                    .post, APIOperation.createEnrollmentToken.path,
                     .object(["application_id": .string(app.id), "user_id": "alice"])
                 ),
                 (
-                    .post, "/api/umfa/validate-token",
+                    .post, APIOperation.validateToken.path,
                     .object(["application_id": .string(app.id), "user_id": "alice", "token": .string(alice.token)])
                 ),
-                (.get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", nil),
-                (.delete, "/api/umfa/users/alice/credentials/\(alice.credentialID)?application_id=\(app.id)", nil),
+                (.get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)", nil),
+                (
+                    .delete,
+                    APIOperation.deleteUserCredential.path(["user_id": "alice", "credential_id": alice.credentialID])
+                        + "?application_id=\(app.id)", nil
+                ),
             ]
             for (method, path, body) in requests {
                 for (key, message) in [
@@ -45,10 +50,13 @@ struct IsolationTests {
             }
             // The other application's own view of alice: she does not exist there.
             let elsewhere = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(other.id)", bearer: other.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(other.id)",
+                bearer: other.apiKey)
             expectError(elsewhere, .notFound, message: "Unknown user")
             let deleteElsewhere = try await api.send(
-                .delete, "/api/umfa/users/alice/credentials/\(alice.credentialID)?application_id=\(other.id)",
+                .delete,
+                APIOperation.deleteUserCredential.path(["user_id": "alice", "credential_id": alice.credentialID])
+                    + "?application_id=\(other.id)",
                 bearer: other.apiKey)
             expectError(deleteElsewhere, .notFound, message: "Unknown credential")
             let foreignToken = try await api.validate(other, user: "alice", token: .string(alice.token))
@@ -56,7 +64,8 @@ struct IsolationTests {
 
             // Nothing changed: alice's credential is there and still signs in.
             let list = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(list["credentials"]?.arrayValue?.count == 1)
             _ = try await api.authenticate(app, user: "alice", device: device)
 
@@ -72,14 +81,17 @@ struct IsolationTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
             let routes: [(HTTPRequest.Method, String, String?)] = [
-                (.post, "/api/admin/applications", "{\"name\": \"x\", \"rp_id\": \"example.com\", \"origins\": []}"),
-                (.post, "/api/admin/applications", "{garbage"),
-                (.get, "/api/admin/applications", nil),
-                (.get, "/api/admin/applications/\(app.id)", nil),
-                (.patch, "/api/admin/applications/\(app.id)", "{\"enrollment_policy\": \"open\"}"),
-                (.patch, "/api/admin/applications/\(app.id)", "{\"token_ttl_seconds\": \"bad\"}"),
-                (.post, "/api/admin/applications/\(app.id)/api-keys", nil),
-                (.get, "/api/admin/applications/not-a-uuid", nil),
+                (
+                    .post, APIOperation.createApplication.path,
+                    "{\"name\": \"x\", \"rp_id\": \"example.com\", \"origins\": []}"
+                ),
+                (.post, APIOperation.createApplication.path, "{garbage"),
+                (.get, APIOperation.listApplications.path, nil),
+                (.get, APIOperation.getApplication.path(["id": app.id]), nil),
+                (.patch, APIOperation.updateApplication.path(["id": app.id]), "{\"enrollment_policy\": \"open\"}"),
+                (.patch, APIOperation.updateApplication.path(["id": app.id]), "{\"token_ttl_seconds\": \"bad\"}"),
+                (.post, APIOperation.createAPIKey.path(["id": app.id]), nil),
+                (.get, APIOperation.getApplication.path(["id": "not-a-uuid"]), nil),
             ]
             for (method, path, body) in routes {
                 for token in [nil, "wrong-admin-token-0123456789", app.apiKey] {
@@ -88,11 +100,12 @@ struct IsolationTests {
                     #expect(!reply.text.contains("api_key"))
                 }
             }
-            let shown = try await api.send(.get, "/api/admin/applications/\(app.id)", bearer: TestServer.adminToken)
+            let shown = try await api.send(
+                .get, APIOperation.getApplication.path(["id": app.id]), bearer: TestServer.adminToken)
             #expect(shown.status == .ok)
             #expect(shown["enrollment_policy"]?.stringValue == "grant")
             #expect(shown["api_key"] == nil)
-            let listed = try await api.send(.get, "/api/admin/applications", bearer: TestServer.adminToken)
+            let listed = try await api.send(.get, APIOperation.listApplications.path, bearer: TestServer.adminToken)
             #expect(listed["applications"]?.arrayValue?.count == 1)
         }
     }
@@ -102,34 +115,38 @@ struct IsolationTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
             let admin = TestServer.adminToken
-            let added = try await api.send(.post, "/api/admin/applications/\(app.id)/api-keys", bearer: admin)
+            let added = try await api.send(.post, APIOperation.createAPIKey.path(["id": app.id]), bearer: admin)
             #expect(added.status == .created)
             let newKey = try #require(added["api_key"]?.stringValue)
             for key in [app.apiKey, newKey] {
                 let reply = try await api.post(
-                    "/api/umfa/enrollment-tokens", .object(["application_id": .string(app.id), "user_id": "u"]),
+                    APIOperation.createEnrollmentToken.path,
+                    .object(["application_id": .string(app.id), "user_id": "u"]),
                     bearer: key)
                 #expect(reply.status == .created)
             }
             let patched = try await api.send(
-                .patch, "/api/admin/applications/\(app.id)",
+                .patch, APIOperation.updateApplication.path(["id": app.id]),
                 raw: "{\"token_ttl_seconds\": 600, \"trace_id\": \"adm-1\"}",
                 bearer: admin)
             #expect(patched.status == .ok)
             #expect(patched["token_ttl_seconds"]?.intValue == 600)
             expectTraceID(patched, "adm-1")
             let invalid = try await api.send(
-                .patch, "/api/admin/applications/\(app.id)", raw: "{\"origins\": [\"ftp://x\"]}", bearer: admin)
+                .patch, APIOperation.updateApplication.path(["id": app.id]), raw: "{\"origins\": [\"ftp://x\"]}",
+                bearer: admin)
             expectError(invalid, .badRequest, containing: "origins must be")
             let badPolicy = try await api.send(
-                .patch, "/api/admin/applications/\(app.id)", raw: "{\"enrollment_policy\": \"anyone\"}", bearer: admin)
+                .patch, APIOperation.updateApplication.path(["id": app.id]), raw: "{\"enrollment_policy\": \"anyone\"}",
+                bearer: admin)
             expectError(badPolicy, .badRequest, message: "enrollment_policy must be open or grant")
-            let unchanged = try await api.send(.get, "/api/admin/applications/\(app.id)", bearer: admin)
+            let unchanged = try await api.send(.get, APIOperation.getApplication.path(["id": app.id]), bearer: admin)
             #expect(unchanged["origins"] == .array([.string(TestApplication.origin)]))
             #expect(unchanged["enrollment_policy"]?.stringValue == "grant")
-            let unknown = try await api.send(.get, "/api/admin/applications/\(UUID().uuidString)", bearer: admin)
+            let unknown = try await api.send(
+                .get, APIOperation.getApplication.path(["id": UUID().uuidString]), bearer: admin)
             expectError(unknown, .notFound, message: "Unknown application")
-            let notUUID = try await api.send(.get, "/api/admin/applications/nope", bearer: admin)
+            let notUUID = try await api.send(.get, APIOperation.getApplication.path(["id": "nope"]), bearer: admin)
             expectError(notUUID, .badRequest, message: "The application id must be a UUID")
         }
     }
@@ -191,9 +208,9 @@ struct IsolationTests {
             let alice = try await api.register(
                 app, user: "alice", device: device, enrollmentToken: try await api.enrollmentToken(app, user: "alice"))
             let admin = TestServer.adminToken
-            let keys = try await api.send(.get, "/api/admin/applications/\(app.id)/api-keys", bearer: admin)
+            let keys = try await api.send(.get, APIOperation.listAPIKeys.path(["id": app.id]), bearer: admin)
             let keyID = try #require(keys["api_keys"]?.arrayValue?.first?["key_id"]?.stringValue)
-            let jwksBefore = try await api.send(.get, "/.well-known/jwks.json")
+            let jwksBefore = try await api.send(.get, APIOperation.jwks.path)
             let body: JSONValue = .object([
                 "application_id": .string(app.id), "user_id": "alice", "token": .string(alice.token),
                 "name": "Taken over", "rp_id": "evil.example", "origins": .array(["https://evil.example"]),
@@ -246,17 +263,18 @@ struct IsolationTests {
                 }
             }
             // Nothing changed: the application, its key, alice's credential and the signing keys.
-            let shown = try await api.send(.get, "/api/admin/applications/\(app.id)", bearer: admin)
+            let shown = try await api.send(.get, APIOperation.getApplication.path(["id": app.id]), bearer: admin)
             #expect(shown["name"]?.stringValue == "Test shop")
             #expect(shown["enrollment_policy"]?.stringValue == "grant")
-            let listed = try await api.send(.get, "/api/admin/applications", bearer: admin)
+            let listed = try await api.send(.get, APIOperation.listApplications.path, bearer: admin)
             #expect(listed["applications"]?.arrayValue?.count == 2)
-            let keysAfter = try await api.send(.get, "/api/admin/applications/\(app.id)/api-keys", bearer: admin)
+            let keysAfter = try await api.send(.get, APIOperation.listAPIKeys.path(["id": app.id]), bearer: admin)
             #expect(keysAfter["api_keys"]?.arrayValue?.count == 1)
-            let jwksAfter = try await api.send(.get, "/.well-known/jwks.json")
+            let jwksAfter = try await api.send(.get, APIOperation.jwks.path)
             #expect(jwksAfter.json == jwksBefore.json)
             let credentials = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(credentials["credentials"]?.arrayValue?.count == 1)
             _ = try await api.authenticate(app, user: "alice", device: device)
         }

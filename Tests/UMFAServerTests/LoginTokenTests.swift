@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 @Suite("Login token")
@@ -12,7 +14,7 @@ struct LoginTokenTests {
             let grant = try await api.enrollmentToken(app, user: "carol", userpwTime: "2025-12-31T23:58:00Z")
             let registered = try await api.register(app, user: "carol", device: device, enrollmentToken: grant)
 
-            let jwks = try await api.send(.get, "/.well-known/jwks.json")
+            let jwks = try await api.send(.get, APIOperation.jwks.path)
             let keys = try #require(jwks["keys"]?.arrayValue)
             #expect(Set(keys.compactMap { $0["alg"]?.stringValue }) == ["RS256", "ES256", "EdDSA"])
             let jwk = try #require(keys.first { $0["alg"]?.stringValue == "RS256" })

@@ -2,7 +2,10 @@ import Foundation
 import Hummingbird
 import Synchronization
 import Testing
+import UMFAContract
+import UMFATestSupport
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// PostgreSQL crashes and comes back while two instances serve registrations.
 @Suite("Multi-instance on PostgreSQL: database restart")
@@ -40,7 +43,8 @@ struct MultiInstanceRestartTests {
                 for (index, user) in summary.registered.enumerated() {
                     let api = index.isMultiple(of: 2) ? a : b
                     let list = try await api.send(
-                        .get, "/api/umfa/users/\(user)/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                        .get, APIOperation.listUserCredentials.path(["user_id": user]) + "?application_id=\(app.id)",
+                        bearer: app.apiKey)
                     #expect(
                         list["credentials"]?.arrayValue?.count == 1, "\(user) registered with 200 but: \(list.text)")
                 }
@@ -105,7 +109,7 @@ private final class RegistrationLoad: Sendable {
         guard let publicKey else { return .unexpected("options without publicKey: \(options.text)") }
         let credential = try Device.make().create(publicKey, userVerified: true)
         let verified = try await api.post(
-            "/api/umfa/registration/verify",
+            APIOperation.registrationVerify.path,
             .object([
                 "application_id": .string(app.id), "user_id": .string(user), "credential": try .encoding(credential),
             ]))

@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Two instances on one PostgreSQL database behave as one server (the PostgreSQL and many
 /// instances issue).
@@ -20,7 +22,7 @@ struct MultiInstanceTests {
                 try #require(options["publicKey"]).decoded(CreationOptionsJSON.self), userVerified: true)
             let registered = try CeremonyResult(
                 try await b.post(
-                    "/api/umfa/registration/verify",
+                    APIOperation.registrationVerify.path,
                     .object([
                         "application_id": .string(app.id), "user_id": "alice",
                         "credential": try .encoding(created),
@@ -38,7 +40,8 @@ struct MultiInstanceTests {
 
             for api in [a, b] {
                 let list = try await api.send(
-                    .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                    .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                    bearer: app.apiKey)
                 #expect(list["credentials"]?.arrayValue?.count == 1)
                 #expect(
                     (list["credentials"]?.arrayValue?.first?["sign_count"]?.intValue ?? 0) >= 2,
@@ -67,8 +70,8 @@ struct MultiInstanceTests {
 
             let kidA = try CompactJWT(registered.token).header["kid"]?.stringValue
             let kidB = try CompactJWT(signedInOnB.token).header["kid"]?.stringValue
-            let jwksA = try await a.send(.get, "/.well-known/jwks.json")
-            let jwksB = try await b.send(.get, "/.well-known/jwks.json")
+            let jwksA = try await a.send(.get, APIOperation.jwks.path)
+            let jwksB = try await b.send(.get, APIOperation.jwks.path)
             let kids = Set(jwksB["keys"]?.arrayValue?.compactMap { $0["kid"]?.stringValue } ?? [])
             #expect(kids.contains(kidA ?? "none") && kids.contains(kidB ?? "none"))
             #expect(jwksA.json == jwksB.json)
@@ -110,7 +113,9 @@ struct MultiInstanceTests {
             let pendingValidation = try await a.assertion(app, user: "dave", device: device)
 
             let removed = try await b.send(
-                .delete, "/api/umfa/users/dave/credentials/\(registered.credentialID)?application_id=\(app.id)",
+                .delete,
+                APIOperation.deleteUserCredential.path(["user_id": "dave", "credential_id": registered.credentialID])
+                    + "?application_id=\(app.id)",
                 bearer: app.apiKey)
             #expect(removed.status == .ok, "\(removed.text)")
             #expect(removed["removed"]?.boolValue == true)
@@ -121,10 +126,13 @@ struct MultiInstanceTests {
                 app, user: "dave", token: try .encoding(pendingValidation), type: "credential")
             expectError(validation, .unauthorized)
             let list = try await a.send(
-                .get, "/api/umfa/users/dave/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "dave"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(list["credentials"]?.arrayValue?.isEmpty == true)
             let again = try await a.send(
-                .delete, "/api/umfa/users/dave/credentials/\(registered.credentialID)?application_id=\(app.id)",
+                .delete,
+                APIOperation.deleteUserCredential.path(["user_id": "dave", "credential_id": registered.credentialID])
+                    + "?application_id=\(app.id)",
                 bearer: app.apiKey)
             expectError(again, .notFound)
         }
@@ -137,17 +145,18 @@ struct MultiInstanceTests {
             _ = try await a.register(app, user: "erin", device: Device.make())
 
             let patched = try await b.send(
-                .patch, "/api/admin/applications/\(app.id)", json: .object(["enrollment_policy": "grant"]),
+                .patch, APIOperation.updateApplication.path(["id": app.id]),
+                json: .object(["enrollment_policy": "grant"]),
                 bearer: TestServer.adminToken)
             #expect(patched.status == .ok, "\(patched.text)")
             let refused = try await a.registrationOptions(app, user: "frank")
             #expect(refused.status == .forbidden, "the grant policy set on B applies on A: \(refused.text)")
 
             let newKey = try await b.post(
-                "/api/admin/applications/\(app.id)/api-keys", .object([:]), bearer: TestServer.adminToken)
+                APIOperation.createAPIKey.path(["id": app.id]), .object([:]), bearer: TestServer.adminToken)
             let key = try #require(newKey["api_key"]?.stringValue)
             let token = try await a.send(
-                .post, "/api/umfa/enrollment-tokens",
+                .post, APIOperation.createEnrollmentToken.path,
                 json: .object(["application_id": .string(app.id), "user_id": "frank"]), bearer: key)
             #expect(token.status == .created, "\(token.text)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §5 "Everything shared by instances": clients, tokens and revocations on one

@@ -92,7 +92,7 @@ struct OAuthTokenEndpointTests {
                     .oauthToken, app, Self.grant + [("client_secret", secret)], basic: auth), .badRequest,
                 "invalid_request")
             let unknownIssuer = try await api.client.execute(
-                uri: "/oidc/not-a-uuid/token", method: .post,
+                uri: APIOperation.oauthToken.path(["application_id": "not-a-uuid"]), method: .post,
                 headers: [.contentType: "application/x-www-form-urlencoded"],
                 body: .init(string: "grant_type=client_credentials"))
             #expect(unknownIssuer.status == .notFound)

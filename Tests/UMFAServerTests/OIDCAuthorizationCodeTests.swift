@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §5: the authorization code flow with PKCE on the hosted passkey pages, ID tokens,

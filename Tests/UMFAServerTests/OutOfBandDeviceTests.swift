@@ -6,9 +6,11 @@ import Logging
 import Synchronization
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAServer
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -119,7 +121,10 @@ struct OutOfBandDeviceTests {
                 ("no proof", nil, "alice"),
                 ("replayed", replayed, "alice"),
                 ("another user's", Self.proof(key, credential: credential, "POST", path), "bob"),
-                ("another URL", Self.proof(key, credential: credential, "POST", "/api/umfa/status"), "alice"),
+                (
+                    "another URL", Self.proof(key, credential: credential, "POST", APIOperation.transactionStatus.path),
+                    "alice"
+                ),
                 ("another method", Self.proof(key, credential: credential, "GET", path), "alice"),
                 (
                     "stale", Self.proof(key, credential: credential, "POST", path, claims: ["iat": 1_000_000]),
@@ -213,12 +218,14 @@ struct OutOfBandDeviceTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
             let admin = TestServer.adminToken
-            let path = "/api/admin/applications/\(app.id)"
+            let path = APIOperation.updateApplication.path(["id": app.id])
             for bad in ["http://example.com/hook", "ftp://127.0.0.1/x", "not a url", "https://"] {
                 expectError(
                     try await api.send(.patch, path, json: ["webhook_url": .string(bad)], bearer: admin), .badRequest)
             }
-            expectError(try await api.send(.post, path + "/webhook-secret", bearer: admin), .conflict)
+            expectError(
+                try await api.send(.post, APIOperation.rotateWebhookSecret.path(["id": app.id]), bearer: admin),
+                .conflict)
             // A receiver nobody listens on: deliveries stay in the outbox and are retried.
             let set = try await api.send(
                 .patch, path, json: ["webhook_url": "http://127.0.0.1:9/umfa-hook"], bearer: admin)
@@ -233,7 +240,8 @@ struct OutOfBandDeviceTests {
                 .patch, path, json: ["webhook_url": "http://127.0.0.1:9/other"], bearer: admin)
             let movedSecret = try #require(moved["webhook_secret"]?.stringValue)
             #expect(movedSecret != secret)
-            let rotated = try await api.send(.post, path + "/webhook-secret", bearer: admin)
+            let rotated = try await api.send(
+                .post, APIOperation.rotateWebhookSecret.path(["id": app.id]), bearer: admin)
             let newSecret = try #require(rotated["webhook_secret"]?.stringValue)
             #expect(rotated.status == .ok && newSecret != secret && newSecret.hasPrefix("umfa_whs_"))
 

@@ -3,7 +3,9 @@ import Foundation
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// DESIGN.md §7: enrollment and approval started by the backend and finished on a phone, through
 /// the app link's single-use dispatch token; the backend learns the outcome by its status token.
@@ -78,7 +80,8 @@ struct OutOfBandTests {
             let token = try #require(status["token"]?.stringValue)
             #expect(try await api.validate(app, user: "alice", token: .string(token)).status == .ok)
             let stored = try await api.send(
-                .get, "/api/umfa/users/alice/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "alice"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(stored["credentials"]?.arrayValue?.first?["device_name"]?.stringValue == "Alice's phone")
             // The passkey signs in as usual.
             #expect(try await api.authenticate(app, user: "alice", device: phone).userID == "alice")
@@ -182,7 +185,8 @@ struct OutOfBandTests {
                     bearer: app.apiKey), .notFound)
 
             let audit = try await api.send(
-                .get, "/api/umfa/audit-events?application_id=\(app.id)&limit=1000", bearer: app.apiKey)
+                .get, APIOperation.listApplicationAuditEvents.path + "?application_id=\(app.id)&limit=1000",
+                bearer: app.apiKey)
             let actions = (audit["events"]?.arrayValue ?? []).compactMap { $0["action"]?.stringValue }
             #expect(
                 actions.filter { $0.hasPrefix("approval.") } == [

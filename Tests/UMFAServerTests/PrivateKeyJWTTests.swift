@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §5 "client authentication": `private_key_jwt` (RFC 7523) with the client's

@@ -1,13 +1,14 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAContract
 
 @Suite("Public routes")
 struct PublicRoutesTests {
     @Test("JWKS lists the signing key; health is ok; the home page links the API")
     func jwksAndHealth() async throws {
         try await TestServer.with { api in
-            let jwks = try await api.send(.get, "/.well-known/jwks.json")
+            let jwks = try await api.send(.get, APIOperation.jwks.path)
             #expect(jwks.status == .ok)
             #expect(jwks.headers[.cacheControl] == "public, max-age=300")
             let keys = try #require(jwks["keys"]?.arrayValue)
@@ -43,7 +44,8 @@ struct PublicRoutesTests {
             for _ in 0..<3 { _ = try await api.send(.get, "/health") }
             let app = try await api.createApplication()
             _ = try await api.send(
-                .get, "/api/umfa/users/secret-user/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get, APIOperation.listUserCredentials.path(["user_id": "secret-user"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             _ = try await api.send(.get, "/no/such/path")
 
             let reply = try await api.send(.get, "/metrics")
@@ -58,8 +60,8 @@ struct PublicRoutesTests {
                 }.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }
             }
             #expect(count(route: "/health", status: 200) == 3)
-            #expect(count(route: "/api/admin/applications", status: 201) == 1)
-            #expect(count(route: "/api/umfa/users/{user_id}/credentials", status: 404) == 1)
+            #expect(count(route: APIOperation.createApplication.path, status: 201) == 1)
+            #expect(count(route: APIOperation.listUserCredentials.path, status: 404) == 1)
             let notFound = lines.filter { $0.hasPrefix("umfa_http_requests_total{") && $0.contains("status=\"404\"") }
             #expect(notFound.count == 2, "an unmatched request is counted under one fixed label")
             #expect(!reply.text.contains("secret-user"))

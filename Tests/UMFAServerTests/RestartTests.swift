@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
@@ -18,7 +20,7 @@ struct RestartTests {
             let grant = try await api.enrollmentToken(app, user: "alice")
             let alice = try await api.register(app, user: "alice", device: device, enrollmentToken: grant)
             let bobsGrant = try await api.enrollmentToken(app, user: "bob")
-            let kid = try await api.send(.get, "/.well-known/jwks.json")["keys"]?.arrayValue?
+            let kid = try await api.send(.get, APIOperation.jwks.path)["keys"]?.arrayValue?
                 .first { $0["alg"]?.stringValue == "RS256" }?["kid"]
             return (app, alice, bobsGrant, grant, kid)
         }
@@ -59,7 +61,8 @@ struct RestartTests {
             #expect(jwt.header["kid"] == kid)
             let bob = try await api.register(app, user: "bob", device: Device.make(), enrollmentToken: bobsGrant)
             #expect(bob.userID == "bob")
-            let admin = try await api.send(.get, "/api/admin/applications/\(app.id)", bearer: TestServer.adminToken)
+            let admin = try await api.send(
+                .get, APIOperation.getApplication.path(["id": app.id]), bearer: TestServer.adminToken)
             #expect(admin.status == .ok)
         }
     }

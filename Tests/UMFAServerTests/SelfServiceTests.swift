@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §8: `/api/umfa/me/…` for the signed-in user (a login token at most 5 minutes old),

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
@@ -13,13 +15,13 @@ struct ServerBehaviourTests {
     func traceIDs() async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication()
-            let listPath = "/api/umfa/users/nobody/credentials?application_id=\(app.id)"
+            let listPath = APIOperation.listUserCredentials.path(["user_id": "nobody"]) + "?application_id=\(app.id)"
             let listed = try await api.send(.get, listPath + "&trace_id=q-1", bearer: app.apiKey)
             expectError(listed, .notFound, message: "Unknown user", traceID: "q-1")
             let shown = try await api.send(
-                .get, "/api/admin/applications/\(app.id)?trace_id=q-2", bearer: TestServer.adminToken)
+                .get, APIOperation.getApplication.path(["id": app.id]) + "?trace_id=q-2", bearer: TestServer.adminToken)
             expectTraceID(shown, "q-2")
-            let refused = try await api.send(.get, "/api/admin/applications?trace_id=q-3")
+            let refused = try await api.send(.get, APIOperation.listApplications.path + "?trace_id=q-3")
             expectError(refused, .unauthorized, traceID: "q-3")
             let missing = try await api.send(.get, "/nowhere?trace_id=q-4")
             expectError(missing, .notFound, traceID: "q-4")
@@ -27,18 +29,20 @@ struct ServerBehaviourTests {
             expectError(fresh, .notFound, message: "Unknown user")
 
             let options = try await api.post(
-                "/api/umfa/authentication/options", .object(["application_id": .string(app.id), "trace_id": "b-1"]))
+                APIOperation.authenticationOptions.path,
+                .object(["application_id": .string(app.id), "trace_id": "b-1"]))
             expectTraceID(options, "b-1")
             let generated = try await api.authenticationOptions(app, user: "x")
             expectTraceID(generated, nil)
             for unusable in [String(repeating: "t", count: 129), "has space", "", "line\nbreak"] {
                 let reply = try await api.post(
-                    "/api/umfa/authentication/options",
+                    APIOperation.authenticationOptions.path,
                     .object(["application_id": .string(app.id), "trace_id": .string(unusable)]))
                 expectTraceID(reply, nil)
             }
             let numeric = try await api.send(
-                .post, "/api/umfa/authentication/options", raw: "{\"application_id\": \"\(app.id)\", \"trace_id\": 5}")
+                .post, APIOperation.authenticationOptions.path,
+                raw: "{\"application_id\": \"\(app.id)\", \"trace_id\": 5}")
             expectTraceID(numeric, nil)
         }
     }
@@ -69,7 +73,9 @@ struct ServerBehaviourTests {
                 expectError(again, .notFound, message: "Unknown credential")
             }
             let literal = try await api.send(
-                .get, "/api/umfa/users/alice@example.com/credentials?application_id=\(app.id)", bearer: app.apiKey)
+                .get,
+                APIOperation.listUserCredentials.path(["user_id": "alice@example.com"]) + "?application_id=\(app.id)",
+                bearer: app.apiKey)
             #expect(literal.status == .ok)
             let broken = try await api.send(
                 .get, "/api/umfa/users/%E0%A4%A/credentials?application_id=\(app.id)", bearer: app.apiKey)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 @testable import UMFAServer

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §4, login tokens: `exp − iat` within the TTL, retired keys stop validating,
@@ -41,7 +42,7 @@ struct TokenLifetimeTests {
             let jwt = try CompactJWT(login.token)
             let retired = try await ServerSigningKey.load(from: api.directory)
             api.clock.advance(by: 10)
-            let rotated = try await api.send(.post, "/api/admin/signing-keys", bearer: TestServer.adminToken)
+            let rotated = try await api.send(.post, APIOperation.rotateSigningKey.path, bearer: TestServer.adminToken)
             #expect(rotated.status == .created)
             #expect(try await api.validate(app, user: "alice", token: .string(login.token)).status == .ok)
 
@@ -54,10 +55,10 @@ struct TokenLifetimeTests {
                 try await api.validate(app, user: "alice", token: .string(minted)), .unauthorized,
                 message: Self.prefix + "the token was issued after its signing key was retired")
 
-            let before = try await api.send(.get, "/.well-known/jwks.json")
+            let before = try await api.send(.get, APIOperation.jwks.path)
             #expect(before["keys"]?.arrayValue?.count == 6, "three retired keys and three current, one per algorithm")
             api.clock.advance(by: 86_400)
-            let after = try await api.send(.get, "/.well-known/jwks.json")
+            let after = try await api.send(.get, APIOperation.jwks.path)
             let rotatedKIDs = Set(rotated["kids"]?.objectValue?.values.compactMap(\.stringValue) ?? [])
             #expect(rotatedKIDs.count == 3)
             #expect(rotated["kids"]?["RS256"] == rotated["kid"])

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// DESIGN.md §2 and §5: an application signs its login tokens and OAuth tokens with RS256 (the

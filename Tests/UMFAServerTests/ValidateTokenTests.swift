@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("validate-token refusals")
 struct ValidateTokenTests {
@@ -123,7 +126,7 @@ struct ValidateTokenTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
             let other = try await api.createApplication(policy: "grant")
-            let path = "/api/umfa/validate-token"
+            let path = APIOperation.validateToken.path
             let notUUID = try await api.post(
                 path, .object(["application_id": "not-a-uuid", "user_id": "alice", "token": "x"]), bearer: app.apiKey)
             expectError(notUUID, .badRequest, message: "application_id must be a UUID")

@@ -121,7 +121,7 @@ struct ValidationCacheTests {
                 app, user: "alice", device: device, enrollmentToken: try await a.enrollmentToken(app, user: "alice"))
             let login = try await a.authenticate(app, user: "alice", device: device)
             let added = try await a.send(
-                .post, "/api/admin/applications/\(app.id)/api-keys", bearer: TestServer.adminToken)
+                .post, APIOperation.createAPIKey.path(["id": app.id]), bearer: TestServer.adminToken)
             let secondKey = try #require(added["api_key"]?.stringValue)
             let secondKeyID = try #require(added["key_id"]?.stringValue)
             for api in [a, b] {
@@ -135,7 +135,7 @@ struct ValidationCacheTests {
                 APIOperation.deleteUserCredential.path(["user_id": "alice", "credential_id": login.credentialID])
                 + "?application_id=\(app.id)"
             #expect(try await a.send(.delete, path, bearer: app.apiKey).status == .ok)
-            let keyPath = "/api/admin/applications/\(app.id)/api-keys/\(secondKeyID)"
+            let keyPath = APIOperation.deleteAPIKey.path(["id": app.id, "key_id": secondKeyID])
             #expect(try await a.send(.delete, keyPath, bearer: TestServer.adminToken).status == .ok)
 
             #expect(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UMFATestSupport
 
 @testable import UMFAStorage
 
@@ -78,7 +79,7 @@ struct PostgresTLSTests {
         let folder = cluster.directory + "/tls"
         let key = "-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes"
         let authority = "-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign"
-        try await PrivateCluster.shell(
+        try await Shell.run(
             """
             set -e; mkdir -p '\(folder)'; cd '\(folder)'
             openssl req -x509 \(key) -keyout ca.key -out ca.pem -subj /CN=umfa-test-ca -days 2 \(authority) 2>/dev/null
@@ -90,12 +91,12 @@ struct PostgresTLSTests {
               -extfile server.ext 2>/dev/null
             chmod 600 server.key
             """)
-        if !cluster.runAs.isEmpty { try await PrivateCluster.shell("chown -R postgres '\(folder)'") }
-        try await PrivateCluster.shell(
+        if !cluster.runAs.isEmpty { try await Shell.run("chown -R postgres '\(folder)'") }
+        try await Shell.run(
             "printf \"ssl = on\\nssl_cert_file = '\(folder)/server.pem'\\nssl_key_file = '\(folder)/server.key'\\n\" "
                 + ">> '\(cluster.directory)/data/postgresql.conf' && "
                 + "\(cluster.runAs) '\(cluster.binaries)/pg_ctl' -D '\(cluster.directory)/data' reload >/dev/null")
-        try await PrivateCluster.shell(
+        try await Shell.run(
             "for i in $(seq 100); do \(cluster.runAs) '\(cluster.binaries)/psql' "
                 + "'host=127.0.0.1 port=\(cluster.port) user=postgres dbname=postgres sslmode=require' "
                 + "-qAtc 'SELECT 1' >/dev/null 2>&1 && exit 0; sleep 0.2; done; exit 1")

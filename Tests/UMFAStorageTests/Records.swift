@@ -1,5 +1,6 @@
 import Foundation
 import UMFAStorage
+import UMFATokens
 
 /// Records for the conformance tests, with times on whole milliseconds so they round-trip
 /// exactly.

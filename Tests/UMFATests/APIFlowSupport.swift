@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 @testable import UMFA
@@ -61,7 +62,7 @@ extension LiveServer {
         ]
         body.merge(extra) { $1 }
         let reply = try await send(
-            .post, "/api/admin/applications/\(app.id)/oauth-clients", json: .object(body), bearer: Self.adminToken)
+            .post, APIOperation.createOAuthClient.path(["id": app.id]), json: .object(body), bearer: Self.adminToken)
         guard reply.status == 201, case .object(let client)? = reply.json else {
             throw TestFailure("creating a client failed: \(reply.status) \(reply.text)")
         }
@@ -74,7 +75,8 @@ extension LiveServer {
     /// Sets application settings through the admin API.
     func patch(_ app: TestApplication, _ settings: [String: JSONValue]) async throws {
         let reply = try await send(
-            .patch, "/api/admin/applications/\(app.id)", json: .object(settings), bearer: Self.adminToken)
+            .patch, APIOperation.updateApplication.path(["id": app.id]), json: .object(settings),
+            bearer: Self.adminToken)
         guard reply.status == 200 else { throw TestFailure("PATCH failed: \(reply.status) \(reply.text)") }
     }
 }

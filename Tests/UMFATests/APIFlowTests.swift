@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 @testable import UMFA
@@ -225,7 +226,7 @@ struct APIFlowTests {
                 clientID: try #require(template["client_id"]?.stringValue),
                 authentication: .secret(try #require(template["client_secret"]?.stringValue)))
             let before = try await server.send(
-                .get, "/api/admin/applications/\(app.id)/oauth-clients", bearer: LiveServer.adminToken)
+                .get, APIOperation.listOAuthClients.path(["id": app.id]), bearer: LiveServer.adminToken)
             let email = "omar.\(UUID().uuidString.prefix(8))@example.com"
             let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
             let clientID = try #require(signedUp.claims["aud"]?.stringValue)
@@ -234,7 +235,7 @@ struct APIFlowTests {
             let again = try await fixture.accounts().logIn(email: email)
             #expect(again.claims["aud"]?.stringValue == clientID)
             let after = try await server.send(
-                .get, "/api/admin/applications/\(app.id)/oauth-clients", bearer: LiveServer.adminToken)
+                .get, APIOperation.listOAuthClients.path(["id": app.id]), bearer: LiveServer.adminToken)
             let count = { (reply: Reply) -> Int in
                 guard case .array(let clients)? = reply["clients"] else { return -1 }
                 return clients.count

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 @testable import UMFA
@@ -15,7 +16,7 @@ extension LiveServer {
             "application_id": .string(app.id), "user_id": .string(user), "message": .string(message),
             "number_matching": .bool(numberMatching),
         ])
-        let reply = try await send(.post, "/api/umfa/approvals", json: body, bearer: app.apiKey)
+        let reply = try await send(.post, APIOperation.createApproval.path, json: body, bearer: app.apiKey)
         return (
             try reachable(try #require(reply["appLinkUri"]?.stringValue)),
             try #require(reply["statusToken"]?.stringValue), reply["matchingNumber"]?.stringValue

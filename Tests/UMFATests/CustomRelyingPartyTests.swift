@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UMFA
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 @Suite("A custom RelyingParty")
 struct CustomRelyingPartyTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UMFA
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
 
 @Suite("Damaged key store")

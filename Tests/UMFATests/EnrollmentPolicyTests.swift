@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import UMFA
+import UMFAContract
 
 @Suite("Enrollment policy through the SDK")
 struct EnrollmentPolicyTests {
@@ -95,8 +96,9 @@ struct LostAnswerTests {
             let enrolled = try await UMFAClient(config).enroll(userId: "alice")
             #expect(relay.lost == 1, "the first options answer was lost on the way")
             #expect(
-                relay.requests.map { $0.split(separator: " ").dropFirst().first ?? "" } == [
-                    "/api/umfa/registration/options", "/api/umfa/registration/options", "/api/umfa/registration/verify",
+                relay.requests.map { String($0.split(separator: " ").dropFirst().first ?? "") } == [
+                    APIOperation.registrationOptions.path, APIOperation.registrationOptions.path,
+                    APIOperation.registrationVerify.path,
                 ])
             #expect(tokens.withLock { $0 } == 1, "one enrollment token served both options requests")
             let stored = try await server.credentials(app, user: "alice")

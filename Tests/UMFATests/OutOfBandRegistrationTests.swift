@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 @testable import UMFA
@@ -54,7 +55,7 @@ extension LiveServer {
     /// the port it really has, as `UMFA_PUBLIC_URL` does for a deployment.
     func startEnrollment(_ app: TestApplication, user: String) async throws -> OutOfBandEnrollResponse {
         let reply = try await send(
-            .post, "/api/umfa/users/enroll",
+            .post, APIOperation.outOfBandEnroll.path,
             json: .object(["application_id": .string(app.id), "user_id": .string(user)]), bearer: app.apiKey)
         guard reply.status == 200 else { throw TestFailure("enroll failed: \(reply.status) \(reply.text)") }
         var response = try JSONDecoder().decode(OutOfBandEnrollResponse.self, from: Data(reply.text.utf8))
@@ -67,7 +68,7 @@ extension LiveServer {
         let body: JSONValue = .object([
             "application_id": .string(app.id), "user_id": .string(user), "message": .string(message),
         ])
-        let reply = try await send(.post, "/api/umfa/approvals", json: body, bearer: app.apiKey)
+        let reply = try await send(.post, APIOperation.createApproval.path, json: body, bearer: app.apiKey)
         guard reply.status == 201, let link = reply["appLinkUri"]?.stringValue else {
             throw TestFailure("approvals failed: \(reply.status) \(reply.text)")
         }
@@ -76,7 +77,7 @@ extension LiveServer {
 
     /// The transaction's status as the backend polls it.
     func transactionStatus(_ statusToken: String) async throws -> Reply {
-        try await send(.post, "/api/umfa/status", json: .object(["statusToken": .string(statusToken)]))
+        try await send(.post, APIOperation.transactionStatus.path, json: .object(["statusToken": .string(statusToken)]))
     }
 
     func reachable(_ link: String) throws -> String {

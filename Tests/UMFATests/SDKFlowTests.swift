@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UMFA
+import UMFAEncoding
 import UMFAWebAuthn
 
 @Suite("SDK flow against a live server")

@@ -1,5 +1,7 @@
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Register, then authenticate, with every algorithm UMFA verifies and every attestation format.
 @Suite("Round trips")

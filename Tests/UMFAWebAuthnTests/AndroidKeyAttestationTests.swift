@@ -2,6 +2,7 @@ import Crypto
 import Testing
 import UMFACBOR
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// §8.4: the `android-key` format, each requirement broken once on a genuine statement.
 @Suite("android-key attestation (§8.4)")

@@ -2,6 +2,7 @@ import Crypto
 import Testing
 import UMFACBOR
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// §7.1 steps 21–22: attestation statement formats `none`, `packed` and `fido-u2f`.
 @Suite("Attestation formats (§7.1 steps 21–22)")

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import UMFACBOR
+import UMFAEncoding
 import X509
 
 @testable import UMFAWebAuthn

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import UMFACBOR
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// py_webauthn's real-device assertions: UMFA must reach py_webauthn's verdict, except for the
 /// ML-DSA keys it does not support, which it must refuse clearly.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// py_webauthn's real-device registrations: UMFA must reach py_webauthn's verdict for every
 /// attestation format.

@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 import X509
 
 /// Real attestations from py_webauthn's tests against UMFA's shipped roots: each chains to the

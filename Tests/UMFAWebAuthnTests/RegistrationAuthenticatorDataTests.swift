@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import Testing
 import UMFACBOR
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// §7.1 steps 13–20 and 25–27: the authenticator data of a registration and the record.
 @Suite("Registration authenticator data (§7.1 steps 13–20, 25–27)")

@@ -1,4 +1,5 @@
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// §7.1 steps 5–11: the client data of a registration.

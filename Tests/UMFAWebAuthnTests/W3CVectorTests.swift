@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
 import X509
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Real registrations from webauthn-rs's core tests, with UMFA's verdict and, where it differs
 /// from webauthn-rs's, the reason (`note` in the file).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// Real registration + assertion pairs from Yubico's java-webauthn-server test suite: YubiKeys

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// What ``UMFAClient/checkEnrollment(userId:)`` reports.

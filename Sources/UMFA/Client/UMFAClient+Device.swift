@@ -1,6 +1,8 @@
 import Foundation
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The device side of the ceremonies: the key store, the user's verification, the
 /// authenticator's answer and how its errors read to an app.

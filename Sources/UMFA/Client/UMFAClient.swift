@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The UMFA client SDK: binds a user's account to a passkey on this device, proves later that
 /// the same device and person are back, and hands the app a login token for its backend.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// Drives the API-driven flow (DESIGN.md §6): starts it with a DPoP-bound flow token, submits

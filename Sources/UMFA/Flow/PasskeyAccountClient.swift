@@ -1,7 +1,9 @@
 import Foundation
 import UMFAAuthenticator
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Sign-up and sign-in for a native app without a browser: the API-driven flow (DESIGN.md §6)
 /// driven to its end, with the passkey made and used by this device's authenticator (PIN or

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import UMFAEncoding
+import UMFAJOSE
 import UMFAWebAuthn
 
 /// How an OAuth client proves itself at the token endpoint (RFC 6749 §2.3, RFC 7523).
@@ -54,11 +56,10 @@ public enum ClientAuthentication: Sendable {
             headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
             form["client_id"] = nil
         case .privateKeyJWT(let key, let keyID):
-            var header: [String: Any] = ["alg": "ES256", "typ": "JWT"]
-            if let keyID { header["kid"] = keyID }
             form["client_assertion_type"] = Self.assertionType
             form["client_assertion"] = try DeviceSigningKeys.compactJWS(
-                header: header, claims: Self.assertionClaims(clientID, tokenEndpoint, now), key: key)
+                header: JWSHeader(algorithm: .es256, typ: "JWT", kid: keyID),
+                claims: Self.assertionClaims(clientID, tokenEndpoint, now), key: key)
         case .symmetricJWT(let secret):
             form["client_assertion_type"] = Self.assertionType
             form["client_assertion"] = try Self.hs256(
@@ -78,23 +79,18 @@ public enum ClientAuthentication: Sendable {
     }
 
     /// RFC 7523 §3: `iss` = `sub` = the client, `aud` the token endpoint, a short life, a new `jti`.
-    private static func assertionClaims(_ clientID: String, _ tokenEndpoint: URL, _ time: Date) -> [String: Any] {
-        let now = Int(time.timeIntervalSince1970)
-        return [
-            "iss": clientID, "sub": clientID, "aud": tokenEndpoint.absoluteString, "iat": now, "exp": now + 60,
-            "jti": UUID().uuidString.lowercased(),
-        ]
+    private static func assertionClaims(_ clientID: String, _ tokenEndpoint: URL, _ time: Date) -> JWTClaims {
+        let now = time.timeIntervalSince1970.rounded(.down)
+        return JWTClaims(
+            iss: clientID, sub: clientID, aud: [tokenEndpoint.absoluteString], exp: now + 60, iat: now,
+            jti: UUID().uuidString.lowercased())
     }
 
-    private static func hs256(_ claims: [String: Any], secret: String) throws(ZSMError) -> String {
+    private static func hs256(_ claims: JWTClaims, secret: String) throws(ZSMError) -> String {
         do {
-            let header = try JSONSerialization.data(
-                withJSONObject: ["alg": "HS256", "typ": "JWT"], options: .sortedKeys)
-            let payload = try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys)
-            let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
-            let mac = HMAC<SHA256>.authenticationCode(
-                for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8)))
-            return input + "." + Base64URL.encode(Array(mac))
+            return try JWSCompactSerialization.sign(
+                header: JWSHeader(algorithm: .hs256, typ: "JWT"), claims: claims,
+                key: .hmac(.hs256, SymmetricKey(data: Array(secret.utf8))))
         } catch {
             throw ZSMError(.invalidConfiguration, "the client assertion could not be made")
         }

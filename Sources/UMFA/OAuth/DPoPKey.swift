@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import UMFAEncoding
+import UMFAJOSE
 import UMFAWebAuthn
 
 /// The device's DPoP key (RFC 9449): a P-256 key the SDK keeps in the storage location, sealed
@@ -12,10 +14,7 @@ public struct DPoPKey: Sendable {
     public var publicJWK: [String: String] { DeviceSigningKeys.jwkMembers(key) }
 
     /// The RFC 7638 thumbprint, as `cnf.jkt` of a bound token names it.
-    public var thumbprint: String {
-        let jwk = publicJWK
-        return JWKThumbprint.compute(["crv": "P-256", "kty": "EC", "x": jwk["x"] ?? "", "y": jwk["y"] ?? ""])
-    }
+    public var thumbprint: String { JWKThumbprint.compute(JWK(key.publicKey)) }
 
     /// A new key (not stored).
     public init() { key = P256.Signing.PrivateKey() }
@@ -37,13 +36,11 @@ public struct DPoPKey: Sendable {
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date())
         throws(ZSMError) -> String
     {
-        var claims: [String: Any] = [
-            "htm": method, "htu": DeviceSigningKeys.htu(url), "iat": Int(now.timeIntervalSince1970),
-            "jti": UUID().uuidString.lowercased(),
-        ]
-        if let accessToken { claims["ath"] = Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8)))) }
-        if let nonce { claims["nonce"] = nonce }
+        let claims = JWTClaims(
+            iat: now.timeIntervalSince1970.rounded(.down), jti: UUID().uuidString.lowercased(), htm: method,
+            htu: DeviceSigningKeys.htu(url),
+            ath: accessToken.map { Base64URL.encode(Array(SHA256.hash(data: Array($0.utf8)))) }, nonce: nonce)
         return try DeviceSigningKeys.compactJWS(
-            header: ["typ": "dpop+jwt", "alg": "ES256", "jwk": publicJWK], claims: claims, key: key)
+            header: JWSHeader(algorithm: .es256, typ: "dpop+jwt", jwk: JWK(key.publicKey)), claims: claims, key: key)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
-import UMFAWebAuthn
+import UMFAEncoding
+import UMFAJOSE
 
 /// Checks an ID token (OpenID Connect Core §3.1.3.7): the signature with the issuer's JWKS
 /// (RS256, ES256 or EdDSA, the key its `kid` names), `iss`, `aud`, `azp`, `exp`, `iat` and the
@@ -12,24 +13,19 @@ struct IDTokenVerifier: Sendable {
 
     /// The verified claims.
     func verify(_ token: String, jwks: Data, nonce: String?) throws(ZSMError) -> [String: JSONValue] {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-            let signature = Base64URL.decode(parts[2]),
-            let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
-            let alg = header["alg"] as? String, ["RS256", "ES256", "EdDSA"].contains(alg)
+        // Any base64url spelling, as before: the issuer's tokens are read, not re-validated for
+        // canonical form (that is the issuer's own check).
+        guard let jwt = try? SignedJWT<JSONValue>(token, canonical: false), let alg = jwt.header.algorithm,
+            JWSAlgorithm.asymmetric.contains(alg)
         else { throw Self.refused("the ID token is not a signed JWT of RS256, ES256 or EdDSA") }
-        let keys = (try? JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? []
-        let kid = header["kid"] as? String
-        let candidates = keys.filter { kid == nil || ($0["kid"] as? String) == kid }
-        let input = Data((parts[0] + "." + parts[1]).utf8)
+        let kid = jwt.header.kid
+        let candidates = JWKSet.keys(in: jwks).filter { kid == nil || $0.kid == kid }
         guard
             candidates.contains(where: { jwk in
-                (try? PublicJWK(jwk: jwk, alg: alg))?.isValidSignature(Data(signature), for: input) == true
+                (try? PublicJWK(jwk: jwk, alg: alg.rawValue)).map(jwt.isSigned(by:)) == true
             })
         else { throw Self.refused("the ID token's signature does not verify with the issuer's keys") }
-        guard case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else {
-            throw Self.refused("the ID token's claims do not read")
-        }
+        guard case .object(let claims) = jwt.claims else { throw Self.refused("the ID token's claims do not read") }
         guard claims["iss"]?.stringValue.map({ $0.utf8.elementsEqual(issuer.utf8) }) == true else {
             throw Self.refused("the ID token is from another issuer")
         }

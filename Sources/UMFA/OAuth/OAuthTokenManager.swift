@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// The OAuth token manager: the issuer's metadata, the flow token, code → tokens with PKCE and

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// What a token request came to: tokens, the server's RFC 6749 §5.2 error answer, or an error

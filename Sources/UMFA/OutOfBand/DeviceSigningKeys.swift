@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import UMFAAuthenticator
+import UMFAEncoding
+import UMFAJOSE
 import UMFAWebAuthn
 
 /// The device keys of out-of-band enrollments (DESIGN.md §7): one P-256 key per application
@@ -50,11 +52,8 @@ struct DeviceSigningKeys: Sendable {
 
     /// The members of a P-256 key's public JWK (`kty`, `crv`, `x`, `y`).
     static func jwkMembers(_ key: P256.Signing.PrivateKey) -> [String: String] {
-        let raw = Array(key.publicKey.rawRepresentation)
-        return [
-            "kty": "EC", "crv": "P-256", "x": Base64URL.encode(Array(raw[..<32])),
-            "y": Base64URL.encode(Array(raw[32...])),
-        ]
+        let jwk = JWK(key.publicKey)
+        return ["kty": jwk.kty ?? "", "crv": jwk.crv ?? "", "x": jwk.x ?? "", "y": jwk.y ?? ""]
     }
 
     /// A proof's `htu`: the URL without query and fragment (RFC 9449 §4.2, DESIGN.md §7).
@@ -133,23 +132,18 @@ struct DeviceSigningKeys: Sendable {
     static func proof(key: P256.Signing.PrivateKey, credentialId: String, method: String, url: URL) throws(ZSMError)
         -> String
     {
-        let claims: [String: Any] = [
-            "htm": method, "htu": htu(url),
-            "iat": Int(Date().timeIntervalSince1970), "jti": UUID().uuidString.lowercased(), "sub": credentialId,
-        ]
-        return try compactJWS(header: ["alg": "ES256", "typ": "umfa-device+jwt"], claims: claims, key: key)
+        let claims = JWTClaims(
+            sub: credentialId, iat: Date().timeIntervalSince1970.rounded(.down), jti: UUID().uuidString.lowercased(),
+            htm: method, htu: htu(url))
+        return try compactJWS(header: JWSHeader(algorithm: .es256, typ: "umfa-device+jwt"), claims: claims, key: key)
     }
 
     /// A compact JWS (RFC 7515) of `claims` with `header`, signed ES256 with `key`.
-    static func compactJWS(header: [String: Any], claims: [String: Any], key: P256.Signing.PrivateKey)
-        throws(ZSMError) -> String
+    static func compactJWS(header: JWSHeader, claims: JWTClaims, key: P256.Signing.PrivateKey) throws(ZSMError)
+        -> String
     {
         do {
-            let header = try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)
-            let payload = try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys)
-            let input = Base64URL.encode(Array(header)) + "." + Base64URL.encode(Array(payload))
-            let signature = try key.signature(for: Array(input.utf8))
-            return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+            return try JWSCompactSerialization.sign(header: header, claims: claims, key: .es256(key))
         } catch {
             throw ZSMError(.keyStoreDamaged, "a proof could not be signed")
         }

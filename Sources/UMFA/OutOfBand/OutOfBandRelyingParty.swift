@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import Synchronization
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The app link of an out-of-band transaction (DESIGN.md §7), as a QR code or a link carries it:
 /// `<server>/open?dispatchTokenResponse=<base64url JSON>`.

@@ -1,4 +1,5 @@
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Where ceremonies are performed. ``UMFAHTTPRelyingParty`` speaks the UMFA HTTP API; an app
 /// whose own backend fronts UMFA supplies its own conformance.

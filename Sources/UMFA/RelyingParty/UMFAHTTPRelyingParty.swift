@@ -1,6 +1,7 @@
 import Foundation
 import UMFAContract
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// Serialises `CollectedClientData` the way browsers do (WebAuthn L3 §5.8.1.1): `type`,

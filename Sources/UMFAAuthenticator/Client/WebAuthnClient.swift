@@ -1,5 +1,7 @@
 import Crypto
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Plays the browser's part of WebAuthn for a ``SoftwareAuthenticator``: checks the RP ID
 /// against the origin, writes the client data, calls the authenticator and returns the

@@ -1,4 +1,5 @@
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The attestation the authenticator gives for a new credential.
 public enum AttestationStyle: String, Sendable, Hashable {

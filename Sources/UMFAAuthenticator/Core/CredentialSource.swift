@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// A credential as the authenticator keeps it (WebAuthn L3 §6.1 "public key credential

@@ -1,4 +1,5 @@
 import Crypto
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// PIN and password handling: the attempt counter, lockout and its reset, changing the

@@ -2,7 +2,9 @@ import Crypto
 import Foundation
 import Synchronization
 import UMFACBOR
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// A FIDO2 authenticator in software: P-256 credentials sealed at rest, a real signature
 /// counter, `none` or `packed` self attestation, user verification by PIN or password with a

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// A credential store in a directory: one file per credential (`credentials/<id>.json`, its

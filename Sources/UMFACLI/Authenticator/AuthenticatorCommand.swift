@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import UMFAAuthenticator
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `umfa authenticator`: a virtual FIDO2 authenticator for testing any relying party.
 struct AuthenticatorCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import UMFA
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// `umfa oauth signup / login / refresh / revoke`: the SDK's passkey account client and token

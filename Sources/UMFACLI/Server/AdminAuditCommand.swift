@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 extension AdminCommand {

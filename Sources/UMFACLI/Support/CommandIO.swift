@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// Reading inputs and writing results for the commands: JSON on standard output, human

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `umfa verify authentication`: §7.2 over an `AuthenticationResponseJSON` file.
 struct VerifyAuthenticationCommand: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 import X509
 
 /// `umfa verify registration`: §7.1 over a `RegistrationResponseJSON` file.

@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAEncoding
 
 /// `POST /api/umfa/validate-token`, exactly as the UMFA documentation describes it.
 public struct ValidateTokenRequest: ContractBody, Equatable {

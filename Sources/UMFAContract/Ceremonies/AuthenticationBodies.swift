@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `POST /api/umfa/authentication/options`: start a sign-in.
 public struct AuthenticationOptionsRequest: ContractBody, Equatable {

@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `POST /api/umfa/registration/options`: start a registration.
 public struct RegistrationOptionsRequest: ContractBody, Equatable {

@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `POST /admin/session/enroll-options`: the admin token, for the options of a new operator
 /// passkey.

@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `POST <issuer>/interaction/sign-in/options`: the hosted page starts a passkey sign-in for an
 /// authorization request in progress.

@@ -1,5 +1,6 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 

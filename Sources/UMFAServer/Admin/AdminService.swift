@@ -1,6 +1,8 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 
 /// The admin API: applications, their API keys and the signing keys. Callers are authorised

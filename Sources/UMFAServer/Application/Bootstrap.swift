@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 

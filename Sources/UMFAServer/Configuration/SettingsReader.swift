@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// The one reader of server settings, whatever their source. Command-line flags win over the

@@ -1,10 +1,12 @@
 import Foundation
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
 /// The admin console as a WebAuthn relying party (DESIGN.md §8): its passkeys belong to the
 /// server's public URL, RP ID its host, the one origin the URL's. Challenges live with the
-/// applications' in the challenges table, under an application id no application can have.
+/// applications' in the challenges table, under an application id no application can have, and
+/// its ceremonies run on the applications' engine (``engine``).
 struct ConsoleRelyingParty: Sendable {
     let services: ServerServices
 
@@ -44,15 +46,16 @@ struct ConsoleRelyingParty: Sendable {
         return challenge
     }
 
-    /// Consumes the challenge a response's client data names; 401 when unknown or used.
-    func consumeChallenge(_ clientDataJSON: Base64URLBytes, ceremony: CeremonyKind) async throws
-        -> ([UInt8], ChallengeRecord)
-    {
-        let scope = ApplicationRecord(
-            id: Self.challengeScope, name: "console", rpID: rpID, rpName: "UMFA console", origins: [origin],
-            enrollmentPolicy: .grant, userVerification: .required, attestation: .none, tokenTTLSeconds: 60,
-            createdAt: Date(timeIntervalSince1970: 0))
-        return try await ChallengeLookup(services: services, application: scope)
-            .consume(for: clientDataJSON, ceremony: ceremony)
+    /// The console as the ceremony engine's relying party: registrations are judged under
+    /// ``policy`` too (operator passkeys are not attested).
+    var party: CeremonyRelyingParty {
+        CeremonyRelyingParty(challengeScope: Self.challengeScope, policy: policy, registrationPolicy: policy)
+    }
+
+    /// The one ceremony engine (``CeremonyEngine``), over the operator passkeys.
+    var engine: CeremonyEngine<ConsoleCredentials> {
+        CeremonyEngine(
+            relyingParty: party, credentials: ConsoleCredentials(store: services.store), challenges: services.store,
+            now: services.now)
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
-import Hummingbird
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The console's sign-in (DESIGN.md §8): an operator enrolls a passkey by presenting the admin
 /// token, then signs in with it (discoverable, user verification required) for a session.
-/// Every refusal counts against the caller's address like a wrong admin token.
+/// Every refusal counts against the caller's address like a wrong admin token. The ceremonies
+/// run on the applications' engine (``CeremonyEngine``); the session cookie and the CSRF header
+/// are read and written at the HTTP edge, which passes their values in.
 struct ConsoleService: Sendable {
     let services: ServerServices
     var relyingParty: ConsoleRelyingParty { ConsoleRelyingParty(services: services) }
@@ -15,10 +18,10 @@ struct ConsoleService: Sendable {
     static let signInFailed = "Sign-in failed"
     static let nameLength = 64
 
-    /// An answer and the cookie it sets.
+    /// An answer and the session it started, whose value the edge sets as the cookie.
     struct Signed: Sendable {
         let answer: ConsoleSessionResponse
-        let setCookie: String
+        let session: ConsoleSessions.Current
     }
 
     /// `POST /admin/session/enroll-options`.
@@ -47,17 +50,16 @@ struct ConsoleService: Sendable {
     func enroll(_ request: ConsoleEnrollRequest, caller: Caller) async throws -> Signed {
         try await checkAdminToken(request.adminToken, caller: caller)
         let name = try Self.checkedName(request.name) ?? "Passkey of \(Timestamps.rfc3339WholeSeconds(services.now()))"
-        let (challengeBytes, challenge) = try await relyingParty.consumeChallenge(
+        let engine = relyingParty.engine
+        let challenge = try await engine.consumeChallenge(
             request.credential.response.clientDataJSON, ceremony: .registration)
-        guard let handleText = challenge.userID, let userHandle = Base64URL.decode(handleText) else {
+        guard let handleText = challenge.record.userID, let userHandle = Base64URL.decode(handleText) else {
             throw ServiceError.unauthenticated("The challenge was not issued for an enrollment")
         }
         let verified: VerifiedRegistration
         do {
-            verified = try await RegistrationVerifier(policy: relyingParty.policy).verify(
-                request.credential, expectedChallenge: challengeBytes, userHandle: userHandle,
-                userVerification: .required, at: services.now(),
-                isRegistered: { try await services.store.consoleCredential(id: $0) != nil })
+            verified = try await engine.verifyRegistration(
+                request.credential, challenge: challenge, userHandle: userHandle)
         } catch let error as WebAuthnError {
             throw ServiceError.unauthenticated("Enrollment failed", detail: "\(error)")
         }
@@ -106,52 +108,38 @@ struct ConsoleService: Sendable {
         return try await signIn(credential, caller: caller)
     }
 
-    /// `GET /admin/session`: the session the cookie names, with its CSRF token.
-    func current(_ request: Request, caller: Caller) async throws -> ConsoleSessionResponse {
-        guard let session = try await sessions.current(request) else {
+    /// `GET /admin/session`: the session the cookie's `value` names, with its CSRF token.
+    func current(cookie value: String?, caller: Caller) async throws -> ConsoleSessionResponse {
+        guard let session = try await sessions.current(cookie: value) else {
             throw ServiceError.unauthenticated("Not signed in")
         }
         return try await answer(session, caller: caller)
     }
 
-    /// `DELETE /admin/session`: ends the session (the CSRF token must come with it).
-    func signOut(_ request: Request, caller: Caller) async throws -> (RemovedResponse, String) {
-        guard let session = try await sessions.authorized(request) else {
+    /// `DELETE /admin/session`: ends the session of the cookie `value` (its CSRF token must
+    /// come with it); the edge then removes the cookie.
+    func signOut(cookie value: String?, csrfToken: String?, caller: Caller) async throws -> RemovedResponse {
+        guard let session = try await sessions.authorized(cookie: value, csrfToken: csrfToken) else {
             throw ServiceError.unauthenticated("Not signed in, or the X-CSRF-Token header is missing")
         }
         _ = try await services.store.deleteConsoleSession(hash: session.record.sessionHash)
         await services.audit.record(
             .adminSignedOut, application: nil, actor: .admin, credentialID: session.record.credentialID,
             caller: caller)
-        return (RemovedResponse(traceID: caller.traceID), sessions.setCookie(nil))
+        return RemovedResponse(traceID: caller.traceID)
     }
 
     private func verify(_ response: AuthenticationResponseJSON) async throws -> ConsoleCredentialRecord {
-        let (challengeBytes, _) = try await relyingParty.consumeChallenge(
-            response.response.clientDataJSON, ceremony: .authentication)
-        guard let stored = try await services.store.consoleCredential(id: response.rawId.bytes) else {
-            throw ServiceError.unauthenticated("The passkey is not an operator's")
-        }
-        // An operator passkey stands for the admin token it was enrolled with, and no other.
-        guard let epoch = stored.tokenEpoch, constantTimeEqual(epoch, ConsoleTokenEpoch(services: services).current)
-        else { throw ServiceError.unauthenticated("The passkey was enrolled under another admin token") }
-        let record = CredentialRecord(
-            id: stored.credentialID, publicKey: try COSEKey(bytes: stored.publicKey), signCount: stored.signCount,
-            userHandle: stored.userHandle, uvInitialized: true, backupEligible: stored.backupEligible,
-            backupState: stored.backupEligible)
-        let verified: VerifiedAuthentication
-        do {
-            verified = try AuthenticationVerifier(policy: relyingParty.policy).verify(
-                response, expectedChallenge: challengeBytes, credential: record, userVerification: .required)
-        } catch {
-            throw ServiceError.unauthenticated("Sign-in failed: \(error)")
-        }
-        guard
-            try await services.store.updateConsoleCredentialUse(
-                id: stored.credentialID, signCount: verified.record.signCount, expectedSignCount: stored.signCount,
-                at: services.now())
-        else { throw ServiceError.unauthenticated("The sign count changed while this assertion was checked") }
-        return stored
+        let engine = relyingParty.engine
+        let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: .authentication)
+        let epoch = ConsoleTokenEpoch(services: services).current
+        return try await engine.verifyAssertion(response, challenge: challenge) { stored in
+            // An operator passkey stands for the admin token it was enrolled with, and no other.
+            guard let enrolled = stored.tokenEpoch, constantTimeEqual(enrolled, epoch) else {
+                throw ServiceError.unauthenticated("The passkey was enrolled under another admin token")
+            }
+            return nil
+        }.stored
     }
 
     private func signIn(_ credential: ConsoleCredentialRecord, caller: Caller) async throws -> Signed {
@@ -159,7 +147,7 @@ struct ConsoleService: Sendable {
         await services.audit.record(
             .adminSignedIn, application: nil, actor: .admin, credentialID: credential.credentialID, caller: caller,
             details: ["passkey": .string(credential.name)])
-        return Signed(answer: try await answer(session, caller: caller), setCookie: sessions.setCookie(session))
+        return Signed(answer: try await answer(session, caller: caller), session: session)
     }
 
     private func answer(_ session: ConsoleSessions.Current, caller: Caller) async throws -> ConsoleSessionResponse {

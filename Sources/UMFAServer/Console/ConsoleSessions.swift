@@ -1,17 +1,15 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// The console's sessions (DESIGN.md §8): a random cookie, `HttpOnly`, `SameSite=Strict`,
-/// `Secure` on https, stored as SHA-256; and a CSRF token derived from it with the server
-/// secret, which the page must send as `X-CSRF-Token` with every admin call it makes.
+/// The console's sessions (DESIGN.md §8): a random value, kept by the browser as a cookie
+/// (``ConsoleCookie``, at the HTTP edge) and stored as SHA-256; and a CSRF token derived from
+/// it with the server secret, which the page must send as `X-CSRF-Token` with every admin call
+/// it makes. The edge reads both from the request and passes them in as plain values.
 struct ConsoleSessions: Sendable {
     let services: ServerServices
 
-    static let cookieName = "umfa_console"
-    static let csrfHeader = HTTPField.Name("X-CSRF-Token") ?? .authorization
     /// How long a session lasts (it does not extend itself).
     static let lifetime: TimeInterval = 8 * 3600
 
@@ -32,10 +30,10 @@ struct ConsoleSessions: Sendable {
         return Current(value: value, record: record)
     }
 
-    /// The live session the request's cookie names, of a passkey enrolled under the current
-    /// admin token.
-    func current(_ request: Request) async throws -> Current? {
-        guard let value = SSOSessions.cookie(Self.cookieName, in: request.headers[.cookie]),
+    /// The live session the session cookie's `value` names, of a passkey enrolled under the
+    /// current admin token.
+    func current(cookie value: String?) async throws -> Current? {
+        guard let value,
             let record = try await services.store.consoleSession(
                 hash: Secrets.hash(value), at: services.now(), tokenEpoch: ConsoleTokenEpoch(services: services).current
             )
@@ -43,9 +41,10 @@ struct ConsoleSessions: Sendable {
         return Current(value: value, record: record)
     }
 
-    /// A session whose request also carries its CSRF token; `nil` otherwise.
-    func authorized(_ request: Request) async throws -> Current? {
-        guard let given = request.headers[Self.csrfHeader], let session = try await current(request),
+    /// The session of the cookie `value` when `csrfToken` (the `X-CSRF-Token` header) is its
+    /// CSRF token; `nil` otherwise.
+    func authorized(cookie value: String?, csrfToken given: String?) async throws -> Current? {
+        guard let given, let session = try await current(cookie: value),
             constantTimeEqual(Array(given.utf8), Array(csrfToken(for: session.value).utf8))
         else { return nil }
         return session
@@ -54,14 +53,5 @@ struct ConsoleSessions: Sendable {
     /// The CSRF token of a session cookie value.
     func csrfToken(for value: String) -> String {
         Base64URL.encode(Secrets.derive("umfa-console-csrf:" + value, key: services.serverSecret))
-    }
-
-    /// The `Set-Cookie` value for a session (or, with `nil`, one that removes the cookie).
-    func setCookie(_ session: Current?) -> String {
-        var cookie =
-            "\(Self.cookieName)=\(session?.value ?? ""); Path=/; Max-Age=\(session == nil ? 0 : Int(Self.lifetime)); "
-            + "HttpOnly; SameSite=Strict"
-        if services.publicURL.hasPrefix("https:") { cookie += "; Secure" }
-        return cookie
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// One static file of the demo page, embedded in the binary at build time.

@@ -1,6 +1,8 @@
 import Foundation
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 extension ApplicationRecord {
     /// The relying-party policy this application's ceremonies run under.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// Random secrets and their stored hashes. API keys, enrollment tokens and the admin token

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn

@@ -1,6 +1,9 @@
 /// The one error type of UMFA's server-side domain code: a code that says what kind of failure
-/// it is, and a message for the caller (never a secret). Services throw it and know nothing of
-/// HTTP; ``ErrorMap`` is the one place that turns codes into statuses and the documented shape.
+/// it is, a machine reason where one code covers failures a shape tells apart, the field the
+/// failure concerns, and a message for the caller (never a secret). Services throw it and know
+/// nothing of HTTP; ``ErrorMap`` is the one place that turns codes into statuses and the
+/// documented shapes. Every shape decides its status and its `error` value from ``code`` and
+/// ``reason`` only: a message is words for people, and changing it never changes an answer.
 public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure it is.
     public enum Code: Sendable, Equatable {
@@ -26,8 +29,22 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case internalFailure
     }
 
+    /// Why, where the error shapes tell failures of one code apart.
+    public enum Reason: String, Sendable, Equatable {
+        /// The sign-in the request continues (a hosted page's interaction, an API-driven flow)
+        /// expired, was used up, or is not the caller's: the flow's `session_expired` problem.
+        case sessionExpired = "session_expired"
+        /// A redirect URI (or post-logout redirect URI) is not one a client may register:
+        /// RFC 7591 §3.2.2 `invalid_redirect_uri`.
+        case redirectURI = "redirect_uri"
+    }
+
     /// The kind of failure.
     public let code: Code
+    /// Why, when a shape needs more than the code (``Reason``).
+    public let reason: Reason?
+    /// The request member the failure concerns (`email`, `redirect_uris`), as the wire names it.
+    public let field: String?
     /// What the caller is told.
     public let message: String
     /// What only the server log is told, with the trace id: the reason behind a deliberately
@@ -35,20 +52,28 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     public let detail: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, detail: String? = nil) {
+    public init(
+        _ code: Code, _ message: String, detail: String? = nil, reason: Reason? = nil, field: String? = nil
+    ) {
         self.code = code
         self.message = message
         self.detail = detail
+        self.reason = reason
+        self.field = field
     }
 
     /// The message.
     public var description: String { message }
 
     /// 400: the request is malformed.
-    public static func invalid(_ message: String) -> ServiceError { ServiceError(.invalidRequest, message) }
+    public static func invalid(_ message: String, field: String? = nil, reason: Reason? = nil) -> ServiceError {
+        ServiceError(.invalidRequest, message, reason: reason, field: field)
+    }
     /// 401: unauthenticated or an invalid proof.
-    public static func unauthenticated(_ message: String, detail: String? = nil) -> ServiceError {
-        ServiceError(.unauthenticated, message, detail: detail)
+    public static func unauthenticated(_ message: String, detail: String? = nil, reason: Reason? = nil)
+        -> ServiceError
+    {
+        ServiceError(.unauthenticated, message, detail: detail, reason: reason)
     }
     /// 403: not allowed by policy.
     public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }

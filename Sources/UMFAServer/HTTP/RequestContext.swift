@@ -20,11 +20,26 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
     /// The JSON body, when a middleware had to read it before the route (``AdminAuthorization``),
     /// so the route does not read and parse it again.
     var readBody: JSONExchange.Body?
+    /// The issuer of a route under `/oidc/{application_id}`, resolved once by
+    /// ``IssuerResolution`` before the route runs.
+    var issuer: OAuthIssuer?
+    /// The form body of an OAuth client-authenticated route (token, introspection, revocation,
+    /// PAR), read by ``IssuerResolution`` to find the client in the issuer's statement: the
+    /// parsed form, or why it could not be parsed (answered after an unknown issuer's 404).
+    var clientForm: Result<OAuthForm, any Error>?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// The issuer ``IssuerResolution`` resolved for this route.
+    func resolvedIssuer() throws -> OAuthIssuer {
+        guard let issuer else {
+            throw ServiceError(.internalFailure, "Internal server error", detail: "route without its issuer")
+        }
+        return issuer
     }
 
     /// The caller as the domain sees it, with the settled trace id.

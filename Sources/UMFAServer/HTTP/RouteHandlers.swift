@@ -37,10 +37,12 @@ enum RouteHandlers {
     /// A route without a body: the trace id comes from the query; path and query values are
     /// handed over as ``RouteValues``.
     static func plain<Answer: Encodable & Sendable>(
-        status: HTTPResponse.Status = .ok, _ call: @escaping @Sendable (RouteValues, Caller) async throws -> Answer
+        status: HTTPResponse.Status = .ok, precheck: (@Sendable (Caller) throws -> Void)? = nil,
+        _ call: @escaping @Sendable (RouteValues, Caller) async throws -> Answer
     ) -> RouteHandler {
         { request, context in
             let caller = context.caller(request, traceID: TraceID.from(request, context: context))
+            try precheck?(caller)
             return try JSONExchange.response(
                 try await call(RouteValues(request: request, context: context), caller), status: status)
         }

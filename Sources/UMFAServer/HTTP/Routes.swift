@@ -2,9 +2,11 @@ import Hummingbird
 import Prometheus
 import UMFAContract
 
-/// The router, built from the one table of operations (``APIOperation``): every operation gets
-/// its handler from ``handler(for:)``, whose exhaustive switch makes a new operation without a
-/// handler a compile error. Admin operations sit in a group behind ``AdminAuthorization``.
+/// The router, built from the one table of operations (``APIOperation/declaration``): every
+/// operation gets its handler from ``handler(for:)``, whose exhaustive switch makes a new
+/// operation without a handler a compile error, and sits in the route group of its declared
+/// access and error shape: admin operations behind ``AdminAuthorization``, issuer routes behind
+/// ``IssuerResolution``, OAuth and flow routes behind their ``ErrorRendering``.
 struct Routes {
     let services: ServerServices
     let metrics: PrometheusCollectorRegistry
@@ -16,15 +18,12 @@ struct Routes {
     func install(on router: Router<UMFARequestContext>) {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: ErrorMiddleware())
-        let admin = router.group().add(middleware: AdminAuthorization(services: services))
+        var groups = RouteGroups(router: router, services: services)
         for operation in APIOperation.allCases {
-            let path = RouterPath(Self.routerPath(operation.path))
-            let method = HTTPRequest.Method(operation.method) ?? .get
-            if operation.access == .adminToken {
-                admin.on(path, method: method, use: handler(for: operation))
-            } else {
-                router.on(path, method: method, use: handler(for: operation))
-            }
+            let declaration = operation.declaration
+            let path = RouterPath(Self.routerPath(declaration.path))
+            let method = HTTPRequest.Method(declaration.method) ?? .get
+            groups.group(for: declaration).on(path, method: method, use: handler(for: operation))
         }
     }
 
@@ -47,59 +46,57 @@ struct Routes {
         let interactions = InteractionRoutes(services: services)
         let flow = APIFlowRoutes(services: services)
         let console = ConsoleRoutes(services: services)
-        let created = HTTPResponse.Status.created
+        let route = OperationRoute(operation)
         switch operation {
-        case .registrationOptions: return RouteHandlers.json(registration.options)
-        case .registrationVerify: return RouteHandlers.json(registration.verify)
-        case .authenticationOptions: return RouteHandlers.json(authentication.options)
-        case .authenticationVerify: return RouteHandlers.json(authentication.verify)
-        case .unenroll: return RouteHandlers.json(authentication.unenroll)
+        case .registrationOptions: return route.json(registration.options)
+        case .registrationVerify: return route.json(registration.verify)
+        case .authenticationOptions: return route.json(authentication.options)
+        case .authenticationVerify: return route.json(authentication.verify)
+        case .unenroll: return route.json(authentication.unenroll)
         case .validateToken:
-            return RouteHandlers.json(
-                precheck: APIKeyAuthentication.requireKey, ValidateTokenService(services: services).validate)
+            return route.json(ValidateTokenService(services: services).validate)
         case .createEnrollmentToken:
-            return RouteHandlers.json(
-                status: created, precheck: APIKeyAuthentication.requireKey,
-                EnrollmentTokenService(services: services).create)
+            return route.json(EnrollmentTokenService(services: services).create)
         case .listUserCredentials:
-            return RouteHandlers.plain { try await credentials.list($0.credentialTarget, caller: $1) }
+            return route.plain { try await credentials.list($0.credentialTarget, caller: $1) }
         case .deleteUserCredential:
-            return RouteHandlers.plain { try await credentials.delete($0.credentialTarget, caller: $1) }
-        case .createApplication: return RouteHandlers.json(status: created, admin.create)
-        case .listApplications: return RouteHandlers.plain { try await admin.list(caller: $1) }
-        case .getApplication: return RouteHandlers.plain { try await admin.show(id: $0.path("id"), caller: $1) }
+            return route.plain { try await credentials.delete($0.credentialTarget, caller: $1) }
+        case .createApplication: return route.json(admin.create)
+        case .listApplications: return route.plain { try await admin.list(caller: $1) }
+        case .getApplication: return route.plain { try await admin.show(id: $0.path("id"), caller: $1) }
         case .updateApplication:
-            return RouteHandlers.jsonWithPath { try await admin.update(id: $1.path("id"), $0, caller: $2) }
+            return route.jsonWithPath { try await admin.update(id: $1.path("id"), $0, caller: $2) }
         case .createAPIKey:
-            return RouteHandlers.plain(status: created) { try await admin.addAPIKey(id: $0.path("id"), caller: $1) }
-        case .listAPIKeys: return RouteHandlers.plain { try await admin.listAPIKeys(id: $0.path("id"), caller: $1) }
+            return route.plain { try await admin.addAPIKey(id: $0.path("id"), caller: $1) }
+        case .listAPIKeys: return route.plain { try await admin.listAPIKeys(id: $0.path("id"), caller: $1) }
         case .deleteAPIKey:
-            return RouteHandlers.plain {
+            return route.plain {
                 try await admin.deleteAPIKey(id: $0.path("id"), keyID: $0.path("key_id"), caller: $1)
             }
         case .rotateSigningKey:
-            return RouteHandlers.plain(status: created) { try await admin.rotateSigningKey(caller: $1) }
+            return route.plain { try await admin.rotateSigningKey(caller: $1) }
         case .jwks: return publicRoutes.jwks
         case .appleAppSiteAssociation: return AppSiteAssociation(services: services).apple
         case .assetLinks: return AppSiteAssociation(services: services).android
-        case .health: return RouteHandlers.plain { HealthResponse(traceID: $1.traceID) }
+        case .health: return route.plain { HealthResponse(traceID: $1.traceID) }
         case .metrics: return publicRoutes.prometheus
         case .openAPI: return publicRoutes.openAPI
         case .demoPage: return demoPage.home
         case .demoStylesheet: return { request, _ in try demoPage.asset("demo.css", request: request) }
         case .demoScript: return { request, _ in try demoPage.asset("demo.js", request: request) }
-        case .createOAuthClient: return RouteHandlers.jsonWithPath(status: created, oauthClients.create)
-        case .listOAuthClients: return RouteHandlers.plain(oauthClients.list)
-        case .getOAuthClient: return RouteHandlers.plain(oauthClients.show)
-        case .updateOAuthClient: return RouteHandlers.jsonWithPath(oauthClients.update)
-        case .deleteOAuthClient: return RouteHandlers.plain(oauthClients.delete)
-        case .rotateOAuthClientSecret: return RouteHandlers.plain(oauthClients.rotateSecret)
-        case .oidcDiscovery, .oauthServerMetadata: return oauth.metadata
+        case .createOAuthClient: return route.jsonWithPath(oauthClients.create)
+        case .listOAuthClients: return route.plain(oauthClients.list)
+        case .getOAuthClient: return route.plain(oauthClients.show)
+        case .updateOAuthClient: return route.jsonWithPath(oauthClients.update)
+        case .deleteOAuthClient: return route.plain(oauthClients.delete)
+        case .rotateOAuthClientSecret: return route.plain(oauthClients.rotateSecret)
+        case .oidcDiscovery, .oauthServerMetadata: return route.issuer { issuer, _, _ in issuer.metadata }
         case .oidcJWKS: return oauth.jwks
-        case .oauthToken: return oauth.form { try await $0.token(form: $1, authorization: $2, caller: $3) }
-        case .oauthIntrospect: return oauth.form { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
+        case .oauthToken: return oauth.form(route) { try await $0.token(form: $1, authorization: $2, caller: $3) }
+        case .oauthIntrospect:
+            return oauth.form(route) { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
         case .oauthPushedAuthorizationRequest:
-            return oauth.form(status: created) { try await $0.push(form: $1, authorization: $2, caller: $3) }
+            return oauth.form(route) { try await $0.push(form: $1, authorization: $2, caller: $3) }
         case .oauthAuthorize: return AuthorizeEndpoint(services: services).handle
         case .oauthUserinfo, .oauthUserinfoPost: return UserinfoEndpoint(services: services).handle
         case .oauthLogout: return LogoutEndpoint(services: services).handle
@@ -119,49 +116,47 @@ struct Routes {
             return { request, _ in try DemoPage.serve(HostedPages.files["webauthn-json.js"], request: request) }
         case .demoWebAuthnScript: return { request, _ in try demoPage.asset("webauthn-json.js", request: request) }
         case .updateUserProfile:
-            return RouteHandlers.jsonWithPath(precheck: APIKeyAuthentication.requireKey) {
+            return route.jsonWithPath {
                 try await UserProfiles(services: services).update($0, userID: $1.path("user_id"), caller: $2)
             }
         case .createInitialAccessToken:
-            return RouteHandlers.jsonWithPath(status: created, InitialAccessTokens(services: services).create)
-        case .oauthRegisterClient: return ClientRegistrationEndpoint(services: services).register
-        case .oauthReadClientRegistration: return ClientRegistrationEndpoint(services: services).read
-        case .oauthUpdateClientRegistration: return ClientRegistrationEndpoint(services: services).update
-        case .oauthDeleteClientRegistration: return ClientRegistrationEndpoint(services: services).delete
+            return route.jsonWithPath(InitialAccessTokens(services: services).create)
+        case .oauthRegisterClient: return ClientRegistrationRoutes(services: services).register(route)
+        case .oauthReadClientRegistration: return ClientRegistrationRoutes(services: services).read(route)
+        case .oauthUpdateClientRegistration: return ClientRegistrationRoutes(services: services).update(route)
+        case .oauthDeleteClientRegistration: return ClientRegistrationRoutes(services: services).delete(route)
         case .oauthAttestationChallenge:
-            return oauth.plain(status: created) { issuer, caller in
+            return route.issuer { issuer, _, caller in
                 try await ClientAttestationCheck(services: services, issuer: issuer).newChallenge(caller: caller)
             }
         case .listMyCredentials:
-            return RouteHandlers.plain { try await SelfServiceService(services: services).list(caller: $1) }
-        case .renameMyCredential: return RouteHandlers.jsonWithPath(SelfServiceService(services: services).rename)
+            return route.plain { try await SelfServiceService(services: services).list(caller: $1) }
+        case .renameMyCredential: return route.jsonWithPath(SelfServiceService(services: services).rename)
         case .deleteMyCredential:
-            return RouteHandlers.plain {
+            return route.plain {
                 try await SelfServiceService(services: services).delete(values: $0, caller: $1)
             }
         case .createMyRecoveryCodes:
-            return RouteHandlers.plain(status: created) {
+            return route.plain {
                 try await RecoveryCodes(services: services).createMine(caller: $1)
             }
         case .countMyRecoveryCodes:
-            return RouteHandlers.plain { try await RecoveryCodes(services: services).countMine(caller: $1) }
-        case .recoverAccount: return RouteHandlers.json(RecoveryCodes(services: services).redeem)
+            return route.plain { try await RecoveryCodes(services: services).countMine(caller: $1) }
+        case .recoverAccount: return route.json(RecoveryCodes(services: services).redeem)
         case .createUserRecoveryCodes:
-            return RouteHandlers.jsonWithPath(
-                status: created, precheck: APIKeyAuthentication.requireKey,
-                RecoveryCodes(services: services).createForUser)
+            return route.jsonWithPath(RecoveryCodes(services: services).createForUser)
         case .listAuditEvents:
-            return RouteHandlers.plain { try await AuditEventQuery(services: services).all(values: $0, caller: $1) }
+            return route.plain { try await AuditEventQuery(services: services).all(values: $0, caller: $1) }
         case .listApplicationAuditEvents:
-            return RouteHandlers.plain {
+            return route.plain {
                 try await AuditEventQuery(services: services).application(values: $0, caller: $1)
             }
-        case .listApplicationUsers: return RouteHandlers.plain(admin.users)
-        case .listApplicationUserCredentials: return RouteHandlers.plain(admin.userCredentials)
-        case .deleteApplicationUserCredential: return RouteHandlers.plain(admin.deleteUserCredential)
+        case .listApplicationUsers: return route.plain(admin.users)
+        case .listApplicationUserCredentials: return route.plain(admin.userCredentials)
+        case .deleteApplicationUserCredential: return route.plain(admin.deleteUserCredential)
         case .createApplicationUserRecoveryCodes:
-            return RouteHandlers.plain(status: created, admin.userRecoveryCodes)
-        case .listSigningKeys: return RouteHandlers.plain { try await admin.signingKeys(caller: $1) }
+            return route.plain(admin.userRecoveryCodes)
+        case .listSigningKeys: return route.plain { try await admin.signingKeys(caller: $1) }
         case .consolePage: return console.page
         case .consoleStylesheet: return console.asset("console.css")
         case .consoleScript: return console.asset("console.js")
@@ -177,22 +172,20 @@ struct Routes {
         case .listConsoleSessions: return console.listSessions
         case .deleteConsoleSession: return console.deleteSession
         case .outOfBandEnroll:
-            return RouteHandlers.json(
-                precheck: APIKeyAuthentication.requireKey, OutOfBandService(services: services).enroll)
+            return route.json(OutOfBandService(services: services).enroll)
         case .createApproval:
-            return RouteHandlers.json(
-                status: created, precheck: APIKeyAuthentication.requireKey, OutOfBandService(services: services).approve
+            return route.json(
+                OutOfBandService(services: services).approve
             )
-        case .transactionStatus: return RouteHandlers.json(OutOfBandService(services: services).status)
-        case .dispatchRedeem: return RouteHandlers.json(OutOfBandService(services: services).redeem)
-        case .dispatchComplete: return RouteHandlers.json(OutOfBandService(services: services).complete)
+        case .transactionStatus: return route.json(OutOfBandService(services: services).status)
+        case .dispatchRedeem: return route.json(OutOfBandService(services: services).redeem)
+        case .dispatchComplete: return route.json(OutOfBandService(services: services).complete)
         case .openAppLink: return { _, _ in OpenPage.response() }
-        case .adminOutOfBandEnroll: return RouteHandlers.plain(OutOfBandService(services: services).enroll)
+        case .adminOutOfBandEnroll: return route.plain(OutOfBandService(services: services).enroll)
         case .pendingApprovals:
-            return RouteHandlers.json(
-                precheck: PendingApprovals.requireProof, PendingApprovals(services: services).fetch)
+            return route.json(PendingApprovals(services: services).fetch)
         case .approvalEvents: return PendingApprovals(services: services).stream
-        case .rotateWebhookSecret: return RouteHandlers.plain(admin.rotateWebhookSecret)
+        case .rotateWebhookSecret: return route.plain(admin.rotateWebhookSecret)
         case .flowStep: return flow.route("", readsBody: false) { try await $0.current($1, caller: $3) }
         case .flowSignIn: return flow.route("/sign-in") { try await $0.signIn($1, $2, caller: $3) }
         case .flowSignInVerify: return flow.route("/sign-in/verify") { try await $0.signInVerify($1, $2, caller: $3) }
@@ -204,7 +197,7 @@ struct Routes {
         case .flowPollApproval:
             return flow.route("/approval", readsBody: false) { try await $0.pollApproval($1, caller: $3) }
         case .oauthRevoke:
-            return oauth.form { endpoint, form, authorization, caller -> RemovedResponse? in
+            return oauth.form(route) { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)
                 return nil
             }

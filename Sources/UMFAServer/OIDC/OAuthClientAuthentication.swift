@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn

@@ -38,26 +38,28 @@ enum OAuthClientSettings {
         if let name = request.clientName {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard (1...200).contains(trimmed.utf8.count), !trimmed.utf8.contains(0) else {
-                throw ServiceError.invalid("client_name must be 1 to 200 bytes of UTF-8")
+                throw ServiceError.invalid("client_name must be 1 to 200 bytes of UTF-8", field: "client_name")
             }
             client.name = trimmed
         }
         if let method = request.tokenEndpointAuthMethod {
             guard let parsed = ClientAuthenticationMethod(rawValue: method) else {
                 throw ServiceError.invalid(
-                    "token_endpoint_auth_method must be one of \(ClientAuthenticationMethod.allCases.map(\.rawValue))")
+                    "token_endpoint_auth_method must be one of \(ClientAuthenticationMethod.allCases.map(\.rawValue))",
+                    field: "token_endpoint_auth_method")
             }
             client.authenticationMethod = parsed
         }
         if let grants = request.grantTypes {
             guard !grants.isEmpty, Set(grants).isSubset(of: grantTypes), Set(grants).count == grants.count else {
-                throw ServiceError.invalid("grant_types must be distinct values of \(grantTypes.sorted())")
+                throw ServiceError.invalid(
+                    "grant_types must be distinct values of \(grantTypes.sorted())", field: "grant_types")
             }
             client.grantTypes = grants
         }
         if let responses = request.responseTypes {
             guard responses.allSatisfy({ $0 == "code" }), responses.count <= 1 else {
-                throw ServiceError.invalid("response_types may only hold \"code\"")
+                throw ServiceError.invalid("response_types may only hold \"code\"", field: "response_types")
             }
             client.responseTypes = responses
         }
@@ -138,10 +140,14 @@ enum OAuthClientSettings {
 
     /// A redirect URI a client may register (RFC 6749 §3.1.2, RFC 8252 §7): absolute, no
     /// fragment; https, or http to a loopback address, or a private-use scheme with a dot.
+    /// A refusal carries ``ServiceError/Reason/redirectURI`` and `field`.
     static func redirectURI(_ text: String, field: String = "redirect_uris") throws -> String {
         guard text.utf8.count <= 2000, let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
             url.fragment == nil
-        else { throw ServiceError.invalid("\(field) entries must be absolute URIs without a fragment") }
+        else {
+            throw ServiceError.invalid(
+                "\(field) entries must be absolute URIs without a fragment", field: field, reason: .redirectURI)
+        }
         let host = url.host?.lowercased() ?? ""
         switch scheme {
         case "https" where !host.isEmpty: return text
@@ -149,7 +155,8 @@ enum OAuthClientSettings {
         case _ where scheme.contains(".") && scheme != "http" && scheme != "https": return text
         default:
             throw ServiceError.invalid(
-                "\(field) entries must use https, http on a loopback address, or a private-use scheme (RFC 8252)")
+                "\(field) entries must use https, http on a loopback address, or a private-use scheme (RFC 8252)",
+                field: field, reason: .redirectURI)
         }
     }
 }

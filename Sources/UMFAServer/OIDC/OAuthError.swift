@@ -66,6 +66,17 @@ extension ErrorMap {
     /// is; UMFA's own errors (a body too large, a rate limit, the database away) by their status
     /// with the nearest OAuth code, so every OAuth client library can read the answer.
     static func oauthResponse(for error: any Error, traceID: String, logger: Logger) -> Response {
+        let (status, body, headers) = oauthAnswer(for: error, traceID: traceID, logger: logger)
+        let data = (try? JSONExchange.encode(body)) ?? Data()
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The status, body and headers of ``oauthResponse(for:traceID:logger:)``. A
+    /// ``ServiceError``'s status and `error` come from its code alone (through
+    /// ``answer(for:traceID:logger:)``), never from its message.
+    static func oauthAnswer(for error: any Error, traceID: String, logger: Logger) -> (
+        HTTPResponse.Status, OAuthErrorResponse, HTTPFields
+    ) {
         let status: HTTPResponse.Status
         let code: OAuthError.Code
         let description: String
@@ -86,8 +97,8 @@ extension ErrorMap {
         }
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        let body = OAuthErrorResponse(error: code.rawValue, errorDescription: description, traceID: traceID)
-        let data = (try? JSONExchange.encode(body)) ?? Data()
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return (
+            status, OAuthErrorResponse(error: code.rawValue, errorDescription: description, traceID: traceID), headers
+        )
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import UMFAEncoding
 
 /// An `application/x-www-form-urlencoded` body (the OAuth endpoints' request format): each

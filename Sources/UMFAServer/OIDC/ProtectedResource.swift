@@ -1,5 +1,5 @@
 import Foundation
-import Hummingbird
+import HTTPTypes
 import UMFATokens
 
 /// An endpoint that takes an issuer's access token in the `Authorization` header (userinfo,
@@ -23,13 +23,21 @@ struct ProtectedResource: Sendable {
         var scheme: Scheme = .bearer
     }
 
-    /// The claims of the valid, unrevoked access token of `request` that `accepts` takes,
+    /// What a request presents to a protected resource: its header fields (`Authorization`,
+    /// `DPoP`) and its method, which a DPoP proof's `htm` must name. The HTTP edge reads them
+    /// from the request.
+    struct Presented: Sendable {
+        let headers: HTTPFields
+        let method: String
+    }
+
+    /// The claims of the valid, unrevoked access token `presented` that `accepts` takes,
     /// proven with DPoP when the token is bound.
     /// - Throws: ``Refusal`` (401 with `WWW-Authenticate`).
-    func claims(of request: Request, accepts: (AccessTokenClaims) -> Bool = { _ in true }) async throws
+    func claims(of presented: Presented, accepts: (AccessTokenClaims) -> Bool = { _ in true }) async throws
         -> AccessTokenClaims
     {
-        guard let (scheme, token) = Self.credentials(request.headers[.authorization]) else {
+        guard let (scheme, token) = Self.credentials(presented.headers[.authorization]) else {
             throw Refusal(error: nil)
         }
         guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token),
@@ -49,7 +57,7 @@ struct ProtectedResource: Sendable {
             }
             do {
                 let proof = try await DPoPCheck(services: services, issuer: issuer)
-                    .verify(request.headers, method: request.method.rawValue, url: url, accessToken: token)
+                    .verify(presented.headers, method: presented.method, url: url, accessToken: token)
                 guard let proof else {
                     throw OAuthError(code: .invalidDPoPProof, "Send a DPoP proof with the DPoP-bound access token")
                 }
@@ -79,21 +87,5 @@ struct ProtectedResource: Sendable {
         case "dpop": return (.dpop, token)
         default: return nil
         }
-    }
-
-    /// 401 with the challenge of RFC 6750 §3 or RFC 9449 §7.1 (with the algorithms a proof may
-    /// use); without an error code when no token was sent; a `DPoP-Nonce` when one is needed.
-    static func challenge(_ refusal: Refusal, traceID: String, services: ServerServices) -> Response {
-        let error =
-            refusal.error
-            ?? OAuthError(
-                code: .invalidToken, "Send the access token: Authorization: \(refusal.scheme.rawValue) <token>")
-        var response = ErrorMap.oauthResponse(for: error, traceID: traceID, logger: services.logger)
-        response.status = .unauthorized
-        var challenge = #"\#(refusal.scheme.rawValue) realm="umfa""#
-        if let code = refusal.error?.code { challenge += #", error="\#(code.rawValue)""# }
-        if refusal.scheme == .dpop { challenge += #", algs="\#(DPoPProof.algorithms.joined(separator: " "))""# }
-        response.headers[.wwwAuthenticate] = challenge
-        return response
     }
 }

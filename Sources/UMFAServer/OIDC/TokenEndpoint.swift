@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
@@ -64,10 +65,10 @@ struct TokenEndpoint: Sendable {
                         code: .invalidClient, "This client must present a client attestation for the flow token")
                 }
                 scopes = [ClientAttestationCheck.apiFlowScope]
-            } else if client.dcrTemplate, form["scope"] == ClientRegistrationEndpoint.scope {
+            } else if client.dcrTemplate, form["scope"] == ClientRegistrationService.scope {
                 // DESIGN.md §5: a template may always get a token to register clients with, and
                 // that token is good for nothing else.
-                scopes = [ClientRegistrationEndpoint.scope]
+                scopes = [ClientRegistrationService.scope]
             } else {
                 guard client.grantTypes.contains(grantType) else {
                     throw OAuthError(code: .unauthorizedClient, "The client may not use client_credentials")

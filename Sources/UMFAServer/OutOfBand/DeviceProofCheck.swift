@@ -1,7 +1,8 @@
 import Foundation
+import UMFAEncoding
+import UMFAJOSE
 import UMFAStorage
 import UMFATokens
-import UMFAWebAuthn
 
 /// The device proof of a device-facing route (DESIGN.md §7): `Authorization: UMFA-Device
 /// <JWT>`, signed with the device key registered with the credential its `sub` names, bound to
@@ -23,7 +24,7 @@ struct DeviceProofCheck: Sendable {
         guard let subject = DeviceProof.credentialID(of: proof), let credentialID = Base64URL.decode(subject),
             let key = try await services.store.deviceKey(applicationID: application.id, credentialID: credentialID),
             key.userID.isSameBytes(as: userID),
-            let jwk = try? JSONSerialization.jsonObject(with: Data(key.publicJWK.utf8)) as? [String: Any]
+            let jwk = try? JSONDecoder().decode(JWK.self, from: Data(key.publicJWK.utf8))
         else { try await refuse("The device proof names no device key of this user") }
         let checked: DeviceProof
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAQR
 import UMFAStorage
 import UMFAWebAuthn

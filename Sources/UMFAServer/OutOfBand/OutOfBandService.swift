@@ -1,8 +1,11 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
+import UMFAJOSE
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Out-of-band enrollment and approval (DESIGN.md §7): the backend starts a transaction with its
 /// API key; the phone redeems the single-use dispatch token of the app link for a WebAuthn
@@ -404,7 +407,7 @@ struct OutOfBandService: Sendable {
     /// A device key as stored: a P-256 public JWK (ES256) with only its public members.
     static func deviceKey(_ key: JSONValue) throws -> String {
         guard case .object(let members) = key,
-            let jwk = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(key)) as? [String: Any],
+            let jwk = try? JSONDecoder().decode(JWK.self, from: JSONEncoder().encode(key)),
             (try? PublicJWK(jwk: jwk, alg: "ES256")) != nil
         else { throw ServiceError.invalid("device.key must be a P-256 public JWK (kty EC, crv P-256, x, y)") }
         let kept = members.filter { ["kty", "crv", "x", "y"].contains($0.key) }

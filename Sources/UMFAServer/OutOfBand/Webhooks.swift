@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 

@@ -1,9 +1,12 @@
 import Foundation
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
-/// Verifies an assertion against a challenge this server issued, consuming the challenge:
-/// the shared core of sign-in, unenroll and `validate-token` in credential mode.
+/// Verifies an assertion of an application's user against a challenge this server issued,
+/// through the one ``CeremonyEngine``: the shared core of sign-in, unenroll and
+/// `validate-token` in credential mode, under the abuse limits and with its audit events.
 struct AssertionCheck {
     let services: ServerServices
     let application: ApplicationRecord
@@ -63,72 +66,25 @@ struct AssertionCheck {
     }
 
     private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
+        let engine = CeremonyEngine(application: application, services: services)
         // The challenge is found through the client data, then consumed exactly once.
-        let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
-            .consume(for: response.response.clientDataJSON, ceremony: ceremony)
+        let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: ceremony)
         // User ids are compared as bytes: a Unicode-equal spelling is another user (DESIGN.md §4).
-        if let bound = challenge.userID, let expectedUserID, !bound.isSameBytes(as: expectedUserID) {
+        if let bound = challenge.record.userID, let expectedUserID, !bound.isSameBytes(as: expectedUserID) {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
         }
-        let identifiedUserID = challenge.userID ?? expectedUserID
-        // The credential and its owner's user handle, in one read.
-        guard
-            let (credential, ownerHandle) = try await services.store.credentialWithOwnerHandle(
-                applicationID: application.id, credentialID: response.rawId.bytes)
-        else {
-            throw ServiceError.unauthenticated("The credential is not registered")
-        }
-        var identifiedHandle: [UInt8]?
-        if let identifiedUserID {
+        let identifiedUserID = challenge.record.userID ?? expectedUserID
+        // The credential comes with its owner's user handle, in one read.
+        let (found, verified) = try await engine.verifyAssertion(response, challenge: challenge) { found in
+            guard let identifiedUserID else { return nil }
             // Usually the owner itself, already read; another user's handle makes step 6 fail.
-            if identifiedUserID.isSameBytes(as: credential.userID) {
-                identifiedHandle = ownerHandle
-            } else {
-                guard
-                    let user = try await services.store.user(applicationID: application.id, userID: identifiedUserID)
-                else {
-                    throw ServiceError.unauthenticated("The credential does not belong to this user")
-                }
-                identifiedHandle = user.userHandle
+            if identifiedUserID.isSameBytes(as: found.credential.userID) { return found.ownerHandle }
+            guard let user = try await services.store.user(applicationID: application.id, userID: identifiedUserID)
+            else {
+                throw ServiceError.unauthenticated("The credential does not belong to this user")
             }
+            return user.userHandle
         }
-        let record = try CredentialRecordMapping.record(credential, userHandle: ownerHandle)
-        let verified: VerifiedAuthentication
-        do {
-            verified = try AuthenticationVerifier(policy: application.relyingPartyPolicy).verify(
-                response, expectedChallenge: challengeBytes, credential: record,
-                allowCredentials: challenge.allowCredentials, identifiedUserHandle: identifiedHandle,
-                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification.rawValue))
-        } catch {
-            throw ServiceError.unauthenticated("Authentication failed: \(error)")
-        }
-        var updated = credential
-        updated.signCount = verified.record.signCount
-        updated.backupState = verified.record.backupState
-        updated.uvInitialized = verified.record.uvInitialized
-        updated.lastUsedAt = services.now()
-        // The compare is in the statement: of two assertions checked against this counter value,
-        // only the first is recorded; the other is refused as a replay or a clone.
-        guard try await services.store.updateCredentialUse(updated, expectedSignCount: credential.signCount) else {
-            throw ServiceError.unauthenticated("The sign count changed while this assertion was checked")
-        }
-        return Outcome(credential: updated, verified: verified)
-    }
-}
-
-/// Between stored credentials and the relying-party core's records.
-enum CredentialRecordMapping {
-    static func record(_ credential: StoredCredential, userHandle: [UInt8]) throws -> CredentialRecord {
-        let key: COSEKey
-        do {
-            key = try COSEKey(bytes: credential.publicKey)
-        } catch {
-            throw ServiceError.internalFailure
-        }
-        return CredentialRecord(
-            id: credential.credentialID, publicKey: key, signCount: credential.signCount, userHandle: userHandle,
-            uvInitialized: credential.uvInitialized,
-            transports: credential.transports.map(AuthenticatorTransport.init(rawValue:)),
-            backupEligible: credential.backupEligible, backupState: credential.backupState, aaguid: credential.aaguid)
+        return Outcome(credential: found.credential, verified: verified)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Sign-in (WebAuthn L3 §7.2) and unenroll for an application's users. Knows the store, the
 /// token service and the clock; nothing of HTTP.

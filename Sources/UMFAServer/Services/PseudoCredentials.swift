@@ -1,6 +1,8 @@
 import Foundation
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The `allowCredentials` answered for a user without credentials (DESIGN.md §2, §4): stable
 /// per user and application, derived with the server secret, and shaped like a real user's

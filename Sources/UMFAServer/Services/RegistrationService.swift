@@ -1,7 +1,9 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Registration (WebAuthn L3 §7.1) for an application's users: options under the enrollment
 /// policy, then verification, storage of the credential and a login token. Knows the store,
@@ -154,8 +156,9 @@ struct RegistrationService: Sendable {
     )
         async throws -> Registered
     {
-        let (challengeBytes, challenge) = try await ChallengeLookup(services: services, application: application)
-            .consume(for: request.credential.response.clientDataJSON, ceremony: ceremony)
+        let engine = CeremonyEngine(application: application, services: services)
+        let consumed = try await engine.consumeChallenge(request.credential.response.clientDataJSON, ceremony: ceremony)
+        let challenge = consumed.record
         // Byte for byte: a Unicode-equal spelling of the user id is another user (DESIGN.md §4).
         guard challenge.userID.isSameBytes(as: request.userID) else {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
@@ -174,15 +177,8 @@ struct RegistrationService: Sendable {
         }
         let verified: VerifiedRegistration
         do {
-            var policy = application.registrationPolicy(anchors: services.attestationAnchors)
-            policy.algorithms = Self.offeredAlgorithms
-            verified = try await RegistrationVerifier(policy: policy).verify(
-                request.credential, expectedChallenge: challengeBytes, userHandle: userHandle,
-                userVerification: UserVerificationRequirement(rawValue: challenge.userVerification.rawValue),
-                at: services.now(),
-                isRegistered: { id in
-                    try await services.store.credential(applicationID: application.id, credentialID: id) != nil
-                })
+            verified = try await engine.verifyRegistration(
+                request.credential, challenge: consumed, userHandle: userHandle)
         } catch let error as WebAuthnError where error.code == .credentialAlreadyRegistered {
             throw ServiceError.conflict("This credential is already registered")
         } catch let error as WebAuthnError

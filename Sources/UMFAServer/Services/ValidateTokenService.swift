@@ -1,8 +1,10 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `validate-token`, exactly as the UMFA documentation describes it: a login JWT, or an
 /// assertion (`token_type` `credential`) checked by §7.2 against a challenge of this server.

@@ -14,7 +14,9 @@ struct UserProfiles: Sendable {
         guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
             !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
-        else { throw ServiceError.invalid("email must be an email address such as alice@example.com") }
+        else {
+            throw ServiceError.invalid("email must be an email address such as alice@example.com", field: "email")
+        }
     }
 
     /// Changes the members the request names; an empty string removes a value.

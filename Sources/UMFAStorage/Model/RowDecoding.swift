@@ -1,4 +1,5 @@
 import Foundation
+import UMFATokens
 
 /// A result row, read by column name; each engine adapts its own row type to it so the
 /// mapping from rows to records is written once.

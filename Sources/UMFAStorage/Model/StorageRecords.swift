@@ -1,4 +1,5 @@
 import Foundation
+import UMFATokens
 
 /// How an application lets a user add a credential (DESIGN.md §2).
 public enum EnrollmentPolicy: String, Sendable, Codable, CaseIterable {
@@ -125,16 +126,6 @@ public struct ApplicationRecord: Sendable, Hashable {
         self.tokenTTLSeconds = tokenTTLSeconds
         self.createdAt = createdAt
     }
-}
-
-/// The JWS algorithm an application's tokens are signed with (RFC 7518 §3.3, §3.4; RFC 8037).
-public enum TokenSigningAlgorithm: String, Sendable, Codable, CaseIterable {
-    /// RSASSA-PKCS1-v1_5 with SHA-256 over an RSA-2048 key: the default the UMFA documentation fixes.
-    case rs256 = "RS256"
-    /// ECDSA over P-256 with SHA-256.
-    case es256 = "ES256"
-    /// Ed25519.
-    case edDSA = "EdDSA"
 }
 
 /// Whether an application's DPoP proofs must carry a nonce the server gave (RFC 9449 §8).
@@ -349,34 +340,5 @@ public struct EnrollmentTokenRecord: Sendable, Hashable {
         self.userID = userID
         self.userpwTime = userpwTime
         self.expiresAt = expiresAt
-    }
-}
-
-/// A token signing key; the private half is encrypted with the master key.
-public struct SigningKeyRecord: Sendable, Hashable {
-    /// The key id published in JWKS and JWT headers.
-    public var kid: String
-    /// The algorithm: `RS256`, `ES256` or `EdDSA`.
-    public var algorithm: String
-    /// The public key, SubjectPublicKeyInfo DER.
-    public var publicKey: [UInt8]
-    /// The private key sealed with AES-GCM under the master key.
-    public var sealedPrivateKey: [UInt8]
-    /// When it was created.
-    public var createdAt: Date
-    /// When it stopped signing; retired keys still verify until their tokens expire.
-    public var retiredAt: Date?
-
-    /// Creates a signing key record.
-    public init(
-        kid: String, algorithm: String, publicKey: [UInt8], sealedPrivateKey: [UInt8], createdAt: Date,
-        retiredAt: Date?
-    ) {
-        self.kid = kid
-        self.algorithm = algorithm
-        self.publicKey = publicKey
-        self.sealedPrivateKey = sealedPrivateKey
-        self.createdAt = createdAt
-        self.retiredAt = retiredAt
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import UMFATokens
 
 /// A statement and its parameters, written once for both engines with `?` placeholders.
 struct StoreQuery: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import SwiftASN1
+import UMFAWebAuthnTypes
 import X509
 import _CryptoExtras
 

@@ -1,5 +1,6 @@
 import SwiftASN1
 import UMFACBOR
+import UMFAWebAuthnTypes
 import X509
 
 /// Reading of the fields that several attestation statement formats share.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFACBOR
+import UMFAWebAuthnTypes
 import _CryptoExtras
 
 /// A credential public key in COSE_Key form (RFC 9052 §7, WebAuthn L3 §6.5.1.1).

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAWebAuthnTypes
 import X509
 import _CryptoExtras
 

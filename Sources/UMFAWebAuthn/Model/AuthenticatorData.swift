@@ -1,4 +1,5 @@
 import UMFACBOR
+import UMFAEncoding
 
 /// Authenticator data (WebAuthn L3 §6.1), parsed from the exact bytes the authenticator signed.
 public struct AuthenticatorData: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 
 /// `CollectedClientData` (WebAuthn L3 §5.8.1), parsed from `clientDataJSON`.
 public struct CollectedClientData: Sendable, Hashable {

@@ -3,7 +3,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// A browser's part of the authorization code flow, as tests drive it: the authorization
 /// request with PKCE, the hosted page's JSON routes with a software authenticator, the SSO

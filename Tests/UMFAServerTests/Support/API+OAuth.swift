@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// An OAuth client as the admin API made it.

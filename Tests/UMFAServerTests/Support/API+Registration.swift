@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 
 extension API {

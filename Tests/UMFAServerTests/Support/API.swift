@@ -3,7 +3,9 @@ import Hummingbird
 import HummingbirdTesting
 import UMFAAuthenticator
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// An application created through the admin API, with what its backend and devices need.
 struct TestApplication: Sendable {
@@ -171,7 +173,7 @@ struct API: Sendable {
 
     func verifyAssertion(
         _ app: TestApplication, user: String?, credential: AuthenticationResponseJSON,
-        path: String = "/api/umfa/authentication/verify"
+        path: String = APIOperation.authenticationVerify.path
     ) async throws -> Reply {
         let body = AuthenticationVerifyRequest(applicationID: app.id, userID: user, credential: credential)
         return try await post(path, try .encoding(body))

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import UMFACBOR
+import UMFAEncoding
 import UMFAWebAuthn
 import X509
 

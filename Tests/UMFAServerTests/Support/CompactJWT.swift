@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn

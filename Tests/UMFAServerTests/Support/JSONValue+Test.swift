@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Testing
+import UMFAEncoding
+import UMFATestSupport
 import UMFAWebAuthn
 
 extension JSONValue {

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import UMFAServer
+import UMFATestSupport
 
 /// The throwaway PostgreSQL database of scripts/with-postgres.sh, one fresh schema per test.
 /// Without it the multi-instance tests fail (they are never skipped).
@@ -38,31 +39,7 @@ enum SharedDatabase {
             throw TestFailure("UMFA_TEST_PSQL is not set: run through scripts/with-postgres.sh")
         }
         let database = URLComponents(string: try baseURL())?.path.dropFirst() ?? ""
-        try await shell("\(psql) -d '\(database)' -v ON_ERROR_STOP=1 -qc \"\(sql)\" >/dev/null")
-    }
-
-    /// Runs a shell command on a thread of its own (never one of the cooperative pool) and
-    /// waits for it with `waitpid`: Foundation's `Process` sometimes never reports the exit
-    /// of a child in the test process, leaving it a zombie and the test hanging.
-    static func shell(_ command: String) async throws {
-        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            Thread.detachNewThread { continuation.resume(returning: spawnAndWait(["/bin/sh", "-c", command])) }
-        }
-        guard status == 0 else { throw TestFailure("`\(command)` exited with status \(status)") }
-    }
-
-    /// The exit status of the program, or -1 when it could not run or was killed.
-    private static func spawnAndWait(_ arguments: [String]) -> Int32 {
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, arguments[0], nil, nil, &argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { return -1 }
-        }
-        // WIFEXITED and WEXITSTATUS, which Swift does not import.
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+        try await Shell.run("\(psql) -d '\(database)' -v ON_ERROR_STOP=1 -qc \"\(sql)\" >/dev/null")
     }
 }
 

@@ -2,23 +2,11 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Synchronization
 import UMFAServer
+import UMFATestSupport
 
-/// A clock tests move by hand, so expiry is tested without sleeping.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        current = Mutex(start)
-    }
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
+/// The shared hand-moved clock, by its short name in this target.
+typealias TestClock = UMFATestSupport.TestClock
 
 /// A UMFA server on a temporary data directory with a known admin token and a test clock.
 /// Building it again on the same directory is a restart.

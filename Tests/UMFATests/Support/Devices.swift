@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import UMFA
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// A device's storage location: a fresh temporary directory, removed by ``remove()``.

@@ -3,7 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ServiceLifecycle
+import UMFAContract
+import UMFAEncoding
 import UMFAServer
+import UMFATestSupport
 import UMFAWebAuthn
 
 /// An application created through the admin API.
@@ -145,7 +148,8 @@ struct LiveServer: Sendable {
             "enrollment_policy": .string(policy),
         ]
         if let userVerification { body["user_verification"] = .string(userVerification) }
-        let reply = try await send(.post, "/api/admin/applications", json: .object(body), bearer: Self.adminToken)
+        let reply = try await send(
+            .post, APIOperation.createApplication.path, json: .object(body), bearer: Self.adminToken)
         guard reply.status == 201, let id = reply["application_id"]?.stringValue,
             let key = reply["api_key"]?.stringValue
         else { throw TestFailure("creating an application failed: \(reply.status) \(reply.text)") }
@@ -156,7 +160,7 @@ struct LiveServer: Sendable {
 
     func enrollmentToken(_ app: TestApplication, user: String) async throws -> String {
         let reply = try await send(
-            .post, "/api/umfa/enrollment-tokens",
+            .post, APIOperation.createEnrollmentToken.path,
             json: .object(["application_id": .string(app.id), "user_id": .string(user)]), bearer: app.apiKey)
         guard reply.status == 201, let token = reply["enrollment_token"]?.stringValue else {
             throw TestFailure("enrollment-tokens failed: \(reply.status) \(reply.text)")
@@ -166,7 +170,7 @@ struct LiveServer: Sendable {
 
     func validate(_ app: TestApplication, user: String, token: String) async throws -> Reply {
         try await send(
-            .post, "/api/umfa/validate-token",
+            .post, APIOperation.validateToken.path,
             json: .object(["application_id": .string(app.id), "user_id": .string(user), "token": .string(token)]),
             bearer: app.apiKey)
     }
@@ -174,7 +178,8 @@ struct LiveServer: Sendable {
     /// The user's credentials as the server lists them.
     func credentials(_ app: TestApplication, user: String) async throws -> [JSONValue] {
         let reply = try await send(
-            .get, "/api/umfa/users/\(user)/credentials?application_id=\(app.id)", bearer: app.apiKey)
+            .get, APIOperation.listUserCredentials.path(["user_id": user]) + "?application_id=\(app.id)",
+            bearer: app.apiKey)
         guard reply.status == 200, case .array(let credentials)? = reply["credentials"] else {
             throw TestFailure("listing credentials failed: \(reply.status) \(reply.text)")
         }
@@ -183,7 +188,9 @@ struct LiveServer: Sendable {
 
     func deleteCredential(_ app: TestApplication, user: String, credentialID: String) async throws {
         let reply = try await send(
-            .delete, "/api/umfa/users/\(user)/credentials/\(credentialID)?application_id=\(app.id)",
+            .delete,
+            APIOperation.deleteUserCredential.path(["user_id": user, "credential_id": credentialID])
+                + "?application_id=\(app.id)",
             bearer: app.apiKey)
         guard reply.status == 200 else { throw TestFailure("deleting failed: \(reply.status) \(reply.text)") }
     }

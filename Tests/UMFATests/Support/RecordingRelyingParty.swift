@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import UMFA
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// A custom ``RelyingParty``: forwards every call to another one (the HTTP one in these
 /// tests) and records, in order, which calls were made and the counter of every assertion

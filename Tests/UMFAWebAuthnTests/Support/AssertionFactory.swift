@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import UMFACBOR
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Builds a real `AuthenticationResponseJSON` signed by a credential key, with one knob for
 /// each thing a test may break.

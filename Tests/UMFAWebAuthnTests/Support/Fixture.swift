@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// The relying party every synthetic test talks to, and a fixed clock.

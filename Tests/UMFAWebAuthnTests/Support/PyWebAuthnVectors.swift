@@ -1,5 +1,7 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 import X509
 
 /// `Resources/pywebauthn-registration.json`: real-device registrations from py_webauthn's tests.

@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
 import UMFACBOR
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Builds a real `RegistrationResponseJSON`: client data, authenticator data, attestation
 /// statement and signatures, with one knob for each thing a test may break.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import UMFACBOR
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 import _CryptoExtras
 
 /// A credential private key for one COSE algorithm, used to make real signatures in tests.

@@ -1,4 +1,6 @@
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `Resources/w3c-webauthn-test-vectors.json`: the WebAuthn specification's test vectors.
 struct W3CVectorFile: Decodable {

@@ -1,5 +1,7 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// `Resources/yubico-real-examples.json`: registration + assertion pairs from real devices,
 /// extracted from Yubico java-webauthn-server's RealExamples.scala.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// The user's verification for one ceremony, and how a passkey created under it is protected.

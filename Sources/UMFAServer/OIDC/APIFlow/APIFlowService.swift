@@ -1,8 +1,10 @@
 import Foundation
 import UMFAContract
 import UMFAEncoding
+import UMFAJOSE
 import UMFAStorage
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The API-driven flow (DESIGN.md §6): the hosted pages' journey as JSON steps for a native app.
 ///
@@ -76,13 +78,10 @@ struct APIFlowService: Sendable {
             interaction: handle, email: email, givenName: form.givenName, familyName: form.familyName,
             phoneNumber: form.phoneNumber, deviceName: form.deviceName)
         do {
-            // The profile's own checks, each naming its field (`email must …`, `given_name must …`).
+            // The profile's own checks, each error carrying the field it concerns.
             _ = try InteractionService.account(request)
         } catch let error as ServiceError where error.code == .invalidRequest {
-            let field =
-                ["given_name", "family_name", "phone_number", "device_name"].first { error.message.hasPrefix($0) }
-                ?? "email"
-            throw Self.invalid(field, error.message)
+            throw Self.invalid(error.field ?? "email", error.message)
         }
         do {
             let options = try await interactions.createAccountOptions(request, caller: caller)
@@ -217,7 +216,7 @@ struct APIFlowService: Sendable {
                 .update(
                     .interaction, handle, state.payload, subject: subject ?? state.record.subject,
                     expiresAt: state.record.expiresAt)
-        else { throw ServiceError.unauthenticated(InteractionService.expired) }
+        else { throw InteractionService.expiredError }
     }
 
     /// The `amr` of the login token the approval issued (the passkey's, as for every sign-in).

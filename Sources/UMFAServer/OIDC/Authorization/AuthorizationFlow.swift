@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 

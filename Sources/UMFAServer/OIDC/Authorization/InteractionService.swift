@@ -1,5 +1,6 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
@@ -24,6 +25,10 @@ struct InteractionService: Sendable {
     }
 
     static let expired = "This sign-in page has expired. Go back to the application and start again."
+
+    /// 401 for an interaction that is gone: ``ServiceError/Reason/sessionExpired``, which the
+    /// API-driven flow answers as its `session_expired` problem.
+    static var expiredError: ServiceError { ServiceError.unauthenticated(expired, reason: .sessionExpired) }
 
     /// Options for a sign-in: `login` is an email address or a user id; an unknown one gets the
     /// same pseudo credentials as on the device route, so the page never tells who has an account.
@@ -81,7 +86,7 @@ struct InteractionService: Sendable {
         guard
             try await grants.update(
                 .interaction, request.interaction, state.payload, subject: nil, expiresAt: state.record.expiresAt)
-        else { throw ServiceError.unauthenticated(Self.expired) }
+        else { throw Self.expiredError }
         return try await RegistrationService(services: services).options(
             application: issuer.application, userID: account.userID, userName: account.email,
             displayName: account.displayName, existing: [], grant: EnrollmentGrant.Grant(kind: .signUp),
@@ -119,7 +124,7 @@ struct InteractionService: Sendable {
         }
         let authorization = state.payload.request
         guard try await grants.consume(.interaction, request.interaction, as: Interaction.self).found != nil else {
-            throw ServiceError.unauthenticated(Self.expired)
+            throw Self.expiredError
         }
         guard request.allow else {
             let location = flow.errorRedirect(
@@ -150,7 +155,7 @@ struct InteractionService: Sendable {
         else { throw ServiceError.forbidden("The application that asked for this sign-in was removed") }
         if try await flow.hasConsent(authorization, client: client, userID: signIn.userID) {
             guard try await grants.consume(.interaction, handle, as: Interaction.self).found != nil else {
-                throw ServiceError.unauthenticated(Self.expired)
+                throw Self.expiredError
             }
             let location = try await flow.issueCode(authorization, client: client, signIn: signIn)
             return Step(
@@ -160,7 +165,7 @@ struct InteractionService: Sendable {
         guard
             try await grants.update(
                 .interaction, handle, state.payload, subject: signIn.userID, expiresAt: state.record.expiresAt)
-        else { throw ServiceError.unauthenticated(Self.expired) }
+        else { throw Self.expiredError }
         return Step(
             response: InteractionStepResponse(
                 traceID: caller.traceID, next: .consent, clientName: client.name, scopes: authorization.scopes),
@@ -178,7 +183,7 @@ struct InteractionService: Sendable {
     func interaction(_ handle: String) async throws -> OAuthGrants.Found<Interaction> {
         guard handle.utf8.count <= 64, let found = try await grants.live(.interaction, handle, as: Interaction.self),
             Self.sameKey(found.payload.flowKey, flowKey)
-        else { throw ServiceError.unauthenticated(Self.expired) }
+        else { throw Self.expiredError }
         return found
     }
 
@@ -198,7 +203,7 @@ struct InteractionService: Sendable {
         func optional(_ value: String?, _ field: String, _ limit: Int) throws -> String? {
             guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             guard value.utf8.count <= limit, !value.utf8.contains(0) else {
-                throw ServiceError.invalid("\(field) must be at most \(limit) bytes of text")
+                throw ServiceError.invalid("\(field) must be at most \(limit) bytes of text", field: field)
             }
             return value
         }

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// Who signed in on the hosted pages, and how: what codes, tokens and the SSO session carry.

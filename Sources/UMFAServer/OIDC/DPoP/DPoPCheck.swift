@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn

@@ -50,9 +50,7 @@ enum ClientRegistrationRules {
         do {
             client = try OAuthClientSettings.apply(request, to: base)
         } catch let error as ServiceError where error.code == .invalidRequest {
-            // Issue 35 gives ServiceError the field it names; until then, its message starts with it.
-            let aboutRedirects = error.message.hasPrefix("redirect_uris") || error.message.hasPrefix("post_logout")
-            throw OAuthError(code: aboutRedirects ? .invalidRedirectURI : .invalidClientMetadata, error.message)
+            throw registrationError(error)
         }
         client.softwareID = template?.clientID
         if template == nil, let refused = client.scopes.first(where: { !allowedScopes.contains($0) }) {
@@ -63,6 +61,12 @@ enum ClientRegistrationRules {
         }
         client.firstParty = template.map { isFirstParty(client, template: $0) } ?? false
         return client
+    }
+
+    /// RFC 7591 §3.2.2: a refused redirect URI is `invalid_redirect_uri`, any other refused
+    /// member `invalid_client_metadata`; decided by the error's reason, never its message.
+    static func registrationError(_ error: ServiceError) -> OAuthError {
+        OAuthError(code: error.reason == .redirectURI ? .invalidRedirectURI : .invalidClientMetadata, error.message)
     }
 
     /// Whether a client registered from `template` skips consent: only when the template still is

@@ -22,7 +22,7 @@ struct InitialAccessTokens: Sendable {
         guard Self.ttl.contains(ttl) else { throw ServiceError.invalid("ttl_seconds must be 60 to 2592000") }
         guard Self.uses.contains(uses) else { throw ServiceError.invalid("uses must be 1 to 1000") }
         let scopes = try request.scope.map(OAuthClientSettings.scopes)
-        let token = Secrets.make(prefix: ClientRegistrationEndpoint.initialAccessTokenPrefix)
+        let token = Secrets.make(prefix: ClientRegistrationService.initialAccessTokenPrefix)
         let now = services.now()
         let expiresAt = now.addingTimeInterval(TimeInterval(ttl))
         try await services.store.insertInitialAccessToken(

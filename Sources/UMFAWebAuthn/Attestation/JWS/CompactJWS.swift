@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+import UMFAEncoding
+import UMFAJOSE
+import UMFAWebAuthnTypes
 import X509
 
 /// A JWS in compact serialisation (RFC 7515 §7.1) whose header carries its signer's

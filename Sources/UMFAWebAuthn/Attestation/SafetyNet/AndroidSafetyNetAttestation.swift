@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFACBOR
+import UMFAEncoding
 import X509
 
 /// The `android-safetynet` attestation statement format (WebAuthn L3 §8.5): a SafetyNet

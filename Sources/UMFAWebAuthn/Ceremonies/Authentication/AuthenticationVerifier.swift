@@ -1,5 +1,7 @@
 import Crypto
 import UMFACBOR
+import UMFAEncoding
+import UMFAWebAuthnTypes
 
 /// Verifies an assertion: the authentication ceremony of
 /// [WebAuthn Level 3 §7.2](https://www.w3.org/TR/webauthn-3/#sctn-verifying-assertion),

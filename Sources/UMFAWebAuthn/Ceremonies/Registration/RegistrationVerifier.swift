@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import UMFACBOR
+import UMFAEncoding
+import UMFAWebAuthnTypes
 
 /// Verifies a new credential: the registration ceremony of
 /// [WebAuthn Level 3 §7.1](https://www.w3.org/TR/webauthn-3/#sctn-registering-a-new-credential),

@@ -1,4 +1,5 @@
 import Crypto
+import UMFAEncoding
 
 /// The client data checks that registration and authentication share.
 struct ClientDataVerification {

@@ -1,3 +1,5 @@
+import UMFAWebAuthnTypes
+
 /// What a relying party stores about a credential (WebAuthn L3 §4, "credential record").
 public struct CredentialRecord: Sendable, Hashable {
     /// The credential id.

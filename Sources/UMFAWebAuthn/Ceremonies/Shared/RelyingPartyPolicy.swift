@@ -1,3 +1,6 @@
+import UMFAEncoding
+import UMFAWebAuthnTypes
+
 /// Everything a relying party decides about the credentials it accepts: its RP ID and
 /// origins, user verification, algorithms, attestation, backup and sign-counter rules.
 public struct RelyingPartyPolicy: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 import X509
 import _CryptoExtras

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import UMFACBOR
+import UMFAEncoding
 import UMFAWebAuthn
 import X509
 

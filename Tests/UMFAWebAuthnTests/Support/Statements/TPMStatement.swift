@@ -3,6 +3,7 @@ import Foundation
 import SwiftASN1
 import UMFACBOR
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 import X509
 
 /// Builds a genuine `tpm` statement (pubArea, certInfo, AIK certificate, signature), with one

@@ -1,0 +1,27 @@
+import Hummingbird
+import UMFATokens
+
+extension ProtectedResource.Presented {
+    /// What `request` presents: its header fields and its method.
+    init(_ request: Request) {
+        self.init(headers: request.headers, method: request.method.rawValue)
+    }
+}
+
+extension ProtectedResource {
+    /// 401 with the challenge of RFC 6750 §3 or RFC 9449 §7.1 (with the algorithms a proof may
+    /// use); without an error code when no token was sent; a `DPoP-Nonce` when one is needed.
+    static func challenge(_ refusal: Refusal, traceID: String, services: ServerServices) -> Response {
+        let error =
+            refusal.error
+            ?? OAuthError(
+                code: .invalidToken, "Send the access token: Authorization: \(refusal.scheme.rawValue) <token>")
+        var response = ErrorMap.oauthResponse(for: error, traceID: traceID, logger: services.logger)
+        response.status = .unauthorized
+        var challenge = #"\#(refusal.scheme.rawValue) realm="umfa""#
+        if let code = refusal.error?.code { challenge += #", error="\#(code.rawValue)""# }
+        if refusal.scheme == .dpop { challenge += #", algs="\#(DPoPProof.algorithms.joined(separator: " "))""# }
+        response.headers[.wwwAuthenticate] = challenge
+        return response
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import UMFATokens
+
+/// `GET` and `POST <issuer>/userinfo` (OpenID Connect Core §5.3) with the access token in the
+/// `Authorization` header: `Bearer` (RFC 6750 §2.1; a POST body is not read), or `DPoP` with a
+/// proof for a DPoP-bound token (RFC 9449 §7). The user's claims for the token's scopes. A
+/// missing, expired, revoked or foreign token, or one that stands for no user, is 401 with
+/// `WWW-Authenticate: Bearer error="invalid_token"`; a proof refused is 401 with
+/// `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (or `use_dpop_nonce` and `DPoP-Nonce`).
+struct UserinfoEndpoint: Sendable {
+    let services: ServerServices
+
+    func handle(_ request: Request, context: UMFARequestContext) async throws -> Response {
+        let traceID = TraceID.from(request, context: context)
+        let issuer = try context.resolvedIssuer()
+        // Tokens that stand for a user only (client_credentials tokens have no auth_time).
+        let claims = try await ProtectedResource(services: services, issuer: issuer, url: issuer.issuer + "/userinfo")
+            .claims(of: .init(request)) { $0.authTime != nil }
+        let scopes = claims.scope.split(separator: " ").map(String.init)
+        guard scopes.contains("openid") else {
+            var response = ErrorMap.oauthResponse(
+                for: OAuthError.invalidRequest("The access token was not granted the openid scope"),
+                traceID: traceID, logger: services.logger)
+            response.status = .forbidden
+            response.headers[.wwwAuthenticate] = #"Bearer error="insufficient_scope", scope="openid""#
+            return response
+        }
+        let userinfo = try await UserProfiles(services: services)
+            .claims(applicationID: issuer.application.id, userID: claims.sub, scopes: scopes)
+        var response = try JSONExchange.response(userinfo)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+}

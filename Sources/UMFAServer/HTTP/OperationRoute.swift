@@ -1,0 +1,60 @@
+import Hummingbird
+import UMFAContract
+
+/// The handler shapes of one declared operation, with what its declaration says applied: the
+/// success status, and the access check that comes before the body is judged (an API-key or
+/// device-proof route refuses a caller without one first, so such a caller learns nothing about
+/// the route). Debug builds check that the handler's body type is the declared one.
+struct OperationRoute {
+    let declaration: OperationDeclaration
+
+    init(_ operation: APIOperation) { declaration = operation.declaration }
+
+    /// The declared success status.
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: declaration.successStatus) }
+
+    /// The check of the caller the declared access needs before the body is judged.
+    var precheck: (@Sendable (Caller) throws -> Void)? {
+        switch declaration.access {
+        case .apiKey: APIKeyAuthentication.requireKey
+        case .deviceProof: PendingApprovals.requireProof
+        case .open, .adminToken, .loginToken, .oauthClient, .flowToken: nil
+        }
+    }
+
+    /// A JSON body in, a JSON answer out.
+    func json<Body: ContractBody, Answer: Encodable & Sendable>(
+        _ call: @escaping @Sendable (Body, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        jsonWithPath { body, _, caller in try await call(body, caller) }
+    }
+
+    /// A JSON body and path values in, a JSON answer out.
+    func jsonWithPath<Body: ContractBody, Answer: Encodable & Sendable>(
+        _ call: @escaping @Sendable (Body, RouteValues, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        assert(
+            declaration.requestBody.map(ObjectIdentifier.init) == ObjectIdentifier(Body.self),
+            "\(declaration.path): handler body is not the declared one")
+        return RouteHandlers.jsonWithPath(status: status, precheck: precheck, call)
+    }
+
+    /// No body in (path and query values), a JSON answer out.
+    func plain<Answer: Encodable & Sendable>(
+        _ call: @escaping @Sendable (RouteValues, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        RouteHandlers.plain(status: status, precheck: precheck, call)
+    }
+
+    /// A route under an issuer (``IssuerResolution``), no body in, a JSON answer out.
+    func issuer<Answer: Encodable & Sendable>(
+        _ call: @escaping @Sendable (OAuthIssuer, RouteValues, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        { request, context in
+            let caller = context.caller(request, traceID: TraceID.from(request, context: context))
+            let answer = try await call(
+                try context.resolvedIssuer(), RouteValues(request: request, context: context), caller)
+            return try JSONExchange.response(answer, status: status)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Hummingbird
+import UMFAContract
+
+/// The route groups of the router, one per combination of what a declaration says about the
+/// middleware a route needs: its error shape, whether it is an admin operation, whether it lies
+/// under an issuer, and whether its form names an OAuth client.
+struct RouteGroups {
+    private struct Kind: Hashable {
+        let shape: APIOperation.ErrorShape
+        let admin: Bool
+        let underIssuer: Bool
+        let clientForm: Bool
+
+        init(_ declaration: OperationDeclaration) {
+            shape = declaration.errorShape
+            admin = declaration.access == .adminToken
+            underIssuer = declaration.isUnderIssuer
+            clientForm = declaration.access == .oauthClient
+        }
+    }
+
+    let router: Router<UMFARequestContext>
+    let services: ServerServices
+    private var groups: [Kind: RouterGroup<UMFARequestContext>] = [:]
+
+    init(router: Router<UMFARequestContext>, services: ServerServices) {
+        self.router = router
+        self.services = services
+    }
+
+    /// The group a declared operation belongs in, made the first time it is asked for.
+    mutating func group(for declaration: OperationDeclaration) -> RouterGroup<UMFARequestContext> {
+        let kind = Kind(declaration)
+        if let group = groups[kind] { return group }
+        var group = router.group()
+        if kind.shape == .oauth || kind.shape == .problem {
+            group = group.add(middleware: ErrorRendering(shape: kind.shape, services: services))
+        }
+        if kind.admin { group = group.add(middleware: AdminAuthorization(services: services)) }
+        if kind.underIssuer {
+            group = group.add(middleware: IssuerResolution(services: services, readsClientForm: kind.clientForm))
+        }
+        groups[kind] = group
+        return group
+    }
+}
