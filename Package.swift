@@ -185,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "UMFATokensTests",
             dependencies: [
-                "UMFATokens", "UMFAEncoding", "UMFAStorage", "UMFAWebAuthn", "UMFATestSupport",
+                "UMFATokens", "UMFAJOSE", "UMFAEncoding", "UMFAStorage", "UMFAWebAuthn", "UMFATestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -200,11 +200,15 @@ let package = Package(
             name: "UMFAWebAuthnTests",
             dependencies: [
                 "UMFAWebAuthn",
+                "UMFAWebAuthnTypes",
+                "UMFACBOR",
+                "UMFAEncoding",
                 "UMFATestSupport",
                 "UMFAAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Resources")]
         ),
@@ -219,10 +223,15 @@ let package = Package(
                 "UMFATokens",
                 "UMFATestSupport",
                 "UMFAWebAuthn",
+                "UMFAWebAuthnTypes",
+                "UMFAEncoding",
                 "UMFAAuthenticator",
                 "UMFACBOR",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -235,21 +244,28 @@ let package = Package(
                 "UMFAServer",
                 "UMFAAuthenticator",
                 "UMFAWebAuthn",
+                "UMFAWebAuthnTypes",
                 "UMFAEncoding",
                 "UMFATestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "UMFAAuthenticatorTests",
-            dependencies: ["UMFAAuthenticator", "UMFAWebAuthn"]
+            dependencies: [
+                "UMFAAuthenticator", "UMFAWebAuthn", "UMFAWebAuthnTypes", "UMFAEncoding",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "UMFAStorageTests",
             dependencies: [
-                "UMFAStorage", "UMFATestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "UMFAStorage", "UMFATokens", "UMFAEncoding", "UMFATestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -16,18 +16,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         .executableTarget(
             name: "UMFABench",
             dependencies: [
                 .product(name: "UMFAWebAuthn", package: umfa),
+                .product(name: "UMFAWebAuthnTypes", package: umfa),
+                .product(name: "UMFAEncoding", package: umfa),
                 .product(name: "UMFAAuthenticator", package: umfa),
                 .product(name: "UMFAContract", package: umfa),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         )
     ],

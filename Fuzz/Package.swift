@@ -18,6 +18,7 @@ let package = Package(
             name: "FuzzSupport",
             dependencies: [
                 .product(name: "UMFACBOR", package: "UMFA"),
+                .product(name: "UMFAEncoding", package: "UMFA"),
                 .product(name: "UMFAWebAuthn", package: "UMFA"),
             ])
     ]
@@ -27,7 +28,9 @@ let package = Package(
                 dependencies: [
                     "FuzzSupport",
                     .product(name: "UMFACBOR", package: "UMFA"),
+                    .product(name: "UMFAEncoding", package: "UMFA"),
                     .product(name: "UMFAWebAuthn", package: "UMFA"),
+                    .product(name: "UMFAWebAuthnTypes", package: "UMFA"),
                 ])
         },
     swiftLanguageModes: [.v6]

@@ -2,10 +2,11 @@
 # API fuzzing: schemathesis (PyPI) generates requests for every operation of GET /openapi.yaml of a
 # live `umfa serve` (temporary SQLite data dir, known admin token and master key) and checks that no
 # answer is a 5xx and every answer matches the document (status codes, schemas, content types).
-# Three passes: the admin routes with the admin token, the API-key routes with the development
-# application's key, the rest without credentials. UMFA_APIFUZZ_EXAMPLES bounds the examples per
-# operation (default 25); UMFA_BIN names an already built `umfa` (else the script builds it). Extra
-# arguments go to every `schemathesis run`.
+# Four passes: the admin routes with the admin token, the API-key routes with the development
+# application's key, the rest without credentials, and the admin and API-key routes with a wrong
+# token (401, then 429 once the address has guessed too often). UMFA_APIFUZZ_EXAMPLES bounds the
+# examples per operation (default 25); UMFA_BIN names an already built `umfa` (else the script
+# builds it). Extra arguments go to every `schemathesis run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/apifuzz-venv
@@ -58,6 +59,12 @@ run --include-path-regex '^/api/umfa/(validate-token|enrollment-tokens|users/)' 
     "${@}" || status=1
 echo "== device-facing and public routes (no credentials)"
 run --exclude-path-regex '^/api/admin/|^/api/umfa/(validate-token|enrollment-tokens|users/)' "${@}" || status=1
+# Last, as it blocks this address for credential guesses: wrong admin tokens and API keys get 401
+# until the address has guessed too often, then 429, and the document must list both.
+echo "== admin and API-key routes (wrong credentials: 401, then 429)"
+run --include-path-regex '^/api/admin/|^/api/umfa/(validate-token|enrollment-tokens|users/)' \
+    -H "Authorization: Bearer umfa_admin_wrong_$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')" \
+    "${@}" || status=1
 if ! kill -0 "$server_pid" 2>/dev/null; then
     echo "umfa serve died during API fuzzing" >&2
     cat "$work/stderr" >&2

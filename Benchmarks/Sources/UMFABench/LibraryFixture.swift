@@ -2,7 +2,9 @@ import ArgumentParser
 import Crypto
 import Foundation
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Real ES256 responses from the software authenticator, prepared before any clock starts.
 struct LibraryFixture {

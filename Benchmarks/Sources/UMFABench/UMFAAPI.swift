@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import UMFAContract
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// The device-facing part of the UMFA HTTP API, as the load generator calls it, through the
 /// same contract types as the server and the SDK.

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// libFuzzer entry: the JSON bodies devices send (`RegistrationResponseJSON`,
 /// `AuthenticationResponseJSON`, alone or inside a route body under `credential` or `token`)

@@ -1,5 +1,7 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
+import UMFAWebAuthnTypes
 
 /// Finds the WebAuthn responses in a fuzzed body: the body itself, or its `credential` or
 /// `token` member, as the public routes carry them.

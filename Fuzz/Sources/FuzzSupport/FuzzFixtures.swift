@@ -1,4 +1,5 @@
 import Foundation
+import UMFAEncoding
 import UMFAWebAuthn
 
 /// The fixed relying party the verifier targets check fuzzed responses against: the W3C test

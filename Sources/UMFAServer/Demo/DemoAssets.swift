@@ -28,10 +28,4 @@ enum DemoAssets {
     /// `index.html`, with ``applicationPlaceholder`` still in it.
     static let indexHTML = String(decoding: PackageResources.index_html, as: UTF8.self)
 
-    /// The files served under `/demo/`, by name.
-    static let files: [String: DemoAsset] = [
-        "demo.css": DemoAsset(PackageResources.demo_css, contentType: "text/css; charset=utf-8"),
-        "demo.js": DemoAsset(PackageResources.demo_js, contentType: "text/javascript; charset=utf-8"),
-        "webauthn-json.js": DemoAsset(PackageResources.webauthn_json_js, contentType: "text/javascript; charset=utf-8"),
-    ]
 }

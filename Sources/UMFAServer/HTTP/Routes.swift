@@ -19,11 +19,14 @@ struct Routes {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: ErrorMiddleware())
         var groups = RouteGroups(router: router, services: services)
+        let built = RouteServices(
+            services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash),
+            demoRoutes: demoRoutes)
         for operation in APIOperation.allCases {
             let declaration = operation.declaration
             let path = RouterPath(Self.routerPath(declaration.path))
             let method = HTTPRequest.Method(declaration.method) ?? .get
-            groups.group(for: declaration).on(path, method: method, use: handler(for: operation))
+            groups.group(for: declaration).on(path, method: method, use: handler(for: operation, built))
         }
     }
 
@@ -32,172 +35,162 @@ struct Routes {
         path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")
     }
 
-    /// The handler of each operation: decode, call the service, encode.
-    func handler(for operation: APIOperation) -> RouteHandler {
-        let registration = RegistrationService(services: services)
-        let authentication = AuthenticationService(services: services)
-        let credentials = CredentialService(services: services)
-        let admin = AdminService(services: services)
-        let publicRoutes = PublicRoutes(
-            services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash))
-        let demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
-        let oauthClients = OAuthClientAdmin(services: services)
-        let oauth = OAuthRoutes(services: services)
-        let interactions = InteractionRoutes(services: services)
-        let flow = APIFlowRoutes(services: services)
-        let console = ConsoleRoutes(services: services)
+    /// The handler of each operation: decode, call the service, encode. The services are built
+    /// once (``RouteServices``), when the router is.
+    func handler(for operation: APIOperation, _ built: RouteServices) -> RouteHandler {
         let route = OperationRoute(operation)
         switch operation {
-        case .registrationOptions: return route.json(registration.options)
-        case .registrationVerify: return route.json(registration.verify)
-        case .authenticationOptions: return route.json(authentication.options)
-        case .authenticationVerify: return route.json(authentication.verify)
-        case .unenroll: return route.json(authentication.unenroll)
+        case .registrationOptions: return route.json(built.registrationService.options)
+        case .registrationVerify: return route.json(built.registrationService.verify)
+        case .authenticationOptions: return route.json(built.authenticationService.options)
+        case .authenticationVerify: return route.json(built.authenticationService.verify)
+        case .unenroll: return route.json(built.authenticationService.unenroll)
         case .validateToken:
-            return route.json(ValidateTokenService(services: services).validate)
+            return route.json(built.validateTokenService.validate)
         case .createEnrollmentToken:
-            return route.json(EnrollmentTokenService(services: services).create)
+            return route.json(built.enrollmentTokenService.create)
         case .listUserCredentials:
-            return route.plain { try await credentials.list($0.credentialTarget, caller: $1) }
+            return route.plain { try await built.credentialService.list($0.credentialTarget, caller: $1) }
         case .deleteUserCredential:
-            return route.plain { try await credentials.delete($0.credentialTarget, caller: $1) }
-        case .createApplication: return route.json(admin.create)
-        case .listApplications: return route.plain { try await admin.list(caller: $1) }
-        case .getApplication: return route.plain { try await admin.show(id: $0.path("id"), caller: $1) }
+            return route.plain { try await built.credentialService.delete($0.credentialTarget, caller: $1) }
+        case .createApplication: return route.json(built.adminService.create)
+        case .listApplications: return route.plain { try await built.adminService.list(caller: $1) }
+        case .getApplication: return route.plain { try await built.adminService.show(id: $0.path("id"), caller: $1) }
         case .updateApplication:
-            return route.jsonWithPath { try await admin.update(id: $1.path("id"), $0, caller: $2) }
+            return route.jsonWithPath { try await built.adminService.update(id: $1.path("id"), $0, caller: $2) }
         case .createAPIKey:
-            return route.plain { try await admin.addAPIKey(id: $0.path("id"), caller: $1) }
-        case .listAPIKeys: return route.plain { try await admin.listAPIKeys(id: $0.path("id"), caller: $1) }
+            return route.plain { try await built.adminService.addAPIKey(id: $0.path("id"), caller: $1) }
+        case .listAPIKeys:
+            return route.plain { try await built.adminService.listAPIKeys(id: $0.path("id"), caller: $1) }
         case .deleteAPIKey:
             return route.plain {
-                try await admin.deleteAPIKey(id: $0.path("id"), keyID: $0.path("key_id"), caller: $1)
+                try await built.adminService.deleteAPIKey(id: $0.path("id"), keyID: $0.path("key_id"), caller: $1)
             }
         case .rotateSigningKey:
-            return route.plain { try await admin.rotateSigningKey(caller: $1) }
-        case .jwks: return publicRoutes.jwks
-        case .appleAppSiteAssociation: return AppSiteAssociation(services: services).apple
-        case .assetLinks: return AppSiteAssociation(services: services).android
+            return route.plain { try await built.adminService.rotateSigningKey(caller: $1) }
+        case .jwks: return built.publicRoutes.jwks
+        case .appleAppSiteAssociation: return built.appSiteAssociation.apple
+        case .assetLinks: return built.appSiteAssociation.android
         case .health: return route.plain { HealthResponse(traceID: $1.traceID) }
-        case .metrics: return publicRoutes.prometheus
-        case .openAPI: return publicRoutes.openAPI
-        case .demoPage: return demoPage.home
-        case .demoStylesheet: return { request, _ in try demoPage.asset("demo.css", request: request) }
-        case .demoScript: return { request, _ in try demoPage.asset("demo.js", request: request) }
-        case .createOAuthClient: return route.jsonWithPath(oauthClients.create)
-        case .listOAuthClients: return route.plain(oauthClients.list)
-        case .getOAuthClient: return route.plain(oauthClients.show)
-        case .updateOAuthClient: return route.jsonWithPath(oauthClients.update)
-        case .deleteOAuthClient: return route.plain(oauthClients.delete)
-        case .rotateOAuthClientSecret: return route.plain(oauthClients.rotateSecret)
+        case .metrics: return built.publicRoutes.prometheus
+        case .openAPI: return built.publicRoutes.openAPI
+        case .demoPage: return built.demoPage.home
+        case .demoStylesheet, .demoScript, .demoWebAuthnScript, .hostedStylesheet, .hostedScript,
+            .hostedWebAuthnScript, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
+            return StaticFiles.handler(operation)
+        case .createOAuthClient: return route.jsonWithPath(built.oauthClientAdmin.create)
+        case .listOAuthClients: return route.plain(built.oauthClientAdmin.list)
+        case .getOAuthClient: return route.plain(built.oauthClientAdmin.show)
+        case .updateOAuthClient: return route.jsonWithPath(built.oauthClientAdmin.update)
+        case .deleteOAuthClient: return route.plain(built.oauthClientAdmin.delete)
+        case .rotateOAuthClientSecret: return route.plain(built.oauthClientAdmin.rotateSecret)
         case .oidcDiscovery, .oauthServerMetadata: return route.issuer { issuer, _, _ in issuer.metadata }
-        case .oidcJWKS: return oauth.jwks
-        case .oauthToken: return oauth.form(route) { try await $0.token(form: $1, authorization: $2, caller: $3) }
+        case .oidcJWKS: return built.oauthRoutes.jwks
+        case .oauthToken:
+            return built.oauthRoutes.form(route) { try await $0.token(form: $1, authorization: $2, caller: $3) }
         case .oauthIntrospect:
-            return oauth.form(route) { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
+            return built.oauthRoutes.form(route) { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
         case .oauthPushedAuthorizationRequest:
-            return oauth.form(route) { try await $0.push(form: $1, authorization: $2, caller: $3) }
-        case .oauthAuthorize: return AuthorizeEndpoint(services: services).handle
-        case .oauthUserinfo, .oauthUserinfoPost: return UserinfoEndpoint(services: services).handle
-        case .oauthLogout: return LogoutEndpoint(services: services).handle
-        case .oauthLogoutPost: return LogoutEndpoint(services: services).handlePost
-        case .interactionSignInOptions: return interactions.route { try await $0.signInOptions($1, caller: $2) }
-        case .interactionSignInVerify: return interactions.step { try await $0.signInVerify($1, caller: $2) }
+            return built.oauthRoutes.form(route) { try await $0.push(form: $1, authorization: $2, caller: $3) }
+        case .oauthAuthorize: return built.authorizeEndpoint.handle
+        case .oauthUserinfo, .oauthUserinfoPost: return built.userinfoEndpoint.handle
+        case .oauthLogout: return built.logoutEndpoint.handle
+        case .oauthLogoutPost: return built.logoutEndpoint.handlePost
+        case .interactionSignInOptions:
+            return built.interactionRoutes.route { try await $0.signInOptions($1, caller: $2) }
+        case .interactionSignInVerify: return built.interactionRoutes.step { try await $0.signInVerify($1, caller: $2) }
         case .interactionCreateAccountOptions:
-            return interactions.route { try await $0.createAccountOptions($1, caller: $2) }
+            return built.interactionRoutes.route { try await $0.createAccountOptions($1, caller: $2) }
         case .interactionCreateAccountVerify:
-            return interactions.step { try await $0.createAccountVerify($1, caller: $2) }
-        case .interactionConsent: return interactions.step { try await $0.consent($1, caller: $2) }
-        case .hostedStylesheet:
-            return { request, _ in try DemoPage.serve(HostedPages.files["hosted.css"], request: request) }
-        case .hostedScript:
-            return { request, _ in try DemoPage.serve(HostedPages.files["hosted.js"], request: request) }
-        case .hostedWebAuthnScript:
-            return { request, _ in try DemoPage.serve(HostedPages.files["webauthn-json.js"], request: request) }
-        case .demoWebAuthnScript: return { request, _ in try demoPage.asset("webauthn-json.js", request: request) }
+            return built.interactionRoutes.step { try await $0.createAccountVerify($1, caller: $2) }
+        case .interactionConsent: return built.interactionRoutes.step { try await $0.consent($1, caller: $2) }
         case .updateUserProfile:
             return route.jsonWithPath {
-                try await UserProfiles(services: services).update($0, userID: $1.path("user_id"), caller: $2)
+                try await built.userProfiles.update($0, userID: $1.path("user_id"), caller: $2)
             }
         case .createInitialAccessToken:
-            return route.jsonWithPath(InitialAccessTokens(services: services).create)
-        case .oauthRegisterClient: return ClientRegistrationRoutes(services: services).register(route)
-        case .oauthReadClientRegistration: return ClientRegistrationRoutes(services: services).read(route)
-        case .oauthUpdateClientRegistration: return ClientRegistrationRoutes(services: services).update(route)
-        case .oauthDeleteClientRegistration: return ClientRegistrationRoutes(services: services).delete(route)
+            return route.jsonWithPath(built.initialAccessTokens.create)
+        case .oauthRegisterClient: return built.clientRegistrationRoutes.register(route)
+        case .oauthReadClientRegistration: return built.clientRegistrationRoutes.read(route)
+        case .oauthUpdateClientRegistration: return built.clientRegistrationRoutes.update(route)
+        case .oauthDeleteClientRegistration: return built.clientRegistrationRoutes.delete(route)
         case .oauthAttestationChallenge:
             return route.issuer { issuer, _, caller in
                 try await ClientAttestationCheck(services: services, issuer: issuer).newChallenge(caller: caller)
             }
         case .listMyCredentials:
-            return route.plain { try await SelfServiceService(services: services).list(caller: $1) }
-        case .renameMyCredential: return route.jsonWithPath(SelfServiceService(services: services).rename)
+            return route.plain { try await built.selfServiceService.list(caller: $1) }
+        case .renameMyCredential: return route.jsonWithPath(built.selfServiceService.rename)
         case .deleteMyCredential:
             return route.plain {
-                try await SelfServiceService(services: services).delete(values: $0, caller: $1)
+                try await built.selfServiceService.delete(values: $0, caller: $1)
             }
         case .createMyRecoveryCodes:
             return route.plain {
-                try await RecoveryCodes(services: services).createMine(caller: $1)
+                try await built.recoveryCodes.createMine(caller: $1)
             }
         case .countMyRecoveryCodes:
-            return route.plain { try await RecoveryCodes(services: services).countMine(caller: $1) }
-        case .recoverAccount: return route.json(RecoveryCodes(services: services).redeem)
+            return route.plain { try await built.recoveryCodes.countMine(caller: $1) }
+        case .recoverAccount: return route.json(built.recoveryCodes.redeem)
         case .createUserRecoveryCodes:
-            return route.jsonWithPath(RecoveryCodes(services: services).createForUser)
+            return route.jsonWithPath(built.recoveryCodes.createForUser)
         case .listAuditEvents:
-            return route.plain { try await AuditEventQuery(services: services).all(values: $0, caller: $1) }
+            return route.plain { try await built.auditEventQuery.all(values: $0, caller: $1) }
         case .listApplicationAuditEvents:
             return route.plain {
-                try await AuditEventQuery(services: services).application(values: $0, caller: $1)
+                try await built.auditEventQuery.application(values: $0, caller: $1)
             }
-        case .listApplicationUsers: return route.plain(admin.users)
-        case .listApplicationUserCredentials: return route.plain(admin.userCredentials)
-        case .deleteApplicationUserCredential: return route.plain(admin.deleteUserCredential)
+        case .listApplicationUsers: return route.plain(built.adminService.users)
+        case .listApplicationUserCredentials: return route.plain(built.adminService.userCredentials)
+        case .deleteApplicationUserCredential: return route.plain(built.adminService.deleteUserCredential)
         case .createApplicationUserRecoveryCodes:
-            return route.plain(admin.userRecoveryCodes)
-        case .listSigningKeys: return route.plain { try await admin.signingKeys(caller: $1) }
-        case .consolePage: return console.page
-        case .consoleStylesheet: return console.asset("console.css")
-        case .consoleScript: return console.asset("console.js")
-        case .consoleWebAuthnScript: return console.asset("webauthn-json.js")
-        case .consoleSession: return console.session
-        case .consoleEnrollOptions: return console.enrollOptions
-        case .consoleEnroll: return console.enroll
-        case .consoleSignInOptions: return console.signInOptions
-        case .consoleSignIn: return console.signIn
-        case .consoleSignOut: return console.signOut
-        case .listConsoleCredentials: return console.listCredentials
-        case .deleteConsoleCredential: return console.deleteCredential
-        case .listConsoleSessions: return console.listSessions
-        case .deleteConsoleSession: return console.deleteSession
+            return route.plain(built.adminService.userRecoveryCodes)
+        case .listSigningKeys: return route.plain { try await built.adminService.signingKeys(caller: $1) }
+        case .consolePage: return built.consoleRoutes.page
+        case .consoleSession: return built.consoleRoutes.session
+        case .consoleEnrollOptions: return built.consoleRoutes.enrollOptions
+        case .consoleEnroll: return built.consoleRoutes.enroll
+        case .consoleSignInOptions: return built.consoleRoutes.signInOptions
+        case .consoleSignIn: return built.consoleRoutes.signIn
+        case .consoleSignOut: return built.consoleRoutes.signOut
+        case .listConsoleCredentials: return built.consoleRoutes.listCredentials
+        case .deleteConsoleCredential: return built.consoleRoutes.deleteCredential
+        case .listConsoleSessions: return built.consoleRoutes.listSessions
+        case .deleteConsoleSession: return built.consoleRoutes.deleteSession
         case .outOfBandEnroll:
-            return route.json(OutOfBandService(services: services).enroll)
+            return route.json(built.outOfBandService.enroll)
         case .createApproval:
             return route.json(
-                OutOfBandService(services: services).approve
+                built.outOfBandService.approve
             )
-        case .transactionStatus: return route.json(OutOfBandService(services: services).status)
-        case .dispatchRedeem: return route.json(OutOfBandService(services: services).redeem)
-        case .dispatchComplete: return route.json(OutOfBandService(services: services).complete)
+        case .transactionStatus: return route.json(built.outOfBandService.status)
+        case .dispatchRedeem: return route.json(built.outOfBandService.redeem)
+        case .dispatchComplete: return route.json(built.outOfBandService.complete)
         case .openAppLink: return { _, _ in OpenPage.response() }
-        case .adminOutOfBandEnroll: return route.plain(OutOfBandService(services: services).enroll)
+        case .adminOutOfBandEnroll: return route.plain(built.outOfBandService.enroll)
         case .pendingApprovals:
-            return route.json(PendingApprovals(services: services).fetch)
-        case .approvalEvents: return PendingApprovals(services: services).stream
-        case .rotateWebhookSecret: return route.plain(admin.rotateWebhookSecret)
-        case .flowStep: return flow.route("", readsBody: false) { try await $0.current($1, caller: $3) }
-        case .flowSignIn: return flow.route("/sign-in") { try await $0.signIn($1, $2, caller: $3) }
-        case .flowSignInVerify: return flow.route("/sign-in/verify") { try await $0.signInVerify($1, $2, caller: $3) }
-        case .flowCreateAccount: return flow.route("/create-account") { try await $0.createAccount($1, $2, caller: $3) }
+            return route.json(built.pendingApprovals.fetch)
+        case .approvalEvents: return built.pendingApprovals.stream
+        case .rotateWebhookSecret: return route.plain(built.adminService.rotateWebhookSecret)
+        case .flowStep: return built.apiFlowRoutes.route("", readsBody: false) { try await $0.current($1, caller: $3) }
+        case .flowSignIn: return built.apiFlowRoutes.route("/sign-in") { try await $0.signIn($1, $2, caller: $3) }
+        case .flowSignInVerify:
+            return built.apiFlowRoutes.route("/sign-in/verify") { try await $0.signInVerify($1, $2, caller: $3) }
+        case .flowCreateAccount:
+            return built.apiFlowRoutes.route("/create-account") { try await $0.createAccount($1, $2, caller: $3) }
         case .flowCreateAccountVerify:
-            return flow.route("/create-account/verify") { try await $0.createAccountVerify($1, $2, caller: $3) }
-        case .flowConsent: return flow.route("/consent") { try await $0.consent($1, $2, caller: $3) }
-        case .flowStartApproval: return flow.route("/approval") { try await $0.startApproval($1, $2, caller: $3) }
+            return built.apiFlowRoutes.route("/create-account/verify") {
+                try await $0.createAccountVerify($1, $2, caller: $3)
+            }
+        case .flowConsent: return built.apiFlowRoutes.route("/consent") { try await $0.consent($1, $2, caller: $3) }
+        case .flowStartApproval:
+            return built.apiFlowRoutes.route("/approval") { try await $0.startApproval($1, $2, caller: $3) }
         case .flowPollApproval:
-            return flow.route("/approval", readsBody: false) { try await $0.pollApproval($1, caller: $3) }
+            return built.apiFlowRoutes.route("/approval", readsBody: false) {
+                try await $0.pollApproval($1, caller: $3)
+            }
         case .oauthRevoke:
-            return oauth.form(route) { endpoint, form, authorization, caller -> RemovedResponse? in
+            return built.oauthRoutes.form(route) { endpoint, form, authorization, caller -> RemovedResponse? in
                 try await endpoint.revoke(form: form, authorization: authorization, caller: caller)
                 return nil
             }

@@ -2,19 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The console's files (`Sources/UMFAServer/Resources/Console`), embedded in the binary, served
+/// The console's page (its files are in ``StaticFiles``), embedded in the binary, served
 /// under a policy stricter than the demo page's: nothing but this origin's own script, style and
 /// calls; no forms posting anywhere, no framing, no referrer.
 enum ConsoleAssets {
     static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
-    static let files: [String: DemoAsset] = [
-        "console.css": DemoAsset(PackageResources.console_css, contentType: "text/css; charset=utf-8"),
-        "console.js": DemoAsset(PackageResources.console_js, contentType: "text/javascript; charset=utf-8"),
-        "webauthn-json.js": DemoAsset(PackageResources.webauthn_json_js, contentType: "text/javascript; charset=utf-8"),
-    ]
 
     static let pageHTML = DemoAsset(PackageResources.console_html, contentType: "text/html; charset=utf-8")
 
@@ -23,12 +17,8 @@ enum ConsoleAssets {
         hardened(try DemoPage.serve(pageHTML, request: request))
     }
 
-    /// `GET /admin/<name>`.
-    static func serve(_ name: String, request: Request) throws -> Response {
-        hardened(try DemoPage.serve(files[name], request: request))
-    }
-
-    private static func hardened(_ response: Response) -> Response {
+    /// `response` under the console's policy: its files (``StaticFiles``) and its page.
+    static func hardened(_ response: Response) -> Response {
         var response = response
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         if let referrer = HTTPField.Name("Referrer-Policy") { response.headers[referrer] = "no-referrer" }

@@ -14,11 +14,6 @@ struct ConsoleRoutes: Sendable {
         try ConsoleAssets.page(request)
     }
 
-    /// `GET /admin/<file>`.
-    func asset(_ name: String) -> RouteHandler {
-        { request, _ in try ConsoleAssets.serve(name, request: request) }
-    }
-
     var enrollOptions: RouteHandler { RouteHandlers.json(console.enrollOptions) }
 
     var enroll: RouteHandler {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// `GET /` (the passkey demo page) and `GET /demo/{file}` (its stylesheet and script).
+/// `GET /` (the passkey demo page); its files are in ``StaticFiles``.
 ///
 /// Everything the page needs comes from this server: no inline script or style and nothing
 /// from another host, enforced by a strict `Content-Security-Policy`, so it works offline.
@@ -24,11 +24,6 @@ struct DemoPage {
             of: DemoAssets.applicationPlaceholder, with: applicationID)
         // The page names this server's development application, so it is never cached.
         return Self.response(Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
-    }
-
-    /// `GET /demo/<name>`: one of ``DemoAssets/files``.
-    func asset(_ name: String, request: Request) throws -> Response {
-        try Self.serve(DemoAssets.files[name], request: request)
     }
 
     /// A static file with a strong validator: 304 when the browser has it already.

@@ -3,16 +3,9 @@ import Hummingbird
 
 /// The hosted passkey pages of every issuer (`Sources/UMFAServer/Resources/Hosted`): one page
 /// whose view the server picks (sign in, create an account, consent), an error page for
-/// requests that cannot be sent back to a client, and their static files under `/hosted/`.
+/// requests that cannot be sent back to a client, (their static files are in ``StaticFiles``).
 /// Same footing as the demo page: embedded files, strict CSP, no inline code, no framing.
 enum HostedPages {
-    /// The static files served under `/hosted/`, by name.
-    static let files: [String: DemoAsset] = [
-        "hosted.css": DemoAsset(PackageResources.hosted_css, contentType: "text/css; charset=utf-8"),
-        "hosted.js": DemoAsset(PackageResources.hosted_js, contentType: "text/javascript; charset=utf-8"),
-        "webauthn-json.js": DemoAsset(PackageResources.webauthn_json_js, contentType: "text/javascript; charset=utf-8"),
-    ]
-
     static let pageTemplate = String(decoding: PackageResources.hosted_html, as: UTF8.self)
     static let errorTemplate = String(decoding: PackageResources.hosted_error_html, as: UTF8.self)
 
