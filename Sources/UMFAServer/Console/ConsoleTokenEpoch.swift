@@ -13,7 +13,7 @@ struct ConsoleTokenEpoch: Sendable {
     let services: ServerServices
 
     /// The epoch of the server's admin token.
-    var current: [UInt8] { Self.epoch(adminTokenHash: services.adminTokenHash) }
+    var current: [UInt8] { services.adminToken.consoleEpoch }
 
     /// The epoch of an admin token, from its SHA-256.
     static func epoch(adminTokenHash: [UInt8]) -> [UInt8] {

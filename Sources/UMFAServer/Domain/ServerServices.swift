@@ -11,10 +11,11 @@ struct ServerServices: Sendable {
     let tokens: TokenService
     /// Secret for values that must be stable but unguessable (pseudo credential ids).
     let serverSecret: [UInt8]
-    /// Seals what must be stored readable by the server only (`client_secret_jwt` secrets).
-    let masterKey: MasterKey
-    /// SHA-256 of the admin token.
-    let adminTokenHash: [UInt8]
+    /// Seals what must be stored readable by the server only, one purpose each; the master key
+    /// itself is no service's to hold.
+    let sealed: SealedSecrets
+    /// The admin token, as only its checks need it.
+    let adminToken: AdminToken
     /// How long a challenge is accepted.
     let challengeLifetime: TimeInterval
     let now: @Sendable () -> Date

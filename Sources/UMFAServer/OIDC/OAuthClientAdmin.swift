@@ -82,7 +82,7 @@ struct OAuthClientAdmin: Sendable {
     }
 
     private func newSecret(for client: inout OAuthClientRecord) throws -> String {
-        try OAuthClientSettings.newSecret(for: &client, masterKey: services.masterKey)
+        try OAuthClientSettings.newSecret(for: &client, sealed: services.sealed)
     }
 
     private func lookup(_ values: RouteValues) async throws -> OAuthClientRecord {

@@ -86,7 +86,7 @@ struct OAuthClientAuthentication: Sendable {
             verification = .jwks(jwks)
         case (.clientSecretJWT, _, .some(let sealed)):
             verification = .secret(
-                try services.masterKey.open(sealed, context: "client-secret:" + client.clientID))
+                try services.sealed.openBytes(sealed, for: .clientSecret(clientID: client.clientID)))
         default:
             try await refuse(caller, counting: false, failure)
         }

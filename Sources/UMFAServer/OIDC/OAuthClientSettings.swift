@@ -21,14 +21,14 @@ enum OAuthClientSettings {
     }
 
     /// A new secret for `client`: its SHA-256 stored, and for `client_secret_jwt` the secret
-    /// itself sealed with the master key (an HMAC is checked with the secret, not its hash).
+    /// itself sealed (an HMAC is checked with the secret, not its hash).
     /// The old one stops working when the record is stored.
-    static func newSecret(for client: inout OAuthClientRecord, masterKey: MasterKey) throws -> String {
+    static func newSecret(for client: inout OAuthClientRecord, sealed: SealedSecrets) throws -> String {
         let secret = Secrets.make(prefix: "umfa_cs_")
         client.secretHash = Secrets.hash(secret)
         client.sealedSecret =
             client.authenticationMethod == .clientSecretJWT
-            ? try masterKey.seal(Array(secret.utf8), context: "client-secret:" + client.clientID) : nil
+            ? try sealed.seal(secret, for: .clientSecret(clientID: client.clientID)) : nil
         return secret
     }
 

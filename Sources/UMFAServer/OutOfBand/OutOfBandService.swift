@@ -18,8 +18,6 @@ struct OutOfBandService: Sendable {
     static let approvalTTL = 300
     static let ttlRange = 60...3600
     static let messageLength = 500
-    static let sealContext = "umfa-oob-token"
-    static let dispatchContext = "umfa-oob-dispatch-token"
 
     // MARK: The backend
 
@@ -128,7 +126,7 @@ struct OutOfBandService: Sendable {
         let status = Self.currentStatus(transaction, now: services.now())
         var token: String?
         if status == .succeeded, let sealed = transaction.sealedToken {
-            token = String(decoding: try services.masterKey.open(sealed, context: Self.sealContext), as: UTF8.self)
+            token = try services.sealed.open(sealed, for: .transactionToken)
         }
         return StatusResponse(
             traceID: caller.traceID, transactionId: transaction.transactionID, status: status.rawValue,
@@ -233,7 +231,7 @@ struct OutOfBandService: Sendable {
             dispatchTokenHash: Secrets.hash(dispatchToken),
             // Only an approval for a named user is ever listed to a device again.
             sealedDispatchToken: operation == .authentication && userID != nil
-                ? try services.masterKey.seal(Array(dispatchToken.utf8), context: Self.dispatchContext) : nil,
+                ? try services.sealed.seal(dispatchToken, for: .dispatchToken) : nil,
             message: message, approvalNonce: operation == .authentication ? Secrets.randomBytes(32) : nil,
             matchingNumber: matchingNumber, createdAt: now, updatedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
@@ -354,7 +352,7 @@ struct OutOfBandService: Sendable {
         token: String?, caller: Caller
     ) async -> OutOfBandStatus {
         do {
-            let sealed = try token.map { try services.masterKey.seal(Array($0.utf8), context: Self.sealContext) }
+            let sealed = try token.map { try services.sealed.seal($0, for: .transactionToken) }
             guard
                 try await services.store.finishOutOfBandTransaction(
                     id: transaction.transactionID, status: status, userID: userID, credentialID: credentialID,

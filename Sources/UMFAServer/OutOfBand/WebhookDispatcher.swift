@@ -79,8 +79,7 @@ struct WebhookDispatcher: Service {
                 try await services.store.deleteWebhook(id: delivery.id)
                 return
             }
-            let secret = String(
-                decoding: try services.masterKey.open(sealed, context: Webhooks.sealContext), as: UTF8.self)
+            let secret = try services.sealed.open(sealed, for: .webhookSecret)
             var request = URLRequest(url: url, timeoutInterval: timeout.timeInterval)
             request.httpMethod = "POST"
             request.httpBody = Data(delivery.body.utf8)

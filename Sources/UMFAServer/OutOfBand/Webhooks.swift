@@ -11,13 +11,12 @@ import UMFAWebAuthn
 struct Webhooks: Sendable {
     let services: ServerServices
 
-    static let sealContext = "umfa-webhook-secret"
     static let secretPrefix = "umfa_whs_"
 
     /// A new secret and its sealed form, to store.
     func newSecret() throws -> (secret: String, sealed: [UInt8]) {
         let secret = Secrets.make(prefix: Self.secretPrefix)
-        return (secret, try services.masterKey.seal(Array(secret.utf8), context: Self.sealContext))
+        return (secret, try services.sealed.seal(secret, for: .webhookSecret))
     }
 
     /// Puts `transaction`'s change to `status` into the outbox; an outbox that refuses it is an

@@ -32,7 +32,7 @@ struct AdminAuthorization: RouterMiddleware {
     /// The valid token is judged first: others failing at the caller's address never lock the
     /// token's holder out; a wrong one counts, and 429 answers it while the address is blocked.
     func authorize(_ caller: Caller) async throws {
-        guard let token = caller.bearer, constantTimeEqual(Secrets.hash(token), services.adminTokenHash) else {
+        guard let token = caller.bearer, services.adminToken.accepts(token) else {
             try await services.abuse.refuseCredential(
                 caller, counting: caller.bearer != nil, ServiceError.unauthenticated("Missing or invalid admin token"))
         }

@@ -84,8 +84,8 @@ private func prepare(
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()
     let services = ServerServices(
-        store: store, tokens: tokens, serverSecret: serverSecret, masterKey: masterKey,
-        adminTokenHash: adminTokenHash,
+        store: store, tokens: tokens, serverSecret: serverSecret, sealed: SealedSecrets(masterKey: masterKey),
+        adminToken: AdminToken(hash: adminTokenHash),
         challengeLifetime: configuration.challengeLifetime.timeInterval, now: configuration.now, logger: logger,
         abuse: AbuseGuard(
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),

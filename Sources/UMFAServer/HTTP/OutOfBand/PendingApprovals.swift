@@ -122,9 +122,7 @@ struct PendingApprovals: Sendable {
         try await services.store.pendingApprovals(applicationID: application.id, userID: userID, at: services.now())
             .compactMap { transaction in
                 guard let sealed = transaction.sealedDispatchToken else { return nil }
-                let token = String(
-                    decoding: try services.masterKey.open(sealed, context: OutOfBandService.dispatchContext),
-                    as: UTF8.self)
+                let token = try services.sealed.open(sealed, for: .dispatchToken)
                 return PendingApproval(
                     transactionID: transaction.transactionID, message: transaction.message ?? "",
                     createdAt: Timestamps.rfc3339(transaction.createdAt),

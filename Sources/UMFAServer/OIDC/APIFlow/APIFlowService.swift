@@ -225,8 +225,7 @@ struct APIFlowService: Sendable {
         guard let sealed = transaction.sealedToken else {
             throw ServiceError(.internalFailure, "An approval succeeded without a login token")
         }
-        let token = String(
-            decoding: try services.masterKey.open(sealed, context: OutOfBandService.sealContext), as: UTF8.self)
+        let token = try services.sealed.open(sealed, for: .transactionToken)
         guard let parts = try? CompactJWSParts(token, canonical: false),
             let claims = try? JSONDecoder().decode(Claims.self, from: Data(parts.payload))
         else { throw ServiceError(.internalFailure, "An approval's login token does not decode") }

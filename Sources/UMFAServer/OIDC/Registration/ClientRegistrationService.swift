@@ -110,7 +110,7 @@ struct ClientRegistrationService: Sendable {
         answer.registrationAccessToken = token
         if client.authenticationMethod.usesSecret {
             if stored.secretHash == nil || client.authenticationMethod != stored.authenticationMethod {
-                answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, masterKey: services.masterKey)
+                answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, sealed: services.sealed)
                 answer.clientSecretExpiresAt = 0
             } else {
                 (client.secretHash, client.sealedSecret) = (stored.secretHash, stored.sealedSecret)
@@ -171,7 +171,7 @@ struct ClientRegistrationService: Sendable {
         client.registrationTokenHash = Secrets.hash(registrationToken)
         var answer = Self.answer(client, issuer: issuer)
         if client.authenticationMethod.usesSecret {
-            answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, masterKey: services.masterKey)
+            answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, sealed: services.sealed)
             answer.clientSecretExpiresAt = 0
         }
         answer.registrationAccessToken = registrationToken
