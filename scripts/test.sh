@@ -20,6 +20,9 @@ fi
 echo "== swift format lint"
 swift format lint --strict -r Sources Tests
 
+echo "== every import declared in Package.swift (main, Benchmarks and Fuzz packages)"
+python3 scripts/check-imports.py
+
 echo "== swift build"
 swift build --build-tests
 
