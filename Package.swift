@@ -259,7 +259,8 @@ let package = Package(
             dependencies: [
                 "UMFAAuthenticator", "UMFAWebAuthn", "UMFAWebAuthnTypes", "UMFAEncoding",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            resources: [.copy("Resources")]
         ),
         .testTarget(
             name: "UMFAStorageTests",

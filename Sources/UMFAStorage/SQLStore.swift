@@ -50,6 +50,12 @@ struct SQLStore: UMFAStore {
         }
     }
 
+    func applications(rpID: String) async throws -> [ApplicationRecord] {
+        try await executor.rows(StoreQueries.applications(rpID: rpID)).map { try ApplicationRecord(row: $0) }.sorted {
+            ($0.createdAt, $0.id.uuidString.lowercased()) < ($1.createdAt, $1.id.uuidString.lowercased())
+        }
+    }
+
     func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) async throws {
         try await run(StoreQueries.insertAPIKey(hash: hash, applicationID: applicationID, createdAt: createdAt))
     }

@@ -11,10 +11,12 @@ public enum StoreCopier {
         (
             "applications",
             [
-                "id", "name", "rp_id", "rp_name", "origins", "enrollment_policy", "user_verification", "attestation",
+                "id", "name", "rp_id", "rp_name", "origins", "related_origins", "enrollment_policy",
+                "user_verification", "attestation",
                 "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
                 "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce", "webhook_url",
-                "sealed_webhook_secret", "allowed_scopes", "resource_indicators",
+                "sealed_webhook_secret", "allowed_scopes", "resource_indicators", "hints", "attestation_formats",
+                "credential_protection_policy", "enforce_credential_protection_policy",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),
@@ -24,7 +26,7 @@ public enum StoreCopier {
             [
                 "application_id", "credential_id", "user_id", "public_key", "sign_count", "aaguid", "transports",
                 "backup_eligible", "backup_state", "uv_initialized", "attestation_format", "device_name", "created_at",
-                "last_used_at", "authenticator_name",
+                "last_used_at", "authenticator_name", "discoverable", "prf_enabled",
             ]
         ),
         ("signing_keys", ["kid", "algorithm", "public_key", "sealed_private_key", "created_at", "retired_at"]),
@@ -109,7 +111,8 @@ public enum StoreCopier {
         "last_used_at", "retired_at", "userpw_time", "expires_at", "first_party", "access_token_ttl_seconds",
         "refresh_token_ttl_seconds", "require_par", "dpop_bound", "occurred_at", "consumed_at", "updated_at",
         "uses_left", "dcr_template", "attestation_required", "email_verified", "phone_number_verified",
-        "redeemed_at", "attempts", "next_attempt_at",
+        "redeemed_at", "attempts", "next_attempt_at", "enforce_credential_protection_policy", "discoverable",
+        "prf_enabled",
     ]
 
     /// Copies everything from `source` to `target` (both migrated first).

@@ -23,6 +23,8 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore,
     func updateApplication(_ application: ApplicationRecord) async throws
     /// Every application, oldest first (ties by id).
     func applications() async throws -> [ApplicationRecord]
+    /// The applications whose RP ID is `rpID`, oldest first (ties by id).
+    func applications(rpID: String) async throws -> [ApplicationRecord]
 
     /// Adds an API key hash for an application.
     func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) async throws

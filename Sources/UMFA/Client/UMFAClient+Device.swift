@@ -77,6 +77,13 @@ extension UMFAClient {
         // Only this user's passkey may answer, even if the device holds others for the RP.
         if let id = Base64URL.decode(entry.credentialId) {
             options.allowCredentials = [CredentialDescriptor(id: Base64URLBytes(id))]
+            // prf.evalByCredential may name only allowed credentials (WebAuthn L3 §10.1.4).
+            if case .object(var prf)? = options.extensions?["prf"],
+                case .object(let byCredential)? = prf["evalByCredential"]
+            {
+                prf["evalByCredential"] = .object(byCredential.filter { Base64URL.decode($0.key) == id })
+                options.extensions?["prf"] = .object(prf)
+            }
         }
         let verification = try await verifyUser(userId: userId, creating: false).verification
         let request = options

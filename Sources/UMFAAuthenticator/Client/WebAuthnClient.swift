@@ -41,7 +41,11 @@ public struct WebAuthnClient: Sendable {
 
     /// `navigator.credentials.create()`: registers a new credential.
     ///
+    /// Extensions: `prf` reports `enabled` (and `results` for `eval`, CTAP `hmac-secret-mc`),
+    /// `credProps` reports `rk`, `credentialProtectionPolicy` sets the credential's `credProtect` level.
     /// - Parameter verification: how the user was verified; a PIN or password also seals the key.
+    /// - Throws: ``AuthenticatorError`` `notSupported` for `prf.evalByCredential` (L3 §10.1.4),
+    ///   `notAllowed` for an enforced protection policy the authenticator does not support.
     public func create(_ options: CreationOptionsJSON, verification: UserVerification) throws(AuthenticatorError)
         -> RegistrationResponseJSON
     {
@@ -53,6 +57,19 @@ public struct WebAuthnClient: Sendable {
             topOrigin: topOrigin)
         let selection = options.authenticatorSelection
         let wantsAttestation = options.attestation.map { $0 != .none } ?? false
+        // L3 §10.1.4 prf at registration: evalByCredential is not allowed; eval goes to hmac-secret-mc.
+        let prf = try ClientExtensions.PRFInput(options.extensions)
+        if let prf, !prf.evalByCredential.isEmpty {
+            throw AuthenticatorError(.notSupported, "prf.evalByCredential is not allowed at registration")
+        }
+        let prfSalts = try prf?.eval.map { (values) throws(AuthenticatorError) in try values.salts }
+        // CTAP 2.1 §12.1: an enforced policy above level 1 that the authenticator lacks creates nothing.
+        let (policy, enforcePolicy) = ClientExtensions.credentialProtection(options.extensions)
+        if let policy, enforcePolicy, policy != .userVerificationOptional,
+            !authenticator.extensions.contains(.credentialProtection)
+        {
+            throw AuthenticatorError(.notAllowed, "this authenticator does not support credential protection")
+        }
         let result = try authenticator.makeCredential(
             MakeCredentialRequest(
                 clientDataHash: Array(SHA256.hash(data: clientData)), rpID: rpID, user: options.user,
@@ -62,8 +79,18 @@ public struct WebAuthnClient: Sendable {
                     || selection?.requireResidentKey == true,
                 requireUserVerification: selection?.userVerification == .required,
                 attestation: wantsAttestation ? .packedSelf : .none,
-                userVerificationMethodRequested: options.extensions?["uvm"] == .bool(true)),
+                userVerificationMethodRequested: options.extensions?["uvm"] == .bool(true),
+                hmacSecretRequested: prf != nil, hmacSecretSalts: prfSalts, credentialProtection: policy),
             verification: verification)
+        var outputs: [String: JSONValue] = [:]
+        if options.extensions?["credProps"] == .bool(true) {
+            outputs["credProps"] = .object(["rk": .bool(result.discoverable)])
+        }
+        if prf != nil {
+            var output: [String: JSONValue] = ["enabled": .bool(result.hmacSecret)]
+            if let first = result.hmacSecretOutput { output["results"] = ClientExtensions.results(first) }
+            outputs["prf"] = .object(output)
+        }
         return RegistrationResponseJSON(
             rawId: Base64URLBytes(result.credentialID),
             response: .init(
@@ -72,12 +99,16 @@ public struct WebAuthnClient: Sendable {
                 authenticatorData: Base64URLBytes(result.attestationObject.authenticatorData.rawBytes),
                 transports: [.internal], publicKey: Base64URLBytes(result.publicKey.subjectPublicKeyInfo),
                 publicKeyAlgorithm: result.publicKey.algorithm.rawValue),
-            authenticatorAttachment: .platform, clientExtensionResults: [:])
+            authenticatorAttachment: .platform, clientExtensionResults: outputs)
     }
 
     /// `navigator.credentials.get()`: signs the challenge with a matching credential.
     ///
+    /// With `prf`, `clientExtensionResults.prf.results` holds `first` (and `second`) as base64url
+    /// when the credential supports it (L3 §10.1.4), else `prf` is empty.
     /// - Parameter verification: how the user was verified; a PIN-protected passkey needs its PIN.
+    /// - Throws: ``AuthenticatorError`` `notSupported` for `prf.evalByCredential` without
+    ///   `allowCredentials`, `invalidData` for a key of it that is no allowed credential id.
     public func get(_ options: RequestOptionsJSON, verification: UserVerification) throws(AuthenticatorError)
         -> AuthenticationResponseJSON
     {
@@ -86,19 +117,41 @@ public struct WebAuthnClient: Sendable {
         }
         let clientData = ClientDataBuilder.json(
             type: CollectedClientData.getType, challenge: options.challenge.bytes, origin: origin, topOrigin: topOrigin)
+        let allowed = (options.allowCredentials ?? []).map(\.id.bytes)
+        let prf = try ClientExtensions.PRFInput(options.extensions)
+        var saltsByCredential: [[UInt8]: HMACSecretSalts] = [:]
+        // L3 §10.1.4 prf at authentication, steps 1-2: evalByCredential needs an allow list
+        // and names only credentials in it.
+        if let prf, !prf.evalByCredential.isEmpty {
+            guard !allowed.isEmpty else {
+                throw AuthenticatorError(.notSupported, "prf.evalByCredential needs allowCredentials")
+            }
+            for (key, values) in prf.evalByCredential {
+                guard let id = Base64URL.decode(key), !id.isEmpty, allowed.contains(id) else {
+                    throw AuthenticatorError(.invalidData, "prf.evalByCredential names no allowed credential")
+                }
+                saltsByCredential[id] = try values.salts
+            }
+        }
         let result = try authenticator.getAssertion(
             GetAssertionRequest(
                 clientDataHash: Array(SHA256.hash(data: clientData)), rpID: rpID,
-                allowCredentialIDs: (options.allowCredentials ?? []).map(\.id.bytes),
-                requireUserVerification: options.userVerification == .required,
-                userVerificationMethodRequested: options.extensions?["uvm"] == .bool(true)),
+                allowCredentialIDs: allowed, requireUserVerification: options.userVerification == .required,
+                userVerificationMethodRequested: options.extensions?["uvm"] == .bool(true),
+                hmacSecretSalts: try prf?.eval.map { (values) throws(AuthenticatorError) in try values.salts },
+                hmacSecretSaltsByCredential: saltsByCredential),
             verification: verification)
+        var outputs: [String: JSONValue] = [:]
+        if prf != nil {
+            // Step 3: an empty output, with results when the authenticator evaluated the salts.
+            outputs["prf"] = .object(result.hmacSecretOutput.map { ["results": ClientExtensions.results($0)] } ?? [:])
+        }
         return AuthenticationResponseJSON(
             rawId: Base64URLBytes(result.credentialID),
             response: .init(
                 clientDataJSON: Base64URLBytes(clientData),
                 authenticatorData: Base64URLBytes(result.authenticatorData.rawBytes),
                 signature: Base64URLBytes(result.signature), userHandle: Base64URLBytes(result.userHandle)),
-            authenticatorAttachment: .platform, clientExtensionResults: [:])
+            authenticatorAttachment: .platform, clientExtensionResults: outputs)
     }
 }

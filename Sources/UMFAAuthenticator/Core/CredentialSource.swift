@@ -19,6 +19,12 @@ public struct CredentialSource: Sendable, Hashable, Codable {
     public var sealedPrivateKey: Base64URLBytes
     /// How the private key is sealed.
     public var protection: KeyProtection
+    /// The two hmac-secret CredRandom values (CTAP 2.1 §12.5), sealed like the private key;
+    /// `nil` for a credential made before them or by an authenticator without `hmac-secret`,
+    /// which then supports no PRF.
+    public var sealedCredRandom: Base64URLBytes?
+    /// The credential's `credProtect` level (CTAP 2.1 §12.1); level 1 for a credential made before it.
+    public let credentialProtection: CredentialProtectionPolicy
     /// The credential public key (COSE), kept so a relying party's key can be shown without unsealing.
     public let publicKey: Base64URLBytes
     /// The signature counter; it only ever grows.
@@ -35,8 +41,9 @@ public struct CredentialSource: Sendable, Hashable, Codable {
     /// Creates a credential source.
     public init(
         id: [UInt8], rpID: String, userHandle: [UInt8], userName: String, userDisplayName: String,
-        sealedPrivateKey: [UInt8], protection: KeyProtection, publicKey: [UInt8], signCount: UInt32 = 0,
-        failedVerificationAttempts: Int = 0, discoverable: Bool, createdAt: Date
+        sealedPrivateKey: [UInt8], protection: KeyProtection, sealedCredRandom: [UInt8]? = nil,
+        credentialProtection: CredentialProtectionPolicy = .userVerificationOptional, publicKey: [UInt8],
+        signCount: UInt32 = 0, failedVerificationAttempts: Int = 0, discoverable: Bool, createdAt: Date
     ) {
         self.id = Base64URLBytes(id)
         self.rpID = rpID
@@ -45,6 +52,8 @@ public struct CredentialSource: Sendable, Hashable, Codable {
         self.userDisplayName = userDisplayName
         self.sealedPrivateKey = Base64URLBytes(sealedPrivateKey)
         self.protection = protection
+        self.sealedCredRandom = sealedCredRandom.map(Base64URLBytes.init)
+        self.credentialProtection = credentialProtection
         self.publicKey = Base64URLBytes(publicKey)
         self.signCount = signCount
         self.failedVerificationAttempts = failedVerificationAttempts
@@ -54,7 +63,8 @@ public struct CredentialSource: Sendable, Hashable, Codable {
 
     /// Decodes a credential; a record written before attempts were counted per credential
     /// has no `failedVerificationAttempts` and reads as 0 (``DirectoryCredentialStore``
-    /// carries its old device-wide count over).
+    /// carries its old device-wide count over); one written before hmac-secret and credProtect
+    /// has no CredRandom and protection level 1.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Base64URLBytes.self, forKey: .id)
@@ -64,6 +74,10 @@ public struct CredentialSource: Sendable, Hashable, Codable {
         userDisplayName = try container.decode(String.self, forKey: .userDisplayName)
         sealedPrivateKey = try container.decode(Base64URLBytes.self, forKey: .sealedPrivateKey)
         protection = try container.decode(KeyProtection.self, forKey: .protection)
+        sealedCredRandom = try container.decodeIfPresent(Base64URLBytes.self, forKey: .sealedCredRandom)
+        credentialProtection =
+            try container.decodeIfPresent(CredentialProtectionPolicy.self, forKey: .credentialProtection)
+            ?? .userVerificationOptional
         publicKey = try container.decode(Base64URLBytes.self, forKey: .publicKey)
         signCount = try container.decode(UInt32.self, forKey: .signCount)
         failedVerificationAttempts =

@@ -17,6 +17,21 @@ public struct KeyProtection: Codable, Sendable, Hashable {
     public static let deviceKeyOnly = KeyProtection(secretKind: nil, salt: nil, rounds: nil)
 }
 
+/// What a credential keeps sealed.
+struct CredentialSecrets {
+    /// The credential's private key.
+    let key: P256.Signing.PrivateKey
+    /// Its hmac-secret values; `nil` for a credential made before them or without them.
+    let credRandom: CredRandom?
+}
+
+/// A sealed ``CredentialSecrets`` and how it is sealed.
+struct SealedCredential {
+    let sealedKey: [UInt8]
+    let sealedCredRandom: [UInt8]?
+    let protection: KeyProtection
+}
+
 /// Seals private keys with AES-GCM under a key the ``DeviceKeyProvider`` derives from the
 /// device key and, when the user chose one, a PIN or password stretched with scrypt
 /// (memory-hard), so neither a copy of the files without the device key nor the device key
@@ -36,8 +51,11 @@ struct KeySealer: Sendable {
         return rounds < scryptRounds
     }
 
-    func seal(_ key: P256.Signing.PrivateKey, credentialID: [UInt8], secret: (SecretKind, String)?)
-        throws(AuthenticatorError) -> (sealed: [UInt8], protection: KeyProtection)
+    /// Seals a credential's private key and, when it has them, its CredRandom values, each
+    /// with AES-GCM under the same wrapping key (so one scrypt run serves both) and bound to
+    /// the credential id.
+    func seal(_ secrets: CredentialSecrets, credentialID: [UInt8], secret: (SecretKind, String)?)
+        throws(AuthenticatorError) -> SealedCredential
     {
         var protection = KeyProtection.deviceKeyOnly
         if let (kind, _) = secret {
@@ -45,30 +63,56 @@ struct KeySealer: Sendable {
                 secretKind: kind, salt: Base64URLBytes(SecureRandom.bytes(16)), rounds: scryptRounds)
         }
         let wrapping = try wrappingKey(protection, secret: secret?.1)
-        do {
-            let box = try AES.GCM.seal(key.rawRepresentation, using: wrapping, authenticating: credentialID)
-            guard let combined = box.combined else { throw AuthenticatorError(.storageFailure, "sealing failed") }
-            return ([UInt8](combined), protection)
-        } catch let error as AuthenticatorError {
-            throw error
-        } catch {
-            throw AuthenticatorError(.storageFailure, "sealing failed")
+        let sealedKey = try Self.seal(
+            [UInt8](secrets.key.rawRepresentation), using: wrapping, authenticating: credentialID)
+        let sealedCredRandom = try secrets.credRandom.map { (credRandom) throws(AuthenticatorError) in
+            try Self.seal(
+                credRandom.withUV + credRandom.withoutUV, using: wrapping,
+                authenticating: credentialID + CredRandom.sealingContext)
         }
+        return SealedCredential(sealedKey: sealedKey, sealedCredRandom: sealedCredRandom, protection: protection)
     }
 
-    /// Opens a sealed key; `nil` when the secret is wrong (the seal does not authenticate).
-    func open(_ sealed: [UInt8], credentialID: [UInt8], protection: KeyProtection, secret: String?)
-        throws(AuthenticatorError) -> P256.Signing.PrivateKey?
-    {
-        let wrapping = try wrappingKey(protection, secret: secret)
-        guard let box = try? AES.GCM.SealedBox(combined: sealed) else {
-            throw AuthenticatorError(.invalidData, "a stored credential is damaged")
-        }
-        guard let raw = try? AES.GCM.open(box, using: wrapping, authenticating: credentialID) else { return nil }
+    /// Opens a sealed key (and CredRandom values, when sealed); `nil` when the secret is
+    /// wrong (the seal does not authenticate).
+    func open(_ credential: CredentialSource, secret: String?) throws(AuthenticatorError) -> CredentialSecrets? {
+        let credentialID = credential.id.bytes
+        let wrapping = try wrappingKey(credential.protection, secret: secret)
+        guard let raw = try Self.open(credential.sealedPrivateKey.bytes, using: wrapping, authenticating: credentialID)
+        else { return nil }
         guard let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
             throw AuthenticatorError(.invalidData, "a stored credential is damaged")
         }
-        return key
+        guard let sealedCredRandom = credential.sealedCredRandom?.bytes else {
+            return CredentialSecrets(key: key, credRandom: nil)
+        }
+        guard
+            let both = try Self.open(
+                sealedCredRandom, using: wrapping, authenticating: credentialID + CredRandom.sealingContext),
+            both.count == 2 * CredRandom.length
+        else { throw AuthenticatorError(.invalidData, "a stored credential is damaged") }
+        let credRandom = CredRandom(
+            withUV: Array(both.prefix(CredRandom.length)), withoutUV: Array(both.suffix(CredRandom.length)))
+        return CredentialSecrets(key: key, credRandom: credRandom)
+    }
+
+    private static func seal(_ plaintext: [UInt8], using key: SymmetricKey, authenticating data: [UInt8])
+        throws(AuthenticatorError) -> [UInt8]
+    {
+        guard let box = try? AES.GCM.seal(plaintext, using: key, authenticating: data), let combined = box.combined
+        else { throw AuthenticatorError(.storageFailure, "sealing failed") }
+        return [UInt8](combined)
+    }
+
+    /// The plaintext, or `nil` when `key` does not open the box.
+    private static func open(_ sealed: [UInt8], using key: SymmetricKey, authenticating data: [UInt8])
+        throws(AuthenticatorError) -> [UInt8]?
+    {
+        guard let box = try? AES.GCM.SealedBox(combined: sealed) else {
+            throw AuthenticatorError(.invalidData, "a stored credential is damaged")
+        }
+        guard let plaintext = try? AES.GCM.open(box, using: key, authenticating: data) else { return nil }
+        return [UInt8](plaintext)
     }
 
     private func wrappingKey(_ protection: KeyProtection, secret: String?) throws(AuthenticatorError) -> SymmetricKey {

@@ -17,23 +17,22 @@ extension SoftwareAuthenticator {
     @discardableResult
     public func changeSecret(_ kind: SecretKind, from old: String, to new: String) throws(AuthenticatorError) -> Int {
         try SecretPolicy.check(kind, new)
-        var opened: [(CredentialSource, P256.Signing.PrivateKey)] = []
+        var opened: [(CredentialSource, CredentialSecrets)] = []
         var locked = 0
         for credential in try store.allCredentials() where credential.protection.secretKind == kind {
             guard !isLocked(credential) else {
                 locked += 1
                 continue
             }
-            let (key, _) = try unlock(credential, verification: .secret(kind, old))
-            opened.append((credential, key))
+            let (secrets, _) = try unlock(credential, verification: .secret(kind, old))
+            opened.append((credential, secrets))
         }
         if opened.isEmpty, locked > 0 { throw Self.lockedOutError }
-        for (credential, key) in opened {
-            let (sealed, protection) = try sealer.seal(key, credentialID: credential.id.bytes, secret: (kind, new))
+        for (credential, secrets) in opened {
+            let sealed = try sealer.seal(secrets, credentialID: credential.id.bytes, secret: (kind, new))
             try serialized { () throws(AuthenticatorError) in
                 guard var fresh = try store.credential(id: credential.id.bytes) else { return }
-                fresh.sealedPrivateKey = Base64URLBytes(sealed)
-                fresh.protection = protection
+                fresh.replaceSeal(with: sealed)
                 try store.save(fresh)
             }
         }
@@ -42,11 +41,13 @@ extension SoftwareAuthenticator {
 
     /// Whether a credential in `ids` lives here for `rpID`. A damaged one cannot sign, nor can
     /// a locked one, so neither counts: they must not block the credential that replaces them.
-    func holdsAny(of ids: [[UInt8]], rpID: String) throws(AuthenticatorError) -> Bool {
+    /// Without UV a `userVerificationRequired` credential is not revealed (CTAP 2.1 §12.1).
+    func holdsAny(of ids: [[UInt8]], rpID: String, userVerified: Bool) throws(AuthenticatorError) -> Bool {
         for id in ids {
             do throws(AuthenticatorError) {
                 guard let credential = try store.credential(id: id), credential.rpID == rpID else { continue }
                 if isLocked(credential) { continue }
+                if !userVerified, credential.credentialProtection == .userVerificationRequired { continue }
                 return true
             } catch  where error.code == .invalidData {
                 continue
@@ -58,7 +59,12 @@ extension SoftwareAuthenticator {
     /// The credential that answers `request`: the newest allowed one for the RP, or with an
     /// empty allow list the newest discoverable one. Allowed credentials are looked up by id,
     /// so only a damaged allowed credential is reported, and only when no other can answer.
-    func candidate(for request: GetAssertionRequest) throws(AuthenticatorError) -> CredentialSource {
+    ///
+    /// CTAP 2.1 §12.1 `credProtect`, without UV: a `userVerificationRequired` credential is
+    /// never chosen, and a `userVerificationOptionalWithCredentialIDList` one only by its id.
+    func candidate(for request: GetAssertionRequest, userVerified: Bool) throws(AuthenticatorError)
+        -> CredentialSource
+    {
         var candidates: [CredentialSource] = []
         var damage: AuthenticatorError?
         if request.allowCredentialIDs.isEmpty {
@@ -74,6 +80,16 @@ extension SoftwareAuthenticator {
                 }
             }
         }
+        if !userVerified {
+            let byID = !request.allowCredentialIDs.isEmpty
+            candidates.removeAll { candidate in
+                switch candidate.credentialProtection {
+                case .userVerificationOptional: return false
+                case .userVerificationOptionalWithCredentialIDList: return !byID
+                case .userVerificationRequired: return true
+                }
+            }
+        }
         guard let chosen = candidates.max(by: { $0.createdAt < $1.createdAt }) else {
             if let damage { throw damage }
             throw AuthenticatorError(.notAllowed, "no credential on this authenticator matches the request")
@@ -85,14 +101,10 @@ extension SoftwareAuthenticator {
     /// secrets: a wrong secret adds one to it, a right one sets it back to 0, and nothing else
     /// touches it, so a right secret for another credential buys no further guesses here.
     func unlock(_ credential: CredentialSource, verification: UserVerification) throws(AuthenticatorError)
-        -> (P256.Signing.PrivateKey, Bool)
+        -> (CredentialSecrets, Bool)
     {
         guard let kind = credential.protection.secretKind else {
-            guard
-                let key = try sealer.open(
-                    credential.sealedPrivateKey.bytes, credentialID: credential.id.bytes,
-                    protection: credential.protection, secret: nil)
-            else {
+            guard let key = try sealer.open(credential, secret: nil) else {
                 throw AuthenticatorError(.invalidData, "a stored credential does not open with this device's key")
             }
             return (key, verification.isVerification)
@@ -100,18 +112,14 @@ extension SoftwareAuthenticator {
         guard case .secret(let givenKind, let secret) = verification, givenKind == kind else {
             throw AuthenticatorError(.userVerificationFailed, "this passkey is protected by a \(kind.rawValue)")
         }
-        return try serialized { () throws(AuthenticatorError) -> (P256.Signing.PrivateKey, Bool) in
+        return try serialized { () throws(AuthenticatorError) -> (CredentialSecrets, Bool) in
             // Re-read under the lock: the count (and the seal) another process left is the one that holds.
             guard var fresh = try store.credential(id: credential.id.bytes) else {
                 throw AuthenticatorError(.notAllowed, "the credential was removed")
             }
             let failures = fresh.failedVerificationAttempts
             guard failures < maximumFailedAttempts else { throw Self.lockedOutError }
-            guard
-                let key = try sealer.open(
-                    fresh.sealedPrivateKey.bytes, credentialID: fresh.id.bytes, protection: fresh.protection,
-                    secret: secret)
-            else {
+            guard let key = try sealer.open(fresh, secret: secret) else {
                 fresh.failedVerificationAttempts = failures + 1
                 try store.save(fresh)
                 if failures + 1 >= maximumFailedAttempts { throw Self.lockedOutError }
@@ -130,13 +138,13 @@ extension SoftwareAuthenticator {
     /// A new seal of `key` at this authenticator's scrypt cost when `credential`'s seal is
     /// cheaper and the secret is at hand; `nil` otherwise, or when sealing fails (the old seal
     /// keeps working, so signing goes on).
-    func strongerSeal(of credential: CredentialSource, key: P256.Signing.PrivateKey, verification: UserVerification)
-        -> (sealed: [UInt8], protection: KeyProtection)?
+    func strongerSeal(of credential: CredentialSource, secrets: CredentialSecrets, verification: UserVerification)
+        -> SealedCredential?
     {
         guard sealer.isWeakerThanNew(credential.protection), case .secret(let kind, let secret) = verification,
             kind == credential.protection.secretKind
         else { return nil }
-        return try? sealer.seal(key, credentialID: credential.id.bytes, secret: (kind, secret))
+        return try? sealer.seal(secrets, credentialID: credential.id.bytes, secret: (kind, secret))
     }
 
     /// Whether too many wrong secrets in a row have locked `credential` for good.
@@ -166,5 +174,14 @@ extension SoftwareAuthenticator {
                 try store.delete(id: credential.id.bytes)
             }
         }
+    }
+}
+
+extension CredentialSource {
+    /// Takes a new seal of the same key and CredRandom (another secret, or a higher cost).
+    mutating func replaceSeal(with sealed: SealedCredential) {
+        sealedPrivateKey = Base64URLBytes(sealed.sealedKey)
+        sealedCredRandom = sealed.sealedCredRandom.map(Base64URLBytes.init)
+        protection = sealed.protection
     }
 }

@@ -23,6 +23,8 @@ public struct SoftwareAuthenticator: Sendable {
     public let maximumFailedAttempts: Int
     /// The user's decisions before creating or reporting a credential.
     public let consent: any AuthenticatorConsent
+    /// The CTAP extensions this authenticator supports (``AuthenticatorExtensions/all`` by default).
+    public let extensions: AuthenticatorExtensions
     let sealer: KeySealer
     private let randomBytes: @Sendable (Int) -> [UInt8]
     private let now: @Sendable () -> Date
@@ -46,34 +48,40 @@ public struct SoftwareAuthenticator: Sendable {
     ///   - scryptRounds: scrypt N for new PIN/password seals, a power of two up to 2^20;
     ///     ``defaultScryptRounds`` by default. Lower it only in tests.
     ///   - maximumFailedAttempts: wrong secrets in a row before a credential locks; 8 by default.
-    ///   - randomBytes: the source of credential ids.
+    ///   - extensions: the CTAP extensions to support; without `hmacSecret` no credential
+    ///     supports PRF, without `credentialProtection` every credential has level 1.
+    ///   - randomBytes: the source of credential ids and hmac-secret CredRandom values.
     ///   - now: the clock used for creation times.
     public init(
         store: any CredentialStore, deviceKey: SymmetricKey = SymmetricKey(size: .bits256),
         aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID,
         scryptRounds: Int = SoftwareAuthenticator.defaultScryptRounds,
         maximumFailedAttempts: Int = 8, consent: any AuthenticatorConsent = AlwaysConsent(),
+        extensions: AuthenticatorExtensions = .all,
         randomBytes: @escaping @Sendable (Int) -> [UInt8] = SoftwareAuthenticator.systemRandomBytes,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
             store: store, deviceKeyProvider: InMemoryDeviceKey(deviceKey), aaguid: aaguid, scryptRounds: scryptRounds,
-            maximumFailedAttempts: maximumFailedAttempts, consent: consent, randomBytes: randomBytes, now: now)
+            maximumFailedAttempts: maximumFailedAttempts, consent: consent, extensions: extensions,
+            randomBytes: randomBytes, now: now)
     }
 
     /// Creates an authenticator over `store` whose device key stays in `deviceKeyProvider`:
     /// ``DeviceKeyFile`` beside the credentials, or a platform keystore.
     ///
-    /// The other parameters are those of ``init(store:deviceKey:aaguid:scryptRounds:maximumFailedAttempts:consent:randomBytes:now:)``.
+    /// The other parameters are those of ``init(store:deviceKey:aaguid:scryptRounds:maximumFailedAttempts:consent:extensions:randomBytes:now:)``.
     public init(
         store: any CredentialStore, deviceKeyProvider: any DeviceKeyProvider,
         aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID,
         scryptRounds: Int = SoftwareAuthenticator.defaultScryptRounds,
         maximumFailedAttempts: Int = 8, consent: any AuthenticatorConsent = AlwaysConsent(),
+        extensions: AuthenticatorExtensions = .all,
         randomBytes: @escaping @Sendable (Int) -> [UInt8] = SoftwareAuthenticator.systemRandomBytes,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
+        self.extensions = extensions
         self.aaguid = aaguid
         self.sealer = KeySealer(deviceKey: deviceKeyProvider, scryptRounds: scryptRounds)
         self.maximumFailedAttempts = maximumFailedAttempts
@@ -99,7 +107,9 @@ public struct SoftwareAuthenticator: Sendable {
     public func makeCredential(_ request: MakeCredentialRequest, verification: UserVerification)
         throws(AuthenticatorError) -> MakeCredentialResult
     {
-        if try holdsAny(of: request.excludeCredentialIDs, rpID: request.rpID) {
+        if try holdsAny(
+            of: request.excludeCredentialIDs, rpID: request.rpID, userVerified: verification.isVerification)
+        {
             guard consent.allowExcludedCredentialReport(rpID: request.rpID) else {
                 throw AuthenticatorError(.notAllowed, "the user declined")
             }
@@ -122,18 +132,33 @@ public struct SoftwareAuthenticator: Sendable {
         let key = P256.Signing.PrivateKey()
         let credentialID = randomBytes(32)
         let publicKey = COSEKey(p256: key.publicKey)
-        let (sealed, protection) = try sealer.seal(key, credentialID: credentialID, secret: secret)
+        // CTAP 2.1 §12.5: two random 32-byte values, one for use with UV and one without.
+        let credRandom =
+            extensions.contains(.hmacSecret)
+            ? CredRandom(withUV: randomBytes(CredRandom.length), withoutUV: randomBytes(CredRandom.length)) : nil
+        let protectionLevel =
+            extensions.contains(.credentialProtection)
+            ? request.credentialProtection ?? .userVerificationOptional : .userVerificationOptional
+        let sealed = try sealer.seal(
+            CredentialSecrets(key: key, credRandom: credRandom), credentialID: credentialID, secret: secret)
         let credential = CredentialSource(
             id: credentialID, rpID: request.rpID, userHandle: request.user.id.bytes, userName: request.user.name,
-            userDisplayName: request.user.displayName, sealedPrivateKey: sealed, protection: protection,
-            publicKey: publicKey.encoded, discoverable: request.requireResidentKey, createdAt: now())
+            userDisplayName: request.user.displayName, sealedPrivateKey: sealed.sealedKey,
+            protection: sealed.protection, sealedCredRandom: sealed.sealedCredRandom,
+            credentialProtection: protectionLevel, publicKey: publicKey.encoded,
+            discoverable: request.requireResidentKey, createdAt: now())
+        var outputs = Self.extensions(uvmRequested: request.userVerificationMethodRequested, verification)
+        if request.credentialProtection != nil, extensions.contains(.credentialProtection) {
+            outputs["credProtect"] = .unsigned(UInt64(protectionLevel.rawValue))
+        }
+        if request.hmacSecretRequested, credRandom != nil { outputs["hmac-secret"] = .boolean(true) }
         let authData = AuthenticatorData(
             rpIDHash: Array(SHA256.hash(data: Array(request.rpID.utf8))),
             flags: verification.isVerification ? [.userPresent, .userVerified] : [.userPresent],
             signCount: credential.signCount,
             attestedCredentialData: AttestedCredentialData(
                 aaguid: aaguid, credentialID: credentialID, publicKey: publicKey),
-            extensions: Self.extensions(uvmRequested: request.userVerificationMethodRequested, verification))
+            extensions: outputs.nonEmpty)
         var statement = CBORMap()
         if request.attestation == .packedSelf {
             let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
@@ -146,7 +171,10 @@ public struct SoftwareAuthenticator: Sendable {
             attestationObject: AttestationObject(
                 format: request.attestation == .none ? "none" : "packed", statement: statement,
                 authenticatorData: authData),
-            publicKey: publicKey)
+            publicKey: publicKey, discoverable: credential.discoverable, hmacSecret: credRandom != nil,
+            hmacSecretOutput: request.hmacSecretSalts.flatMap {
+                credRandom?.outputs(for: $0, userVerified: verification.isVerification)
+            })
     }
 
     /// authenticatorGetAssertion: checks the PIN or password when the credential has one,
@@ -159,22 +187,19 @@ public struct SoftwareAuthenticator: Sendable {
     public func getAssertion(_ request: GetAssertionRequest, verification: UserVerification) throws(AuthenticatorError)
         -> GetAssertionResult
     {
-        let chosen = try candidate(for: request)
-        let (key, userVerified) = try unlock(chosen, verification: verification)
+        let chosen = try candidate(for: request, userVerified: verification.isVerification)
+        let (secrets, userVerified) = try unlock(chosen, verification: verification)
         if request.requireUserVerification, !userVerified {
             throw AuthenticatorError(.userVerificationFailed, "user verification is required")
         }
-        let stronger = strongerSeal(of: chosen, key: key, verification: verification)
+        let stronger = strongerSeal(of: chosen, secrets: secrets, verification: verification)
         let signCount = try serialized { () throws(AuthenticatorError) -> UInt32 in
             guard var fresh = try store.credential(id: chosen.id.bytes) else {
                 throw AuthenticatorError(.notAllowed, "the credential was removed")
             }
             fresh.signCount &+= 1
             // Only over the seal it replaces: a secret changed meanwhile stays changed.
-            if let stronger, fresh.sealedPrivateKey == chosen.sealedPrivateKey {
-                fresh.sealedPrivateKey = Base64URLBytes(stronger.sealed)
-                fresh.protection = stronger.protection
-            }
+            if let stronger, fresh.sealedPrivateKey == chosen.sealedPrivateKey { fresh.replaceSeal(with: stronger) }
             try store.save(fresh)
             return fresh.signCount
         }
@@ -182,16 +207,23 @@ public struct SoftwareAuthenticator: Sendable {
             rpIDHash: Array(SHA256.hash(data: Array(request.rpID.utf8))),
             flags: userVerified ? [.userPresent, .userVerified] : [.userPresent], signCount: signCount,
             extensions: Self.extensions(
-                uvmRequested: request.userVerificationMethodRequested && userVerified, verification))
-        let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: key)
+                uvmRequested: request.userVerificationMethodRequested && userVerified, verification
+            ).nonEmpty)
+        let signature = try Self.sign(authData.rawBytes + request.clientDataHash, with: secrets.key)
+        // CTAP 2.1 §12.5: the salts for this credential, evaluated with the CredRandom its UV state selects.
+        let salts = request.hmacSecretSaltsByCredential[chosen.id.bytes] ?? request.hmacSecretSalts
+        var output: HMACSecretOutput?
+        if extensions.contains(.hmacSecret), let salts, let credRandom = secrets.credRandom {
+            output = credRandom.outputs(for: salts, userVerified: userVerified)
+        }
         return GetAssertionResult(
             credentialID: chosen.id.bytes, authenticatorData: authData, signature: signature,
-            userHandle: chosen.userHandle.bytes)
+            userHandle: chosen.userHandle.bytes, hmacSecretOutput: output)
     }
 
     /// The authenticator extension outputs: `uvm` when it was requested and the user verified.
-    static func extensions(uvmRequested: Bool, _ verification: UserVerification) -> CBORMap? {
-        guard uvmRequested, let entry = verification.userVerificationMethodEntry else { return nil }
+    static func extensions(uvmRequested: Bool, _ verification: UserVerification) -> CBORMap {
+        guard uvmRequested, let entry = verification.userVerificationMethodEntry else { return CBORMap() }
         return CBORMap(["uvm": .array([.array(entry.map { .unsigned(UInt64($0)) })])])
     }
 
@@ -210,6 +242,11 @@ extension SoftwareAuthenticator {
     func serialized<Value>(_ body: () throws(AuthenticatorError) -> Value) throws(AuthenticatorError) -> Value {
         try counterLock.withLock { () throws(AuthenticatorError) -> Value in try store.exclusively(body) }
     }
+}
+
+extension CBORMap {
+    /// The map, or `nil` when it has no entries (authenticator data then has no extensions).
+    var nonEmpty: CBORMap? { count == 0 ? nil : self }
 }
 
 /// Serialises counter and attempt updates across copies of one authenticator.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UMFAAuthenticator
+import UMFAEncoding
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
@@ -30,13 +31,40 @@ struct VirtualAuthenticatorOptions: ParsableArguments {
     @Flag(help: "Report that the user was verified (sets the UV flag).")
     var uv = false
 
+    @Option(
+        name: .customLong("prf-salt"),
+        help: ArgumentHelp(
+            "A PRF input (base64url) for the prf extension's eval; give it twice for first and second.",
+            valueName: "base64url"))
+    var prfSalts: [String] = []
+
+    @Flag(name: .customLong("no-prf"), help: "Act as an authenticator without hmac-secret, so PRF is unsupported.")
+    var noPRF = false
+
+    func validate() throws {
+        guard prfSalts.count <= 2 else { throw ValidationError("--prf-salt may be given at most twice") }
+        for salt in prfSalts where Base64URL.decode(salt) == nil {
+            throw ValidationError("--prf-salt \(salt) is not base64url")
+        }
+    }
+
     func client() throws -> WebAuthnClient {
         let directory = URL(fileURLWithPath: state)
         let store = try DirectoryCredentialStore(directory: directory)
         let deviceKey = try DeviceKeyFile(directory: directory)
         return WebAuthnClient(
             origin: origin, topOrigin: topOrigin,
-            authenticator: SoftwareAuthenticator(store: store, deviceKeyProvider: deviceKey))
+            authenticator: SoftwareAuthenticator(
+                store: store, deviceKeyProvider: deviceKey,
+                extensions: noPRF ? AuthenticatorExtensions.all.subtracting(.hmacSecret) : .all))
+    }
+
+    /// `extensions` with `prf.eval` set from `--prf-salt`, or as they were without one.
+    func extensions(_ extensions: [String: JSONValue]?) -> [String: JSONValue]? {
+        guard let first = prfSalts.first.flatMap(Base64URL.decode) else { return extensions }
+        var merged = extensions ?? [:]
+        merged["prf"] = PRFResults.input(first: first, second: prfSalts.dropFirst().first.flatMap(Base64URL.decode))
+        return merged
     }
 
     /// Reads the options, unwrapping a `publicKey` member when there is one.
@@ -59,7 +87,8 @@ struct RegisterCommand: AsyncParsableCommand {
     @OptionGroup var common: VirtualAuthenticatorOptions
 
     func run() async throws {
-        let options = try common.read(CreationOptionsJSON.self)
+        var options = try common.read(CreationOptionsJSON.self)
+        options.extensions = common.extensions(options.extensions)
         do {
             try CommandIO.printJSON(try common.client().create(options, userVerified: common.uv))
         } catch let error as AuthenticatorError {
@@ -77,7 +106,8 @@ struct AssertCommand: AsyncParsableCommand {
     @OptionGroup var common: VirtualAuthenticatorOptions
 
     func run() async throws {
-        let options = try common.read(RequestOptionsJSON.self)
+        var options = try common.read(RequestOptionsJSON.self)
+        options.extensions = common.extensions(options.extensions)
         do {
             try CommandIO.printJSON(try common.client().get(options, userVerified: common.uv))
         } catch let error as AuthenticatorError {

@@ -53,6 +53,14 @@ struct ApplicationSettingsOptions: ParsableArguments {
     @Option(help: "An allowed origin (web or native-app); repeat for several.")
     var origin: [String] = []
 
+    @Option(
+        name: .customLong("related-origin"),
+        help: "A related origin (WebAuthn L3 §5.11) served at /.well-known/webauthn; repeat for several.")
+    var relatedOrigin: [String] = []
+
+    @Flag(name: .customLong("clear-related-origins"), help: "Remove every related origin.")
+    var clearRelatedOrigins = false
+
     @Option(help: "Enrollment policy: grant (default) or open (development only).")
     var policy: String?
 
@@ -93,17 +101,34 @@ struct ApplicationSettingsOptions: ParsableArguments {
         help: "A resource (RFC 8707 absolute URI) access tokens may be issued for; repeat for several.")
     var resourceIndicator: [String] = []
 
+    @OptionGroup var ceremony: CeremonyPreferenceOptions
+
     /// The settings given, as the admin API takes them.
     var body: ApplicationSettingsRequest {
         get throws {
-            ApplicationSettingsRequest(
-                name: name, rpID: rpID, rpName: rpName, origins: origin.isEmpty ? nil : origin,
-                enrollmentPolicy: policy, userVerification: userVerification, attestation: attestation,
-                tokenTTLSeconds: tokenTTL, signup: signup, tokenSigningAlg: tokenSigningAlg,
-                appleAppIDs: appleAppID.isEmpty ? nil : appleAppID,
-                androidApps: androidApp.isEmpty ? nil : try androidApp.map(Self.androidApp),
-                allowedScopes: allowedScope.isEmpty ? nil : allowedScope,
-                resourceIndicators: resourceIndicator.isEmpty ? nil : resourceIndicator)
+            try ceremony.applied(
+                to: ApplicationSettingsRequest(
+                    name: name, rpID: rpID, rpName: rpName, origins: origin.isEmpty ? nil : origin,
+                    relatedOrigins: try relatedOriginsSetting, enrollmentPolicy: policy,
+                    userVerification: userVerification, attestation: attestation,
+                    tokenTTLSeconds: tokenTTL, signup: signup, tokenSigningAlg: tokenSigningAlg,
+                    appleAppIDs: appleAppID.isEmpty ? nil : appleAppID,
+                    androidApps: androidApp.isEmpty ? nil : try androidApp.map(Self.androidApp),
+                    allowedScopes: allowedScope.isEmpty ? nil : allowedScope,
+                    resourceIndicators: resourceIndicator.isEmpty ? nil : resourceIndicator))
+        }
+    }
+
+    /// `--related-origin` values, `[]` for `--clear-related-origins`, `nil` for neither.
+    var relatedOriginsSetting: [String]? {
+        get throws {
+            if clearRelatedOrigins {
+                guard relatedOrigin.isEmpty else {
+                    throw ValidationError("give --related-origin or --clear-related-origins, not both")
+                }
+                return []
+            }
+            return relatedOrigin.isEmpty ? nil : relatedOrigin
         }
     }
 

@@ -10,6 +10,9 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     public var rpName: String?
     /// Web origins and native-app origins (`ios:bundle-id:…`, `android:apk-key-hash:…`).
     public var origins: [String]?
+    /// Web origins of other sites that may use the RP ID too (WebAuthn L3 §5.11), published at
+    /// `https://<rp_id>/.well-known/webauthn`; at most 5 distinct labels. Default none.
+    public var relatedOrigins: [String]?
     /// `open` or `grant` (the default).
     public var enrollmentPolicy: String?
     /// `required`, `preferred` (the default) or `discouraged`.
@@ -45,19 +48,37 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     /// The resource indicators (RFC 8707, absolute URIs) the application's access tokens may be
     /// issued for as `aud`; each belongs to one application only. Default none.
     public var resourceIndicators: [String]?
+    /// Hints for the user agent in every options answer, most preferred first (WebAuthn L3
+    /// §5.4): `security-key`, `client-device`, `hybrid`; `[]` for none (the default).
+    public var hints: [String]?
+    /// Preferred attestation statement formats, most preferred first (WebAuthn L3 §5.4
+    /// `attestationFormats`); `[]` for no preference (the default).
+    public var attestationFormats: [String]?
+    /// The credential protection level registrations ask for (CTAP 2.1 `credProtect`):
+    /// `userVerificationOptional`, `userVerificationOptionalWithCredentialIDList` or
+    /// `userVerificationRequired`; `""` asks for none (the default).
+    public var credentialProtectionPolicy: String?
+    /// Whether clients must refuse authenticators that cannot apply that level (default false).
+    public var enforceCredentialProtectionPolicy: Bool?
     /// The caller's trace id.
     public var traceID: String?
 
     /// Creates settings; `nil` members are left as they are.
     public init(
         name: String? = nil, rpID: String? = nil, rpName: String? = nil, origins: [String]? = nil,
-        enrollmentPolicy: String? = nil, userVerification: String? = nil, attestation: String? = nil,
+        relatedOrigins: [String]? = nil, enrollmentPolicy: String? = nil, userVerification: String? = nil,
+        attestation: String? = nil,
         tokenTTLSeconds: Int? = nil, attestationPolicy: String? = nil, aaguidAllow: [String]? = nil,
         aaguidDeny: [String]? = nil, signup: String? = nil, tokenSigningAlg: String? = nil,
         appleAppIDs: [String]? = nil, androidApps: [AndroidApp]? = nil, dpopNonce: String? = nil,
         webhookURL: String? = nil, allowedScopes: [String]? = nil, resourceIndicators: [String]? = nil,
-        traceID: String? = nil
+        hints: [String]? = nil, attestationFormats: [String]? = nil, credentialProtectionPolicy: String? = nil,
+        enforceCredentialProtectionPolicy: Bool? = nil, traceID: String? = nil
     ) {
+        self.hints = hints
+        self.attestationFormats = attestationFormats
+        self.credentialProtectionPolicy = credentialProtectionPolicy
+        self.enforceCredentialProtectionPolicy = enforceCredentialProtectionPolicy
         self.allowedScopes = allowedScopes
         self.resourceIndicators = resourceIndicators
         self.dpopNonce = dpopNonce
@@ -69,6 +90,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         self.rpID = rpID
         self.rpName = rpName
         self.origins = origins
+        self.relatedOrigins = relatedOrigins
         self.enrollmentPolicy = enrollmentPolicy
         self.userVerification = userVerification
         self.attestation = attestation
@@ -84,6 +106,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         case name, origins, attestation, signup
         case rpID = "rp_id"
         case rpName = "rp_name"
+        case relatedOrigins = "related_origins"
         case enrollmentPolicy = "enrollment_policy"
         case userVerification = "user_verification"
         case tokenTTLSeconds = "token_ttl_seconds"
@@ -97,17 +120,25 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         case webhookURL = "webhook_url"
         case allowedScopes = "allowed_scopes"
         case resourceIndicators = "resource_indicators"
+        case hints
+        case attestationFormats = "attestation_formats"
+        case credentialProtectionPolicy = "credential_protection_policy"
+        case enforceCredentialProtectionPolicy = "enforce_credential_protection_policy"
         case traceID = "trace_id"
     }
 
     /// An example with every member.
     public static let example = ApplicationSettingsRequest(
         name: "Shop", rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"],
-        enrollmentPolicy: "grant", userVerification: "preferred", attestation: "none", tokenTTLSeconds: 300,
+        relatedOrigins: ["https://shop.example.co.uk"], enrollmentPolicy: "grant", userVerification: "preferred",
+        attestation: "none", tokenTTLSeconds: 300,
         attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [], signup: "enabled", tokenSigningAlg: "RS256",
         appleAppIDs: ["ABCDE12345.com.example.shop"], androidApps: [.example], dpopNonce: "off",
         webhookURL: "https://shop.example/umfa-webhook", allowedScopes: ["openid", "profile", "email"],
-        resourceIndicators: ["https://api.shop.example"], traceID: Examples.traceID)
+        resourceIndicators: ["https://api.shop.example"], hints: ["client-device", "hybrid"],
+        attestationFormats: ["packed", "none"],
+        credentialProtectionPolicy: "userVerificationOptionalWithCredentialIDList",
+        enforceCredentialProtectionPolicy: false, traceID: Examples.traceID)
 }
 
 /// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are
@@ -174,6 +205,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var rpName: String
     /// The allowed origins.
     public var origins: [String]
+    /// The related origins (WebAuthn L3 §5.11) served at `/.well-known/webauthn`.
+    public var relatedOrigins: [String]
     /// `open` or `grant`.
     public var enrollmentPolicy: String
     /// What the enrollment policy means, with a warning for `open`.
@@ -210,18 +243,32 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var allowedScopes: [String]
     /// The resource indicators (RFC 8707) its access tokens may be issued for.
     public var resourceIndicators: [String]
+    /// Hints for the user agent, most preferred first.
+    public var hints: [String]
+    /// Preferred attestation statement formats, most preferred first.
+    public var attestationFormats: [String]
+    /// The credential protection level registrations ask for; absent for none.
+    public var credentialProtectionPolicy: String?
+    /// Whether clients must refuse authenticators that cannot apply it.
+    public var enforceCredentialProtectionPolicy: Bool
 
     /// Creates an answer.
     public init(
         traceID: String, applicationID: String, apiKey: String? = nil, name: String, rpID: String, rpName: String,
-        origins: [String], enrollmentPolicy: String, enrollmentPolicyDescription: String, userVerification: String,
+        origins: [String], relatedOrigins: [String] = [], enrollmentPolicy: String,
+        enrollmentPolicyDescription: String, userVerification: String,
         attestation: String, tokenTTLSeconds: Int, createdAt: String, attestationPolicy: String,
         aaguidAllow: [String]?, aaguidDeny: [String], signup: String, tokenSigningAlg: String = "RS256",
         appleAppIDs: [String] = [], androidApps: [AndroidApp] = [], dpopNonce: String = "off",
         webhookURL: String? = nil, webhookSecret: String? = nil,
         allowedScopes: [String] = ["openid", "profile", "email", "phone", "offline_access"],
-        resourceIndicators: [String] = []
+        resourceIndicators: [String] = [], hints: [String] = [], attestationFormats: [String] = [],
+        credentialProtectionPolicy: String? = nil, enforceCredentialProtectionPolicy: Bool = false
     ) {
+        self.hints = hints
+        self.attestationFormats = attestationFormats
+        self.credentialProtectionPolicy = credentialProtectionPolicy
+        self.enforceCredentialProtectionPolicy = enforceCredentialProtectionPolicy
         self.allowedScopes = allowedScopes
         self.resourceIndicators = resourceIndicators
         self.dpopNonce = dpopNonce
@@ -237,6 +284,7 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         self.rpID = rpID
         self.rpName = rpName
         self.origins = origins
+        self.relatedOrigins = relatedOrigins
         self.enrollmentPolicy = enrollmentPolicy
         self.enrollmentPolicyDescription = enrollmentPolicyDescription
         self.userVerification = userVerification
@@ -257,6 +305,7 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         case name, origins, attestation
         case rpID = "rp_id"
         case rpName = "rp_name"
+        case relatedOrigins = "related_origins"
         case enrollmentPolicy = "enrollment_policy"
         case enrollmentPolicyDescription = "enrollment_policy_description"
         case userVerification = "user_verification"
@@ -273,18 +322,26 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         case webhookSecret = "webhook_secret"
         case allowedScopes = "allowed_scopes"
         case resourceIndicators = "resource_indicators"
+        case hints
+        case attestationFormats = "attestation_formats"
+        case credentialProtectionPolicy = "credential_protection_policy"
+        case enforceCredentialProtectionPolicy = "enforce_credential_protection_policy"
     }
 
     /// An example with every member.
     public static let example = ApplicationResponse(
         traceID: Examples.traceID, applicationID: Examples.applicationID, apiKey: "umfa_ak_x", name: "Shop",
-        rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"], enrollmentPolicy: "grant",
+        rpID: "shop.example", rpName: "Shop", origins: ["https://shop.example"],
+        relatedOrigins: ["https://shop.example.co.uk"], enrollmentPolicy: "grant",
         enrollmentPolicyDescription: "grant: …", userVerification: "preferred", attestation: "none",
         tokenTTLSeconds: 300, createdAt: Examples.time, attestationPolicy: "any", aaguidAllow: [], aaguidDeny: [],
         signup: "enabled", tokenSigningAlg: "RS256", appleAppIDs: ["ABCDE12345.com.example.shop"],
         androidApps: [.example], dpopNonce: "off", webhookURL: "https://shop.example/umfa-webhook",
         webhookSecret: "umfa_whs_…", allowedScopes: ["openid", "profile", "email"],
-        resourceIndicators: ["https://api.shop.example"])
+        resourceIndicators: ["https://api.shop.example"], hints: ["client-device", "hybrid"],
+        attestationFormats: ["packed", "none"],
+        credentialProtectionPolicy: "userVerificationOptionalWithCredentialIDList",
+        enforceCredentialProtectionPolicy: false)
 }
 
 /// `GET /api/admin/applications`: `{trace_id, applications}`.

@@ -22,13 +22,21 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
     public var attestationFormat: String
     /// The model's name from FIDO metadata, when metadata named it.
     public var authenticatorName: String?
+    /// Whether the credential is discoverable, so it signs in without a username
+    /// (`credProps.rk`, WebAuthn L3 §10.1.3); `null` when the client did not say.
+    public var discoverable: Bool?
+    /// Whether the credential supports PRF (`prf.enabled`, WebAuthn L3 §10.1.4); `null` when the
+    /// client did not say.
+    public var prfEnabled: Bool?
 
     /// Creates a summary.
     public init(
         credentialID: String, deviceName: String?, createdAt: String, lastUsedAt: String?, aaguid: String,
         transports: [String], backupEligible: Bool, backupState: Bool, signCount: UInt32, attestationFormat: String,
-        authenticatorName: String?
+        authenticatorName: String?, discoverable: Bool? = nil, prfEnabled: Bool? = nil
     ) {
+        self.discoverable = discoverable
+        self.prfEnabled = prfEnabled
         self.credentialID = credentialID
         self.deviceName = deviceName
         self.createdAt = createdAt
@@ -53,13 +61,34 @@ public struct CredentialSummary: Codable, Sendable, Equatable {
         case signCount = "sign_count"
         case attestationFormat = "attestation_format"
         case authenticatorName = "authenticator_name"
+        case discoverable
+        case prfEnabled = "prf_enabled"
+    }
+
+    /// Encodes every member; `discoverable` and `prf_enabled` as `null` when unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(credentialID, forKey: .credentialID)
+        try container.encodeIfPresent(deviceName, forKey: .deviceName)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(lastUsedAt, forKey: .lastUsedAt)
+        try container.encode(aaguid, forKey: .aaguid)
+        try container.encode(transports, forKey: .transports)
+        try container.encode(backupEligible, forKey: .backupEligible)
+        try container.encode(backupState, forKey: .backupState)
+        try container.encode(signCount, forKey: .signCount)
+        try container.encode(attestationFormat, forKey: .attestationFormat)
+        try container.encodeIfPresent(authenticatorName, forKey: .authenticatorName)
+        try container.encode(discoverable, forKey: .discoverable)
+        try container.encode(prfEnabled, forKey: .prfEnabled)
     }
 
     /// An example with every member.
     public static let example = CredentialSummary(
         credentialID: "AQIDBA", deviceName: "Alice's phone", createdAt: Examples.time, lastUsedAt: Examples.time,
         aaguid: "00000000-0000-0000-0000-000000000000", transports: ["internal"], backupEligible: false,
-        backupState: false, signCount: 1, attestationFormat: "none", authenticatorName: "Example Key")
+        backupState: false, signCount: 1, attestationFormat: "none", authenticatorName: "Example Key",
+        discoverable: true, prfEnabled: false)
 }
 
 /// `GET /api/umfa/users/{user_id}/credentials`: `{trace_id, credentials}`.

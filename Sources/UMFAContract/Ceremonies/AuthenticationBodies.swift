@@ -6,25 +6,37 @@ public struct AuthenticationOptionsRequest: ContractBody, Equatable {
     public var applicationID: String
     /// The user, or `nil` for a discoverable credential.
     public var userID: String?
+    /// Hints for the user agent (`security-key`, `client-device`, `hybrid`, WebAuthn L3 §5.5),
+    /// in place of the application's.
+    public var hints: [String]?
+    /// PRF inputs to pass on (WebAuthn L3 §10.1.4); `evalByCredential` needs `user_id`.
+    public var prf: PRFRequestJSON?
     /// The caller's trace id.
     public var traceID: String?
 
     /// Creates a request.
-    public init(applicationID: String, userID: String? = nil, traceID: String? = nil) {
+    public init(
+        applicationID: String, userID: String? = nil, hints: [String]? = nil, prf: PRFRequestJSON? = nil,
+        traceID: String? = nil
+    ) {
         self.applicationID = applicationID
         self.userID = userID
+        self.hints = hints
+        self.prf = prf
         self.traceID = traceID
     }
 
     enum CodingKeys: String, CodingKey {
         case applicationID = "application_id"
         case userID = "user_id"
+        case hints, prf
         case traceID = "trace_id"
     }
 
     /// An example with every member.
     public static let example = AuthenticationOptionsRequest(
-        applicationID: Examples.applicationID, userID: "alice", traceID: Examples.traceID)
+        applicationID: Examples.applicationID, userID: "alice", hints: ["security-key"], prf: .example,
+        traceID: Examples.traceID)
 }
 
 /// The answer of `authentication/options`: `{trace_id, publicKey}`.

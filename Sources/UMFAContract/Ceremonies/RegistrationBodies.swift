@@ -12,19 +12,26 @@ public struct RegistrationOptionsRequest: ContractBody, Equatable {
     public var enrollmentToken: String?
     /// A recent login token of the user, to add a device under the `open` policy.
     public var token: String?
+    /// Hints for the user agent (`security-key`, `client-device`, `hybrid`, WebAuthn L3 §5.4),
+    /// in place of the application's.
+    public var hints: [String]?
+    /// PRF inputs to pass on (WebAuthn L3 §10.1.4); `{}` asks only whether PRF is supported.
+    public var prf: PRFRequestJSON?
     /// The caller's trace id.
     public var traceID: String?
 
     /// Creates a request.
     public init(
         applicationID: String, userID: String, displayName: String? = nil, enrollmentToken: String? = nil,
-        token: String? = nil, traceID: String? = nil
+        token: String? = nil, hints: [String]? = nil, prf: PRFRequestJSON? = nil, traceID: String? = nil
     ) {
         self.applicationID = applicationID
         self.userID = userID
         self.displayName = displayName
         self.enrollmentToken = enrollmentToken
         self.token = token
+        self.hints = hints
+        self.prf = prf
         self.traceID = traceID
     }
 
@@ -33,14 +40,15 @@ public struct RegistrationOptionsRequest: ContractBody, Equatable {
         case userID = "user_id"
         case displayName = "display_name"
         case enrollmentToken = "enrollment_token"
-        case token
+        case token, hints, prf
         case traceID = "trace_id"
     }
 
     /// An example with every member.
     public static let example = RegistrationOptionsRequest(
         applicationID: Examples.applicationID, userID: "alice", displayName: "Alice", enrollmentToken: "umfa_et_x",
-        token: "eyJ", traceID: Examples.traceID)
+        token: "eyJ", hints: ["client-device", "hybrid"], prf: PRFRequestJSON(eval: PRFRequestJSON.example.eval),
+        traceID: Examples.traceID)
 }
 
 /// The answer of `registration/options`: `{trace_id, publicKey}`.
@@ -109,7 +117,8 @@ public struct RegistrationVerifyRequest: ContractBody {
         deviceName: "Alice's phone", traceID: Examples.traceID)
 }
 
-/// The answer of both verify routes: `{trace_id, user_id, credential_id, token}`.
+/// The answer of both verify routes: `{trace_id, user_id, credential_id, token}`, and after a
+/// registration what the client said of the new credential.
 public struct CeremonyResponse: ContractBody, TraceCarrying, Equatable {
     /// The request's trace id.
     public var traceID: String
@@ -119,23 +128,36 @@ public struct CeremonyResponse: ContractBody, TraceCarrying, Equatable {
     public var credentialID: String
     /// A login token (JWT) for the application's backend.
     public var token: String
+    /// Registration only: whether the credential is discoverable (`credProps.rk`, WebAuthn L3
+    /// §10.1.3); absent when the client did not say.
+    public var discoverable: Bool?
+    /// Registration only: whether the credential supports PRF (`prf.enabled`, WebAuthn L3
+    /// §10.1.4); absent when the client did not say.
+    public var prfEnabled: Bool?
 
     /// Creates an answer.
-    public init(traceID: String, userID: String, credentialID: String, token: String) {
+    public init(
+        traceID: String, userID: String, credentialID: String, token: String, discoverable: Bool? = nil,
+        prfEnabled: Bool? = nil
+    ) {
         self.traceID = traceID
         self.userID = userID
         self.credentialID = credentialID
         self.token = token
+        self.discoverable = discoverable
+        self.prfEnabled = prfEnabled
     }
 
     enum CodingKeys: String, CodingKey {
         case traceID = "trace_id"
         case userID = "user_id"
         case credentialID = "credential_id"
-        case token
+        case token, discoverable
+        case prfEnabled = "prf_enabled"
     }
 
     /// An example with every member.
     public static let example = CeremonyResponse(
-        traceID: Examples.traceID, userID: "alice", credentialID: "AQIDBA", token: "eyJ")
+        traceID: Examples.traceID, userID: "alice", credentialID: "AQIDBA", token: "eyJ", discoverable: true,
+        prfEnabled: true)
 }

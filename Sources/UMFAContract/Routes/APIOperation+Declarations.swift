@@ -210,6 +210,7 @@ extension APIOperation {
         case .oauthUserinfoPost: .post("/oidc/{application_id}/userinfo", errors: .oauth, answer: UserinfoResponse.self)
         case .appleAppSiteAssociation: .get("/.well-known/apple-app-site-association")
         case .assetLinks: .get("/.well-known/assetlinks.json")
+        case .relatedOrigins: .get("/.well-known/webauthn", rfcAnswer: true, answer: RelatedOriginsDocument.self)
         case .createInitialAccessToken:
             .post(
                 "/api/admin/applications/{id}/initial-access-tokens", access: .adminToken, status: 201,

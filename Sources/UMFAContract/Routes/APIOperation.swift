@@ -112,6 +112,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case flowConsent
     case flowStartApproval
     case flowPollApproval
+    case relatedOrigins
 
     /// Who may call an operation.
     public enum Access: Sendable, Hashable {

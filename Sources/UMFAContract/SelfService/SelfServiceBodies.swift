@@ -21,12 +21,21 @@ public struct MyCredential: Codable, Sendable, Equatable {
     public var backedUp: Bool
     /// The transports the authenticator named.
     public var transports: [String]
+    /// Whether it signs in without a username (`credProps.rk`, WebAuthn L3 §10.1.3); `null`
+    /// when the client did not say.
+    public var discoverable: Bool?
+    /// Whether it supports PRF (`prf.enabled`, WebAuthn L3 §10.1.4); `null` when the client did
+    /// not say.
+    public var prfEnabled: Bool?
 
     /// Creates a view.
     public init(
         credentialID: String, name: String?, aaguid: String, authenticatorName: String?, createdAt: String,
-        lastUsedAt: String?, backupEligible: Bool, backedUp: Bool, transports: [String]
+        lastUsedAt: String?, backupEligible: Bool, backedUp: Bool, transports: [String], discoverable: Bool? = nil,
+        prfEnabled: Bool? = nil
     ) {
+        self.discoverable = discoverable
+        self.prfEnabled = prfEnabled
         self.credentialID = credentialID
         self.name = name
         self.aaguid = aaguid
@@ -46,13 +55,30 @@ public struct MyCredential: Codable, Sendable, Equatable {
         case lastUsedAt = "last_used_at"
         case backupEligible = "backup_eligible"
         case backedUp = "backed_up"
-        case transports
+        case transports, discoverable
+        case prfEnabled = "prf_enabled"
+    }
+
+    /// Encodes every member; `discoverable` and `prf_enabled` as `null` when unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(credentialID, forKey: .credentialID)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encode(aaguid, forKey: .aaguid)
+        try container.encodeIfPresent(authenticatorName, forKey: .authenticatorName)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(lastUsedAt, forKey: .lastUsedAt)
+        try container.encode(backupEligible, forKey: .backupEligible)
+        try container.encode(backedUp, forKey: .backedUp)
+        try container.encode(transports, forKey: .transports)
+        try container.encode(discoverable, forKey: .discoverable)
+        try container.encode(prfEnabled, forKey: .prfEnabled)
     }
 
     static let example = MyCredential(
         credentialID: "AQIDBA", name: "Work laptop", aaguid: "bada5566-a7aa-401f-bd96-45619a55120d",
         authenticatorName: "1Password", createdAt: Examples.time, lastUsedAt: Examples.time, backupEligible: true,
-        backedUp: true, transports: ["internal", "hybrid"])
+        backedUp: true, transports: ["internal", "hybrid"], discoverable: true, prfEnabled: true)
 }
 
 /// `GET /api/umfa/me/credentials`.

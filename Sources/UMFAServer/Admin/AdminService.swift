@@ -21,6 +21,7 @@ struct AdminService: Sendable {
         try apply(settings, to: &application)
         try Self.validate(application)
         try await checkResourcesUnique(application)
+        try await checkRelatedOriginLabels(application)
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
         try await services.store.insertApplication(application)
@@ -54,6 +55,7 @@ struct AdminService: Sendable {
         try apply(request, to: &application)
         try Self.validate(application)
         if request.resourceIndicators != nil { try await checkResourcesUnique(application) }
+        if request.relatedOrigins != nil || request.rpID != nil { try await checkRelatedOriginLabels(application) }
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         try await services.store.updateApplication(application)
         await services.audit.record(
@@ -113,6 +115,7 @@ struct AdminService: Sendable {
         if let rpID = patch.rpID { application.rpID = rpID }
         if let rpName = patch.rpName { application.rpName = rpName }
         if let origins = patch.origins { application.origins = origins }
+        if let related = patch.relatedOrigins { application.relatedOrigins = related }
         if let policy = patch.enrollmentPolicy {
             guard let value = EnrollmentPolicy(rawValue: policy) else {
                 throw ServiceError.invalid("enrollment_policy must be open or grant")
@@ -167,6 +170,7 @@ struct AdminService: Sendable {
             }
         }
         if let resources = patch.resourceIndicators { application.resourceIndicators = resources }
+        try application.ceremonyPreferences.apply(patch)
         if let apps = patch.androidApps {
             application.androidApps = apps.map {
                 AndroidAppIdentity(
@@ -203,6 +207,18 @@ struct AdminService: Sendable {
         try ApplicationSettingsValidation.validateAttestation(application)
         try ApplicationSettingsValidation.validateNativeApps(application)
         try ApplicationSettingsValidation.validateResourceIndicators(application)
+        try RelatedOrigins.validate(application.relatedOrigins)
+    }
+
+    /// The applications of one RP ID publish one `/.well-known/webauthn` document together, so
+    /// their related origins together must stay within the labels a client honours (§5.11.1).
+    private func checkRelatedOriginLabels(_ application: ApplicationRecord) async throws {
+        guard !application.relatedOrigins.isEmpty else { return }
+        let others = try await services.store.applications(rpID: application.rpID).filter { $0.id != application.id }
+        guard !others.isEmpty else { return }
+        try RelatedOrigins.checkLabels(
+            RelatedOrigins.merged(others.map(\.relatedOrigins) + [application.relatedOrigins]),
+            context: "related_origins of the applications of rp_id \(application.rpID) together")
     }
 
     /// A resource indicator names one application only: an `aud` then tells a resource server
@@ -225,6 +241,7 @@ extension AdminService {
         ApplicationResponse(
             traceID: traceID, applicationID: application.id.uuidString.lowercased(), apiKey: apiKey,
             name: application.name, rpID: application.rpID, rpName: application.rpName, origins: application.origins,
+            relatedOrigins: application.relatedOrigins,
             enrollmentPolicy: application.enrollmentPolicy.rawValue,
             enrollmentPolicyDescription: application.policyDescription,
             userVerification: application.userVerification.rawValue, attestation: application.attestation.rawValue,
@@ -236,6 +253,10 @@ extension AdminService {
                 AndroidApp(packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints)
             }, dpopNonce: application.dpopNonce.rawValue, webhookURL: application.webhookURL,
             webhookSecret: webhookSecret, allowedScopes: application.allowedScopes,
-            resourceIndicators: application.resourceIndicators)
+            resourceIndicators: application.resourceIndicators,
+            hints: application.ceremonyPreferences.hints.map(\.rawValue),
+            attestationFormats: application.ceremonyPreferences.attestationFormats,
+            credentialProtectionPolicy: application.ceremonyPreferences.credentialProtectionPolicy?.rawValue,
+            enforceCredentialProtectionPolicy: application.ceremonyPreferences.enforceCredentialProtectionPolicy)
     }
 }

@@ -5,10 +5,11 @@ import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
 extension ApplicationRecord {
-    /// The relying-party policy this application's ceremonies run under.
+    /// The relying-party policy this application's ceremonies run under: its origins and its
+    /// related origins (WebAuthn L3 §5.11) are the origins `clientDataJSON.origin` may name.
     var relyingPartyPolicy: RelyingPartyPolicy {
         RelyingPartyPolicy(
-            rpID: rpID, origins: OriginPolicy(allowed: Set(origins)),
+            rpID: rpID, origins: OriginPolicy(allowed: Set(origins + relatedOrigins)),
             userVerification: UserVerificationRequirement(rawValue: userVerification.rawValue))
     }
 

@@ -98,6 +98,7 @@ struct SelfServiceService: Sendable {
             aaguid: AAGUID.string(credential.aaguid), authenticatorName: authenticatorName,
             createdAt: Timestamps.rfc3339(credential.createdAt),
             lastUsedAt: credential.lastUsedAt.map(Timestamps.rfc3339), backupEligible: credential.backupEligible,
-            backedUp: credential.backupState, transports: credential.transports)
+            backedUp: credential.backupState, transports: credential.transports, discoverable: credential.discoverable,
+            prfEnabled: credential.prfEnabled)
     }
 }

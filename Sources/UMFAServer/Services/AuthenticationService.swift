@@ -20,15 +20,18 @@ struct AuthenticationService: Sendable {
     func options(_ request: AuthenticationOptionsRequest, caller: Caller) async throws
         -> AuthenticationOptionsResponse
     {
-        try await options(
-            application: try await services.application(request.applicationID), userID: request.userID, caller: caller
-        )
+        let requested = try CeremonyExtensions(hints: request.hints, prf: request.prf, registration: false)
+        return try await options(
+            application: try await services.application(request.applicationID), userID: request.userID, caller: caller,
+            requested: requested)
     }
 
-    /// Request options for `userID` (or a discoverable credential) of `application`.
+    /// Request options for `userID` (or a discoverable credential) of `application`, with the
+    /// request's own hints and PRF inputs (`requested`) beside the application's settings.
     func options(
         application: ApplicationRecord, userID: String?, caller: Caller, challenge given: [UInt8]? = nil,
-        expiresAt: Date? = nil, ceremony: CeremonyKind = .authentication
+        expiresAt: Date? = nil, ceremony: CeremonyKind = .authentication,
+        requested: CeremonyExtensions = CeremonyExtensions()
     ) async throws -> AuthenticationOptionsResponse {
         // Unauthenticated and writes a challenge row: limited per client address.
         try services.abuse.countOptionsRequest(caller)
@@ -53,11 +56,12 @@ struct AuthenticationService: Sendable {
                 ceremony: ceremony, userVerification: application.userVerification,
                 expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
                 allowCredentials: (allow ?? []).map(\.id.bytes)))
+        let extras = requested.authentication(application, allowCredentials: (allow ?? []).map(\.id.bytes))
         let options = RequestOptionsJSON(
             challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),
             rpId: application.rpID, allowCredentials: allow ?? [],
             userVerification: UserVerificationRequirement(rawValue: application.userVerification.rawValue),
-            extensions: LoginTokens.requestedExtensions)
+            hints: extras.hints, extensions: extras.extensions)
         return AuthenticationOptionsResponse(traceID: caller.traceID, publicKey: options)
     }
 

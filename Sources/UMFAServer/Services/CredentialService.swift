@@ -78,7 +78,8 @@ struct CredentialService: Sendable {
             aaguid: AAGUID.string(credential.aaguid), transports: credential.transports,
             backupEligible: credential.backupEligible, backupState: credential.backupState,
             signCount: credential.signCount, attestationFormat: credential.attestationFormat,
-            authenticatorName: credential.authenticatorName)
+            authenticatorName: credential.authenticatorName, discoverable: credential.discoverable,
+            prfEnabled: credential.prfEnabled)
     }
 
     private func authorize(_ target: Target, caller: Caller) async throws -> (ApplicationRecord, String) {

@@ -23,6 +23,7 @@ struct RegistrationService: Sendable {
         let application = try await services.application(request.applicationID)
         try services.checkUserID(request.userID)
         try services.checkName(request.displayName, field: "display_name", maximumBytes: 256)
+        let requested = try CeremonyExtensions(hints: request.hints, prf: request.prf, registration: true)
         // Unauthenticated under the open policy, and stores a challenge: limited per address.
         try services.abuse.countOptionsRequest(caller)
         let existing = try await services.store.credentials(applicationID: application.id, userID: request.userID)
@@ -32,17 +33,21 @@ struct RegistrationService: Sendable {
                 loginToken: request.token)
         return try await options(
             application: application, userID: request.userID, userName: request.userID,
-            displayName: request.displayName ?? request.userID, existing: existing, grant: grant, caller: caller)
+            displayName: request.displayName ?? request.userID, existing: existing, grant: grant, caller: caller,
+            requested: requested)
     }
 
     /// Creation options for `userID` under a grant already decided (by the enrollment policy, or
     /// by account creation on the hosted pages); `userName` is what the passkey manager shows.
-    /// - Parameter newUserHandle: the user handle of an account being created; such a user is
-    ///   not stored here, but with its first passkey (``NewAccount``).
+    /// - Parameters:
+    ///   - newUserHandle: the user handle of an account being created; such a user is not
+    ///     stored here, but with its first passkey (``NewAccount``).
+    ///   - requested: the request's own hints and PRF inputs, beside the application's settings.
     func options(
         application: ApplicationRecord, userID: String, userName: String, displayName: String,
         existing: [StoredCredential], grant: EnrollmentGrant.Grant, caller: Caller, challenge given: [UInt8]? = nil,
-        expiresAt: Date? = nil, ceremony: CeremonyKind = .registration, newUserHandle: [UInt8]? = nil
+        expiresAt: Date? = nil, ceremony: CeremonyKind = .registration, newUserHandle: [UInt8]? = nil,
+        requested: CeremonyExtensions = CeremonyExtensions()
     ) async throws -> RegistrationOptionsResponse {
         let userHandle: [UInt8]
         if let newUserHandle {
@@ -62,6 +67,7 @@ struct RegistrationService: Sendable {
                 expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
                 grant: grant.kind,
                 enrollmentTokenHash: grant.enrollmentTokenHash))
+        let extras = requested.registration(application)
         let options = CreationOptionsJSON(
             rp: RelyingPartyEntity(id: application.rpID, name: application.rpName),
             user: UserEntity(id: Base64URLBytes(userHandle), name: userName, displayName: displayName),
@@ -76,8 +82,9 @@ struct RegistrationService: Sendable {
             authenticatorSelection: AuthenticatorSelectionCriteria(
                 residentKey: .preferred, requireResidentKey: false,
                 userVerification: UserVerificationRequirement(rawValue: application.userVerification.rawValue)),
+            hints: extras.hints,
             attestation: AttestationConveyancePreference(rawValue: application.attestation.rawValue),
-            extensions: LoginTokens.requestedExtensions)
+            attestationFormats: extras.attestationFormats, extensions: extras.extensions)
         return RegistrationOptionsResponse(traceID: caller.traceID, publicKey: options)
     }
 
@@ -91,7 +98,8 @@ struct RegistrationService: Sendable {
             userpwTime: registered.userpwTime)
         return CeremonyResponse(
             traceID: caller.traceID, userID: request.userID,
-            credentialID: Base64URL.encode(registered.credential.credentialID), token: token)
+            credentialID: Base64URL.encode(registered.credential.credentialID), token: token,
+            discoverable: registered.credential.discoverable, prfEnabled: registered.credential.prfEnabled)
     }
 
     /// A user that account creation (DESIGN.md §5, §6) stores together with its first passkey,
@@ -189,13 +197,16 @@ struct RegistrationService: Sendable {
             throw ServiceError.unauthenticated("Registration failed: \(error)")
         }
         let record = verified.record
-        let credential = StoredCredential(
+        var credential = StoredCredential(
             applicationID: application.id, userID: request.userID, credentialID: record.id,
             publicKey: record.publicKey.encoded, signCount: record.signCount, aaguid: record.aaguid,
             transports: record.transports.map(\.rawValue), backupEligible: record.backupEligible,
             backupState: record.backupState, uvInitialized: record.uvInitialized, attestationFormat: verified.format,
             deviceName: request.deviceName, createdAt: services.now(), lastUsedAt: nil,
             authenticatorName: verified.attestation.authenticatorName)
+        // §10.1.3 and §10.1.4: what the client said of the credential (never `prf.results`).
+        (credential.discoverable, credential.prfEnabled) = CeremonyExtensions.registrationOutputs(
+            verified.clientExtensionResults)
         do {
             // The grant is checked again and spent with the store write (DESIGN.md §2, §4).
             try await EnrollmentGrant(services: services, application: application)

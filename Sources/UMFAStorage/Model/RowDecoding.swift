@@ -50,6 +50,7 @@ extension ApplicationRecord {
         self.init(
             id: try row.uuid("id"), name: try row.text("name"), rpID: try row.text("rp_id"),
             rpName: try row.text("rp_name"), origins: try StoredValue.list(try row.text("origins")),
+            relatedOrigins: try StoredValue.list(try row.text("related_origins")),
             enrollmentPolicy: policy, userVerification: try row.setting("user_verification"),
             attestation: try row.setting("attestation"), tokenTTLSeconds: Int(try row.integer("token_ttl_seconds")),
             createdAt: try row.date("created_at"),
@@ -64,6 +65,7 @@ extension ApplicationRecord {
             sealedWebhookSecret: try row.optionalText("sealed_webhook_secret").map { try StoredValue.bytes($0) },
             allowedScopes: try StoredValue.list(try row.text("allowed_scopes")),
             resourceIndicators: try StoredValue.list(try row.text("resource_indicators")))
+        ceremonyPreferences = try CeremonyPreferences(row: row)
     }
 }
 
@@ -90,6 +92,8 @@ extension StoredCredential {
             uvInitialized: try row.bool("uv_initialized"), attestationFormat: try row.text("attestation_format"),
             deviceName: row.optionalText("device_name"), createdAt: try row.date("created_at"),
             lastUsedAt: row.optionalDate("last_used_at"), authenticatorName: row.optionalText("authenticator_name"))
+        discoverable = row.optionalInteger("discoverable").map { $0 != 0 }
+        prfEnabled = row.optionalInteger("prf_enabled").map { $0 != 0 }
     }
 }
 

@@ -249,5 +249,23 @@ enum Schema {
             "ALTER TABLE initial_access_tokens ADD COLUMN scopes TEXT",
             // 11d: account creation (issue 34 item 5).
         ],
+        [
+            // 12: WebAuthn Level 3 extensions and related origins.
+            // 12a: related origins (WebAuthn L3 §5.11).
+            // Each application's related origins (a JSON list, `/.well-known/webauthn`), and the
+            // lookup of applications by RP ID that document is answered with.
+            "ALTER TABLE applications ADD COLUMN related_origins TEXT NOT NULL DEFAULT '[]'",
+            "CREATE INDEX applications_by_rp_id ON applications (rp_id)",
+            // 12b: credProps, hints, attestation formats, credential protection.
+            // What each application's options ask of clients (hints, attestationFormats,
+            // credProtect), and what the client said of each credential at registration
+            // (credProps.rk, prf.enabled): NULL when it did not say.
+            "ALTER TABLE applications ADD COLUMN hints TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE applications ADD COLUMN attestation_formats TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE applications ADD COLUMN credential_protection_policy TEXT",
+            "ALTER TABLE applications ADD COLUMN enforce_credential_protection_policy INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE credentials ADD COLUMN discoverable INTEGER",
+            "ALTER TABLE credentials ADD COLUMN prf_enabled INTEGER",
+        ],
     ]
 }

@@ -53,6 +53,9 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var rpName: String
     /// The allowed origins, web and native, matched exactly.
     public var origins: [String]
+    /// The origins of other sites that may use ``rpID`` too (WebAuthn L3 §5.11), web origins
+    /// matched exactly, published at `https://<rp_id>/.well-known/webauthn`.
+    public var relatedOrigins: [String]
     /// Who may enroll.
     public var enrollmentPolicy: EnrollmentPolicy
     /// `required`, `preferred` or `discouraged`.
@@ -88,13 +91,16 @@ public struct ApplicationRecord: Sendable, Hashable {
     /// The resource indicators (RFC 8707) the application's access tokens may be issued for;
     /// each names one application only.
     public var resourceIndicators: [String]
+    /// What its options ask of clients: hints, attestation formats, credential protection.
+    public var ceremonyPreferences = CeremonyPreferences()
 
     /// The scopes ``allowedScopes`` holds by default: OpenID Connect Core §5.4 and §11.
     public static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
 
     /// Creates an application record.
     public init(
-        id: UUID, name: String, rpID: String, rpName: String, origins: [String], enrollmentPolicy: EnrollmentPolicy,
+        id: UUID, name: String, rpID: String, rpName: String, origins: [String], relatedOrigins: [String] = [],
+        enrollmentPolicy: EnrollmentPolicy,
         userVerification: UserVerificationSetting, attestation: AttestationConveyanceSetting, tokenTTLSeconds: Int,
         createdAt: Date, attestationPolicy: AttestationPolicySetting = .any, aaguidAllow: [String]? = nil,
         aaguidDeny: [String] = [], signup: SignupSetting = .enabled,
@@ -120,6 +126,7 @@ public struct ApplicationRecord: Sendable, Hashable {
         self.rpID = rpID
         self.rpName = rpName
         self.origins = origins
+        self.relatedOrigins = relatedOrigins
         self.enrollmentPolicy = enrollmentPolicy
         self.userVerification = userVerification
         self.attestation = attestation
@@ -218,6 +225,12 @@ public struct StoredCredential: Sendable, Hashable {
     public var lastUsedAt: Date?
     /// The authenticator model's name from FIDO metadata, such as "YubiKey 5 Series with NFC".
     public var authenticatorName: String?
+    /// Whether the client said the credential is discoverable (`credProps.rk`, WebAuthn L3
+    /// §10.1.3); `nil` when it did not say.
+    public var discoverable: Bool?
+    /// Whether the client said the credential supports PRF (`prf.enabled`, WebAuthn L3
+    /// §10.1.4); `nil` when it did not say.
+    public var prfEnabled: Bool?
 
     /// Creates a credential record.
     public init(

@@ -32,15 +32,17 @@ enum StoreQueries {
     static func insertApplication(_ app: ApplicationRecord) -> StoreQuery {
         StoreQuery(
             """
-            INSERT INTO applications (id, name, rp_id, rp_name, origins, enrollment_policy, user_verification,
+            INSERT INTO applications (id, name, rp_id, rp_name, origins, related_origins, enrollment_policy,
+                user_verification,
                 attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup,
                 token_signing_alg, apple_app_ids, android_apps, dpop_nonce, webhook_url, sealed_webhook_secret,
-                allowed_scopes, resource_indicators)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                allowed_scopes, resource_indicators, hints, attestation_formats, credential_protection_policy,
+                enforce_credential_protection_policy)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
-                .text(StoredValue.json(app.origins)),
+                .text(StoredValue.json(app.origins)), .text(StoredValue.json(app.relatedOrigins)),
                 .text(app.enrollmentPolicy.rawValue), .text(app.userVerification.rawValue),
                 .text(app.attestation.rawValue),
                 .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt), .text(app.attestationPolicy.rawValue),
@@ -50,20 +52,23 @@ enum StoreQueries {
                 .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
                 app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
                 .text(StoredValue.json(app.resourceIndicators)),
-            ])
+            ] + app.ceremonyPreferences.values)
     }
 
     static func updateApplication(_ app: ApplicationRecord) -> StoreQuery {
         StoreQuery(
             """
-            UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, enrollment_policy = ?,
+            UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, related_origins = ?,
+                enrollment_policy = ?,
                 user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
                 aaguid_allow = ?, aaguid_deny = ?, signup = ?, token_signing_alg = ?, apple_app_ids = ?,
                 android_apps = ?, dpop_nonce = ?, webhook_url = ?, sealed_webhook_secret = ?, allowed_scopes = ?,
-                resource_indicators = ? WHERE id = ?
+                resource_indicators = ?, hints = ?, attestation_formats = ?, credential_protection_policy = ?,
+                enforce_credential_protection_policy = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
+                .text(StoredValue.json(app.relatedOrigins)),
                 .text(app.enrollmentPolicy.rawValue), .text(app.userVerification.rawValue),
                 .text(app.attestation.rawValue),
                 .integer(Int64(app.tokenTTLSeconds)), .text(app.attestationPolicy.rawValue),
@@ -72,8 +77,8 @@ enum StoreQueries {
                 .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
                 .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
                 app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
-                .text(StoredValue.json(app.resourceIndicators)), .uuid(app.id),
-            ])
+                .text(StoredValue.json(app.resourceIndicators)),
+            ] + app.ceremonyPreferences.values + [.uuid(app.id)])
     }
 
     static func application(_ id: UUID) -> StoreQuery {
@@ -81,6 +86,10 @@ enum StoreQueries {
     }
 
     static let applications = StoreQuery("SELECT * FROM applications ORDER BY created_at, id")
+
+    static func applications(rpID: String) -> StoreQuery {
+        StoreQuery("SELECT * FROM applications WHERE rp_id = ? ORDER BY created_at, id", [.text(rpID)])
+    }
 
     static func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) -> StoreQuery {
         StoreQuery(
@@ -160,7 +169,8 @@ enum StoreQueries {
 
     private static let credentialColumns = """
         application_id, credential_id, user_id, public_key, sign_count, aaguid, transports, backup_eligible,
-            backup_state, uv_initialized, attestation_format, device_name, created_at, last_used_at, authenticator_name
+            backup_state, uv_initialized, attestation_format, device_name, created_at, last_used_at, authenticator_name,
+            discoverable, prf_enabled
         """
 
     private static func credentialValues(_ credential: StoredCredential) -> [StoreQuery.Value] {
@@ -171,6 +181,7 @@ enum StoreQueries {
             .bool(credential.backupState), .bool(credential.uvInitialized), .text(credential.attestationFormat),
             credential.deviceName.map { .text($0) } ?? .null, .date(credential.createdAt),
             .optionalDate(credential.lastUsedAt), credential.authenticatorName.map { .text($0) } ?? .null,
+            credential.discoverable.map { .bool($0) } ?? .null, credential.prfEnabled.map { .bool($0) } ?? .null,
         ]
     }
 
@@ -178,7 +189,7 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO credentials (\(credentialColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             credentialValues(credential))
     }
@@ -206,7 +217,7 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO credentials (\(credentialColumns))
-            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
             WHERE NOT EXISTS (SELECT 1 FROM credentials WHERE application_id = ? AND user_id = ?)
             RETURNING credential_id
             """,

@@ -361,8 +361,9 @@
     show(`User ${userID}`,
       el("p", {}, el("a", { href: `#users/${appID}/`, text: "← all users" })),
       el("h3", { text: "Passkeys" }),
-      table("credentials_table", ["Name", "Authenticator", "Created", "Last used", ""], credentials.map((c) => [
+      table("credentials_table", ["Name", "Authenticator", "Created", "Last used", "Without username", ""], credentials.map((c) => [
         c.device_name || "", c.authenticator_name || c.aaguid, c.created_at, c.last_used_at || "never",
+        c.discoverable === true ? "yes" : c.discoverable === false ? "no" : "unknown",
         confirmButton("Delete", "danger delete", async () => {
           await call("DELETE", `${base}/credentials/${encodeURIComponent(c.credential_id)}`);
           await userPage(appID, userID);

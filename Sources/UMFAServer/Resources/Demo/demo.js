@@ -318,7 +318,10 @@
       meta.className = "meta";
       meta.textContent = "Created " + new Date(credential.created_at).toLocaleString() + " \u00b7 last used " +
         (credential.last_used_at ? new Date(credential.last_used_at).toLocaleString() : "never") +
-        (credential.authenticator_name ? " \u00b7 " + credential.authenticator_name : "");
+        (credential.authenticator_name ? " \u00b7 " + credential.authenticator_name : "") +
+        // credProps.rk as the browser reported it at registration (WebAuthn L3 §10.1.3).
+        (credential.discoverable === true ? " \u00b7 works without a username" :
+          credential.discoverable === false ? " \u00b7 needs the username first" : "");
       text.append(name, meta);
       const rename = document.createElement("button");
       rename.type = "button";
