@@ -68,8 +68,8 @@ def steps(driver, request) -> Steps:
 
 @pytest.fixture
 def authenticator(driver) -> Callable[..., Authenticator]:
-    """authenticator(user_verification=True) -> a new virtual authenticator in the browser."""
-    return lambda user_verification=True: Authenticator(driver, user_verification)
+    """authenticator(user_verification=True, prf=None) -> a new virtual authenticator in the browser."""
+    return lambda user_verification=True, prf=None: Authenticator(driver, user_verification, prf)
 
 
 @pytest.fixture

@@ -38,19 +38,23 @@ def chromium() -> webdriver.Chrome:
 
 class Authenticator:
     """A virtual authenticator of the DevTools WebAuthn domain: CTAP2, internal transport,
-    resident keys, with or without user verification."""
+    resident keys, with or without user verification, and with or without PRF (`hasPrf`, the
+    hmac-secret extension) when `prf` says so."""
 
-    def __init__(self, driver: webdriver.Chrome, user_verification: bool):
+    def __init__(self, driver: webdriver.Chrome, user_verification: bool, prf: bool | None = None):
         self.driver = driver
         driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
-        answer = driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+        options = {
             "protocol": "ctap2",
             "transport": "internal",
             "hasResidentKey": True,
             "hasUserVerification": user_verification,
             "isUserVerified": user_verification,
             "automaticPresenceSimulation": True,
-        }})
+        }
+        if prf is not None:
+            options["hasPrf"] = prf
+        answer = driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": options})
         self.id = answer["authenticatorId"]
 
     def credentials(self) -> list[dict]:

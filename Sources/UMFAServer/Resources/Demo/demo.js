@@ -12,7 +12,12 @@
 
   // -- the WebAuthn JSON encodings (shared with the hosted pages: /demo/webauthn-json.js) ----
 
-  const { fromBase64URL, creationOptions, requestOptions, credentialJSON, hasNativeJSON } = window.UMFAWebAuthn;
+  const { toBase64URL, fromBase64URL, creationOptions, requestOptions, credentialJSON, hasNativeJSON } =
+    window.UMFAWebAuthn;
+
+  // The PRF input of every sign-in (WebAuthn L3 §10.1.4): a fixed salt, so one passkey gives
+  // the same output each time. The output stays in this page; only a fingerprint is shown.
+  const prfSalt = toBase64URL(new TextEncoder().encode("umfa-demo-prf"));
 
   // -- messages a person understands ------------------------------------------------------
 
@@ -173,7 +178,9 @@
   }
 
   async function createPasskey(user, displayName, token) {
-    const body = { application_id: state.app, user_id: user };
+    // `prf: {}` asks for a passkey with PRF (an authenticator makes hmac-secret credentials only
+    // when asked, CTAP 2.1 §12.5), so that sign-ins can use it.
+    const body = { application_id: state.app, user_id: user, prf: {} };
     if (displayName) body.display_name = displayName;
     if (token) body.token = token;
     const options = await call("POST", "/api/umfa/registration/options", body, null, user);
@@ -190,7 +197,7 @@
   }
 
   async function usePasskey(user, mediation, signal) {
-    const body = { application_id: state.app };
+    const body = { application_id: state.app, prf: { eval: { first: prfSalt } } };
     if (user) body.user_id = user;
     const options = await call("POST", "/api/umfa/authentication/options", body, null, user);
     state.rpId = options.publicKey.rpId;
@@ -206,7 +213,26 @@
     }
     const verify = { application_id: state.app, credential: credentialJSON(credential) };
     if (user) verify.user_id = user;
-    return call("POST", "/api/umfa/authentication/verify", verify, null, user);
+    const answer = await call("POST", "/api/umfa/authentication/verify", verify, null, user);
+    const prf = credential.getClientExtensionResults().prf;
+    return { ...answer, prfOutput: prf && prf.results ? prf.results.first : null };
+  }
+
+  // What the sign-in's PRF output was: the first 8 bytes of its SHA-256, in hex, never the
+  // output itself (it is the key material).
+  async function showPRF(output) {
+    const line = $("prf-fingerprint");
+    if (output === undefined) {
+      line.textContent = "Sign in with this passkey to see its PRF key fingerprint.";
+      line.dataset.prf = "pending";
+    } else if (!output) {
+      line.textContent = "PRF is not available: this browser or passkey gave no PRF output.";
+      line.dataset.prf = "unavailable";
+    } else {
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", output)).slice(0, 8);
+      line.textContent = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join(" ");
+      line.dataset.prf = "available";
+    }
   }
 
   // Runs one action with the buttons disabled; `data-busy` tells tests when it is over.
@@ -238,7 +264,7 @@
     $("autofill-note").hidden = false;
     try {
       const result = await usePasskey(null, "conditional", controller.signal);
-      if (result && !controller.signal.aborted) signedIn(result, "with a passkey from autofill");
+      if (result && !controller.signal.aborted) await signedIn(result, "with a passkey from autofill");
     } catch (error) {
       if (!controller.signal.aborted) fail(error);
     }
@@ -256,7 +282,7 @@
 
   const when = (seconds) => new Date(seconds * 1000).toLocaleString();
 
-  function signedIn(result, how) {
+  async function signedIn(result, how) {
     stopAutofill();
     state.user = result.user_id;
     state.token = result.token;
@@ -275,6 +301,7 @@
     $("session").hidden = false;
     say("");
     document.body.dataset.session = "signed-in";
+    await showPRF(result.prfOutput);
     return listPasskeys();
   }
 

@@ -25,23 +25,72 @@ window.UMFAWebAuthn = (() => {
 
   const descriptors = (list) => (list || []).map((d) => ({ ...d, id: fromBase64URL(d.id) }));
 
+  // PRF inputs (WebAuthn L3 §10.1.4) are base64url in JSON and BufferSources for the browser.
+  const prfValues = (values) => {
+    const out = { first: fromBase64URL(values.first) };
+    if (values.second !== undefined) out.second = fromBase64URL(values.second);
+    return out;
+  };
+
+  function prfInputs(prf) {
+    const out = {};
+    if (prf.eval) out.eval = prfValues(prf.eval);
+    if (prf.evalByCredential) {
+      out.evalByCredential = {};
+      for (const [id, values] of Object.entries(prf.evalByCredential)) out.evalByCredential[id] = prfValues(values);
+    }
+    return out;
+  }
+
+  // Decodes `extensions.prf` here whether or not the browser's own parser knows it: the parser
+  // gets the options without it, and the decoded inputs go back in afterwards.
+  function withPRF(json, parse) {
+    const extensions = json.extensions || {};
+    if (!extensions.prf) return parse(json);
+    const { prf, ...rest } = extensions;
+    const options = parse({ ...json, extensions: rest });
+    options.extensions = { ...(options.extensions || {}), prf: prfInputs(prf) };
+    return options;
+  }
+
   function creationOptions(json) {
-    if (hasNativeJSON()) return PublicKeyCredential.parseCreationOptionsFromJSON(json);
-    return {
-      ...json,
-      challenge: fromBase64URL(json.challenge),
-      user: { ...json.user, id: fromBase64URL(json.user.id) },
-      excludeCredentials: descriptors(json.excludeCredentials),
-    };
+    return withPRF(json, (plain) => {
+      if (hasNativeJSON()) return PublicKeyCredential.parseCreationOptionsFromJSON(plain);
+      return {
+        ...plain,
+        challenge: fromBase64URL(plain.challenge),
+        user: { ...plain.user, id: fromBase64URL(plain.user.id) },
+        excludeCredentials: descriptors(plain.excludeCredentials),
+      };
+    });
   }
 
   function requestOptions(json) {
-    if (hasNativeJSON()) return PublicKeyCredential.parseRequestOptionsFromJSON(json);
-    return { ...json, challenge: fromBase64URL(json.challenge), allowCredentials: descriptors(json.allowCredentials) };
+    return withPRF(json, (plain) => {
+      if (hasNativeJSON()) return PublicKeyCredential.parseRequestOptionsFromJSON(plain);
+      return { ...plain, challenge: fromBase64URL(plain.challenge), allowCredentials: descriptors(plain.allowCredentials) };
+    });
+  }
+
+  // The client's extension outputs as JSON: PRF results (ArrayBuffers) become base64url.
+  function extensionResultsJSON(credential) {
+    const results = { ...credential.getClientExtensionResults() };
+    if (results.prf) {
+      const prf = { ...results.prf };
+      if (prf.results) {
+        const encoded = { first: toBase64URL(prf.results.first) };
+        if (prf.results.second) encoded.second = toBase64URL(prf.results.second);
+        prf.results = encoded;
+      }
+      results.prf = prf;
+    }
+    return results;
   }
 
   function credentialJSON(credential) {
-    if (typeof credential.toJSON === "function") return credential.toJSON();
+    if (typeof credential.toJSON === "function") {
+      return { ...credential.toJSON(), clientExtensionResults: extensionResultsJSON(credential) };
+    }
     const r = credential.response;
     const response = { clientDataJSON: toBase64URL(r.clientDataJSON) };
     if (r.attestationObject) {
@@ -61,7 +110,7 @@ window.UMFAWebAuthn = (() => {
       rawId: toBase64URL(credential.rawId),
       type: credential.type,
       response,
-      clientExtensionResults: credential.getClientExtensionResults(),
+      clientExtensionResults: extensionResultsJSON(credential),
     };
     if (credential.authenticatorAttachment) out.authenticatorAttachment = credential.authenticatorAttachment;
     return out;
