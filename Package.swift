@@ -171,7 +171,10 @@ let package = Package(
         // literals, a DPoP key, a private PostgreSQL cluster.
         .target(
             name: "UMFATestSupport",
-            dependencies: ["UMFAEncoding", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "UMFAEncoding", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/UMFATestSupport"
         ),
         .testTarget(

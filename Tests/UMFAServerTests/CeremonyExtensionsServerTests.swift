@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Synchronization
 import Testing
 import UMFAContract
 import UMFAEncoding
@@ -17,26 +16,6 @@ import UMFAWebAuthnTypes
 struct CeremonyExtensionsServerTests {
     /// A secret PRF output a client reports; it must never reach the store or the log.
     static let prfSecret = Base64URL.encode(Array("the client's own PRF output, 32b".utf8))
-
-    /// Every line the server logs, at every level.
-    final class LogLines: Sendable {
-        private let lines = Mutex<[String]>([])
-        var text: String { lines.withLock { $0.joined(separator: "\n") } }
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-        struct Handler: LogHandler {
-            let capture: LogLines
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-            func log(event: LogEvent) {
-                capture.append("\(event.level) \(event.message) \(event.metadata ?? [:]) \(metadata)")
-            }
-        }
-    }
 
     /// An application with `settings` (201 required).
     func application(_ api: API, _ settings: [String: JSONValue]) async throws -> TestApplication {
@@ -253,9 +232,8 @@ struct CeremonyExtensionsServerTests {
     func prfResultsStayWithTheClient() async throws {
         let server = TestServer()
         defer { server.remove() }
-        let lines = LogLines()
-        var logger = Logger(label: "umfa-test") { _ in LogLines.Handler(capture: lines) }
-        logger.logLevel = .trace
+        let lines = LogCapture()
+        let logger = lines.logger(label: "umfa-test")
         let (app, _) = try await buildApplication(configuration: server.configuration, logger: logger)
         let (clock, directory) = (server.clock, server.directory)
         try await app.test(.router) { client in

@@ -17,36 +17,6 @@ final class SharedClock: Sendable {
     func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }
 
-/// Every line the SDK logs, with its metadata, at every level.
-final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-
-    var logger: Logger {
-        var logger = Logger(label: "umfa.sdk.test") { _ in Handler(capture: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            capture.append("\(event.level) \(event.message) \(event.metadata ?? [:]) \(metadata)")
-        }
-    }
-}
-
 extension LiveServer {
     static let flowRedirect = "http://127.0.0.1/callback"
     static let flowScope = "openid profile email offline_access urn:umfa:api-flow"

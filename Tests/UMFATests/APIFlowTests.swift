@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import UMFAContract
 import UMFAEncoding
+import UMFATestSupport
 import UMFAWebAuthn
 
 @testable import UMFA
@@ -146,7 +147,7 @@ struct APIFlowTests {
             var fixture = try await FlowFixture.make(server, storage)
             let log = LogCapture()
             fixture.oauth.now = clock.now
-            fixture.oauth.logger = log.logger
+            fixture.oauth.logger = log.logger()
             let email = "max.\(UUID().uuidString.prefix(8))@example.com"
             _ = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
 
@@ -180,7 +181,7 @@ struct APIFlowTests {
             var fixture = try await FlowFixture.make(server, storage)
             let log = LogCapture()
             let heard = Mutex<[Int]>([])
-            fixture.oauth.logger = log.logger
+            fixture.oauth.logger = log.logger()
             fixture.oauth.tokenResponseListener = { answer in heard.withLock { $0.append(answer.status) } }
             let accounts = try fixture.accounts()
             let driver = accounts.driver
@@ -298,7 +299,7 @@ struct APIFlowTests {
             defer { storage.remove() }
             var fixture = try await FlowFixture.make(server, storage)
             let log = LogCapture()
-            fixture.oauth.logger = log.logger
+            fixture.oauth.logger = log.logger()
             let accounts = try fixture.accounts()
             let email = "zoe.\(UUID().uuidString.prefix(8))@example.com"
             // The journey step by step, so the test sees the flow's own secrets too.
