@@ -267,5 +267,11 @@ enum Schema {
             "ALTER TABLE credentials ADD COLUMN discoverable INTEGER",
             "ALTER TABLE credentials ADD COLUMN prf_enabled INTEGER",
         ],
+        [
+            // 13: round three's server features.
+            // 13a: mutual TLS client authentication and certificate-bound tokens (RFC 8705).
+            // 13b: access tokens for self-service (`/me`) and SDK passkey management.
+            // 13c: the login path's statements (performance).
+        ],
     ]
 }
