@@ -27,6 +27,9 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
     /// PAR), read by ``IssuerResolution`` to find the client in the issuer's statement: the
     /// parsed form, or why it could not be parsed (answered after an unknown issuer's 404).
     var clientForm: Result<OAuthForm, any Error>?
+    /// The client certificate of this request (RFC 8705): from the mutual-TLS handshake, or
+    /// from a trusted proxy's header; `nil` when none was presented or trusted.
+    var clientCertificate: PresentedClientCertificate?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
