@@ -3,16 +3,20 @@ import PackageDescription
 
 let package = Package(
     name: "UMFA",
-    platforms: [.macOS(.v15)],
+    // The oldest releases with `Synchronization.Mutex`, which the SDK's shared state uses; Linux
+    // needs no entry. scripts/check-sdk-availability.py keeps the SDK within these.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "UMFACBOR", targets: ["UMFACBOR"]),
         .library(name: "UMFAEncoding", targets: ["UMFAEncoding"]),
         .library(name: "UMFAJOSE", targets: ["UMFAJOSE"]),
         .library(name: "UMFAWebAuthnTypes", targets: ["UMFAWebAuthnTypes"]),
+        .library(name: "UMFAWebAuthnModel", targets: ["UMFAWebAuthnModel"]),
         .library(name: "UMFAWebAuthn", targets: ["UMFAWebAuthn"]),
         .library(name: "UMFAAuthenticator", targets: ["UMFAAuthenticator"]),
         .library(name: "UMFAContract", targets: ["UMFAContract"]),
         .library(name: "UMFA", targets: ["UMFA"]),
+        .library(name: "UMFATLSTransport", targets: ["UMFATLSTransport"]),
         .library(name: "UMFAStorage", targets: ["UMFAStorage"]),
         .library(name: "UMFATokens", targets: ["UMFATokens"]),
         .library(name: "UMFAServer", targets: ["UMFAServer"]),
@@ -26,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -33,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // `swift package generate-documentation` (scripts/docs-build.sh): the SDK's DocC catalogue.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -51,6 +58,16 @@ let package = Package(
         // The WebAuthn JSON wire types (options, responses, COSE algorithm ids), without the
         // relying-party core's X.509 and ASN.1: what the contract and its clients need.
         .target(name: "UMFAWebAuthnTypes", dependencies: ["UMFAEncoding"]),
+        // The WebAuthn binary structures (authenticator data, attestation object, client data,
+        // COSE keys) and `WebAuthnError`, without X.509: what an authenticator and the SDK build.
+        .target(
+            name: "UMFAWebAuthnModel",
+            dependencies: [
+                "UMFACBOR", "UMFAEncoding", "UMFAWebAuthnTypes",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "UMFAQR",
             dependencies: [
@@ -65,6 +82,7 @@ let package = Package(
                 "UMFAEncoding",
                 "UMFAJOSE",
                 "UMFAWebAuthnTypes",
+                "UMFAWebAuthnModel",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -76,7 +94,7 @@ let package = Package(
             dependencies: [
                 "UMFACBOR",
                 "UMFAEncoding",
-                "UMFAWebAuthn",
+                "UMFAWebAuthnModel",
                 "UMFAWebAuthnTypes",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -89,9 +107,25 @@ let package = Package(
         .target(
             name: "UMFA",
             dependencies: [
-                "UMFAWebAuthn", "UMFAWebAuthnTypes", "UMFAAuthenticator", "UMFAContract", "UMFAEncoding", "UMFAJOSE",
+                "UMFAWebAuthnModel", "UMFAWebAuthnTypes", "UMFAAuthenticator", "UMFAContract", "UMFAEncoding",
+                "UMFAJOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The SDK's HTTPS transport with a client certificate and server public-key pinning
+        // (swift-nio-ssl), outside `UMFA` so the core SDK stays free of NIO.
+        .target(
+            name: "UMFATLSTransport",
+            dependencies: [
+                "UMFA",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -130,12 +164,19 @@ let package = Package(
                 "UMFAQR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [
                 .embedInCode("Resources/Demo/index.html"), .embedInCode("Resources/Demo/demo.css"),
@@ -159,7 +200,10 @@ let package = Package(
                 "UMFAEncoding",
                 "UMFA",
                 "UMFAQR",
+                "UMFATLSTransport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -167,6 +211,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The documentation's ```swift compile snippets, generated by scripts/doc-examples.py
+        // --swift, so that `swift build` fails when a documented snippet no longer compiles. Add
+        // the modules the snippets import (such as "UMFA") to the dependencies.
+        .executableTarget(name: "DocSnippets", path: "Examples/DocSnippets"),
         // Helpers that several test targets share: a seeded generator, a hand-moved clock, JSON
         // literals, a DPoP key, a private PostgreSQL cluster.
         .target(
@@ -203,6 +251,7 @@ let package = Package(
             name: "UMFAWebAuthnTests",
             dependencies: [
                 "UMFAWebAuthn",
+                "UMFAWebAuthnModel",
                 "UMFAWebAuthnTypes",
                 "UMFACBOR",
                 "UMFAEncoding",
@@ -243,6 +292,8 @@ let package = Package(
             name: "UMFATests",
             dependencies: [
                 "UMFA",
+                "UMFATLSTransport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "UMFAContract",
                 "UMFAServer",
                 "UMFAAuthenticator",
@@ -255,6 +306,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Client attestations (App Attest) made by a test CA for the DCR fallback tests.
+                "UMFACBOR", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .testTarget(

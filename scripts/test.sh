@@ -23,6 +23,10 @@ swift format lint --strict -r Sources Tests
 echo "== every import declared in Package.swift (main, Benchmarks and Fuzz packages)"
 python3 scripts/check-imports.py
 
+echo "== the SDK product: declared platforms' APIs only, no server module (self-test, then check)"
+python3 scripts/check-sdk-availability.py --self-test | grep "self-test"
+python3 scripts/check-sdk-availability.py
+
 echo "== swift build"
 swift build --build-tests
 

@@ -45,7 +45,7 @@ public enum StoreCopier {
                 "response_types", "auth_method", "scopes", "post_logout_redirect_uris", "first_party",
                 "access_token_ttl_seconds", "refresh_token_ttl_seconds", "created_at", "require_par", "dpop_bound",
                 "jwks", "sealed_secret", "dcr_template", "software_id", "registration_token_hash",
-                "attestation_required",
+                "attestation_required", "tls_client_auth_subject", "tls_bound",
             ]
         ),
         (

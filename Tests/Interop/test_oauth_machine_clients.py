@@ -79,10 +79,14 @@ def test_the_rfc_8414_document_equals_the_discovery_document(server):
     assert discovery.json()["issuer"] == issuer
     document = discovery.json()
     assert document["token_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post",
-                                                                 "client_secret_jwt", "private_key_jwt", "none"]
+                                                                 "client_secret_jwt", "private_key_jwt",
+                                                                 "tls_client_auth", "self_signed_tls_client_auth",
+                                                                 "none"]
     # A public client proves nothing about who asks (RFC 7662 §4): introspection needs a secret or a key.
     assert document["introspection_endpoint_auth_methods_supported"] == ["client_secret_basic", "client_secret_post",
-                                                                         "client_secret_jwt", "private_key_jwt"]
+                                                                         "client_secret_jwt", "private_key_jwt",
+                                                                         "tls_client_auth",
+                                                                         "self_signed_tls_client_auth"]
 
 
 def test_umfa_admin_create_client_registers_a_client_that_gets_tokens(umfa, server):

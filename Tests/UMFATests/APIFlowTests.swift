@@ -44,14 +44,14 @@ struct APIFlowTests {
 
             // Refresh rotates; revoking the new refresh token ends the family.
             let manager = accounts.driver.tokens
-            let refreshed = try await manager.refresh(try #require(byEmail.tokens.refreshToken)).get()
+            let refreshed = try await manager.refreshAccessToken(with: try #require(byEmail.tokens.refreshToken)).get()
             #expect(refreshed.refreshToken != byEmail.tokens.refreshToken)
             try await manager.revoke(try #require(refreshed.refreshToken))
             guard
-                case .errorResponse(let refusal, let status) = await manager.refresh(
-                    try #require(refreshed.refreshToken))
+                case .errorToken(let refusal) = await manager.refreshAccessToken(
+                    with: try #require(refreshed.refreshToken))
             else { throw TestFailure("a revoked refresh token was accepted") }
-            #expect(refusal.error == "invalid_grant" && status == 400)
+            #expect(refusal.error == "invalid_grant" && refusal.statusCode == 400)
         }
     }
 
@@ -134,7 +134,7 @@ struct APIFlowTests {
             let userToken = await #expect(throws: FlowError.self) {
                 _ = try await driver.submit(create, parameters: ["email": "x@example.com"])
             }
-            #expect(userToken?.httpStatus == 401 && userToken?.recovery == .restartFlow)
+            #expect(userToken?.httpStatus == 401 && userToken?.recovery == .startOver)
         }
     }
 
@@ -180,9 +180,9 @@ struct APIFlowTests {
             defer { storage.remove() }
             var fixture = try await FlowFixture.make(server, storage)
             let log = LogCapture()
-            let heard = Mutex<[Int]>([])
+            let heard = StatusListener()
             fixture.oauth.logger = log.logger()
-            fixture.oauth.tokenResponseListener = { answer in heard.withLock { $0.append(answer.status) } }
+            fixture.oauth.tokenEndpointResponseListener = heard
             let accounts = try fixture.accounts()
             let driver = accounts.driver
             let email = "noor.\(UUID().uuidString.prefix(8))@example.com"
@@ -204,7 +204,7 @@ struct APIFlowTests {
             #expect(log.text.contains("the server demands a DPoP nonce at POST \(flowURL)"), "\(log.text)")
             #expect(try jwtClaims(tokens.accessToken)["cnf"] != nil)
             // The listener heard the flow token and the code exchange.
-            #expect(heard.withLock { $0 } == [200, 200])
+            #expect(heard.statuses == [200, 200])
         }
     }
 
@@ -280,11 +280,11 @@ struct APIFlowTests {
             fixture.oauth.clientAuthentication =
                 method == "private_key_jwt" ? .privateKeyJWT(P256.Signing.PrivateKey()) : .symmetricJWT(secret: "wrong")
             guard
-                case .errorResponse(let refusal, let status) = await OAuthTokenManager(
+                case .errorToken(let refusal) = await OAuthTokenManager(
                     configuration: fixture.oauth, dpopKey: DPoPKey()
                 ).flowToken()
             else { throw TestFailure("a wrong client credential got a flow token") }
-            #expect(refusal.error == "invalid_client" && status == 401)
+            #expect(refusal.error == "invalid_client" && refusal.statusCode == 401)
             let error = await #expect(throws: FlowError.self) {
                 _ = try await fixture.accounts().logIn(email: email)
             }
@@ -316,7 +316,7 @@ struct APIFlowTests {
             let secrets = try #require(flow.secrets)
             let code = try #require(step.properties["code"]?.stringValue)
             let (tokens, _) = try await driver.finish(step)
-            let refreshed = try await driver.tokens.refresh(try #require(tokens.refreshToken)).get()
+            let refreshed = try await driver.tokens.refreshAccessToken(with: try #require(tokens.refreshToken)).get()
             let text = log.text
             #expect(text.contains("→ POST") && text.contains("→ GET") && text.contains("[masked]"))
             var secretValues = [

@@ -112,27 +112,29 @@ struct OutOfBandRegistrationTests {
             defer { storage.remove() }
             let (app, config) = try await Self.setUp(server, storage)
             let started = try await server.startEnrollment(app, user: "alice")
-            let base = OutOfBandRegistration(config: config).authenticatorSelector { _ in .pin }
-                .pinEnroller { _ in "4711" }
+            // A builder is one registration: each attempt starts a fresh one.
+            func base() -> OutOfBandRegistration {
+                OutOfBandRegistration(config: config).authenticatorSelector { _ in .pin }.pinEnroller { _ in "4711" }
+            }
 
-            let neither = await #expect(throws: ZSMError.self) { try await base.run() }
+            let neither = await #expect(throws: ZSMError.self) { try await base().run() }
             #expect(neither?.code == .invalidConfiguration)
             let both = await #expect(throws: ZSMError.self) {
-                try await base.enrollResponse(started).appLink(uri: started.enrollment.appLinkUri).run()
+                try await base().enrollResponse(started).appLink(uri: started.enrollment.appLinkUri).run()
             }
             #expect(both?.code == .invalidConfiguration)
             #expect(both?.message.contains("not both") == true)
             let garbled = await #expect(throws: ZSMError.self) {
-                try await base.enrollResponse(json: Data("{}".utf8)).run()
+                try await base().enrollResponse(json: Data("{}".utf8)).run()
             }
             #expect(garbled?.code == .invalidConfiguration)
             let notALink = await #expect(throws: ZSMError.self) {
-                try await base.appLink(uri: "https://example.com/open").run()
+                try await base().appLink(uri: "https://example.com/open").run()
             }
             #expect(notALink?.code == .invalidConfiguration)
 
             // The dispatch token is still unused: the enroll response alone registers.
-            let result = try await base.enrollResponse(started).run()
+            let result = try await base().enrollResponse(started).run()
             #expect(result.enrollment.userId == "alice" && result.authenticator == .pin)
             #expect(result.transactionId == started.enrollment.transactionId)
         }
@@ -146,12 +148,12 @@ struct OutOfBandRegistrationTests {
             let (app, config) = try await Self.setUp(server, storage)
             let link = try await server.startEnrollment(app, user: "bob").enrollment.appLinkUri
             let seen = Mutex<[AuthenticatorKind]>([])
-            let base = OutOfBandRegistration(config: config).appLink(uri: link)
+            func base() -> OutOfBandRegistration { OutOfBandRegistration(config: config).appLink(uri: link) }
             for (offering, pick) in [
-                (base.biometricUserVerifier(FakeBiometrics()), AuthenticatorKind.pin),
-                (base.pinEnroller { _ in "4711" }, .password),
-                (base.pinEnroller { _ in "4711" }, .biometric),
-                (base.biometricUserVerifier(FakeBiometrics()), .devicePasscode),
+                (base().biometricUserVerifier(FakeBiometrics()), AuthenticatorKind.pin),
+                (base().pinEnroller { _ in "4711" }, .password),
+                (base().pinEnroller { _ in "4711" }, .biometric),
+                (base().biometricUserVerifier(FakeBiometrics()), .devicePasscode),
             ] {
                 let error = await #expect(throws: ZSMError.self) {
                     try await offering.authenticatorSelector { context in
@@ -163,13 +165,13 @@ struct OutOfBandRegistrationTests {
             }
             #expect(seen.withLock { $0 } == [.biometric])
             let none = await #expect(throws: ZSMError.self) {
-                try await base.pinEnroller { _ in "4711" }.authenticatorSelector { _ in nil }.run()
+                try await base().pinEnroller { _ in "4711" }.authenticatorSelector { _ in nil }.run()
             }
             #expect(none?.code == .cancelled)
-            let unselected = await #expect(throws: ZSMError.self) { try await base.pinEnroller { _ in "4711" }.run() }
+            let unselected = await #expect(throws: ZSMError.self) { try await base().pinEnroller { _ in "4711" }.run() }
             #expect(unselected?.code == .invalidConfiguration)
 
-            let registered = try await base.pinEnroller { _ in "4711" }.passwordEnroller { _ in "correct horse" }
+            let registered = try await base().pinEnroller { _ in "4711" }.passwordEnroller { _ in "correct horse" }
                 .authenticatorSelector { context in
                     seen.withLock { $0 = context.offered }
                     return .pin
@@ -277,7 +279,8 @@ struct OutOfBandRegistrationTests {
             let sensor = FakeBiometrics()
             let link = try await server.startEnrollment(app, user: "ivan").enrollment.appLinkUri
             _ = try await OutOfBandRegistration(config: config).appLink(uri: link)
-                .authenticatorSelector { _ in .biometric }.biometricUserVerifier(sensor).run()
+                .authenticatorSelector { _ in .biometric }.biometricUserVerifier(sensor)
+                .invalidateOnNewOsBiometrics(false).run()
             let record = try String(contentsOf: storage.url.appendingPathComponent("enrollments.json"), encoding: .utf8)
             #expect(!record.contains("biometricSetHash"), "an unbound entry is written as before the field existed")
 

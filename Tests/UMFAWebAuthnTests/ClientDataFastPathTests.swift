@@ -3,6 +3,7 @@ import Testing
 import UMFATestSupport
 
 @testable import UMFAWebAuthn
+@testable import UMFAWebAuthnModel
 
 /// The fast reading of `clientDataJSON` may only ever answer what the full JSON parse answers.
 @Suite("Client data: the fast path agrees with the full parse")

@@ -4,6 +4,7 @@ import Testing
 import UMFATestSupport
 
 @testable import UMFAWebAuthn
+@testable import UMFAWebAuthnModel
 
 /// The DER reader of ECDSA signatures gives exactly what swift-crypto's parser gives, or defers
 /// to it: never a different `r ‖ s`, never one swift-crypto would refuse.

@@ -1,6 +1,6 @@
 import Foundation
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// What ``UMFAClient/checkEnrollment(userId:)`` reports.
 public struct EnrollmentStatus: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 import UMFAAuthenticator
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// Keys derived from a passkey with the WebAuthn `prf` extension (L3 §10.1.4), for example to
@@ -33,7 +33,7 @@ extension UMFAClient {
             let credentialID = Base64URL.decode(entry.credentialId)
         else { throw ZSMError(.notEnrolled, "this device holds no passkey for \(userId); enroll first") }
         try await checkBiometricBinding(of: entry, device: device)
-        let verification = try await verifyUser(userId: userId, creating: false).verification
+        let context = context(try await verifyUser(userId: userId, creating: false), keyName: nil)
         // A local assertion: a fresh challenge nobody verifies, so no server is needed.
         let options = RequestOptionsJSON(
             challenge: Base64URLBytes(SoftwareAuthenticator.systemRandomBytes(32)),
@@ -42,11 +42,7 @@ extension UMFAClient {
             extensions: ["prf": PRFResults.input(first: salt)])
         let response = try await gate.run(for: entry.credentialId) {
             () async throws(ZSMError) -> AuthenticationResponseJSON in
-            do throws(AuthenticatorError) {
-                return try device.client.get(options, verification: verification)
-            } catch {
-                throw Self.map(error, missingMeansNotEnrolled: true)
-            }
+            try await device.get(options, context: context)
         }
         guard let results = PRFResults(clientExtensionResults: response.clientExtensionResults) else {
             throw ZSMError(

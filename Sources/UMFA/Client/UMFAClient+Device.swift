@@ -1,7 +1,7 @@
 import Foundation
 import UMFAAuthenticator
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// The device side of the ceremonies: the key store, the user's verification, the
@@ -9,8 +9,36 @@ import UMFAWebAuthnTypes
 extension UMFAClient {
     struct Device: Sendable {
         let store: DirectoryCredentialStore
+        /// The software authenticator over ``store``: PIN changes and key files are its.
         let client: WebAuthnClient
+        /// What makes and uses passkeys: ``client``, or the authenticator the app gave.
+        let authenticator: any Authenticator
         let enrollments: DeviceEnrollments
+
+        /// Whether passkeys live in ``store`` (the software authenticator).
+        var isSoftware: Bool { authenticator is WebAuthnClient }
+
+        /// `create()` on the authenticator, its refusal as the SDK reports it.
+        func create(_ options: CreationOptionsJSON, context: AuthenticatorContext) async throws(ZSMError)
+            -> RegistrationResponseJSON
+        {
+            do {
+                return try await authenticator.create(options, context: context)
+            } catch {
+                throw UMFAClient.map(error, creating: true)
+            }
+        }
+
+        /// `get()` on the authenticator, its refusal as the SDK reports it.
+        func get(_ options: RequestOptionsJSON, context: AuthenticatorContext) async throws(ZSMError)
+            -> AuthenticationResponseJSON
+        {
+            do {
+                return try await authenticator.get(options, context: context)
+            } catch {
+                throw UMFAClient.map(error, creating: false)
+            }
+        }
 
         /// Whether the key of `credentialId` is here; a damaged key file still counts.
         func holdsKey(credentialId: String) -> Bool {
@@ -40,10 +68,12 @@ extension UMFAClient {
             } catch {
                 throw ZSMError(.keyStoreDamaged, error.message)
             }
-            let authenticator = SoftwareAuthenticator(
-                store: store, deviceKeyProvider: deviceKey, scryptRounds: config.scryptRounds, consent: consent)
+            let software = WebAuthnClient(
+                origin: config.effectiveOrigin,
+                authenticator: SoftwareAuthenticator(
+                    store: store, deviceKeyProvider: deviceKey, scryptRounds: config.scryptRounds))
             let device = Device(
-                store: store, client: WebAuthnClient(origin: config.effectiveOrigin, authenticator: authenticator),
+                store: store, client: software, authenticator: givenAuthenticator ?? software,
                 enrollments: DeviceEnrollments(directory: config.storageLocation))
             opened = device
             return device
@@ -85,16 +115,11 @@ extension UMFAClient {
                 options.extensions?["prf"] = .object(prf)
             }
         }
-        let verification = try await verifyUser(userId: userId, creating: false).verification
+        let verified = try await verifyUser(userId: userId, creating: false)
         let request = options
+        let context = context(verified, keyName: nil)
         return try await gate.run(for: entry.credentialId) { () async throws(ZSMError) -> CeremonyOutcome in
-            let response: AuthenticationResponseJSON
-            do throws(AuthenticatorError) {
-                response = try device.client.get(request, verification: verification)
-            } catch {
-                throw Self.map(error, missingMeansNotEnrolled: true)
-            }
-            return try await finish(response)
+            try await finish(try await device.get(request, context: context))
         }
     }
 
@@ -134,17 +159,35 @@ extension UMFAClient {
         }
     }
 
-    static func map(_ error: AuthenticatorError, missingMeansNotEnrolled: Bool = false) -> ZSMError {
+    /// The authenticator's context for a ceremony: the user's verification and this client's consent.
+    func context(_ verified: VerifiedUser, keyName: String?) -> AuthenticatorContext {
+        AuthenticatorContext(userVerification: verified.verification, consent: consent, keyName: keyName)
+    }
+
+    /// An authenticator's refusal as the SDK reports it: a refused or cancelled creation is
+    /// `cancelled`, an excluded credential `alreadyEnrolled`, a missing passkey `notEnrolled`;
+    /// the software authenticator's own reasons (wrong PIN, lockout, damage) keep their codes.
+    static func map(_ error: PublicKeyCredentialError, creating: Bool) -> ZSMError {
+        if let reason = error.authenticatorError {
+            switch reason.code {
+            case .userVerificationFailed: return ZSMError(.userVerificationFailed, reason.message)
+            case .weakSecret: return ZSMError(.userVerificationFailed, reason.message, recovery: .retry)
+            case .lockedOut: return ZSMError(.lockedOut, reason.message)
+            case .invalidData, .storageFailure: return ZSMError(.keyStoreDamaged, reason.message)
+            case .notAllowed where !creating:
+                return ZSMError(.notEnrolled, "the passkey is no longer on this device; enroll again")
+            case .notAllowed, .notSupported:
+                return ZSMError(.serverError, "the authenticator cannot do what the server asks: \(reason.message)")
+            case .invalidState: break
+            }
+        }
         switch error.code {
         case .invalidState: return ZSMError(.alreadyEnrolled, "this device already holds a passkey for this user")
-        case .notAllowed where missingMeansNotEnrolled:
-            return ZSMError(.notEnrolled, "the passkey is no longer on this device; enroll again")
-        case .notAllowed: return ZSMError(.consentRefused, error.message)
-        case .notSupported: return ZSMError(.serverError, error.message)
-        case .userVerificationFailed: return ZSMError(.userVerificationFailed, error.message)
-        case .weakSecret: return ZSMError(.userVerificationFailed, error.message, recovery: .retry)
-        case .lockedOut: return ZSMError(.lockedOut, error.message)
-        case .invalidData, .storageFailure: return ZSMError(.keyStoreDamaged, error.message)
+        case .notAllowed, .abort: return ZSMError(.cancelled, error.message)
+        case .notSupported:
+            return ZSMError(.serverError, "the authenticator cannot do what the server asks: \(error.message)")
+        case .security: return ZSMError(.invalidConfiguration, error.message)
+        case .unknown: return ZSMError(.keyStoreDamaged, error.message, recovery: .retry)
         }
     }
 }

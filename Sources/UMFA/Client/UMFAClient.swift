@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import UMFAAuthenticator
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// The UMFA client SDK: binds a user's account to a passkey on this device, proves later that
@@ -27,7 +27,11 @@ public final class UMFAClient: Sendable {
     public let config: ZSMConfig
     /// Where ceremonies are performed.
     public let relyingParty: any RelyingParty
-    let consent: any AuthenticatorConsent
+    /// Asked before a passkey is created or an existing one reported (`AuthenticatorConsent`).
+    public let consent: any AuthenticatorConsent
+    /// The authenticator given at creation; `nil` for the software one over
+    /// ``ZSMConfig/storageLocation``.
+    let givenAuthenticator: (any Authenticator)?
     /// The opened key store, shared by every operation of this client.
     let openedDevice = Mutex<Device?>(nil)
     /// Orders signatures and their verification (see ``CeremonyGate``).
@@ -39,15 +43,23 @@ public final class UMFAClient: Sendable {
     }
 
     /// Creates a client whose ceremonies go through `relyingParty`.
-    public convenience init(_ config: ZSMConfig, relyingParty: any RelyingParty) {
-        self.init(config, relyingParty: relyingParty, consent: AlwaysConsent())
-    }
-
-    /// Creates a client that asks `consent` before creating or reporting a passkey.
-    public init(_ config: ZSMConfig, relyingParty: any RelyingParty, consent: any AuthenticatorConsent) {
+    ///
+    /// - Parameters:
+    ///   - config: the server, the application and how the device keeps and protects passkeys.
+    ///   - relyingParty: where the ceremonies are begun and finished.
+    ///   - consent: asked before a passkey is created or an existing one reported; a refusal
+    ///     is ``ZSMError/Code/cancelled``. `AlwaysConsent` by default.
+    ///   - authenticator: makes and uses the passkeys: the platform's (through an adapter, see
+    ///     the README) or a security key; `nil`, the default, is UMFA's software authenticator
+    ///     over ``ZSMConfig/storageLocation``.
+    public init(
+        _ config: ZSMConfig, relyingParty: any RelyingParty, consent: any AuthenticatorConsent = AlwaysConsent(),
+        authenticator: (any Authenticator)? = nil
+    ) {
         self.config = config
         self.relyingParty = relyingParty
         self.consent = consent
+        self.givenAuthenticator = authenticator
     }
 
     // MARK: - Operations
@@ -59,7 +71,7 @@ public final class UMFAClient: Sendable {
         try config.validate()
         let device = try device()
         var entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId)
-        if let found = entry, !device.holdsKey(credentialId: found.credentialId) { entry = nil }
+        if let found = entry, device.isSoftware, !device.holdsKey(credentialId: found.credentialId) { entry = nil }
         return EnrollmentStatus(
             userId: userId, enrolled: entry != nil, credentialId: entry?.credentialId, enrolledAt: entry?.enrolledAt)
     }
@@ -84,12 +96,8 @@ public final class UMFAClient: Sendable {
             userId: userId, displayName: nil, enrollmentToken: enrollmentToken)
         try checkRelyingPartyID(begun.options.rp.id)
         let verified = try await verifyUser(userId: userId, creating: true)
-        let response: RegistrationResponseJSON
-        do {
-            response = try device.client.create(begun.options, verification: verified.verification)
-        } catch {
-            throw Self.map(error)
-        }
+        let response = try await device.create(
+            begun.options, context: context(verified, keyName: config.deviceName))
         let outcome: CeremonyOutcome
         do {
             outcome = try await relyingParty.finishRegistration(
@@ -126,29 +134,6 @@ public final class UMFAClient: Sendable {
             userVerification: entry.userVerification, traceId: outcome.traceId)
     }
 
-    /// Removes `userId`'s passkey: first on the server (proven by an assertion), then on the
-    /// device. Returns `false`, keeping the device's key so the user can retry, when the
-    /// server could not be reached or refused.
-    public func unenroll(userId: String) async -> Bool {
-        do throws(ZSMError) {
-            try config.validate()
-            let device = try device()
-            guard let entry = try device.enrollments.entry(applicationId: config.applicationId, userId: userId) else {
-                return false
-            }
-            let relyingParty = relyingParty
-            _ = try await assertAndFinish(userId: userId, entry: entry, device: device) {
-                credential async throws(ZSMError) in
-                try await relyingParty.unenroll(userId: userId, credential: credential)
-            }
-            if let id = Base64URL.decode(entry.credentialId) { try? device.store.delete(id: id) }
-            try device.enrollments.remove(applicationId: config.applicationId, userId: userId)
-            return true
-        } catch {
-            return false
-        }
-    }
-
     /// Replaces the PIN that protects this device's passkeys.
     /// - Throws: `userVerificationFailed` for a wrong current PIN (it counts as a failed
     ///   attempt on the passkey it was tried on; nothing changes) or a new PIN of fewer than
@@ -170,7 +155,7 @@ public final class UMFAClient: Sendable {
         do throws(AuthenticatorError) {
             changed = try authenticator.changeSecret(kind, from: current, to: new)
         } catch {
-            throw Self.map(error)
+            throw Self.map(PublicKeyCredentialError(error), creating: false)
         }
         guard changed > 0 else {
             throw ZSMError(.notEnrolled, "no passkey on this device is protected by a \(kind.rawValue)")

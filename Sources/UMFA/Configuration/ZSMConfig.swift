@@ -43,18 +43,6 @@ public struct ZSMConfig: Sendable {
     /// Asks the user for a PIN or password; `nil` means the user cancelled.
     public typealias SecretProvider = @Sendable (SecretPurpose) async -> String?
 
-    /// The log levels the SDK knows.
-    public enum LogLevel: String, Sendable, Hashable {
-        /// Nothing is logged.
-        case none
-        /// Failures only.
-        case error
-        /// Every operation.
-        case info
-        /// Requests and responses too (secrets are always masked).
-        case debug
-    }
-
     /// The UMFA server, such as `https://mfa.example.com` (`host_url`).
     public var hostURL: URL
     /// The application id (`application_id`).
@@ -69,7 +57,7 @@ public struct ZSMConfig: Sendable {
     /// Where the device keeps its passkeys; an `umfa` folder in Application Support by default.
     public var storageLocation: URL
     /// Where the device key that seals the passkeys lives; `nil` (the default) keeps it in the
-    /// file `device.key` in ``storageLocation`` (``DeviceKeyFile``). A provider backed by the
+    /// file `device.key` in ``storageLocation`` (`DeviceKeyFile`). A provider backed by the
     /// platform keystore (Secure Enclave, Android Keystore) that cannot export its key stops
     /// a copy of ``storageLocation`` from being used to guess PINs anywhere else.
     public var deviceKeyProvider: (any DeviceKeyProvider)?
@@ -82,8 +70,9 @@ public struct ZSMConfig: Sendable {
     public var retryCount: Int
     /// Extra HTTP headers for every request.
     public var headers: [String: String]
-    /// How much the SDK logs.
-    public var logLevel: LogLevel
+    /// How requests reach the server: ``URLSessionTransport`` by default; a transport that
+    /// presents a client certificate or pins the server's key (`UMFATLSTransport`) otherwise.
+    public var transport: any HTTPTransport = URLSessionTransport()
     /// How the user is verified.
     public var userVerification: UserVerificationChoice
     /// Supplies an enrollment token from the app's backend, for applications with the `grant` policy.
@@ -109,7 +98,6 @@ public struct ZSMConfig: Sendable {
         self.timeout = 30
         self.retryCount = 2
         self.headers = [:]
-        self.logLevel = .error
         self.userVerification = .none
         self.enrollmentTokenProvider = nil
         self.deviceName = nil
@@ -118,7 +106,8 @@ public struct ZSMConfig: Sendable {
 
     /// Creates a configuration from the keys the UMFA documentation uses: `host_url`,
     /// `application_id`, and optionally `application_environment`, `consumer_id`, `origin`,
-    /// `storage_location`, `timeout`, `retry_count`, `headers`, `log_level`.
+    /// `storage_location`, `timeout`, `retry_count`, `headers`. (The SDK logs through
+    /// ``OAuthConfiguration/logger``, a swift-log `Logger` whose level the app sets.)
     public init(json: [String: Any]) throws(ZSMError) {
         guard let host = json["host_url"] as? String, let url = URL(string: host), url.host != nil else {
             throw ZSMError(.invalidConfiguration, "host_url must be a URL such as https://mfa.example.com")
@@ -140,7 +129,6 @@ public struct ZSMConfig: Sendable {
             retryCount = whole
         }
         if let headers = json["headers"] as? [String: String] { self.headers = headers }
-        if let level = (json["log_level"] as? String).flatMap(LogLevel.init(rawValue:)) { logLevel = level }
     }
 
     /// A JSON number as a `Double`, whichever Swift type holds it (`Int` from a literal,

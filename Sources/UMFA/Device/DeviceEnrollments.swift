@@ -32,6 +32,11 @@ final class DeviceEnrollments: Sendable {
         try load().first { $0.applicationId == applicationId && $0.userId == userId }
     }
 
+    /// Every user of `applicationId` this device holds a passkey for, oldest enrollment first.
+    func entries(applicationId: String) throws(ZSMError) -> [Entry] {
+        try load().filter { $0.applicationId == applicationId }.sorted { $0.enrolledAt < $1.enrolledAt }
+    }
+
     func record(_ entry: Entry) throws(ZSMError) {
         try update { entries in
             entries.removeAll { $0.applicationId == entry.applicationId && $0.userId == entry.userId }

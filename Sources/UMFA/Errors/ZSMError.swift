@@ -44,15 +44,8 @@ public struct ZSMError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidConfiguration
     }
 
-    /// What the app should do next.
-    public enum Recovery: String, Sendable, Hashable {
-        /// Try the same operation again (maybe later).
-        case retry
-        /// Start over: enroll again, or sign in again with the app's own login.
-        case startOver
-        /// Do not retry; show the message.
-        case giveUp
-    }
+    /// What the app should do next: the SDK's one ``UMFA/Recovery``.
+    public typealias Recovery = UMFA.Recovery
 
     /// The kind of failure.
     public let code: Code

@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 import UMFAContract
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// Drives the API-driven flow (DESIGN.md §6): starts it with a DPoP-bound flow token, submits
 /// forms, follows links, and finishes with the code exchanged for tokens. Steps and problems are
-/// UMFAContract's ``FlowStep`` and ``FlowProblem``; every failure is a ``FlowError`` that says
+/// UMFAContract's `FlowStep` and `FlowProblem`; every failure is a ``FlowError`` that says
 /// whether to retry, restart the flow or give up.
 ///
 /// ```swift
@@ -30,7 +30,8 @@ public final class FlowDriver: Sendable {
 
     private var configuration: OAuthConfiguration { tokens.configuration }
 
-    /// Starts a flow: a new flow token, PKCE, `state` and `nonce`; the first step.
+    /// Starts a flow: a new flow token, and an authorization request (PKCE, `state`, `nonce`)
+    /// the token manager keeps for the code; the first step.
     /// - Parameters:
     ///   - prompt: `create` to offer account creation alone, `login`, …
     ///   - loginHint: an email address or user id.
@@ -38,37 +39,26 @@ public final class FlowDriver: Sendable {
     public func start(prompt: String? = nil, loginHint: String? = nil, scopes: [String]? = nil)
         async throws(FlowError) -> FlowStep
     {
+        // RFC 9449 §10: the server binds the flow's code to the flow token's key, so the flow
+        // needs one; unbound tokens come from a browser's authorization request.
+        guard tokens.session.key != nil else {
+            throw FlowError(
+                ZSMError(
+                    .invalidConfiguration,
+                    "the API-driven flow binds its tokens to the flow's DPoP key: use a BoundedTokenConfiguration "
+                        + "(an UnboundedTokenConfiguration suits authorizationRequestURL and a browser)",
+                    recovery: .giveUp))
+        }
         let token: OAuthTokenResponse
-        do {
+        let url: URL
+        let secrets: AuthorizationSecrets
+        do throws(ZSMError) {
             token = try await tokens.flowToken().get()
+            (url, secrets) = try await tokens.authorizationRequest(prompt: prompt, loginHint: loginHint, scopes: scopes)
         } catch {
             throw FlowError(error)
         }
-        var secrets = AuthorizationSecrets()
-        secrets.openID = (scopes ?? configuration.scopes).contains("openid")
         state.withLock { $0 = State(flowToken: token.accessToken, secrets: secrets) }
-        let metadata: AuthorizationServerMetadata
-        let client: OAuthTokenManager.Client
-        do {
-            metadata = try await tokens.metadata()
-            client = try tokens.currentClient()
-        } catch {
-            throw FlowError(error)
-        }
-        var query: [String: String] = [
-            "client_id": client.id, "response_type": "code", "redirect_uri": configuration.redirectURI,
-            "scope": (scopes ?? configuration.scopes).joined(separator: " "), "state": secrets.state,
-            "nonce": secrets.nonce,
-            "code_challenge": secrets.challenge, "code_challenge_method": "S256",
-        ]
-        if let prompt { query["prompt"] = prompt }
-        if let loginHint { query["login_hint"] = loginHint }
-        if let provider = configuration.parameterProvider {
-            for (name, value) in await provider() where query[name] == nil { query[name] = value }
-        }
-        guard let url = URL(string: metadata.authorizationEndpoint + "?" + OAuthSession.encode(query)) else {
-            throw FlowError(ZSMError(.invalidConfiguration, "the authorization endpoint is not a URL"))
-        }
         configuration.logger.info("an API-driven flow starts")
         return try await exchange("GET", url, body: .none)
     }
@@ -117,17 +107,12 @@ public final class FlowDriver: Sendable {
             throw FlowError(
                 ZSMError(.verificationFailed, "the authorization response is not this flow's", recovery: .startOver))
         }
+        // The manager's pending request of this state: its verifier, and its nonce for the ID token.
+        let (response, claims) = await tokens.redeem(code, secrets)
         do throws(ZSMError) {
-            let tokens = try await self.tokens.exchange(code: code, codeVerifier: secrets.verifier).get()
-            guard let idToken = tokens.idToken else {
-                if secrets.openID {
-                    throw ZSMError(.serverError, "the issuer answered no ID token to an openid request")
-                }
-                return (tokens, [:])
-            }
-            let claims = try await self.tokens.verifyIDToken(idToken, nonce: secrets.nonce)
+            let issued = try response.get()
             state.withLock { $0 = State() }
-            return (tokens, claims)
+            return (issued, claims)
         } catch {
             throw FlowError(error)
         }

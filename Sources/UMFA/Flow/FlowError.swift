@@ -2,15 +2,9 @@ import UMFAContract
 
 /// Why a step of the API-driven flow failed, and what to do about it.
 public struct FlowError: Error, Sendable, CustomStringConvertible {
-    /// What the app should do next.
-    public enum Recovery: String, Sendable {
-        /// Correct the input or try the same action again.
-        case retry
-        /// Start a new flow (the flow expired or its token was refused).
-        case restartFlow
-        /// Stop and show the message.
-        case giveUp
-    }
+    /// What the app should do next: the SDK's one ``UMFA/Recovery`` (``Recovery/startOver``:
+    /// start a new flow).
+    public typealias Recovery = UMFA.Recovery
 
     /// The server's problem (`application/problem+json`), when it sent one.
     public let problem: FlowProblem?
@@ -31,7 +25,7 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         self.message = problem.errorDescription.map { "\(problem.title): \($0)" } ?? problem.title
         switch problem.type {
         case .invalidInput, .incorrectCredentials, .tooManyAttempts: recovery = .retry
-        case .sessionExpired, .unexpected: recovery = .restartFlow
+        case .sessionExpired, .unexpected: recovery = .startOver
         case .authenticationFailed, .errorAuthorizationResponse: recovery = .giveUp
         }
     }
@@ -42,11 +36,7 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         self.underlying = error
         self.httpStatus = error.httpStatus
         self.message = error.message
-        switch error.recovery {
-        case .retry: recovery = .retry
-        case .startOver: recovery = .restartFlow
-        case .giveUp: recovery = .giveUp
-        }
+        recovery = error.recovery
     }
 
     /// A refusal of the flow token or its proof (401): a new flow with a new token.
@@ -55,7 +45,7 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
         self.underlying = ZSMError(.verificationFailed, message, recovery: .startOver, httpStatus: status)
         self.httpStatus = status
         self.message = message
-        self.recovery = .restartFlow
+        self.recovery = .startOver
     }
 
     /// The message.

@@ -2,7 +2,7 @@ import Foundation
 import UMFAAuthenticator
 import UMFAContract
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// Sign-up and sign-in for a native app without a browser: the API-driven flow (DESIGN.md §6)
@@ -20,17 +20,30 @@ import UMFAWebAuthnTypes
 public final class PasskeyAccountClient: Sendable {
     /// The flow driver (and through it the token manager).
     public let driver: FlowDriver
-    private let device: UMFAClient
+    let device: UMFAClient
     /// Asked when the client is not first-party and the user has not consented yet: the client's
     /// name and the scopes; `true` allows. Without one, consent is refused.
     public let consent: (@Sendable (String?, [String]) async -> Bool)?
 
     /// A client on the device of `device` (its storage location, user verification and origin)
     /// for the issuer and client of `oauth`.
+    ///
+    /// - Parameters:
+    ///   - device: the device's storage location, user verification and origin.
+    ///   - oauth: the issuer and the client.
+    ///   - authenticator: makes and uses the passkeys; `nil`, the default, is UMFA's software
+    ///     authenticator over the device's storage location (see ``UMFAClient``).
+    ///   - authenticatorConsent: asked before a passkey is created or an existing one
+    ///     reported; a refusal ends the journey as ``ZSMError/Code/cancelled``.
+    ///   - consent: the OAuth consent for a client that is not first-party.
     public init(
-        device: ZSMConfig, oauth: OAuthConfiguration, consent: (@Sendable (String?, [String]) async -> Bool)? = nil
+        device: ZSMConfig, oauth: OAuthConfiguration, authenticator: (any Authenticator)? = nil,
+        authenticatorConsent: any AuthenticatorConsent = AlwaysConsent(),
+        consent: (@Sendable (String?, [String]) async -> Bool)? = nil
     ) throws(ZSMError) {
-        self.device = UMFAClient(device)
+        self.device = UMFAClient(
+            device, relyingParty: UMFAHTTPRelyingParty(config: device), consent: authenticatorConsent,
+            authenticator: authenticator)
         self.driver = FlowDriver(tokens: try OAuthTokenManager(configuration: oauth, device: device))
         self.consent = consent
     }
@@ -61,7 +74,7 @@ public final class PasskeyAccountClient: Sendable {
     ) async throws(FlowError) -> AccountTokens {
         do {
             return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
-        } catch  where error.recovery == .restartFlow {
+        } catch  where error.recovery == .startOver {
             driver.tokens.configuration.logger.info("the flow must start again: \(error.message)")
             return try await journey(action: action, form: form, label: label, prompt: prompt, scopes: scopes)
         }
@@ -104,7 +117,8 @@ public final class PasskeyAccountClient: Sendable {
                 else {
                     throw FlowError(ZSMError(.serverError, "the flow offers no passkey ceremony", recovery: .giveUp))
                 }
-                let (credential, verified) = try await run(operation, label: label)
+                let (credential, verified) = try await run(
+                    operation, label: label, keyName: form["device_name"]?.stringValue)
                 if operation.name == "webauthn-registration", let id = credential.objectValue?["id"]?.stringValue {
                     created = DeviceEnrollments.Entry(
                         applicationId: device.config.applicationId, userId: "", credentialId: id,
@@ -124,11 +138,11 @@ public final class PasskeyAccountClient: Sendable {
     /// this device's authenticator, the user verified as configured (`label` names the account
     /// in the PIN prompt); the response JSON for the continue form's `credential`.
     public func perform(_ operation: FlowClientOperation, label: String) async throws(FlowError) -> JSONValue {
-        try await run(operation, label: label).0
+        try await run(operation, label: label, keyName: nil).0
     }
 
     /// ``perform(_:label:)`` with how the user was verified.
-    private func run(_ operation: FlowClientOperation, label: String) async throws(FlowError) -> (
+    private func run(_ operation: FlowClientOperation, label: String, keyName: String?) async throws(FlowError) -> (
         JSONValue, VerifiedUser
     ) {
         do throws(ZSMError) {
@@ -138,23 +152,13 @@ public final class PasskeyAccountClient: Sendable {
                 let options = try Self.options(operation, "credentialCreationOptions", as: CreationOptionsJSON.self)
                 try device.checkRelyingPartyID(options.rp.id)
                 let verified = try await device.verifyUser(userId: label, creating: true)
-                let response: RegistrationResponseJSON
-                do throws(AuthenticatorError) {
-                    response = try opened.client.create(options, verification: verified.verification)
-                } catch {
-                    throw UMFAClient.map(error)
-                }
+                let response = try await opened.create(options, context: device.context(verified, keyName: keyName))
                 return (try Self.json(response), verified)
             case "webauthn-authentication":
                 let options = try Self.options(operation, "credentialRequestOptions", as: RequestOptionsJSON.self)
                 try device.checkRelyingPartyID(options.rpId)
                 let verified = try await device.verifyUser(userId: label, creating: false)
-                let response: AuthenticationResponseJSON
-                do throws(AuthenticatorError) {
-                    response = try opened.client.get(options, verification: verified.verification)
-                } catch {
-                    throw UMFAClient.map(error, missingMeansNotEnrolled: true)
-                }
+                let response = try await opened.get(options, context: device.context(verified, keyName: nil))
                 return (try Self.json(response), verified)
             default:
                 throw ZSMError(.serverError, "the client operation \(operation.name) is not one this SDK performs")

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import UMFAEncoding
 import UMFAJOSE
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// How an OAuth client proves itself at the token endpoint (RFC 6749 §2.3, RFC 7523).
 public enum ClientAuthentication: Sendable {
@@ -15,7 +15,9 @@ public enum ClientAuthentication: Sendable {
     /// `client_secret_jwt`: an HS256 assertion keyed with the client secret.
     case symmetricJWT(secret: String)
     /// A client attestation for the flow token (DESIGN.md §6): the app answers the server's
-    /// challenge with an App Attest attestation or an Android key-attestation chain.
+    /// challenge with an App Attest attestation or an Android key-attestation chain. A closure
+    /// that throws (the device cannot attest) or an attestation the server refuses makes the
+    /// token manager register a client from the configuration's DCR template.
     case attestation(@Sendable (_ challenge: String) async throws -> ClientAttestation)
 
     /// What `case .attestation` answers: the assertion type and the attestation itself.
@@ -42,11 +44,12 @@ public enum ClientAuthentication: Sendable {
     }
 
     /// Adds this authentication to a request of `clientID`; an assertion's audience is
-    /// `tokenEndpoint` (RFC 7523 §3, at the revocation endpoint too) and its times `now`.
+    /// `tokenEndpoint` (RFC 7523 §3, at the revocation endpoint too) and its times `now`. An
+    /// attestation goes with the challenge it answers (`attested`, made by the token manager).
     func apply(
         clientID: String, tokenEndpoint: URL, now: Date, form: inout [String: String],
-        headers: inout [String: String], challenge: () async throws(ZSMError) -> String
-    ) async throws(ZSMError) {
+        headers: inout [String: String], attested: (challenge: String, attestation: ClientAttestation)? = nil
+    ) throws(ZSMError) {
         form["client_id"] = clientID
         switch self {
         case .none:
@@ -64,13 +67,9 @@ public enum ClientAuthentication: Sendable {
             form["client_assertion_type"] = Self.assertionType
             form["client_assertion"] = try Self.hs256(
                 Self.assertionClaims(clientID, tokenEndpoint, now), secret: secret)
-        case .attestation(let attest):
-            let challenge = try await challenge()
-            let attestation: ClientAttestation
-            do {
-                attestation = try await attest(challenge)
-            } catch {
-                throw ZSMError(.cancelled, "the app could not attest itself")
+        case .attestation:
+            guard let (challenge, attestation) = attested else {
+                throw ZSMError(.invalidConfiguration, "a client attestation is made for the flow token only")
             }
             form["attestation_challenge"] = challenge
             form["client_assertion_type"] = attestation.type

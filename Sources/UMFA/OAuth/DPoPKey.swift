@@ -2,19 +2,16 @@ import Crypto
 import Foundation
 import UMFAEncoding
 import UMFAJOSE
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// The device's DPoP key (RFC 9449): a P-256 key the SDK keeps in the storage location, sealed
 /// like the passkeys, so tokens bound to it stay usable across launches and are worth nothing
-/// on another device.
-public struct DPoPKey: Sendable {
+/// on another device. The default ``DPoPKeyProvider``.
+public struct DPoPKey: DPoPKeyProvider {
     let key: P256.Signing.PrivateKey
 
     /// The public JWK that goes in each proof's header.
     public var publicJWK: [String: String] { DeviceSigningKeys.jwkMembers(key) }
-
-    /// The RFC 7638 thumbprint, as `cnf.jkt` of a bound token names it.
-    public var thumbprint: String { JWKThumbprint.compute(JWK(key.publicKey)) }
 
     /// A new key (not stored).
     public init() { key = P256.Signing.PrivateKey() }
@@ -31,16 +28,11 @@ public struct DPoPKey: Sendable {
         return DPoPKey(key: key)
     }
 
-    /// A proof for a request of `method` to `url` (RFC 9449 §4.2): `htu` without query and
-    /// fragment, `ath` when an access token goes with it, `nonce` when the server gave one.
-    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date())
-        throws(ZSMError) -> String
-    {
-        let claims = JWTClaims(
-            iat: now.timeIntervalSince1970.rounded(.down), jti: UUID().uuidString.lowercased(), htm: method,
-            htu: DeviceSigningKeys.htu(url),
-            ath: accessToken.map { Base64URL.encode(Array(SHA256.hash(data: Array($0.utf8)))) }, nonce: nonce)
-        return try DeviceSigningKeys.compactJWS(
-            header: JWSHeader(algorithm: .es256, typ: "dpop+jwt", jwk: JWK(key.publicKey)), claims: claims, key: key)
+    /// `ES256`.
+    public var algorithm: String { "ES256" }
+
+    /// ECDSA P-256 over SHA-256 of `signingInput`, `R ‖ S` (RFC 7518 §3.4).
+    public func sign(_ signingInput: [UInt8]) throws -> [UInt8] {
+        Array(try key.signature(for: SHA256.hash(data: signingInput)).rawRepresentation)
     }
 }

@@ -4,9 +4,10 @@ import Logging
 /// What the OAuth parts of the SDK (``OAuthTokenManager``, ``FlowDriver``,
 /// ``PasskeyAccountClient``) need to know about the issuer and the client.
 public struct OAuthConfiguration: Sendable {
-    /// A dynamic client's template (DESIGN.md §5): when the configured client is refused, the SDK
-    /// gets a `dcr` token with the template's own authentication, registers a client of its
-    /// own and keeps it on the device.
+    /// A dynamic client's template (DESIGN.md §5): when the configured client is refused, the app
+    /// cannot attest itself (its ``ClientAuthentication/attestation(_:)`` closure throws) or the
+    /// server refuses the attestation, the SDK gets a `dcr` token with the template's own
+    /// authentication, registers a client of its own (RFC 7591) and keeps it on the device.
     public struct DCRTemplate: Sendable {
         /// The template client's id (the new client's `software_id`).
         public var clientID: String
@@ -20,15 +21,6 @@ public struct OAuthConfiguration: Sendable {
         }
     }
 
-    /// What the token endpoint answered, for a ``tokenResponseListener``: its status and headers
-    /// (`DPoP-Nonce`, `Cache-Control`, …), never its body.
-    public struct TokenEndpointResponse: Sendable {
-        /// The HTTP status.
-        public var status: Int
-        /// The headers, names lower case.
-        public var headers: [String: String]
-    }
-
     /// The issuer, such as `https://mfa.example.com/oidc/<application id>`.
     public var issuer: URL
     /// The client's id.
@@ -39,18 +31,26 @@ public struct OAuthConfiguration: Sendable {
     public var scopes: [String]
     /// How the client authenticates.
     public var clientAuthentication: ClientAuthentication
-    /// A template to register a client from when this one is refused.
+    /// A template to register a client from when this one is refused or cannot attest itself.
     public var dcrTemplate: DCRTemplate?
     /// Extra headers for every request to `URL` (an app's own tracing, say).
     public var headerProvider: (@Sendable (URL) async -> [String: String])?
     /// Extra parameters for the authorization request (`ui_locales`, `acr_values`, …).
     public var parameterProvider: (@Sendable () async -> [String: String])?
-    /// Told of every token-endpoint answer, with its headers.
-    public var tokenResponseListener: (@Sendable (TokenEndpointResponse) -> Void)?
+    /// Told of every token-endpoint answer, with its body and headers (Curity's
+    /// `tokenEndpointResponseListener`).
+    public var tokenEndpointResponseListener: (any OAuthTokenManager.TokenEndpointResponseListener)?
+    /// Whether tokens are bound to a DPoP key, and which: ``BoundedTokenConfiguration`` with the
+    /// SDK's P-256 key by default (Curity's `tokenBoundConfiguration`).
+    public var tokenBoundConfiguration: any TokenBoundConfiguration = BoundedTokenConfiguration()
     /// Where the SDK logs; secrets are masked at every level.
     public var logger: Logger
     /// Seconds to wait for an answer.
     public var timeout: TimeInterval
+    /// How requests reach the issuer: ``URLSessionTransport`` by default; a transport that
+    /// presents a client certificate (RFC 8705 `tls_client_auth`, with ``ClientAuthentication/none``
+    /// sending `client_id`) or pins the server's key (`UMFATLSTransport`) otherwise.
+    public var transport: any HTTPTransport = URLSessionTransport()
     /// The clock of proofs and token checks (a device whose clock is off can correct it here).
     public var now: @Sendable () -> Date
 

@@ -12,14 +12,16 @@ import UMFAContract
 /// (RFC 9449 §8), the app's headers added, and each exchange logged without a secret.
 final class OAuthSession: Sendable {
     let configuration: OAuthConfiguration
-    let key: DPoPKey
-    private let session: URLSession
+    /// The DPoP key; `nil` when tokens are unbound (no proofs, `Bearer` tokens).
+    let key: (any DPoPKeyProvider)?
+    private let transport: any HTTPTransport
     private let nonce = Mutex<String?>(nil)
 
-    init(configuration: OAuthConfiguration, key: DPoPKey, session: URLSession = .shared) {
+    /// A session over `configuration`'s ``OAuthConfiguration/transport``.
+    init(configuration: OAuthConfiguration, key: (any DPoPKeyProvider)?) {
         self.configuration = configuration
         self.key = key
-        self.session = session
+        self.transport = configuration.transport
     }
 
     /// An answer: status, headers (lower-case names) and body.
@@ -36,7 +38,8 @@ final class OAuthSession: Sendable {
         case json(Data, names: [String])
     }
 
-    /// Sends one request; with `accessToken`, as `Authorization: DPoP` (RFC 9449 §7.1).
+    /// Sends one request; with `accessToken`, as `Authorization: DPoP` (RFC 9449 §7.1), or as
+    /// `Bearer` (RFC 6750 §2.1) without a DPoP key.
     func send(
         _ method: String, _ url: URL, body: Body = .none, accept: String = "application/json",
         accessToken: String? = nil, headers extra: [String: String] = [:]
@@ -61,12 +64,16 @@ final class OAuthSession: Sendable {
             for (name, value) in await provider(url) { request.setValue(value, forHTTPHeaderField: name) }
         }
         for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
-        let currentNonce = nonce.withLock { $0 }
-        request.setValue(
-            try key.proof(
-                method: method, url: url, accessToken: accessToken, nonce: currentNonce, now: configuration.now()),
-            forHTTPHeaderField: "DPoP")
-        if let accessToken { request.setValue("DPoP \(accessToken)", forHTTPHeaderField: "Authorization") }
+        if let key {
+            let currentNonce = nonce.withLock { $0 }
+            request.setValue(
+                try await key.proof(
+                    method: method, url: url, accessToken: accessToken, nonce: currentNonce, now: configuration.now()),
+                forHTTPHeaderField: "DPoP")
+        }
+        if let accessToken {
+            request.setValue("\(key == nil ? "Bearer" : "DPoP") \(accessToken)", forHTTPHeaderField: "Authorization")
+        }
         var sent = ""
         switch body {
         case .none:
@@ -83,20 +90,22 @@ final class OAuthSession: Sendable {
         let logger = configuration.logger
         logger.trace("→ \(method) \(SecretMasking.url(url)) \(sent)")
         let data: Data
-        let response: URLResponse
+        let http: HTTPURLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, http) = try await transport.send(request)
+        } catch let failure as any HTTPTransportFailure {
+            logger.info("\(method) \(SecretMasking.url(url)): \(failure.zsmError.message)")
+            throw failure.zsmError
         } catch {
             logger.info("\(method) \(SecretMasking.url(url)): the server could not be reached")
             throw ZSMError(.networkError, "cannot reach \(url.host ?? "the server")", recovery: .retry)
         }
-        let http = response as? HTTPURLResponse
         var headers: [String: String] = [:]
-        for (name, value) in http?.allHeaderFields ?? [:] {
+        for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
         if let given = headers["dpop-nonce"] { nonce.withLock { $0 = given } }
-        let status = http?.statusCode ?? 0
+        let status = http.statusCode
         logger.debug("← \(status) \(method) \(SecretMasking.url(url))")
         return Answer(status: status, headers: headers, data: data)
     }

@@ -2,30 +2,63 @@ import Crypto
 import Foundation
 import UMFAContract
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
-/// What a token request came to: tokens, the server's RFC 6749 §5.2 error answer, or an error
-/// before or around it (the network, an answer that does not read).
+/// The tokens of a successful token request (RFC 6749 §5.1): Curity's `SuccessfulTokenResponse`,
+/// with `accessToken`, `tokenType`, `expiresIn`, `refreshToken`, `idToken` and `scope`.
+public typealias SuccessfulTokenResponse = OAuthTokenResponse
+
+/// The server's refusal of a token request (RFC 6749 §5.2), Curity's `ErrorTokenResponse`.
+public struct ErrorTokenResponse: Sendable, Equatable, Error {
+    /// The error code (`invalid_grant`, `invalid_client`, …).
+    public var error: String
+    /// Words for a developer.
+    public var errorDescription: String?
+    /// The HTTP status it came with.
+    public var statusCode: Int
+    /// UMFA's trace id, when the server is UMFA.
+    public var traceID: String?
+
+    /// Creates a refusal.
+    public init(error: String, errorDescription: String? = nil, statusCode: Int, traceID: String? = nil) {
+        self.error = error
+        self.errorDescription = errorDescription
+        self.statusCode = statusCode
+        self.traceID = traceID
+    }
+
+    init(_ answer: OAuthErrorAnswer, status: Int) {
+        self.init(
+            error: answer.error, errorDescription: answer.errorDescription, statusCode: status, traceID: answer.traceID)
+    }
+
+    /// The refusal as a ``ZSMError`` that says what to do next.
+    public var zsmError: ZSMError {
+        let recovery: ZSMError.Recovery =
+            ["invalid_grant", "login_required"].contains(error)
+            ? .startOver
+            : (statusCode >= 500 || error == "temporarily_unavailable" ? .retry : .giveUp)
+        return ZSMError(
+            .serverError, "\(error): \(errorDescription ?? "the token request was refused")", recovery: recovery,
+            httpStatus: statusCode, traceId: traceID)
+    }
+}
+
+/// What a token request came to, Curity's `TokenResponse`: tokens, the server's refusal, or an
+/// error of the SDK (the network, the DPoP key, an answer that does not read).
 public enum TokenResponse: Sendable {
     /// The tokens.
-    case success(OAuthTokenResponse)
-    /// The server refused, with its error code and HTTP status.
-    case errorResponse(OAuthErrorAnswer, status: Int)
+    case successfulToken(SuccessfulTokenResponse)
+    /// The server refused (RFC 6749 §5.2).
+    case errorToken(ErrorTokenResponse)
     /// The request did not get an answer it could use.
     case error(ZSMError)
 
     /// The tokens, or the refusal as a ``ZSMError``.
-    public func get() throws(ZSMError) -> OAuthTokenResponse {
+    public func get() throws(ZSMError) -> SuccessfulTokenResponse {
         switch self {
-        case .success(let tokens): return tokens
-        case .errorResponse(let answer, let status):
-            let recovery: ZSMError.Recovery =
-                ["invalid_grant", "login_required"].contains(answer.error)
-                ? .startOver
-                : (status >= 500 || answer.error == "temporarily_unavailable" ? .retry : .giveUp)
-            throw ZSMError(
-                .serverError, "\(answer.error): \(answer.errorDescription ?? "the token request was refused")",
-                recovery: recovery, httpStatus: status, traceId: answer.traceID)
+        case .successfulToken(let tokens): return tokens
+        case .errorToken(let refusal): throw refusal.zsmError
         case .error(let error): throw error
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import UMFAAuthenticator
 import UMFAEncoding
 import UMFAJOSE
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// The device keys of out-of-band enrollments (DESIGN.md §7): one P-256 key per application
 /// and user, registered with the passkey at `dispatch/complete`, whose signatures (device

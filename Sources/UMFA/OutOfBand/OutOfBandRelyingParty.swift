@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import UMFAContract
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// The app link of an out-of-band transaction (DESIGN.md §7), as a QR code or a link carries it:
@@ -53,7 +53,7 @@ public struct UMFAAppLink: Sendable, Equatable {
 /// backend asked for, ``UMFAClient/authenticate(userId:)`` approves (or denies) a request.
 ///
 /// An approval's challenge must be the hash of the transaction, the message and the nonce the
-/// server sent (``ApprovalChallenge``): options for anything else are refused before the user
+/// server sent (`ApprovalChallenge`): options for anything else are refused before the user
 /// is asked, so a signature always covers the message the app shows.
 public final class OutOfBandRelyingParty: RelyingParty {
     /// What the user decided about an approval.

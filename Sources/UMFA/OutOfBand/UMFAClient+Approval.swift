@@ -1,6 +1,6 @@
 import Foundation
 import UMFAContract
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// What ``UMFAClient/answerApproval(userId:)`` returns.
 public struct ApprovalResult: Sendable, Hashable {

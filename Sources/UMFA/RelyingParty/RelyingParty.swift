@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// Where ceremonies are performed. ``UMFAHTTPRelyingParty`` speaks the UMFA HTTP API; an app

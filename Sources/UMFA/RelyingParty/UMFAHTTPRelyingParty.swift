@@ -1,23 +1,24 @@
 import Foundation
 import UMFAContract
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// The default ``RelyingParty``: the UMFA HTTP API v1 over `URLSession`, with the
-/// configuration's timeout, retries (for options requests only, which are safe to repeat),
-/// headers and a trace id per request.
+/// The default ``RelyingParty``: the UMFA HTTP API v1 over the configuration's
+/// ``ZSMConfig/transport``, with its timeout, retries (for options requests only, which are safe
+/// to repeat), headers and a trace id per request.
 public struct UMFAHTTPRelyingParty: RelyingParty {
     let config: ZSMConfig
-    let session: URLSession
+    let transport: any HTTPTransport
 
-    /// Creates the relying party for `config`.
-    public init(config: ZSMConfig, session: URLSession = .shared) {
+    /// Creates the relying party for `config`; with `session`, over that `URLSession` instead
+    /// of ``ZSMConfig/transport``.
+    public init(config: ZSMConfig, session: URLSession? = nil) {
         self.config = config
-        self.session = session
+        self.transport = session.map { URLSessionTransport(session: $0) } ?? config.transport
     }
 
     /// `POST /api/umfa/registration/options`.
@@ -104,15 +105,17 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
         for attempt in 0..<attempts {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(200 * (1 << min(attempt, 4)))) }
             let data: Data
-            let response: URLResponse
+            let response: HTTPURLResponse
             do {
-                (data, response) = try await session.data(for: request)
+                (data, response) = try await transport.send(request)
+            } catch let failure as any HTTPTransportFailure where failure.zsmError.recovery != .retry {
+                throw failure.zsmError
             } catch {
                 lastError = ZSMError(
                     .networkError, "cannot reach \(config.hostURL.host ?? "the server")", traceId: traceID)
                 continue
             }
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let status = response.statusCode
             guard status == 200 || status == 201 else {
                 lastError = Self.serverError(status: status, data: data, traceID: traceID)
                 if retry, status >= 500 || status == 429 { continue }

@@ -1,6 +1,6 @@
 import Foundation
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// Serialises `CollectedClientData` the way browsers do (WebAuthn L3 §5.8.1.1): `type`,
 /// `challenge`, `origin`, `crossOrigin`, then `topOrigin` when present, in that order.

@@ -1,6 +1,6 @@
 import Crypto
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// Plays the browser's part of WebAuthn for a ``SoftwareAuthenticator``: checks the RP ID

@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// The attestation the authenticator gives for a new credential.

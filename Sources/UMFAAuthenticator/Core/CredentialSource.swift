@@ -1,6 +1,6 @@
 import Foundation
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// A credential as the authenticator keeps it (WebAuthn L3 §6.1 "public key credential
 /// source"): the sealed private key, the RP and user it belongs to, and its signature counter.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import _CryptoExtras
 
 /// How a credential's private key is sealed at rest.

@@ -1,6 +1,6 @@
 import Crypto
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// PIN and password handling: the attempt counter, lockout and its reset, changing the
 /// secret, and which credential answers a request.

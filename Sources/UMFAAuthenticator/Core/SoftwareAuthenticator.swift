@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import UMFACBOR
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// A FIDO2 authenticator in software: P-256 credentials sealed at rest, a real signature
@@ -21,8 +21,6 @@ public struct SoftwareAuthenticator: Sendable {
     public let store: any CredentialStore
     /// Consecutive wrong PINs or passwords for one credential before that credential locks.
     public let maximumFailedAttempts: Int
-    /// The user's decisions before creating or reporting a credential.
-    public let consent: any AuthenticatorConsent
     /// The CTAP extensions this authenticator supports (``AuthenticatorExtensions/all`` by default).
     public let extensions: AuthenticatorExtensions
     let sealer: KeySealer
@@ -56,26 +54,26 @@ public struct SoftwareAuthenticator: Sendable {
         store: any CredentialStore, deviceKey: SymmetricKey = SymmetricKey(size: .bits256),
         aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID,
         scryptRounds: Int = SoftwareAuthenticator.defaultScryptRounds,
-        maximumFailedAttempts: Int = 8, consent: any AuthenticatorConsent = AlwaysConsent(),
+        maximumFailedAttempts: Int = 8,
         extensions: AuthenticatorExtensions = .all,
         randomBytes: @escaping @Sendable (Int) -> [UInt8] = SoftwareAuthenticator.systemRandomBytes,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
             store: store, deviceKeyProvider: InMemoryDeviceKey(deviceKey), aaguid: aaguid, scryptRounds: scryptRounds,
-            maximumFailedAttempts: maximumFailedAttempts, consent: consent, extensions: extensions,
+            maximumFailedAttempts: maximumFailedAttempts, extensions: extensions,
             randomBytes: randomBytes, now: now)
     }
 
     /// Creates an authenticator over `store` whose device key stays in `deviceKeyProvider`:
     /// ``DeviceKeyFile`` beside the credentials, or a platform keystore.
     ///
-    /// The other parameters are those of ``init(store:deviceKey:aaguid:scryptRounds:maximumFailedAttempts:consent:extensions:randomBytes:now:)``.
+    /// The other parameters are those of ``init(store:deviceKey:aaguid:scryptRounds:maximumFailedAttempts:extensions:randomBytes:now:)``.
     public init(
         store: any CredentialStore, deviceKeyProvider: any DeviceKeyProvider,
         aaguid: [UInt8] = SoftwareAuthenticator.defaultAAGUID,
         scryptRounds: Int = SoftwareAuthenticator.defaultScryptRounds,
-        maximumFailedAttempts: Int = 8, consent: any AuthenticatorConsent = AlwaysConsent(),
+        maximumFailedAttempts: Int = 8,
         extensions: AuthenticatorExtensions = .all,
         randomBytes: @escaping @Sendable (Int) -> [UInt8] = SoftwareAuthenticator.systemRandomBytes,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -85,7 +83,6 @@ public struct SoftwareAuthenticator: Sendable {
         self.aaguid = aaguid
         self.sealer = KeySealer(deviceKey: deviceKeyProvider, scryptRounds: scryptRounds)
         self.maximumFailedAttempts = maximumFailedAttempts
-        self.consent = consent
         self.randomBytes = randomBytes
         self.now = now
     }
@@ -100,19 +97,17 @@ public struct SoftwareAuthenticator: Sendable {
     /// With `.secret`, the PIN or password (which must meet ``SecretPolicy``) protects the new
     /// key and the UV flag is set. Locked credentials are erased first: enrolling again is the
     /// way back from a lockout.
-    /// - Throws: ``AuthenticatorError`` `invalidState` when an excluded credential is here (or
-    ///   `notAllowed` when the user declines to report it), `notSupported` without ES256,
-    ///   `userVerificationFailed` when UV is required and did not happen, `weakSecret` for a
-    ///   PIN or password too short, `notAllowed` when the user declines consent.
+    /// The user's consent (``AuthenticatorConsent``) is the client's to ask, before this call
+    /// (``WebAuthnClient/create(_:context:)``).
+    /// - Throws: ``AuthenticatorError`` `invalidState` when an excluded credential is here,
+    ///   `notSupported` without ES256, `userVerificationFailed` when UV is required and did not
+    ///   happen, `weakSecret` for a PIN or password too short.
     public func makeCredential(_ request: MakeCredentialRequest, verification: UserVerification)
         throws(AuthenticatorError) -> MakeCredentialResult
     {
         if try holdsAny(
             of: request.excludeCredentialIDs, rpID: request.rpID, userVerified: verification.isVerification)
         {
-            guard consent.allowExcludedCredentialReport(rpID: request.rpID) else {
-                throw AuthenticatorError(.notAllowed, "the user declined")
-            }
             throw AuthenticatorError(.invalidState, "this authenticator already holds a credential for this account")
         }
         guard request.algorithms.contains(.es256) else {
@@ -120,9 +115,6 @@ public struct SoftwareAuthenticator: Sendable {
         }
         if request.requireUserVerification, !verification.isVerification {
             throw AuthenticatorError(.userVerificationFailed, "user verification is required")
-        }
-        guard consent.allowCredentialCreation(rpID: request.rpID, user: request.user.name) else {
-            throw AuthenticatorError(.notAllowed, "the user declined to create a passkey")
         }
         var secret: (SecretKind, String)?
         if case .secret(let kind, let value) = verification {

@@ -42,25 +42,6 @@ public protocol PlatformUserVerifier: Sendable {
     func verifyUser(reason: String) async throws -> Bool
 }
 
-/// Decisions the user makes while the authenticator works, as ForgeRock's delegates let an
-/// app ask: before a credential is created, and before an excluded credential is reported.
-public protocol AuthenticatorConsent: Sendable {
-    /// Whether to create a credential for `user` at `rpID`.
-    func allowCredentialCreation(rpID: String, user: String) -> Bool
-    /// Whether to tell the relying party that this device already holds a credential.
-    func allowExcludedCredentialReport(rpID: String) -> Bool
-}
-
-/// Consent that always agrees, for tools and tests.
-public struct AlwaysConsent: AuthenticatorConsent {
-    /// Creates the consent.
-    public init() {}
-    /// Always `true`.
-    public func allowCredentialCreation(rpID: String, user: String) -> Bool { true }
-    /// Always `true`.
-    public func allowExcludedCredentialReport(rpID: String) -> Bool { true }
-}
-
 extension UserVerification {
     /// The FIDO `uvm` extension entry for this verification (FIDO Registry §3.1
     /// USER_VERIFY_*, key protection SOFTWARE, matcher protection SOFTWARE), or `nil` when

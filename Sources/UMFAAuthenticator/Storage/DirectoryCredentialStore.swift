@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// A credential store in a directory: one file per credential (`credentials/<id>.json`, its
 /// private key sealed, its sign counter and its count of wrong PINs inside). Every file has

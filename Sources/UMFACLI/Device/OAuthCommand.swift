@@ -61,7 +61,7 @@ struct OAuthCommand: AsyncParsableCommand {
             let manager = try client.manager()
             let refreshToken = try OAuthClientOptions.secret(token)
             do throws(ZSMError) {
-                let tokens = try await manager.refresh(refreshToken).get()
+                let tokens = try await manager.refreshAccessToken(with: refreshToken).get()
                 OAuthClientOptions.print(tokens, claims: nil)
             } catch {
                 CommandIO.printError(error.description)
@@ -103,6 +103,7 @@ struct OAuthClientOptions: ParsableArguments {
     @Flag(name: .customLong("pin-stdin"), help: "Read the PIN from standard input.") var pinStdin = false
     @Flag(name: .customLong("allow-consent"), help: "Allow the scopes when the client asks for consent.")
     var allowConsent = false
+    @OptionGroup var tls: TLSClientOptions
 
     var scopes: [String] { scope.split(separator: " ").map(String.init) }
 
@@ -124,6 +125,12 @@ struct OAuthClientOptions: ParsableArguments {
         }
         var oauth = OAuthConfiguration(issuer: url, clientID: clientID, redirectURI: redirectURI, scopes: scopes)
         oauth.timeout = 30
+        // A client certificate (RFC 8705 `tls_client_auth`: `client_id` and the certificate)
+        // and pins go through the TLS transport, for the flow's ceremonies as for the tokens.
+        if let transport = try tls.transport() {
+            oauth.transport = transport
+            device.transport = transport
+        }
         return (device, oauth)
     }
 

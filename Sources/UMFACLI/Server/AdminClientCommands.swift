@@ -20,7 +20,11 @@ extension AdminCommand {
         var grantTypes: [String] = []
         @Option(
             name: .customLong("auth-method"),
-            help: "Token endpoint authentication: client_secret_basic (default), client_secret_post or none.")
+            help: """
+                Token endpoint authentication: client_secret_basic (default), client_secret_post, none, \
+                tls_client_auth (with --tls-subject-dn or a --tls-san-*) or self_signed_tls_client_auth \
+                (with --tls-certificate).
+                """)
         var authMethod: String?
         @Option(help: "The space-separated scopes the client may ask for.") var scope: String?
         @Flag(name: .customLong("first-party"), help: "Skip the consent screen for this client.")
@@ -31,6 +35,7 @@ extension AdminCommand {
             name: .customLong("dcr-template"),
             help: "A template for dynamic registration: gets scope dcr by client_credentials; new clients copy it.")
         var dcrTemplate = false
+        @OptionGroup var tls: ClientCertificateOptions
 
         func run() async throws {
             let grants = grantTypes.isEmpty ? nil : grantTypes
@@ -40,6 +45,7 @@ extension AdminCommand {
                 tokenEndpointAuthMethod: authMethod, scope: scope, firstParty: firstParty ? true : nil,
                 accessTokenTTLSeconds: accessTokenTTL)
             request.dcrTemplate = dcrTemplate ? true : nil
+            try tls.apply(to: &request)
             try HTTPClient.finish(try await connection.send(.createOAuthClient, ["id": app], body: request))
         }
     }

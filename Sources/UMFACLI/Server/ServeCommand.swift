@@ -51,9 +51,36 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("public-url"),
         help: ArgumentHelp(
-            "The URL clients reach this server at, the base of every OpenID Connect issuer (env UMFA_PUBLIC_URL); http://host:port by default.",
+            "The URL clients reach this server at, the base of every OpenID Connect issuer (env UMFA_PUBLIC_URL); http://host:port by default, https:// with TLS.",
             valueName: "url"))
     var publicURL: String?
+
+    @Option(
+        name: .customLong("tls-certificate"),
+        help: ArgumentHelp(
+            "Serve HTTPS with this certificate: PEM, the leaf first, then any intermediates (env UMFA_TLS_CERTIFICATE); reloaded on SIGHUP and when the file changes.",
+            valueName: "pem"))
+    var tlsCertificate: String?
+
+    @Option(
+        name: .customLong("tls-key"),
+        help: ArgumentHelp(
+            "The certificate's private key, PEM (env UMFA_TLS_KEY); reloaded with it.", valueName: "pem"))
+    var tlsKey: String?
+
+    @Option(
+        name: .customLong("mtls-port"),
+        help: ArgumentHelp(
+            "Also listen here for the mutual-TLS endpoint aliases (RFC 8705 §5): token, PAR, introspection, revocation and UserInfo, asking for a client certificate (env UMFA_MTLS_PORT; needs TLS).",
+            valueName: "port"))
+    var mtlsPort: Int?
+
+    @Option(
+        name: .customLong("mtls-base-url"),
+        help: ArgumentHelp(
+            "The URL clients reach the mutual-TLS listener at, for discovery's mtls_endpoint_aliases (env UMFA_MTLS_BASE_URL); https://<public host>:<mtls port> by default.",
+            valueName: "url"))
+    var mtlsBaseURL: String?
 
     @Option(
         help: ArgumentHelp(
@@ -79,6 +106,10 @@ struct ServeCommand: AsyncParsableCommand {
         flags[.metadataFile] = metadata
         flags[.metricsToken] = metricsToken
         flags[.publicURL] = publicURL
+        flags[.tlsCertificate] = tlsCertificate
+        flags[.tlsKey] = tlsKey
+        flags[.mtlsPort] = mtlsPort.map(String.init)
+        flags[.mtlsBaseURL] = mtlsBaseURL
         // A bad value from any source stops the start with a ConfigurationError naming it (exit 1).
         let settings = SettingsReader(
             flags: flags, environment: ProcessInfo.processInfo.environment,
@@ -92,7 +123,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let displayHost =
             configuration.host == "0.0.0.0" || configuration.host == "127.0.0.1" ? "localhost" : configuration.host
-        configuration.publicOrigin = "http://\(displayHost):\(configuration.port)"
+        // With TLS on, the server's own URL, and so the default public URL, is https.
+        let scheme = configuration.tls == nil ? "http" : "https"
+        configuration.publicOrigin = "\(scheme)://\(displayHost):\(configuration.port)"
 
         var logger = Logger(label: "umfa")
         logger.logLevel =

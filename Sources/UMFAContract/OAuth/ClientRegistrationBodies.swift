@@ -93,6 +93,20 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
     public var softwareStatement: String?
     /// `dpop_bound_access_tokens` (RFC 9449 §5.2).
     public var dpopBoundAccessTokens: Bool?
+    /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
+    /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.
+    public var tlsClientAuthSubjectDN: String?
+    /// `tls_client_auth_san_dns` (RFC 8705 §2.1.2): a dNSName SAN of the certificate.
+    public var tlsClientAuthSANDNS: String?
+    /// `tls_client_auth_san_uri` (RFC 8705 §2.1.2): a uniformResourceIdentifier SAN.
+    public var tlsClientAuthSANURI: String?
+    /// `tls_client_auth_san_ip` (RFC 8705 §2.1.2): an iPAddress SAN (IPv4 or IPv6 text).
+    public var tlsClientAuthSANIP: String?
+    /// `tls_client_auth_san_email` (RFC 8705 §2.1.2): an rfc822Name SAN.
+    public var tlsClientAuthSANEmail: String?
+    /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
+    /// client certificate (`cnf.x5t#S256`).
+    public var tlsClientCertificateBoundAccessTokens: Bool?
 
     /// Creates a request.
     public init(
@@ -125,6 +139,12 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
         case softwareVersion = "software_version"
         case softwareStatement = "software_statement"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
+        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
+        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
+        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
+        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
     }
 
     /// An example with every member.
@@ -141,6 +161,12 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
         request.softwareVersion = "1.0"
         request.softwareStatement = "eyJ..."
         request.dpopBoundAccessTokens = true
+        request.tlsClientAuthSubjectDN = "CN=shop,O=Shop"
+        request.tlsClientAuthSANDNS = "shop.example"
+        request.tlsClientAuthSANURI = "https://shop.example"
+        request.tlsClientAuthSANIP = "192.0.2.7"
+        request.tlsClientAuthSANEmail = "ops@shop.example"
+        request.tlsClientCertificateBoundAccessTokens = true
         return request
     }()
 }
@@ -181,6 +207,20 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
     public var softwareID: String?
     /// `dpop_bound_access_tokens`.
     public var dpopBoundAccessTokens: Bool
+    /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
+    /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.
+    public var tlsClientAuthSubjectDN: String?
+    /// `tls_client_auth_san_dns` (RFC 8705 §2.1.2): a dNSName SAN of the certificate.
+    public var tlsClientAuthSANDNS: String?
+    /// `tls_client_auth_san_uri` (RFC 8705 §2.1.2): a uniformResourceIdentifier SAN.
+    public var tlsClientAuthSANURI: String?
+    /// `tls_client_auth_san_ip` (RFC 8705 §2.1.2): an iPAddress SAN (IPv4 or IPv6 text).
+    public var tlsClientAuthSANIP: String?
+    /// `tls_client_auth_san_email` (RFC 8705 §2.1.2): an rfc822Name SAN.
+    public var tlsClientAuthSANEmail: String?
+    /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
+    /// client certificate (`cnf.x5t#S256`).
+    public var tlsClientCertificateBoundAccessTokens = false
 
     /// Creates an answer.
     public init(
@@ -218,6 +258,12 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
         case jwks
         case softwareID = "software_id"
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
+        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
+        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
+        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
+        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
     }
 
     /// An example with every member.
@@ -233,6 +279,11 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
         response.registrationAccessToken = "umfa_rat_x"
         response.jwks = .object(["keys": .array([])])
         response.softwareID = "umfa_ci_template"
+        response.tlsClientAuthSubjectDN = "CN=shop,O=Shop"
+        response.tlsClientAuthSANDNS = "shop.example"
+        response.tlsClientAuthSANURI = "https://shop.example"
+        response.tlsClientAuthSANIP = "192.0.2.7"
+        response.tlsClientAuthSANEmail = "ops@shop.example"
         return response
     }()
 }

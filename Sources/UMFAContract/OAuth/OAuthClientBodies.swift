@@ -36,6 +36,20 @@ public struct OAuthClientRequest: ContractBody, Equatable {
     /// `attestation_required`: a public client gets an API-flow token only with a client
     /// attestation (DESIGN.md §6).
     public var attestationRequired: Bool?
+    /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
+    /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.
+    public var tlsClientAuthSubjectDN: String?
+    /// `tls_client_auth_san_dns` (RFC 8705 §2.1.2): a dNSName SAN of the certificate.
+    public var tlsClientAuthSANDNS: String?
+    /// `tls_client_auth_san_uri` (RFC 8705 §2.1.2): a uniformResourceIdentifier SAN.
+    public var tlsClientAuthSANURI: String?
+    /// `tls_client_auth_san_ip` (RFC 8705 §2.1.2): an iPAddress SAN (IPv4 or IPv6 text).
+    public var tlsClientAuthSANIP: String?
+    /// `tls_client_auth_san_email` (RFC 8705 §2.1.2): an rfc822Name SAN.
+    public var tlsClientAuthSANEmail: String?
+    /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
+    /// client certificate (`cnf.x5t#S256`).
+    public var tlsClientCertificateBoundAccessTokens: Bool?
 
     /// Creates a request.
     public init(
@@ -73,6 +87,12 @@ public struct OAuthClientRequest: ContractBody, Equatable {
         case dpopBoundAccessTokens = "dpop_bound_access_tokens"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case attestationRequired = "attestation_required"
+        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
+        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
+        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
+        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
+        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
     }
 
     /// An example with every member.
@@ -88,6 +108,12 @@ public struct OAuthClientRequest: ContractBody, Equatable {
         request.dpopBoundAccessTokens = false
         request.requirePushedAuthorizationRequests = false
         request.attestationRequired = false
+        request.tlsClientAuthSubjectDN = "CN=shop,O=Shop"
+        request.tlsClientAuthSANDNS = "shop.example"
+        request.tlsClientAuthSANURI = "https://shop.example"
+        request.tlsClientAuthSANIP = "192.0.2.7"
+        request.tlsClientAuthSANEmail = "ops@shop.example"
+        request.tlsClientCertificateBoundAccessTokens = false
         return request
     }()
 }
@@ -132,6 +158,20 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
     public var softwareID: String?
     /// `attestation_required`.
     public var attestationRequired: Bool
+    /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
+    /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.
+    public var tlsClientAuthSubjectDN: String?
+    /// `tls_client_auth_san_dns` (RFC 8705 §2.1.2): a dNSName SAN of the certificate.
+    public var tlsClientAuthSANDNS: String?
+    /// `tls_client_auth_san_uri` (RFC 8705 §2.1.2): a uniformResourceIdentifier SAN.
+    public var tlsClientAuthSANURI: String?
+    /// `tls_client_auth_san_ip` (RFC 8705 §2.1.2): an iPAddress SAN (IPv4 or IPv6 text).
+    public var tlsClientAuthSANIP: String?
+    /// `tls_client_auth_san_email` (RFC 8705 §2.1.2): an rfc822Name SAN.
+    public var tlsClientAuthSANEmail: String?
+    /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
+    /// client certificate (`cnf.x5t#S256`).
+    public var tlsClientCertificateBoundAccessTokens = false
 
     /// Creates a view.
     public init(
@@ -182,6 +222,12 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         case dcrTemplate = "dcr_template"
         case softwareID = "software_id"
         case attestationRequired = "attestation_required"
+        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
+        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
+        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
+        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
+        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
     }
 
     static let example = OAuthClientView(
@@ -189,7 +235,19 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         redirectURIs: ["https://shop.example/callback"], grantTypes: ["authorization_code"], responseTypes: ["code"],
         tokenEndpointAuthMethod: "client_secret_basic", scope: "openid", postLogoutRedirectURIs: [],
         firstParty: true, accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000, createdAt: Examples.time,
-        jwks: .object(["keys": .array([])]), softwareID: "umfa_ci_template")
+        jwks: .object(["keys": .array([])]), softwareID: "umfa_ci_template"
+    ).withTLSExample()
+
+    /// The example with every optional RFC 8705 member.
+    private func withTLSExample() -> OAuthClientView {
+        var view = self
+        view.tlsClientAuthSubjectDN = "CN=shop,O=Shop"
+        view.tlsClientAuthSANDNS = "shop.example"
+        view.tlsClientAuthSANURI = "https://shop.example"
+        view.tlsClientAuthSANIP = "192.0.2.7"
+        view.tlsClientAuthSANEmail = "ops@shop.example"
+        return view
+    }
 }
 
 /// A client answer of the admin API: the client's members at the top level (as RFC 7591's

@@ -119,16 +119,30 @@ public struct IntrospectionResponse: ContractBody, Equatable {
     public static let example = IntrospectionResponse(
         active: true, scope: "api", clientID: "umfa_ci_x", sub: "umfa_ci_x", exp: 1_800_000_600, iat: 1_800_000_000,
         tokenType: "DPoP", iss: "https://umfa.example/oidc/\(Examples.applicationID)", aud: "https://api.example",
-        jti: "j", cnf: TokenConfirmation(jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"))
+        jti: "j",
+        cnf: TokenConfirmation(
+            jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I",
+            x5tS256: "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"))
 }
 
-/// The confirmation claim of a DPoP-bound token (RFC 7800 §3.1, RFC 9449 §6.1).
+/// The confirmation claim of a bound token (RFC 7800 §3.1): the DPoP key (RFC 9449 §6.1), the
+/// TLS client certificate (RFC 8705 §3.1), or both.
 public struct TokenConfirmation: Codable, Sendable, Equatable {
     /// The RFC 7638 thumbprint of the DPoP key.
-    public var jkt: String
+    public var jkt: String?
+    /// `x5t#S256`: base64url of the SHA-256 of the DER client certificate (RFC 8705 §3.1).
+    public var x5tS256: String?
 
     /// Creates a confirmation.
-    public init(jkt: String) { self.jkt = jkt }
+    public init(jkt: String? = nil, x5tS256: String? = nil) {
+        self.jkt = jkt
+        self.x5tS256 = x5tS256
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case jkt
+        case x5tS256 = "x5t#S256"
+    }
 }
 
 /// An error of an OAuth endpoint (RFC 6749 §5.2), with UMFA's trace id.
@@ -212,6 +226,10 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var authorizationResponseIssParameterSupported: Bool
     /// RFC 9449 §5.1: the algorithms DPoP proofs may use.
     public var dpopSigningAlgValuesSupported: [String]
+    /// RFC 8705 §3.3: access tokens can be bound to the client's TLS certificate.
+    public var tlsClientCertificateBoundAccessTokens = true
+    /// RFC 8705 §5: the endpoints on the mutual-TLS listener, when the server runs one.
+    public var mtlsEndpointAliases: MTLSEndpointAliases?
 
     /// Creates a document.
     public init(
@@ -273,6 +291,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case promptValuesSupported = "prompt_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
+        case mtlsEndpointAliases = "mtls_endpoint_aliases"
     }
 
     /// An example with every member.

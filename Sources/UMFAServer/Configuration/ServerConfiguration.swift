@@ -81,9 +81,14 @@ public struct ServerConfiguration: Sendable {
     public var approvalDispatchers: [any ApprovalDispatcher] = []
     /// How long one webhook delivery may take (`UMFA_WEBHOOK_TIMEOUT_SECONDS`, default 10).
     public var webhookTimeout: Duration = .seconds(10)
+    /// Client certificates (RFC 8705): a trusted proxy's header and the `tls_client_auth` CAs.
+    public var mutualTLS = MutualTLSSettings()
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
     public var attestationAnchors = AttestationTrustAnchors.wellKnown()
+    /// HTTPS served by UMFA (`UMFA_TLS_CERTIFICATE`, `UMFA_TLS_KEY`) and the mutual-TLS alias
+    /// listener; `nil` (the default) serves plain HTTP.
+    public var tls: TLSServing?
 
     /// Creates a configuration with the documented defaults.
     public init(
@@ -122,6 +127,7 @@ public struct ServerConfiguration: Sendable {
         masterKey = settings.string(.masterKey) ?? masterKey
         abuseLimits = try AbuseLimits.from(settings)
         trustForwardedFor = try settings.flag(.trustForwardedFor) ?? trustForwardedFor
+        mutualTLS = try MutualTLSSettings.from(settings)
         metricsToken = settings.string(.metricsToken) ?? metricsToken
         if let url = settings.string(.publicURL) { publicURL = try Self.checkedPublicURL(url) }
         idleTimeout = try settings.duration(.idleTimeoutSeconds, seconds: 0.001...3600) ?? idleTimeout
@@ -138,6 +144,7 @@ public struct ServerConfiguration: Sendable {
         if let seconds = try settings.integer(.validationCacheSeconds, in: 0...300) {
             validationCacheLifetime = .seconds(seconds)
         }
+        try applyTLS(settings)
     }
 
     /// An absolute http(s) URL without query or fragment, kept without a trailing slash.

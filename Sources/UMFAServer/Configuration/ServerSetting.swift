@@ -53,6 +53,22 @@ public enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case publicURL = "UMFA_PUBLIC_URL"
     /// How long validate-token trusts what it read, in seconds.
     case validationCacheSeconds = "UMFA_VALIDATION_CACHE_SECONDS"
+    /// The TLS certificate (PEM, leaf first, chain allowed); with ``tlsKey`` the server speaks HTTPS.
+    case tlsCertificate = "UMFA_TLS_CERTIFICATE"
+    /// The TLS private key (PEM) of ``tlsCertificate``.
+    case tlsKey = "UMFA_TLS_KEY"
+    /// The port of the mutual-TLS endpoint alias listener (RFC 8705 §5); needs TLS.
+    case mtlsPort = "UMFA_MTLS_PORT"
+    /// The URL clients reach the mutual-TLS alias at; `https://<public host>:<mtls port>` by default.
+    case mtlsBaseURL = "UMFA_MTLS_BASE_URL"
+    /// How often the TLS files are checked for changes, in seconds; `0` reloads on SIGHUP only.
+    case tlsReloadSeconds = "UMFA_TLS_RELOAD_SECONDS"
+    /// The header a trusted TLS-terminating proxy sets to the client certificate (RFC 8705 §6.5).
+    case tlsClientCertHeader = "UMFA_TLS_CLIENT_CERT_HEADER"
+    /// The proxy addresses (IPs or CIDR ranges) whose client certificate header is believed.
+    case tlsClientCertTrustedProxies = "UMFA_TLS_CLIENT_CERT_TRUSTED_PROXIES"
+    /// A PEM file of the CAs `tls_client_auth` client certificates must chain to (RFC 8705 §2.1).
+    case mtlsTrustAnchors = "UMFA_MTLS_TRUST_ANCHORS"
 
     /// The environment variable's name (`UMFA_LIMIT_OPTIONS_REQUESTS`).
     public var environmentName: String { rawValue }

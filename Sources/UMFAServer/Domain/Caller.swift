@@ -10,6 +10,8 @@ public struct Caller: Sendable {
     public let bearer: String?
     /// The `Authorization: UMFA-Device` value, if any: a device proof (DESIGN.md §7).
     public let deviceProof: String?
+    /// The client certificate of the request (RFC 8705), when one was presented or trusted.
+    var clientCertificate: PresentedClientCertificate?
 
     /// Creates a caller.
     public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil) {

@@ -4,6 +4,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
+import X509
 
 /// What every route needs: storage, the token service, the server secret and the clock.
 struct ServerServices: Sendable {
@@ -32,6 +33,11 @@ struct ServerServices: Sendable {
     let metrics: ServerMetrics
     /// validate-token's short memory of API keys and credentials (``ValidationCache``).
     let validationCache: ValidationCache
+    /// The CAs a `tls_client_auth` client's certificate must chain to (RFC 8705 §2.1).
+    var mutualTLSAnchors: [Certificate] = []
+    /// The base URL of the mutual-TLS endpoint alias listener (RFC 8705 §5), for discovery's
+    /// `mtls_endpoint_aliases`; `nil` without that listener.
+    var mutualTLSAliasURL: String?
 
     /// The audit log (DESIGN.md §8).
     var audit: AuditLog { AuditLog(services: self) }

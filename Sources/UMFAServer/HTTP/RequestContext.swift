@@ -47,8 +47,10 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
 
     /// The caller as the domain sees it, with the settled trace id.
     func caller(_ request: Request, traceID: String) -> Caller {
-        Caller(
+        var caller = Caller(
             traceID: traceID, clientAddress: clientAddress, bearer: BearerToken.from(request),
             deviceProof: BearerToken.deviceProof(request))
+        caller.clientCertificate = clientCertificate
+        return caller
     }
 }

@@ -54,10 +54,12 @@ enum RouteHandlers {
 struct RouteValues: Sendable {
     private let parameters: Parameters
     private let request: Request
+    private let clientCertificate: PresentedClientCertificate?
 
     init(request: Request, context: UMFARequestContext) {
         parameters = context.parameters
         self.request = request
+        clientCertificate = context.clientCertificate
     }
 
     /// The decoded path parameter `name`.
@@ -67,6 +69,14 @@ struct RouteValues: Sendable {
 
     /// The query parameter `name`.
     func query(_ name: String) -> String? { request.uri.queryParameters.get(name) }
+
+    /// The request's header fields and method, for an access token and its DPoP proof.
+    var presented: ProtectedResource.Presented {
+        .init(headers: request.headers, method: request.method.rawValue, clientCertificate: clientCertificate)
+    }
+
+    /// The request's path, without the query (a DPoP proof's `htu`, RFC 9449 §4.3).
+    var requestPath: String { request.uri.path }
 
     /// The values a credential route works on.
     var credentialTarget: CredentialService.Target {

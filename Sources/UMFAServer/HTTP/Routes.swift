@@ -18,6 +18,8 @@ struct Routes {
     func install(on router: Router<UMFARequestContext>) {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: ErrorMiddleware())
+        // RFC 8705 §5: the mutual-TLS alias listener answers its endpoints only.
+        router.add(middleware: MutualTLSAliasMiddleware())
         var groups = RouteGroups(router: router, services: services)
         let built = RouteServices(
             services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash),
@@ -85,7 +87,9 @@ struct Routes {
         case .updateOAuthClient: return route.jsonWithPath(built.oauthClientAdmin.update)
         case .deleteOAuthClient: return route.plain(built.oauthClientAdmin.delete)
         case .rotateOAuthClientSecret: return route.plain(built.oauthClientAdmin.rotateSecret)
-        case .oidcDiscovery, .oauthServerMetadata: return route.issuer { issuer, _, _ in issuer.metadata }
+        case .oidcDiscovery, .oauthServerMetadata:
+            let alias = services.mutualTLSAliasURL
+            return route.issuer { issuer, _, _ in issuer.metadata(mutualTLSAlias: alias) }
         case .oidcJWKS: return built.oauthRoutes.jwks
         case .oauthToken:
             return built.oauthRoutes.form(route) { try await $0.token(form: $1, authorization: $2, caller: $3) }
@@ -120,7 +124,7 @@ struct Routes {
                 try await ClientAttestationCheck(services: services, issuer: issuer).newChallenge(caller: caller)
             }
         case .listMyCredentials:
-            return route.plain { try await built.selfServiceService.list(caller: $1) }
+            return route.plain { try await built.selfServiceService.list(values: $0, caller: $1) }
         case .renameMyCredential: return route.jsonWithPath(built.selfServiceService.rename)
         case .deleteMyCredential:
             return route.plain {

@@ -18,7 +18,8 @@ struct AccessTokenClaims: Codable, Sendable {
     var authTime: Int? = nil
     /// How the user signed in (user tokens only).
     var amr: [String]? = nil
-    /// The DPoP key the token is bound to (RFC 9449 §6.1).
+    /// The DPoP key (RFC 9449 §6.1) and the TLS client certificate (RFC 8705 §3.1) the token is
+    /// bound to.
     var cnf: TokenConfirmation? = nil
     /// The passkey the user signed in with (base64url, as in a login token; user tokens only):
     /// the token is valid only while it stays registered to the user.
@@ -47,10 +48,11 @@ struct AccessTokens: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
 
-    /// A new access token for `client`, with the subject `subject` and `scopes`.
+    /// A new access token for `client`, with the subject `subject` and `scopes`, bound to the DPoP
+    /// key `jkt` and the client certificate `x5t` (`x5t#S256`) when given.
     func issue(
         to client: OAuthClientRecord, subject: String, scopes: [String], audience: String?, signIn: SignIn? = nil,
-        family: String? = nil, jkt: String? = nil
+        family: String? = nil, jkt: String? = nil, x5t: String? = nil
     ) async throws -> (token: String, claims: AccessTokenClaims) {
         let now = Int(services.now().timeIntervalSince1970)
         let random = Base64URL.encode(Secrets.randomBytes(16))
@@ -58,7 +60,8 @@ struct AccessTokens: Sendable {
             iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
             scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
             jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr,
-            cnf: jkt.map(TokenConfirmation.init(jkt:)), credentialID: signIn?.credentialID)
+            cnf: jkt == nil && x5t == nil ? nil : TokenConfirmation(jkt: jkt, x5tS256: x5t),
+            credentialID: signIn?.credentialID)
         let algorithm = issuer.application.tokenSigningAlgorithm
         return (try await services.tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
     }

@@ -105,6 +105,7 @@ struct OAuthClientAdmin: Sendable {
             dpopBoundAccessTokens: client.dpopBoundAccessTokens,
             jwks: client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) },
             dcrTemplate: client.dcrTemplate, softwareID: client.softwareID,
-            attestationRequired: client.attestationRequired)
+            attestationRequired: client.attestationRequired
+        ).withMutualTLS(client)
     }
 }

@@ -8,7 +8,8 @@ import UMFAWebAuthn
 /// Client authentication at the token, introspection and revocation endpoints (RFC 6749 §2.3.1):
 /// HTTP Basic with the form-encoded id and secret, `client_id` and `client_secret` in the body,
 /// or a JWT signed with one of the client's registered keys (`private_key_jwt`, RFC 7523) — the
-/// one the client registered, never two at once. A wrong secret or a bad assertion counts
+/// one the client registered, never two at once — or the client's TLS certificate (RFC 8705 §2,
+/// ``MutualTLSClientAuthentication``). A wrong secret or a bad assertion counts
 /// against the caller's address like a wrong API key; the right one is never limited.
 struct OAuthClientAuthentication: Sendable {
     let services: ServerServices
@@ -37,6 +38,19 @@ struct OAuthClientAuthentication: Sendable {
         guard
             let client = try await issuer.client(clientID, store: services.store)
         else { try await refuse(caller, counting: true, failure) }
+        // RFC 8705 §2: a mutual-TLS client names itself with client_id and proves itself with
+        // its certificate alone; with a secret beside it, the methods differ below.
+        if client.authenticationMethod.usesCertificate, basic == nil, secret == nil {
+            do {
+                try await MutualTLSClientAuthentication(anchors: services.mutualTLSAnchors, now: services.now())
+                    .verify(client, presented: caller.clientCertificate)
+            } catch let refusal as MutualTLSClientAuthentication.Refusal {
+                try await refuse(
+                    caller, counting: refusal.counted,
+                    OAuthError(code: .invalidClient, "Client authentication failed: \(refusal.message)"))
+            }
+            return client
+        }
         // A client_secret_jwt client's secret is for signing assertions, never sent itself.
         guard client.authenticationMethod == method else {
             // The client exists: a mismatch of methods is a misconfiguration, not a guess.

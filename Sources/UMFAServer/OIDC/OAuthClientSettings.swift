@@ -78,7 +78,13 @@ enum OAuthClientSettings {
         if let jwks = request.jwks {
             let text = String(decoding: try JSONEncoder().encode(jwks), as: UTF8.self)
             guard text.utf8.count <= 20_000 else { throw ServiceError.invalid("jwks must be at most 20,000 bytes") }
-            if let problem = ClientAssertion.problem(inJWKS: text) { throw ServiceError.invalid(problem) }
+            // A self-signed mutual-TLS client's keys are its certificates (RFC 8705 §2.2), checked
+            // by ``checkMutualTLS(_:)``; others' keys must verify client assertions.
+            if client.authenticationMethod != .selfSignedTLSClientAuth,
+                let problem = ClientAssertion.problem(inJWKS: text)
+            {
+                throw ServiceError.invalid(problem)
+            }
             client.jwks = text
         }
         if let ttl = request.accessTokenTTLSeconds {
@@ -93,6 +99,8 @@ enum OAuthClientSettings {
             }
             client.refreshTokenTTLSeconds = ttl
         }
+        try applyMutualTLS(request, to: &client)
+        try checkMutualTLS(&client)
         try checkConsistent(client)
         return client
     }

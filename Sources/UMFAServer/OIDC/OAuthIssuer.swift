@@ -16,9 +16,11 @@ struct OAuthIssuer: Sendable {
     static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
     /// The grant types this version serves.
     static let grantTypes = ["authorization_code", "refresh_token", "client_credentials"]
-    /// How clients authenticate (`none`: public clients, PKCE S256 required).
+    /// How clients authenticate (`none`: public clients, PKCE S256 required; the mutual-TLS
+    /// methods of RFC 8705 §2).
     static let authenticationMethods = [
-        "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "none",
+        "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt", "tls_client_auth",
+        "self_signed_tls_client_auth", "none",
     ]
     /// The claims ID tokens and UserInfo may carry.
     static let claims = [
@@ -70,7 +72,8 @@ struct OAuthIssuer: Sendable {
             issuer: issuer, authorizationEndpoint: issuer + "/authorize", tokenEndpoint: tokenEndpoint,
             userinfoEndpoint: issuer + "/userinfo", endSessionEndpoint: issuer + "/logout", jwksURI: issuer + "/jwks",
             introspectionEndpoint: issuer + "/introspect", revocationEndpoint: issuer + "/revoke",
-            scopesSupported: Self.standardScopes, grantTypesSupported: Self.grantTypes,
+            scopesSupported: Self.standardScopes + [PasskeyManagementAccess.scope],
+            grantTypesSupported: Self.grantTypes,
             tokenEndpointAuthMethodsSupported: Self.authenticationMethods,
             idTokenSigningAlgValuesSupported: [application.tokenSigningAlgorithm.rawValue],
             claimsSupported: Self.claims, promptValuesSupported: AuthorizationRequest.promptValues)

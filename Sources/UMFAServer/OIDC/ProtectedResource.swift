@@ -1,10 +1,12 @@
 import Foundation
 import HTTPTypes
 import UMFATokens
+import UMFAWebAuthn
 
 /// An endpoint that takes an issuer's access token in the `Authorization` header (userinfo,
 /// dynamic registration with a `dcr` token): `Bearer` (RFC 6750 §2.1), or `DPoP` with a proof
-/// of the key a DPoP-bound token names (RFC 9449 §7). Refusals carry the challenge to send.
+/// of the key a DPoP-bound token names (RFC 9449 §7); a certificate-bound token only with its
+/// certificate (RFC 8705 §3). Refusals carry the challenge to send.
 struct ProtectedResource: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
@@ -29,6 +31,8 @@ struct ProtectedResource: Sendable {
     struct Presented: Sendable {
         let headers: HTTPFields
         let method: String
+        /// The request's client certificate, which a certificate-bound token needs (RFC 8705 §3).
+        var clientCertificate: PresentedClientCertificate? = nil
     }
 
     /// The claims of the valid, unrevoked access token `presented` that `accepts` takes,
@@ -72,6 +76,19 @@ struct ProtectedResource: Sendable {
                 error: OAuthError(
                     code: .invalidToken, "The access token is not DPoP-bound: send it as Authorization: Bearer"),
                 scheme: .bearer)
+        }
+        // RFC 8705 §3: a certificate-bound token only over a connection with that certificate;
+        // another certificate, or none, is invalid_token (401).
+        if let bound = claims.cnf?.x5tS256 {
+            guard let certificate = presented.clientCertificate,
+                constantTimeEqual(Array(certificate.thumbprintS256.utf8), Array(bound.utf8))
+            else {
+                throw Refusal(
+                    error: OAuthError(
+                        code: .invalidToken,
+                        "The access token is bound to a TLS client certificate: present the same certificate"),
+                    scheme: scheme)
+            }
         }
         return claims
     }

@@ -51,11 +51,13 @@ struct TokenEndpoint: Sendable {
             throw OAuthError(
                 code: .invalidDPoPProof, "This client's access tokens must be DPoP-bound: send a DPoP proof")
         }
+        // RFC 8705 §3: the certificate a bound client presented, which its tokens will name.
+        let x5t = try CertificateBinding.thumbprint(for: client, caller: caller)
         switch grantType {
         case "authorization_code":
-            return try await redeemCode(form: form, client: client, proof: proof)
+            return try await redeemCode(form: form, client: client, proof: proof, x5t: x5t)
         case "refresh_token":
-            return try await refresh(form: form, client: client, proof: proof, caller: caller)
+            return try await refresh(form: form, client: client, proof: proof, x5t: x5t, caller: caller)
         case "client_credentials":
             let scopes: [String]
             if apiFlow, client.scopes.contains(ClientAttestationCheck.apiFlowScope) {
@@ -79,7 +81,7 @@ struct TokenEndpoint: Sendable {
                 .issue(
                     to: client, subject: client.clientID, scopes: scopes,
                     audience: try Self.audience(form["resource"], application: issuer.application),
-                    jkt: proof?.thumbprint)
+                    jkt: proof?.thumbprint, x5t: x5t)
             return OAuthTokenResponse(
                 accessToken: token, tokenType: proof == nil ? "Bearer" : "DPoP",
                 expiresIn: client.accessTokenTTLSeconds, scope: scopes.joined(separator: " "))
@@ -93,8 +95,8 @@ struct TokenEndpoint: Sendable {
     /// `grant_type=authorization_code` (RFC 6749 §4.1.3, RFC 7636 §4.6): the code once, for the
     /// client it was issued to, with the same redirect URI and the PKCE verifier. A code presented
     /// twice revokes everything issued with it (RFC 6749 §4.1.2).
-    private func redeemCode(form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?) async throws
-        -> OAuthTokenResponse
+    private func redeemCode(form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?, x5t: String?)
+        async throws -> OAuthTokenResponse
     {
         guard client.grantTypes.contains("authorization_code") else {
             throw OAuthError(code: .unauthorizedClient, "The client may not use authorization_code")
@@ -136,14 +138,15 @@ struct TokenEndpoint: Sendable {
         return try await UserTokens(services: services, issuer: issuer).issue(
             to: client, signIn: grant.signIn, scopes: grant.request.scopes, family: grant.family,
             nonce: grant.request.nonce, jkt: proof?.thumbprint,
-            refreshJKT: client.authenticationMethod.isConfidential ? nil : proof?.thumbprint)
+            refreshJKT: client.authenticationMethod.isConfidential ? nil : proof?.thumbprint, x5t: x5t,
+            refreshX5T: client.authenticationMethod.isConfidential ? nil : x5t)
     }
 
     /// `grant_type=refresh_token` (RFC 6749 §6): every use rotates the token; a spent one
     /// presented again revokes its whole family (RFC 9700 §4.14.2).
-    private func refresh(form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?, caller: Caller) async throws
-        -> OAuthTokenResponse
-    {
+    private func refresh(
+        form: OAuthForm, client: OAuthClientRecord, proof: DPoPProof?, x5t: String?, caller: Caller
+    ) async throws -> OAuthTokenResponse {
         guard client.grantTypes.contains("refresh_token") else {
             throw OAuthError(code: .unauthorizedClient, "The client may not use refresh_token")
         }
@@ -153,10 +156,13 @@ struct TokenEndpoint: Sendable {
         // holds a stolen one cannot use it up for its owner (checked again after consuming).
         // Only public clients' refresh tokens are bound: confidential clients skip the read.
         if !client.authenticationMethod.isConfidential,
-            let live = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self),
-            let bound = live.payload.jkt, proof?.thumbprint != bound
+            let live = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self)
         {
-            throw OAuthError(code: .invalidDPoPProof, "The refresh token is bound to a DPoP key: send a proof of it")
+            if let bound = live.payload.jkt, proof?.thumbprint != bound {
+                throw OAuthError(
+                    code: .invalidDPoPProof, "The refresh token is bound to a DPoP key: send a proof of it")
+            }
+            try CertificateBinding.checkRefresh(bound: live.payload.x5t, caller: caller)
         }
         let (found, replayed) = try await grants.consume(.refreshToken, token, as: UserTokens.RefreshGrant.self)
         if let family = replayed?.family {
@@ -181,6 +187,8 @@ struct TokenEndpoint: Sendable {
         if let bound = grant.jkt, proof?.thumbprint != bound {
             throw OAuthError(code: .invalidDPoPProof, "The refresh token is bound to a DPoP key: send a proof of it")
         }
+        // RFC 8705 §4: a public client's refresh token works only with its certificate.
+        try CertificateBinding.checkRefresh(bound: grant.x5t, caller: caller)
         var scopes = grant.scopes
         if let asked = form["scope"] {
             scopes = try grantedScopes(asked, allowed: grant.scopes)
@@ -188,7 +196,7 @@ struct TokenEndpoint: Sendable {
         return try await UserTokens(services: services, issuer: issuer).issue(
             to: client, signIn: grant.signIn, scopes: scopes, family: grant.family, nonce: nil,
             familyStarted: grant.familyStarted, refreshScopes: grant.scopes, jkt: proof?.thumbprint,
-            refreshJKT: grant.jkt)
+            refreshJKT: grant.jkt, x5t: x5t, refreshX5T: grant.x5t)
     }
 
     /// RFC 7662: any confidential client of the issuer may ask (a public client proves nothing
@@ -218,15 +226,16 @@ struct TokenEndpoint: Sendable {
                 active: true, scope: refresh.payload.scopes.joined(separator: " "), clientID: refresh.payload.clientID,
                 sub: refresh.payload.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
                 iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
-                iss: issuer.issuer)
+                iss: issuer.issuer,
+                cnf: refresh.payload.x5t.map { TokenConfirmation(jkt: refresh.payload.jkt, x5tS256: $0) })
         }
         guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token) else {
             return IntrospectionResponse(active: false)
         }
         return IntrospectionResponse(
             active: true, scope: claims.scope, clientID: claims.clientID, sub: claims.sub, exp: claims.exp,
-            iat: claims.iat, tokenType: claims.cnf == nil ? "Bearer" : "DPoP", iss: claims.iss, aud: claims.aud,
-            jti: claims.jti, cnf: claims.cnf)
+            iat: claims.iat, tokenType: claims.cnf?.jkt == nil ? "Bearer" : "DPoP", iss: claims.iss,
+            aud: claims.aud, jti: claims.jti, cnf: claims.cnf)
     }
 
     /// RFC 7009: revokes an access token issued to the calling client; any other token (unknown,

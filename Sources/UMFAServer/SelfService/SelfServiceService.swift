@@ -5,15 +5,17 @@ import UMFAStorage
 import UMFAWebAuthn
 
 /// `/api/umfa/me/…` (DESIGN.md §8): the signed-in user lists, renames and deletes their own
-/// passkeys. Another user's or application's credential is simply unknown (404).
+/// passkeys, with a login token or an access token granted `umfa:passkeys`
+/// (``PasskeyManagementAccess``). Another user's or application's credential is simply unknown
+/// (404).
 struct SelfServiceService: Sendable {
     let services: ServerServices
 
     /// The longest name, in characters.
     static let nameLength = 64
 
-    func list(caller: Caller) async throws -> MyCredentialListResponse {
-        let user = try await SignedInUser.from(caller, services: services)
+    func list(values: RouteValues, caller: Caller) async throws -> MyCredentialListResponse {
+        let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
         let credentials = try await services.store.credentials(applicationID: user.application.id, userID: user.userID)
         guard let record = try await services.store.user(applicationID: user.application.id, userID: user.userID) else {
             throw ServiceError.notFound("Unknown user")
@@ -26,7 +28,7 @@ struct SelfServiceService: Sendable {
     func rename(_ request: RenameCredentialRequest, values: RouteValues, caller: Caller) async throws
         -> MyCredentialResponse
     {
-        let user = try await SignedInUser.from(caller, services: services)
+        let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
         let credentialID = try Self.credentialID(values)
         var name: String?
         if let given = request.name {
@@ -51,7 +53,7 @@ struct SelfServiceService: Sendable {
     /// Deletes a passkey; the user's last one only with `confirm_last=true` (409 otherwise), so
     /// nobody locks themselves out by accident.
     func delete(values: RouteValues, caller: Caller) async throws -> RemovedResponse {
-        let user = try await SignedInUser.from(caller, services: services)
+        let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
         let credentialID = try Self.credentialID(values)
         let (applicationID, userID) = (user.application.id, user.userID)
         let removed = {

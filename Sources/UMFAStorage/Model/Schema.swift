@@ -270,6 +270,10 @@ enum Schema {
         [
             // 13: round three's server features.
             // 13a: mutual TLS client authentication and certificate-bound tokens (RFC 8705).
+            // A tls_client_auth client's registered subject DN or SAN (one JSON member), and
+            // whether its access tokens are certificate-bound.
+            "ALTER TABLE oauth_clients ADD COLUMN tls_client_auth_subject TEXT",
+            "ALTER TABLE oauth_clients ADD COLUMN tls_bound INTEGER NOT NULL DEFAULT 0",
             // 13b: access tokens for self-service (`/me`) and SDK passkey management.
             // 13c: the login path's statements (performance).
         ],

@@ -6,7 +6,7 @@ extension StoreQueries {
         client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
             auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
             refresh_token_ttl_seconds, created_at, require_par, dpop_bound, jwks, sealed_secret, dcr_template,
-            software_id, registration_token_hash, attestation_required
+            software_id, registration_token_hash, attestation_required, tls_client_auth_subject, tls_bound
         """
 
     static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
@@ -21,13 +21,14 @@ extension StoreQueries {
             .bool(client.dpopBoundAccessTokens), client.jwks.map { .text($0) } ?? .null,
             client.sealedSecret.map { .bytes($0) } ?? .null, .bool(client.dcrTemplate),
             client.softwareID.map { .text($0) } ?? .null, client.registrationTokenHash.map { .bytes($0) } ?? .null,
-            .bool(client.attestationRequired),
+            .bool(client.attestationRequired), client.tlsClientAuthSubject.map { .text($0.storedText) } ?? .null,
+            .bool(client.tlsCertificateBoundAccessTokens),
         ]
     }
 
     static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))",
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (\(Array(repeating: "?", count: 24).joined(separator: ", ")))",
             oauthClientValues(client))
     }
 
@@ -70,7 +71,7 @@ extension StoreQueries {
                 response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
                 access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?, dpop_bound = ?,
                 jwks = ?, sealed_secret = ?, dcr_template = ?, software_id = ?, registration_token_hash = ?,
-                attestation_required = ?
+                attestation_required = ?, tls_client_auth_subject = ?, tls_bound = ?
             WHERE application_id = ? AND client_id = ?\(condition) RETURNING client_id
             """,
             Array(oauthClientValues(client)[2..<13]) + Array(oauthClientValues(client)[14...]) + [
@@ -133,6 +134,13 @@ extension OAuthClientRecord {
             dcrTemplate: (row.optionalInteger("dcr_template") ?? 0) != 0, softwareID: row.optionalText("software_id"),
             registrationTokenHash: try row.optionalText("registration_token_hash").map(StoredValue.bytes),
             attestationRequired: (row.optionalInteger("attestation_required") ?? 0) != 0)
+        if let subject = row.optionalText("tls_client_auth_subject") {
+            guard let parsed = TLSClientAuthSubject(storedText: subject) else {
+                throw StoreError(.corrupt, "unreadable tls_client_auth_subject")
+            }
+            tlsClientAuthSubject = parsed
+        }
+        tlsCertificateBoundAccessTokens = (row.optionalInteger("tls_bound") ?? 0) != 0
     }
 }
 

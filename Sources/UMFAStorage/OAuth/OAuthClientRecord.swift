@@ -12,11 +12,19 @@ public enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable 
     case privateKeyJWT = "private_key_jwt"
     /// A JWT with an HMAC (HS256) keyed by the client's secret (OpenID Connect Core §9).
     case clientSecretJWT = "client_secret_jwt"
+    /// Mutual TLS with a certificate a trusted CA issued, matched by subject DN or one SAN
+    /// (RFC 8705 §2.1).
+    case tlsClientAuth = "tls_client_auth"
+    /// Mutual TLS with a self-signed certificate the client registered in `jwks` (`x5c`,
+    /// RFC 8705 §2.2).
+    case selfSignedTLSClientAuth = "self_signed_tls_client_auth"
 
     /// Whether the client can authenticate (holds a secret or a private key).
     public var isConfidential: Bool { self != .none }
     /// Whether the client authenticates with a secret UMFA issues (shown once, stored hashed).
     public var usesSecret: Bool { self == .clientSecretBasic || self == .clientSecretPost || self == .clientSecretJWT }
+    /// Whether the client authenticates with its TLS client certificate (RFC 8705 §2).
+    public var usesCertificate: Bool { self == .tlsClientAuth || self == .selfSignedTLSClientAuth }
 }
 
 /// An OAuth 2.0 / OpenID Connect client of one application (DESIGN.md §5).
@@ -66,6 +74,11 @@ public struct OAuthClientRecord: Sendable, Equatable {
     public var registrationTokenHash: [UInt8]?
     /// Whether the (public) client must present a client attestation for an API-flow token.
     public var attestationRequired: Bool
+    /// The certificate subject a `tls_client_auth` client is recognised by (RFC 8705 §2.1.2).
+    public var tlsClientAuthSubject: TLSClientAuthSubject? = nil
+    /// Whether the client's access tokens are bound to its TLS client certificate
+    /// (`tls_client_certificate_bound_access_tokens`, RFC 8705 §3.4).
+    public var tlsCertificateBoundAccessTokens = false
 
     /// Creates a record.
     public init(

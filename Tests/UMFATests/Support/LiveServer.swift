@@ -45,9 +45,10 @@ struct LiveServer: Sendable {
     ///   - ownPublicURL: listen on a port chosen first and make `http://localhost:<port>` the
     ///     public URL, so the issuer's URLs (OpenID Connect, the API-driven flow) are reachable.
     ///   - now: the server's clock.
+    ///   - attestationAnchors: the roots client attestations are judged against, when not UMFA's.
     static func with<Value: Sendable>(
         ownPublicURL: Bool = false, now: (@Sendable () -> Date)? = nil,
-        _ body: @Sendable (LiveServer) async throws -> Value
+        attestationAnchors: AttestationTrustAnchors? = nil, _ body: @Sendable (LiveServer) async throws -> Value
     ) async throws -> Value {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-sdk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -56,6 +57,7 @@ struct LiveServer: Sendable {
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: directory, adminToken: adminToken, createDefaultApplication: false)
         if let now { configuration.now = now }
+        if let attestationAnchors { configuration.attestationAnchors = attestationAnchors }
         if ownPublicURL {
             configuration.port = try TinyListener.closedPort()
             configuration.publicURL = "http://localhost:\(configuration.port)"

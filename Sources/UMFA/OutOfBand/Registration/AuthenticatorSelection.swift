@@ -14,7 +14,7 @@ public enum AuthenticatorKind: String, Sendable, Hashable, CaseIterable {
 /// What an authenticator selector chooses from.
 public struct AuthenticatorSelectionContext: Sendable, Hashable {
     /// The authenticators the app offers: those it gave an enroller or a verifier for, in the
-    /// order of ``AuthenticatorKind/allCases``.
+    /// order of `AuthenticatorKind.allCases`.
     public let offered: [AuthenticatorKind]
     /// The application the passkey is for.
     public let applicationId: String

@@ -16,36 +16,47 @@ extension OutOfBandRegistration {
     /// Registers the passkey and returns the result; the ``onSuccess(_:)`` and ``onError(_:)``
     /// handlers are not called.
     /// - Throws: `invalidConfiguration` when not exactly one of an enroll response and an app
-    ///   link was given, either is unreadable, the link is not a registration, or no
-    ///   authenticator selector was set; `cancelled` when the selector chose nothing or the user
+    ///   link was given, either is unreadable, the link is not a registration, no
+    ///   authenticator selector was set, or no enroller or verifier was (nothing is redeemed then); `cancelled` when the selector chose nothing or the user
     ///   cancelled a question; `userNotEnrolled` when the selected authenticator has no enroller
     ///   or verifier (or no biometrics are enrolled and no passcode fallback is allowed);
     ///   `userVerificationFailed`, `lockedOut`, `networkError`, `serverError`,
     ///   `verificationFailed` as ``UMFAClient/enroll(userId:)``.
     public func run() async throws(ZSMError) -> OutOfBandRegistrationResult {
-        let link = try resolvedLink()
+        let settings = settings
+        let link = try settings.resolvedLink()
         guard link.operation == "registration" else {
             throw ZSMError(.invalidConfiguration, "the app link is for \(link.operation), not a registration")
         }
-        guard let selector else {
+        guard let selector = settings.selector else {
             throw ZSMError(.invalidConfiguration, "an out-of-band registration needs an authenticatorSelector")
+        }
+        // Nevis: at least one of the verifiers and enrollers is required; checked before the
+        // single-use link is redeemed.
+        let offered = settings.offered
+        guard !offered.isEmpty else {
+            throw ZSMError(
+                .invalidConfiguration,
+                "an out-of-band registration needs a pinEnroller, passwordEnroller, biometricUserVerifier "
+                    + "or devicePasscodeUserVerifier")
         }
         let context = AuthenticatorSelectionContext(offered: offered, applicationId: link.applicationId)
         guard let chosen = await selector(context) else {
             throw ZSMError(.cancelled, "no authenticator was selected")
         }
-        var config = config
+        var config = settings.config
         config.hostURL = link.server
         config.applicationId = link.applicationId
-        config.userVerification = try userVerification(for: chosen)
+        config.userVerification = try settings.userVerification(for: chosen)
 
         let relyingParty = OutOfBandRelyingParty(link: link, config: config)
-        let client = UMFAClient(config, relyingParty: relyingParty)
+        let client = UMFAClient(
+            config, relyingParty: relyingParty, consent: settings.consent, authenticator: settings.authenticator)
         let redeemed = try await relyingParty.redeem()
         guard let userId = redeemed.userID else {
             throw ZSMError(.serverError, "the enrollment names no user", traceId: redeemed.traceID)
         }
-        if case .success(let response) = enrollResponse, response.userId != userId {
+        if case .success(let response) = settings.enrollResponse, response.userId != userId {
             throw ZSMError(.invalidConfiguration, "the enroll response's link enrolls another user than it names")
         }
         let enrollment = try await client.enroll(userId: userId)
@@ -62,12 +73,15 @@ extension OutOfBandRegistration {
         return Task {
             do throws(ZSMError) {
                 let result = try await registration.run()
-                registration.successHandler?(result)
+                registration.settings.successHandler?(result)
             } catch {
-                registration.errorHandler?(error)
+                registration.settings.errorHandler?(error)
             }
         }
     }
+}
+
+extension OutOfBandRegistration.Settings {
 
     /// The authenticators the app gave an enroller or verifier for.
     var offered: [AuthenticatorKind] {
@@ -82,7 +96,7 @@ extension OutOfBandRegistration {
     }
 
     /// The app link: from the enroll response or given, exactly one of the two.
-    private func resolvedLink() throws(ZSMError) -> UMFAAppLink {
+    func resolvedLink() throws(ZSMError) -> UMFAAppLink {
         switch (enrollResponse, appLink) {
         case (nil, nil):
             throw ZSMError(.invalidConfiguration, "give the enroll response or the app link of the enrollment")
@@ -96,7 +110,7 @@ extension OutOfBandRegistration {
     }
 
     /// The client's user verification for the selected authenticator.
-    private func userVerification(for kind: AuthenticatorKind) throws(ZSMError) -> ZSMConfig.UserVerificationChoice {
+    func userVerification(for kind: AuthenticatorKind) throws(ZSMError) -> ZSMConfig.UserVerificationChoice {
         switch kind {
         case .pin:
             guard let pinEnroller else { throw Self.missing("a PIN", "pinEnroller") }

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import UMFAAuthenticator
 import UMFAContract
 
 /// Registers a passkey on this device for an enrollment the application's backend started
@@ -16,37 +18,52 @@ import UMFAContract
 ///     .run()
 /// ```
 ///
-/// Each method returns a changed copy. ``run()`` (or ``execute()`` with ``onSuccess(_:)`` and
-/// ``onError(_:)``) redeems the link once, asks the user as the selected authenticator needs,
-/// creates the passkey with ``UMFAClient`` and completes the enrollment.
-public struct OutOfBandRegistration: Sendable {
-    var config: ZSMConfig
-    var enrollResponse: Result<OutOfBandEnrollResponse, ZSMError>?
-    var appLink: Result<UMFAAppLink, ZSMError>?
-    var selector: AuthenticatorSelector?
-    var pinEnroller: (any PINEnroller)?
-    var passwordEnroller: (any PasswordEnroller)?
-    var biometricVerifier: (any BiometricUserVerifier)?
-    var devicePasscodeVerifier: (any DevicePasscodeUserVerifier)?
-    var passcodeFallbackAllowed = false
-    var bindsToBiometricSet = false
-    var successHandler: (@Sendable (OutOfBandRegistrationResult) -> Void)?
-    var errorHandler: (@Sendable (ZSMError) -> Void)?
+/// The builder works chained, as above, or statement by statement: every method changes this
+/// registration and returns it (`reg.pinEnroller(x); reg.execute()` keeps the enroller).
+/// ``run()`` (or ``execute()`` with ``onSuccess(_:)`` and ``onError(_:)``) checks that an
+/// enroller or verifier is configured, redeems the link once, asks the user as the selected
+/// authenticator needs, creates the passkey with ``UMFAClient`` and completes the enrollment.
+public final class OutOfBandRegistration: Sendable {
+    /// Everything the builder methods set.
+    struct Settings: Sendable {
+        var config: ZSMConfig
+        var enrollResponse: Result<OutOfBandEnrollResponse, ZSMError>?
+        var appLink: Result<UMFAAppLink, ZSMError>?
+        var selector: AuthenticatorSelector?
+        var pinEnroller: (any PINEnroller)?
+        var passwordEnroller: (any PasswordEnroller)?
+        var biometricVerifier: (any BiometricUserVerifier)?
+        var devicePasscodeVerifier: (any DevicePasscodeUserVerifier)?
+        var passcodeFallbackAllowed = false
+        /// Nevis's documented default: invalidated when the OS biometrics change.
+        var bindsToBiometricSet = true
+        var authenticator: (any Authenticator)?
+        var consent: any AuthenticatorConsent = AlwaysConsent()
+        var successHandler: (@Sendable (OutOfBandRegistrationResult) -> Void)?
+        var errorHandler: (@Sendable (ZSMError) -> Void)?
+    }
+
+    private let state: Mutex<Settings>
+
+    /// The settings as they are now.
+    var settings: Settings { state.withLock { $0 } }
 
     /// Starts a registration that keeps the passkey as `config` says (storage location,
     /// origin, device key, timeouts, headers); the server and application are the link's.
     public init(config: ZSMConfig) {
-        self.config = config
+        state = Mutex(Settings(config: config))
     }
 
     /// Registers for the enrollment in `response`, the answer of `POST /api/umfa/users/enroll`
     /// (its `enrollment.appLinkUri`). Give this or an app link, not both.
+    @discardableResult
     public func enrollResponse(_ response: OutOfBandEnrollResponse) -> Self {
         with { $0.enrollResponse = .success(response) }
     }
 
     /// Registers for the enrollment in `json`, the body of the `POST /api/umfa/users/enroll`
     /// answer; ``run()`` reports a body that is not one as `invalidConfiguration`.
+    @discardableResult
     public func enrollResponse(json: Data) -> Self {
         with { registration in
             do {
@@ -61,12 +78,14 @@ public struct OutOfBandRegistration: Sendable {
     }
 
     /// Registers for the enrollment `link` names. Give this or an enroll response, not both.
+    @discardableResult
     public func appLink(_ link: UMFAAppLink) -> Self {
         with { $0.appLink = .success(link) }
     }
 
     /// Registers for the enrollment the app link `uri` names; ``run()`` reports a text that is
     /// not a UMFA app link as `invalidConfiguration`.
+    @discardableResult
     public func appLink(uri: String) -> Self {
         with { registration in
             do throws(ZSMError) {
@@ -80,6 +99,7 @@ public struct OutOfBandRegistration: Sendable {
     /// Names this device in the user's credential lists and gives the push-service token
     /// (APNs, FCM) that later approvals reach it with (``ZSMConfig/deviceName``,
     /// ``ZSMConfig/pushToken``).
+    @discardableResult
     public func deviceInformation(name: String, pushToken: String? = nil) -> Self {
         with {
             $0.config.deviceName = name
@@ -88,37 +108,44 @@ public struct OutOfBandRegistration: Sendable {
     }
 
     /// Chooses how the passkey is protected, among the authenticators the app offers; required.
+    @discardableResult
     public func authenticatorSelector(_ selector: @escaping AuthenticatorSelector) -> Self {
         with { $0.selector = selector }
     }
 
     /// Asks for the new PIN when the selector chooses ``AuthenticatorKind/pin``.
+    @discardableResult
     public func pinEnroller(_ enroller: any PINEnroller) -> Self {
         with { $0.pinEnroller = enroller }
     }
 
     /// Asks for the new PIN with a closure; `nil` cancels.
+    @discardableResult
     public func pinEnroller(_ enroll: @escaping @Sendable (SecretEnrollmentContext) async -> String?) -> Self {
         pinEnroller(PINEnrollerClosure(enroll: enroll))
     }
 
     /// Asks for the new password when the selector chooses ``AuthenticatorKind/password``.
+    @discardableResult
     public func passwordEnroller(_ enroller: any PasswordEnroller) -> Self {
         with { $0.passwordEnroller = enroller }
     }
 
     /// Asks for the new password with a closure; `nil` cancels.
+    @discardableResult
     public func passwordEnroller(_ enroll: @escaping @Sendable (SecretEnrollmentContext) async -> String?) -> Self {
         passwordEnroller(PasswordEnrollerClosure(enroll: enroll))
     }
 
     /// Verifies the user when the selector chooses ``AuthenticatorKind/biometric``.
+    @discardableResult
     public func biometricUserVerifier(_ verifier: any BiometricUserVerifier) -> Self {
         with { $0.biometricVerifier = verifier }
     }
 
     /// Verifies the user when the selector chooses ``AuthenticatorKind/devicePasscode``, and
     /// for a biometric registration when ``allowDevicePasscodeAsFallback(_:)`` allows it.
+    @discardableResult
     public func devicePasscodeUserVerifier(_ verifier: any DevicePasscodeUserVerifier) -> Self {
         with { $0.devicePasscodeVerifier = verifier }
     }
@@ -126,30 +153,46 @@ public struct OutOfBandRegistration: Sendable {
     /// Whether a biometric registration whose biometrics are unavailable or fail (not when
     /// the user cancels) may verify with the device passcode instead; the passkey is then
     /// protected by the device passcode. `false` by default.
+    @discardableResult
     public func allowDevicePasscodeAsFallback(_ allowed: Bool) -> Self {
         with { $0.passcodeFallbackAllowed = allowed }
     }
 
     /// Whether a biometric passkey stops working once the device's biometrics change (a
     /// finger or face added or removed): it is then deleted at its next use, which fails with
-    /// ``ZSMError/Code/keyDisappearedPermanently``. `false` by default.
+    /// ``ZSMError/Code/keyDisappearedPermanently``. `true` by default, as Nevis documents it:
+    /// more secure, at the cost of enrolling again after a new finger or face.
+    @discardableResult
     public func invalidateOnNewOsBiometrics(_ invalidate: Bool) -> Self {
         with { $0.bindsToBiometricSet = invalidate }
     }
 
+    /// Makes and uses the passkey with `authenticator` (the platform's, through an adapter)
+    /// instead of UMFA's software authenticator.
+    public func authenticator(_ authenticator: any Authenticator) -> Self {
+        with { $0.authenticator = authenticator }
+    }
+
+    /// Asks `consent` before the passkey is created or an existing one reported; a refusal is
+    /// ``ZSMError/Code/cancelled``. `AlwaysConsent` by default.
+    public func authenticatorConsent(_ consent: any AuthenticatorConsent) -> Self {
+        with { $0.consent = consent }
+    }
+
     /// Called with the result when ``execute()`` succeeds.
+    @discardableResult
     public func onSuccess(_ handler: @escaping @Sendable (OutOfBandRegistrationResult) -> Void) -> Self {
         with { $0.successHandler = handler }
     }
 
     /// Called with the error when ``execute()`` fails.
+    @discardableResult
     public func onError(_ handler: @escaping @Sendable (ZSMError) -> Void) -> Self {
         with { $0.errorHandler = handler }
     }
 
-    private func with(_ change: (inout Self) -> Void) -> Self {
-        var copy = self
-        change(&copy)
-        return copy
+    private func with(_ change: (inout Settings) -> Void) -> Self {
+        state.withLock { change(&$0) }
+        return self
     }
 }

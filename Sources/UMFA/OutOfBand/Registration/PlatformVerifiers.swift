@@ -4,7 +4,7 @@ import UMFAAuthenticator
 /// The platform's biometric check (Face ID, Touch ID, a fingerprint sensor), which the app
 /// supplies: UMFA has none of its own.
 ///
-/// ``PlatformUserVerifier/verifyUser(reason:)`` answers `true` when the user verified and
+/// `PlatformUserVerifier.verifyUser(reason:)` answers `true` when the user verified and
 /// `false` when the biometric did not match (``ZSMError/Code/userVerificationFailed``, or the
 /// device-passcode fallback). Throw `CancellationError` or a ``ZSMError`` `cancelled` when the
 /// user dismissed the prompt, a ``ZSMError`` `lockedOut` when the platform locked biometrics.
@@ -16,7 +16,7 @@ public protocol BiometricUserVerifier: PlatformUserVerifier {
 }
 
 extension BiometricUserVerifier {
-    /// ``PlatformVerificationMethod/biometric``.
+    /// `PlatformVerificationMethod.biometric`.
     public var method: PlatformVerificationMethod { .biometric }
 }
 
@@ -25,6 +25,6 @@ extension BiometricUserVerifier {
 public protocol DevicePasscodeUserVerifier: PlatformUserVerifier {}
 
 extension DevicePasscodeUserVerifier {
-    /// ``PlatformVerificationMethod/devicePasscode``.
+    /// `PlatformVerificationMethod.devicePasscode`.
     public var method: PlatformVerificationMethod { .devicePasscode }
 }

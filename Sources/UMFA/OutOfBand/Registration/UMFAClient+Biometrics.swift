@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import UMFAAuthenticator
 import UMFAEncoding
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 
 /// The user's verification for one ceremony, and how a passkey created under it is protected.
 struct VerifiedUser: Sendable {

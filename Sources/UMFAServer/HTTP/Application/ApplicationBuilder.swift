@@ -43,14 +43,15 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
             middleware: RequestScopeMiddleware(
                 trustForwardedFor: configuration.trustForwardedFor,
                 bodyReadTimeout: configuration.bodyReadTimeout))
+        router.add(middleware: ClientCertificateHeaderMiddleware(settings: configuration.mutualTLS, logger: logger))
         Routes(
             services: services, metrics: registry, demoRoutes: configuration.demoRoutes,
             metricsToken: configuration.metricsToken
         ).install(on: router)
+        let listeners = try Listeners(configuration: configuration)
         let app = Application(
             router: router,
-            server: .http1(
-                configuration: .init(idleTimeout: .milliseconds(configuration.idleTimeout.wholeMilliseconds))),
+            server: listeners.main,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "UMFA"),
             // The pool first: the group stops services in reverse order, so it stops last.
             services: (served.pool.map { [$0] } ?? []) + [
@@ -60,7 +61,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
                     auditRetention: configuration.auditRetention),
                 AbuseSweep(abuse: services.abuse, logger: logger),
                 WebhookDispatcher(services: services, timeout: configuration.webhookTimeout),
-            ], logger: logger)
+            ] + listeners.services(router: router, logger: logger), logger: logger)
         return (app, report)
     } catch {
         try? await store.close()
@@ -83,6 +84,7 @@ private func prepare(
     try await tokens.loadKeys()
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()
+    let publicURL = configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration)
     let services = ServerServices(
         store: store, tokens: tokens, serverSecret: serverSecret, sealed: SealedSecrets(masterKey: masterKey),
         adminToken: AdminToken(hash: adminTokenHash),
@@ -91,8 +93,9 @@ private func prepare(
             limits: configuration.abuseLimits, failures: failureCounts(store: store, configuration: configuration),
             now: configuration.now, logger: logger),
         attestationAnchors: configuration.attestationAnchors, approvalDispatchers: configuration.approvalDispatchers,
-        publicURL: configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration),
-        metrics: metrics, validationCache: validationCache)
+        publicURL: publicURL,
+        metrics: metrics, validationCache: validationCache, mutualTLSAnchors: configuration.mutualTLS.trustAnchors,
+        mutualTLSAliasURL: configuration.tls?.aliasBaseURL(publicURL: publicURL))
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }
@@ -104,10 +107,12 @@ private func prepare(
     return (services, report)
 }
 
-/// The server's own `http://host:port` (DESIGN.md §5), with a wildcard address named `localhost`.
+/// The server's own `http://host:port` (DESIGN.md §5; `https` when it serves TLS), with a
+/// wildcard address named `localhost`.
 private func defaultPublicURL(_ configuration: ServerConfiguration) -> String {
     let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "localhost" : configuration.host
-    return "http://\(host.contains(":") ? "[\(host)]" : host):\(configuration.port)"
+    let scheme = configuration.tls == nil ? "http" : "https"
+    return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(configuration.port)"
 }
 
 /// Where failures are counted: in the database when instances may share it (PostgreSQL), in

@@ -15,7 +15,7 @@ struct ClientRegistrationRoutes: Sendable {
     func register(_ route: OperationRoute) -> RouteHandler {
         { [services] request, context in
             let service = try Self.service(services, request, context)
-            let answer = try await service.register(presented: .init(request)) {
+            let answer = try await service.register(presented: .init(request, context: context)) {
                 try await Self.metadata(request, context)
             }
             return try JSONExchange.response(answer, status: route.status)
@@ -26,7 +26,7 @@ struct ClientRegistrationRoutes: Sendable {
     func read(_ route: OperationRoute) -> RouteHandler {
         { [services] request, context in
             let answer = try await Self.service(services, request, context)
-                .read(clientID: Self.clientID(request, context), presented: .init(request))
+                .read(clientID: Self.clientID(request, context), presented: .init(request, context: context))
             return try JSONExchange.response(answer, status: route.status)
         }
     }
@@ -35,7 +35,7 @@ struct ClientRegistrationRoutes: Sendable {
     func update(_ route: OperationRoute) -> RouteHandler {
         { [services] request, context in
             let answer = try await Self.service(services, request, context)
-                .update(clientID: Self.clientID(request, context), presented: .init(request)) {
+                .update(clientID: Self.clientID(request, context), presented: .init(request, context: context)) {
                     try await Self.metadata(request, context)
                 }
             return try JSONExchange.response(answer, status: route.status)
@@ -46,7 +46,7 @@ struct ClientRegistrationRoutes: Sendable {
     func delete(_ route: OperationRoute) -> RouteHandler {
         { [services] request, context in
             try await Self.service(services, request, context)
-                .delete(clientID: Self.clientID(request, context), presented: .init(request))
+                .delete(clientID: Self.clientID(request, context), presented: .init(request, context: context))
             return Response(status: route.status, headers: [.cacheControl: "no-store"])
         }
     }

@@ -6,6 +6,13 @@ extension ProtectedResource.Presented {
     init(_ request: Request) {
         self.init(headers: request.headers, method: request.method.rawValue)
     }
+
+    /// What `request` presents, with the client certificate of its connection or trusted proxy
+    /// (RFC 8705 §3), which a certificate-bound token needs.
+    init(_ request: Request, context: UMFARequestContext) {
+        self.init(
+            headers: request.headers, method: request.method.rawValue, clientCertificate: context.clientCertificate)
+    }
 }
 
 extension ProtectedResource {

@@ -16,7 +16,7 @@ struct UserinfoEndpoint: Sendable {
         let issuer = try context.resolvedIssuer()
         // Tokens that stand for a user only (client_credentials tokens have no auth_time).
         let claims = try await ProtectedResource(services: services, issuer: issuer, url: issuer.issuer + "/userinfo")
-            .claims(of: .init(request)) { $0.authTime != nil }
+            .claims(of: .init(request, context: context)) { $0.authTime != nil }
         let scopes = claims.scope.split(separator: " ").map(String.init)
         guard scopes.contains("openid") else {
             var response = ErrorMap.oauthResponse(

@@ -23,6 +23,9 @@ struct UserTokens: Sendable {
         var familyStarted: Int
         /// The DPoP key a public client's refresh tokens are bound to (RFC 9449 §5).
         var jkt: String? = nil
+        /// The client certificate (`x5t#S256`) a public client's refresh tokens are bound to
+        /// (RFC 8705 §4).
+        var x5t: String? = nil
     }
 
     /// The claims of an ID token (OpenID Connect Core §2, §5.1 by scope).
@@ -68,7 +71,8 @@ struct UserTokens: Sendable {
     /// when a refresh narrowed `scopes`.
     func issue(
         to client: OAuthClientRecord, signIn: SignIn, scopes: [String], family: String, nonce: String?,
-        familyStarted: Int? = nil, refreshScopes: [String]? = nil, jkt: String? = nil, refreshJKT: String? = nil
+        familyStarted: Int? = nil, refreshScopes: [String]? = nil, jkt: String? = nil, refreshJKT: String? = nil,
+        x5t: String? = nil, refreshX5T: String? = nil
     ) async throws -> OAuthTokenResponse {
         // A code or refresh token of a passkey deleted since ends here, with its family.
         guard
@@ -80,7 +84,7 @@ struct UserTokens: Sendable {
         let (accessToken, claims) = try await AccessTokens(services: services, issuer: issuer)
             .issue(
                 to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family,
-                jkt: jkt)
+                jkt: jkt, x5t: x5t)
         var idToken: String?
         let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
@@ -103,7 +107,7 @@ struct UserTokens: Sendable {
                     .refreshToken,
                     RefreshGrant(
                         clientID: client.clientID, scopes: refreshScopes ?? scopes, signIn: signIn, family: family,
-                        familyStarted: started, jkt: refreshJKT),
+                        familyStarted: started, jkt: refreshJKT, x5t: refreshX5T),
                     lifetime: lifetime, family: family, subject: signIn.userID, prefix: "umfa_rt_",
                     credentialID: signIn.credentialBytes)
             }

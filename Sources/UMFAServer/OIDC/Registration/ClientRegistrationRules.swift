@@ -30,6 +30,7 @@ enum ClientRegistrationRules {
             redirectURIs: body.redirectURIs ?? template?.redirectURIs,
             postLogoutRedirectURIs: body.postLogoutRedirectURIs ?? template?.postLogoutRedirectURIs)
         request.jwks = body.jwks
+        request.takeMutualTLS(from: body)
         if let template {
             request.grantTypes = template.grantTypes
             request.responseTypes = template.responseTypes

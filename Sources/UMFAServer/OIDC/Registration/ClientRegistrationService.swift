@@ -203,7 +203,7 @@ struct ClientRegistrationService: Sendable {
             postLogoutRedirectURIs: client.postLogoutRedirectURIs, dpopBoundAccessTokens: client.dpopBoundAccessTokens)
         answer.jwks = client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         answer.softwareID = client.softwareID
-        return answer
+        return answer.withMutualTLS(client)
     }
 
 }

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import UMFAEncoding
+import UMFATokens
+
+/// Who may list, rename and delete a user's passkeys at `/api/umfa/me/credentials…`: the user's
+/// fresh login token (``SignedInUser/from(_:services:)``), or an OAuth access token of the
+/// application's issuer that was granted ``scope`` (RFC 9068), sent as `Bearer` (RFC 6750 §2.1)
+/// or, when DPoP-bound, as `DPoP` with a proof of its key (RFC 9449 §7), checked exactly as at
+/// the userinfo endpoint (``ProtectedResource``).
+///
+/// An access token must stand for a user (it has `auth_time`), name its own issuer as audience
+/// (RFC 9068 §4: not a token minted for another resource) and carry the scope; otherwise
+/// ``AccessTokenChallenge`` (401 `invalid_token` or `invalid_dpop_proof`, 403
+/// `insufficient_scope`, RFC 6750 §3.1).
+struct PasskeyManagementAccess: Sendable {
+    /// The scope an access token needs for the passkey routes.
+    static let scope = "umfa:passkeys"
+
+    let services: ServerServices
+
+    /// The user `values`' request speaks for.
+    func user(_ caller: Caller, values: RouteValues) async throws -> SignedInUser {
+        let presented = values.presented
+        guard let (scheme, token) = ProtectedResource.credentials(presented.headers[.authorization]),
+            scheme == .dpop || Self.isAccessToken(token)
+        else { return try await SignedInUser.from(caller, services: services) }
+        let invalid = AccessTokenChallenge(
+            error: .unauthenticated("The access token is invalid, expired or revoked"), scheme: scheme.rawValue,
+            code: "invalid_token")
+        guard let issuer = try await issuer(of: token) else { throw invalid }
+        var base = services.publicURL
+        while base.hasSuffix("/") { base.removeLast() }
+        let claims: AccessTokenClaims
+        do {
+            // Step 1 (RFC 9068 §4): the token is the issuer's, valid, unrevoked, for a user, for
+            // the issuer itself; RFC 9449 §7: a bound token with a proof of its key for this URL.
+            claims = try await ProtectedResource(services: services, issuer: issuer, url: base + values.requestPath)
+                .claims(of: presented) { $0.authTime != nil && $0.aud.utf8.elementsEqual(issuer.issuer.utf8) }
+        } catch let refusal as ProtectedResource.Refusal {
+            throw AccessTokenChallenge(refusal)
+        }
+        // Step 2 (RFC 6750 §3.1): the scope, else 403 insufficient_scope.
+        guard claims.scope.split(separator: " ").contains(Substring(Self.scope)) else {
+            throw AccessTokenChallenge(
+                error: .forbidden("The access token was not granted the \(Self.scope) scope"),
+                scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_scope", scope: Self.scope)
+        }
+        return SignedInUser(application: issuer.application, userID: claims.sub)
+    }
+
+    /// Whether `token` is a JWT whose header says `at+jwt` (RFC 9068 §2.1); login tokens are not.
+    static func isAccessToken(_ token: String) -> Bool {
+        guard let dot = token.firstIndex(of: "."), let header = Base64URL.decode(String(token[..<dot])),
+            let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(header))
+        else { return false }
+        return object["typ"]?.stringValue?.lowercased() == JWTType.accessToken
+    }
+
+    /// The issuer the token's `iss` names, when it is one of this server's applications; the
+    /// signature and the claims are checked after, against that issuer only.
+    private func issuer(of token: String) async throws -> OAuthIssuer? {
+        struct Named: Decodable { let iss: String }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])),
+            let named = try? JSONDecoder().decode(Named.self, from: Data(payload)),
+            let slash = named.iss.lastIndex(of: "/"),
+            let id = UUID(uuidString: String(named.iss[slash...].dropFirst())),
+            let application = try await services.store.application(id: id)
+        else { return nil }
+        let issuer = OAuthIssuer(application: application, publicURL: services.publicURL)
+        return issuer.issuer.utf8.elementsEqual(named.iss.utf8) ? issuer : nil
+    }
+}
+
+/// An access token refused at a resource: the coded error for the body (DESIGN.md §2) and the
+/// `WWW-Authenticate` challenge of RFC 6750 §3 or RFC 9449 §7.1, with a `DPoP-Nonce` when a
+/// proof must be sent again with one (RFC 9449 §9).
+struct AccessTokenChallenge: Error, Sendable {
+    let error: ServiceError
+    /// `Bearer` or `DPoP`.
+    let scheme: String
+    /// The RFC 6750 §3.1 or RFC 9449 §7.1 error code; `nil` when no token was sent.
+    let code: String?
+    var scope: String? = nil
+    var dpopNonce: String? = nil
+
+    init(error: ServiceError, scheme: String, code: String?, scope: String? = nil) {
+        self.error = error
+        self.scheme = scheme
+        self.code = code
+        self.scope = scope
+    }
+
+    init(_ refusal: ProtectedResource.Refusal) {
+        error = .unauthenticated(refusal.error?.description ?? "Send the access token")
+        scheme = refusal.scheme.rawValue
+        code = refusal.error?.code.rawValue
+        dpopNonce = refusal.error?.dpopNonce
+    }
+
+    /// The `WWW-Authenticate` value.
+    var challenge: String {
+        var value = #"\#(scheme) realm="umfa""#
+        if let code { value += #", error="\#(code)""# }
+        if let scope { value += #", scope="\#(scope)""# }
+        if scheme == "DPoP" { value += #", algs="\#(DPoPProof.algorithms.joined(separator: " "))""# }
+        return value
+    }
+}
