@@ -9,6 +9,9 @@
 set -e
 cd "$(dirname "$0")/.."
 status=0
-python3 scripts/gen-docs.py "$@" || status=1
-python3 scripts/doc-examples.py --swift "$@" || status=1
+# PyYAML (for openapi.yaml) is in the interoperability venv scripts/interop.sh installs.
+python=python3
+[ -x .build/interop-venv/bin/python ] && python=.build/interop-venv/bin/python
+"$python" scripts/gen-docs.py "$@" || status=1
+"$python" scripts/doc-examples.py --swift "$@" || status=1
 exit $status

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # SQLite's C API comes from the system library (Sources/CSQLite), zlib's for compress-nio (the QR
 # encoder's PNG); the Swift machine image has both.
 missing=()
-for package in libsqlite3-dev zlib1g-dev; do
+for package in libsqlite3-dev zlib1g-dev jq sqlite3 curl openssl; do
     dpkg -s "$package" > /dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -39,6 +39,10 @@ timeout --kill-after=30 2400 scripts/with-postgres.sh bash -c '
     scripts/swift-test.sh
     echo "== interoperability (py_webauthn, PyJWT, live servers)"
     scripts/interop.sh
+    echo "== documentation: generated references current, every runnable example run (docs/)"
+    scripts/gen-docs.sh --check
+    .build/interop-venv/bin/python scripts/doc-examples.py --self-test
+    .build/interop-venv/bin/python scripts/doc-examples.py
     echo "== API fuzzing (schemathesis against /openapi.yaml of a live server)"
     scripts/apifuzz.sh
     echo "== browser (Chromium, selenium)"

@@ -1,7 +1,7 @@
 import UMFAEncoding
 import UMFAWebAuthnTypes
 
-/// A request or response body of the UMFA HTTP API v1 (DESIGN.md §2).
+/// A request or response body of the UMFA HTTP API v1 (docs/contract.md §2).
 ///
 /// Every body encodes and decodes, so the server, the SDK, the command-line tool, the
 /// benchmarks and the tests speak through the same types. ``example`` sets every optional

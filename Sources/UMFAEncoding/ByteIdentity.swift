@@ -1,4 +1,4 @@
-/// Identifiers compared as bytes (DESIGN.md §4). Swift's `String ==` and `String` hashing follow
+/// Identifiers compared as bytes (docs/contract.md §4). Swift's `String ==` and `String` hashing follow
 /// Unicode canonical equivalence, so `"jos\u{e9}"` and `"jose\u{301}"` are one string to Swift and
 /// two to SQLite and PostgreSQL. User ids, origins and secrets are compared through these
 /// instead, so the server and its database always agree on who is who.

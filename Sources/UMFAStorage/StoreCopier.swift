@@ -112,7 +112,7 @@ public enum StoreCopier {
         "refresh_token_ttl_seconds", "require_par", "dpop_bound", "occurred_at", "consumed_at", "updated_at",
         "uses_left", "dcr_template", "attestation_required", "email_verified", "phone_number_verified",
         "redeemed_at", "attempts", "next_attempt_at", "enforce_credential_protection_policy", "discoverable",
-        "prf_enabled",
+        "prf_enabled", "tls_bound",
     ]
 
     /// Copies everything from `source` to `target` (both migrated first).

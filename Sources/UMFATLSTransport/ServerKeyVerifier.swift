@@ -21,11 +21,11 @@ struct ServerKeyVerifier: Sendable {
         case .system:
             roots = []
         case .certificates(let certificates):
-            guard !certificates.isEmpty else { throw .invalidPin("no root certificate to trust") }
+            guard !certificates.isEmpty else { throw .invalidRoots("no root certificate to trust") }
             do {
                 roots = try certificates.map { try Certificate(derEncoded: try $0.toDERBytes()) }
             } catch {
-                throw .invalidPin("a root certificate could not be read")
+                throw .invalidRoots("a root certificate could not be read")
             }
         case .pinsOnly:
             guard !pins.isEmpty else { throw .invalidPin("pinsOnly trust needs at least one pin") }

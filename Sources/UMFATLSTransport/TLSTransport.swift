@@ -141,7 +141,10 @@ public struct TLSTransport: HTTPTransport {
         return parts
     }
 
-    /// Reads the head and the whole body.
+    /// The largest answer body read (the SDK's answers are a few kilobytes).
+    static let maximumAnswerBytes = 16 << 20
+
+    /// Reads the head and the whole body, up to ``maximumAnswerBytes``.
     private static func answer(
         from inbound: NIOAsyncChannelInboundStream<HTTPClientResponsePart>, url: URL
     ) async throws -> (Data, HTTPURLResponse) {
@@ -152,6 +155,9 @@ public struct TLSTransport: HTTPTransport {
             case .head(let received):
                 head = received
             case .body(var chunk):
+                guard body.readableBytes + chunk.readableBytes <= Self.maximumAnswerBytes else {
+                    throw URLError(.dataLengthExceedsMaximum)
+                }
                 body.writeBuffer(&chunk)
             case .end:
                 guard let head else { break }

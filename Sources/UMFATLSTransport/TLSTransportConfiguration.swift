@@ -54,10 +54,12 @@ public enum TLSTransportError: Error, Sendable, Hashable, CustomStringConvertibl
     case invalidPin(String)
     /// The client identity could not be read.
     case invalidIdentity(String)
+    /// ``TLSTransportConfiguration/ServerTrust/certificates(_:)`` holds no usable root.
+    case invalidRoots(String)
     /// The URL is not `https://host[:port]/…`: this transport never sends a request in clear.
     case unsupportedURL(String)
     /// The server could not be reached, the handshake failed for another reason, or the answer
-    /// was cut short.
+    /// was cut short or too long.
     case connectionFailed(host: String, reason: String)
     /// No whole answer within the time limit.
     case timedOut(host: String)
@@ -71,6 +73,7 @@ public enum TLSTransportError: Error, Sendable, Hashable, CustomStringConvertibl
             return "the certificate of \(host) is not trusted: \(reason)"
         case .invalidPin(let reason): return "invalid pin: \(reason)"
         case .invalidIdentity(let reason): return "invalid client identity: \(reason)"
+        case .invalidRoots(let reason): return "invalid trusted roots: \(reason)"
         case .unsupportedURL(let url): return "only https URLs can be sent over TLS: \(url)"
         case .connectionFailed(let host, let reason): return "cannot reach \(host): \(reason)"
         case .timedOut(let host): return "\(host) did not answer in time"
@@ -85,7 +88,7 @@ extension TLSTransportError: HTTPTransportFailure {
         switch self {
         case .pinMismatch, .untrustedCertificate:
             return ZSMError(.networkError, description, recovery: .giveUp)
-        case .invalidPin, .invalidIdentity, .unsupportedURL:
+        case .invalidPin, .invalidIdentity, .invalidRoots, .unsupportedURL:
             return ZSMError(.invalidConfiguration, description)
         case .connectionFailed, .timedOut:
             return ZSMError(.networkError, description, recovery: .retry)

@@ -2,7 +2,7 @@ import Foundation
 import UMFAEncoding
 import UMFAJOSE
 
-/// A device proof (DESIGN.md §7): a JWT like a DPoP proof, `typ` `umfa-device+jwt`, signed
+/// A device proof (docs/contract.md §7): a JWT like a DPoP proof, `typ` `umfa-device+jwt`, signed
 /// with the P-256 device key the phone registered with an out-of-band enrollment, whose `sub`
 /// names the credential that key belongs to. The `jti` seen before is the caller's to check.
 public struct DeviceProof: Sendable, Equatable {

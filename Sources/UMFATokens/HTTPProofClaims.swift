@@ -2,7 +2,7 @@ import Foundation
 import UMFAJOSE
 
 /// The claims that bind a proof JWT to one HTTP request, shared by DPoP proofs (RFC 9449 §4.2)
-/// and UMFA's device proofs (DESIGN.md §7): `jti` (1–256 bytes), `htm`, `htu` without query
+/// and UMFA's device proofs (docs/contract.md §7): `jti` (1–256 bytes), `htm`, `htu` without query
 /// and fragment, and an `iat` within ``window`` of the server's clock.
 struct HTTPProofClaims {
     let jti: String

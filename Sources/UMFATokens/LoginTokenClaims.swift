@@ -1,6 +1,6 @@
 import Foundation
 
-/// The claims of a UMFA login token (DESIGN.md §2).
+/// The claims of a UMFA login token (docs/contract.md §2).
 public struct LoginTokenClaims: Codable, Sendable, Equatable {
     /// The issuer, `UMFA::Authenticator` by default.
     public var iss: String

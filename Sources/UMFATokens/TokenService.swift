@@ -163,7 +163,7 @@ public actor TokenService {
     /// How far ahead of this server's clock a token's `iat` may be (another instance's clock).
     public static let clockSkew: TimeInterval = 60
 
-    /// Validates a login token for `applicationID` and `userID` as DESIGN.md §2 and §4 specify.
+    /// Validates a login token for `applicationID` and `userID` as docs/contract.md §2 and §4 specify.
     ///
     /// Besides the documented claims: `exp − iat` must not exceed `maximumLifetime` (the
     /// application's token TTL), a retired key validates only tokens issued before it retired
@@ -300,7 +300,7 @@ public actor TokenService {
         guard let exp = claims.exp, exp > now.timeIntervalSince1970 else {
             throw TokenValidationFailure("Invalid JWT: the token has expired")
         }
-        // Byte for byte: a Unicode-equal spelling of the user id is another user (DESIGN.md §4).
+        // Byte for byte: a Unicode-equal spelling of the user id is another user (docs/contract.md §4).
         guard let claimed = claims.userID, claimed.isSameBytes(as: userID) else {
             throw TokenValidationFailure("Invalid JWT: the user_id claim does not match the user")
         }
@@ -368,7 +368,7 @@ public struct JWKSDocument: Codable, Sendable, Equatable {
 
 /// Base64url without padding for `Data`, as JWS (RFC 7515 §2) writes it. Tokens are read
 /// through `CompactJWSParts` in their one canonical spelling (no padding, no standard alphabet,
-/// no spare bits set), so the same signature never validates under a second string (DESIGN.md §4).
+/// no spare bits set), so the same signature never validates under a second string (docs/contract.md §4).
 enum Base64URLText {
     static func encode(_ data: Data) -> String {
         Base64URL.encode(data)

@@ -1,4 +1,4 @@
-"""The admin console (DESIGN.md §8) in a real Chromium with a virtual authenticator: the first
+"""The admin console (docs/contract.md §8) in a real Chromium with a virtual authenticator: the first
 operator passkey enrolled with the admin token, sign-out and passkey sign-in, an application
 created, an API key issued and revoked (the revoked key then gets 401 from validate-token), a
 user found and their passkey deleted, and the audit log showing what those actions did; on a
@@ -68,7 +68,7 @@ def test_console_operator_journey(driver, server, steps, authenticator, page):
     console.open()
     steps.shot("sign-in")
     assert console.element("signin_view").is_displayed() and not console.signed_in
-    # Page conventions (DESIGN.md §5): inputs named after what they carry, actions as named buttons.
+    # Page conventions (docs/contract.md §5): inputs named after what they carry, actions as named buttons.
     assert console.element("admin_token").get_attribute("name") == "admin_token"
     for name in ("sign_in", "enroll_passkey", "sign_out"):
         assert driver.find_element(By.CSS_SELECTOR, f"button[name={name}]").get_attribute("id") == name

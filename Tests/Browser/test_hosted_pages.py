@@ -77,7 +77,7 @@ def query(url: str) -> dict:
 
 
 def element(driver, name: str):
-    """The visible element named `name` (the page conventions of DESIGN.md §5)."""
+    """The visible element named `name` (the page conventions of docs/contract.md §5)."""
     return WebDriverWait(driver, WAIT_SECONDS, ignored_exceptions=(StaleElementReferenceException,)).until(
         lambda d: next((e for e in d.find_elements(By.NAME, name) if e.is_displayed()), None))
 

@@ -44,7 +44,7 @@ def test_origin_not_in_the_application_list_is_refused_by_the_server(page, serve
     assert page.signed_in_user is None
     assert "does not accept passkeys from this page's address" in page.message, page.message
     assert server.origin in page.message
-    # The server says only that it failed (DESIGN.md §4); the reason is in its log, by trace id.
+    # The server says only that it failed (docs/contract.md §4); the reason is in its log, by trace id.
     assert "Registration failed" in page.message, page.message
     trace_id = page.message.split("trace id ")[-1].rstrip(")").strip()
     assert any("is not allowed" in line and trace_id in line for line in server.stderr.splitlines()), server.logs()

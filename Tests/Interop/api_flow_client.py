@@ -1,4 +1,4 @@
-"""A client of the API-driven authentication flow (DESIGN.md §6, docs/api-flow.md) written
+"""A client of the API-driven authentication flow (docs/contract.md §6, docs/api-flow.md) written
 in Python from those two documents alone: no UMFA binary and no Swift type takes part on the
 client side. test_api_flow_python_client.py tests it against independent implementations and a
 live server; scripts/bench/server_bench.py uses it to sign users in for the OAuth figures.

@@ -502,7 +502,7 @@ class Server:
 
 class Device:
     """The virtual authenticator (`umfa authenticator register / assert --state DIR`) used as
-    a device against a live server: the HTTP ceremonies of DESIGN.md §2."""
+    a device against a live server: the HTTP ceremonies of docs/contract.md §2."""
 
     def __init__(self, server: Server, authenticator: VirtualAuthenticator, app_id: str, origin: str | None = None):
         self.server = server
@@ -545,7 +545,7 @@ class Device:
 
 class DeviceCLI:
     """`umfa enroll / authenticate / status / unenroll` for one device directory against one
-    server (a live `umfa serve` or any relying party speaking the device routes of DESIGN.md §2).
+    server (a live `umfa serve` or any relying party speaking the device routes of docs/contract.md §2).
 
     `pin` pipes the PIN through `--pin-stdin`; `env` adds variables to an environment without
     inherited UMFA_* ones; extra arguments (`--enrollment-token T`, `--device-name N`) follow."""

@@ -1,4 +1,4 @@
-"""The API-driven authentication flow (DESIGN.md §6, docs/api-flow.md) driven by a client
+"""The API-driven authentication flow (docs/contract.md §6, docs/api-flow.md) driven by a client
 written in Python from those two documents alone (api_flow_client.py): no UMFA binary and no
 Swift type takes part on the client side.
 

@@ -1,4 +1,4 @@
-"""4. The command-line contract of DESIGN.md §3: version, exclude / allow lists, sign-count
+"""4. The command-line contract of docs/contract.md §3: version, exclude / allow lists, sign-count
 regression, several origins, native-app origins, malformed input, and the state directory."""
 
 import base64
@@ -107,7 +107,7 @@ def dash_first(size: int = 32) -> bytes:
 
 
 def test_base64url_value_starting_with_dash(umfa, authenticator):
-    """DESIGN.md §3 documents `--challenge B64U`; base64url uses "-", so one random challenge (or
+    """docs/contract.md §3 documents `--challenge B64U`; base64url uses "-", so one random challenge (or
     user handle, or credential id) in 64 begins with it. Such values must work in the documented
     `--option VALUE` form, not only as `--option=VALUE`."""
     variant = next(v for v in VARIANTS if v.discoverable)

@@ -1,4 +1,4 @@
-"""The command line's promises from DESIGN.md §9: every file argument reads `-` and
+"""The command line's promises from docs/contract.md §9: every file argument reads `-` and
 `/dev/stdin`, and a command that did not do its job (an unreachable server included) exits
 non-zero with the reason on stderr."""
 

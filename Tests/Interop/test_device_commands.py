@@ -1,4 +1,4 @@
-"""The device commands (DESIGN.md §3): `umfa enroll / authenticate / status / unenroll` run the
+"""The device commands (docs/contract.md §3): `umfa enroll / authenticate / status / unenroll` run the
 SDK as a device against a live `umfa serve` (its development application: policy open, rp_id
 localhost, origin http://localhost:PORT). Each prints the SDK's result as one JSON object and
 exits 0, or exits non-zero with the ZSMError (`code: message`) on stderr."""

@@ -1,6 +1,6 @@
 """The independent check of the device commands: a tiny relying party written here with
 py_webauthn 3.0.1 (an independent WebAuthn implementation) serves the device routes of
-DESIGN.md §2, and `umfa enroll / authenticate / unenroll` run against it. py_webauthn must accept
+docs/contract.md §2, and `umfa enroll / authenticate / unenroll` run against it. py_webauthn must accept
 the SDK authenticator's registration and assertions (UV set with a PIN, the sign count rising),
 the signed `uvm` extension must name the PIN, and a relying party that expects another
 challenge must make `umfa authenticate` fail with verificationFailed."""

@@ -1,5 +1,5 @@
 """Live server: findings of the outside review's second round (issue 20), checked over HTTP from
-outside against a running `umfa serve` (DESIGN.md §4; SECURITY.md "Round two"):
+outside against a running `umfa serve` (docs/contract.md §4; SECURITY.md "Round two"):
 
 - item 1, identifiers are bytes: "jos\\u00e9" (NFC) and "jose\\u0301" (NFD) are two users. A
   challenge, a registration or a login token of one spelling never serves the other, and a

@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from support import ADMIN_TOKEN
-from tls_support import CLIENT_DN, CLIENT_SAN_DNS, make_pki, pki, tls_serve, x5t_s256  # noqa: F401
+from tls_support import CLIENT_DN, CLIENT_SAN_DNS, pki, tls_serve, x5t_s256  # noqa: F401
 
 HEADER = "X-Client-Cert"
 
@@ -36,7 +36,6 @@ class CertificateProxy:
         context.load_verify_locations(str(pki.ca))
         for path in (pki.self_signed_cert, *extra_trusted):
             context.load_verify_locations(str(path))
-        proxy = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
@@ -69,7 +68,7 @@ class CertificateProxy:
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.base = f"https://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        proxy.thread.start()
+        self.thread.start()
 
     def close(self):
         self.server.shutdown()

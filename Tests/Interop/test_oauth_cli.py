@@ -1,4 +1,4 @@
-"""`umfa oauth signup / login / refresh / revoke` (DESIGN.md §9) end to end: the command-line
+"""`umfa oauth signup / login / refresh / revoke` (docs/contract.md §9) end to end: the command-line
 tool runs the SDK's passkey account client through the API-driven flow (§6) against a live
 server, from a fresh device directory; PyJWT validates the ID token it prints with the issuer's
 JWKS, and the refresh token works only with the device directory's DPoP key."""

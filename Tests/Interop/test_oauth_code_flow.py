@@ -1,4 +1,4 @@
-"""The authorization code flow of UMFA's OpenID Connect provider (DESIGN.md §5) driven by
+"""The authorization code flow of UMFA's OpenID Connect provider (docs/contract.md §5) driven by
 requests-oauth2client, a client nobody here wrote: discovery, a pushed authorization request
 (RFC 9126) with PKCE, the hosted page's passkey ceremonies answered by `umfa authenticator`,
 the code exchange with the ID token validated by the library (signature against the JWKS,
@@ -132,7 +132,7 @@ def test_requests_oauth2client_runs_par_code_refresh_introspection_and_revocatio
 
 @pytest.mark.parametrize("algorithm", ["ES256", "EdDSA"])
 def test_requests_oauth2client_validates_es256_and_eddsa_id_tokens(server, authenticator, algorithm):
-    """An issuer whose application signs with ES256 or EdDSA (DESIGN.md §5 "tokens"): discovery
+    """An issuer whose application signs with ES256 or EdDSA (docs/contract.md §5 "tokens"): discovery
     names the algorithm, and requests-oauth2client checks the ID token (signature from the
     issuer's JWKS, nonce, at_hash) and takes the access token to userinfo."""
     changed = server.ok("PATCH", f"/api/admin/applications/{server.app_id}", {"token_signing_alg": algorithm},

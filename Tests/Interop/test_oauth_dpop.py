@@ -1,4 +1,4 @@
-"""DPoP (RFC 9449, DESIGN.md §5) against a live server, driven by requests-oauth2client's own
+"""DPoP (RFC 9449, docs/contract.md §5) against a live server, driven by requests-oauth2client's own
 DPoP support: key-bound tokens at the token endpoint, the nonce dance, and userinfo with the
 DPoP scheme; the bound token as a plain Bearer token, and a proof replayed, are refused."""
 

@@ -1,4 +1,4 @@
-"""Dynamic client registration (RFC 7591, RFC 7592; DESIGN.md §5) driven by clients nobody here
+"""Dynamic client registration (RFC 7591, RFC 7592; docs/contract.md §5) driven by clients nobody here
 wrote: pyoidc (`oic`) discovers the issuer and registers with a `dcr_template` client's `dcr`
 access token, reads the registration back (RFC 7592); authlib and requests-oauth2client then use
 the registered clients. The admin's initial access token comes from `umfa admin

@@ -1,4 +1,4 @@
-"""UMFA's OAuth issuer (DESIGN.md §5) driven by OAuth client libraries nobody here wrote:
+"""UMFA's OAuth issuer (docs/contract.md §5) driven by OAuth client libraries nobody here wrote:
 authlib (token, introspection, revocation), PyJWT (the access token against the issuer's JWKS)
 and requests-oauth2client (discovery, client_credentials, introspection, revocation, errors)."""
 
@@ -90,7 +90,7 @@ def test_the_rfc_8414_document_equals_the_discovery_document(server):
 
 
 def test_umfa_admin_create_client_registers_a_client_that_gets_tokens(umfa, server):
-    """`umfa admin create-client` (DESIGN.md §5) prints the client with its secret once."""
+    """`umfa admin create-client` (docs/contract.md §5) prints the client with its secret once."""
     env = {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN}
     created = umfa.run_env(env, "admin", "create-client", "--server", server.base, "--app", server.app_id,
                            "--name", "Reports", "--grant-type", "client_credentials", "--scope", "reports:read")

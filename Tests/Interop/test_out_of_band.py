@@ -1,4 +1,4 @@
-"""Out-of-band enrollment and approval (DESIGN.md §7) end to end: the backend asks with its API
+"""Out-of-band enrollment and approval (docs/contract.md §7) end to end: the backend asks with its API
 key, zxing-cpp (a decoder nobody here wrote) reads the QR code back to the app link, `umfa enroll
 --app-link` and `umfa approvals approve / deny` act as the phone with a PIN, and the backend's
 status token tells the outcome; PyJWT checks the login token against the JWKS."""

@@ -1,4 +1,4 @@
-"""Out-of-band delivery (DESIGN.md §7): webhooks signed with the application's secret, sent from a
+"""Out-of-band delivery (docs/contract.md §7): webhooks signed with the application's secret, sent from a
 persistent outbox that survives a server killed with SIGKILL in the middle of a delivery; and a
 device that lists and watches its pending approvals with device proofs (`umfa approvals list /
 watch`); and a device that refuses to sign when a proxy changes the message it is shown. The

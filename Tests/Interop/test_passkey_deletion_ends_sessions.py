@@ -187,7 +187,7 @@ def test_another_passkeys_session_and_tokens_keep_working(server, authenticator,
     laptop = Device(server, authenticator, server.app_id)
     phone = Device(server, VirtualAuthenticator(umfa, write_json, tmp_path / "phone"), server.app_id)
     lost = laptop.register(user_id, uv=True)["credential_id"]
-    # A second passkey needs a fresh login token of the user (enrollment policy `open`, DESIGN.md §2).
+    # A second passkey needs a fresh login token of the user (enrollment policy `open`, docs/contract.md §2).
     phone.register(user_id, uv=True, token=laptop.login(user_id)["token"])
     laptop_browser, phone_browser = Browser(server, registered_client, laptop), Browser(server, registered_client, phone)
     ending = signed_in(client, laptop_browser, user_id)

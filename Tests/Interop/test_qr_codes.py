@@ -1,4 +1,4 @@
-"""UMFA's own QR encoder (DESIGN.md §7, `umfa qr`) checked by code nobody here wrote: zxing-cpp
+"""UMFA's own QR encoder (docs/contract.md §7, `umfa qr`) checked by code nobody here wrote: zxing-cpp
 decodes UMFA's PNG for every version 1-40 at every error correction level, filled to capacity with
 random bytes; segno and python-qrcode draw the same module matrix for the same data, version, level
 and mask."""

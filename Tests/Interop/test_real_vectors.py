@@ -29,7 +29,7 @@ SHIPPED_ANCHORS = {
     "test_verify_tpm_with_ecc_public_area_type": "Microsoft TPM Root Certificate Authority 2014",
 }
 
-# The passkey-provider names (DESIGN.md §8) the vectors' AAGUIDs have in UMFA's table.
+# The passkey-provider names (docs/contract.md §8) the vectors' AAGUIDs have in UMFA's table.
 PROVIDER_NAMES = {"08987058-cadc-4b81-b6e1-30de50dcbe96": "Windows Hello",
                   "9ddd1817-af5a-4672-a2b9-3e3dd95000a9": "Windows Hello",
                   "6028b017-b1d4-4c02-b4b3-afcdafc96bb2": "Windows Hello"}
@@ -44,7 +44,7 @@ def _load(name):
 REGISTRATION = [v for v in _load("pywebauthn-registration.json") if v["fmt"] in FORMATS]
 AUTHENTICATION = _load("pywebauthn-authentication.json")
 
-# ML-DSA (post-quantum, COSE kty 7) vectors. UMFA does not implement ML-DSA (DESIGN.md lists
+# ML-DSA (post-quantum, COSE kty 7) vectors. UMFA does not implement ML-DSA (docs/contract.md lists
 # ES256/RS256/EdDSA), so it must refuse them cleanly with "unsupportedAlgorithm". py_webauthn
 # registers them only when the relying party opts in (supported_pub_key_algs), but it verifies
 # ML-DSA assertions without any opt-in: a known difference between the two, not a UMFA bug.

@@ -1,4 +1,4 @@
-"""End-to-end recovery (DESIGN.md §8) with the `umfa` device commands: a user enrolls a phone,
+"""End-to-end recovery (docs/contract.md §8) with the `umfa` device commands: a user enrolls a phone,
 makes recovery codes with a fresh login token, loses the phone's device directory, redeems a
 code for an enrollment token, enrolls a new phone and signs in; the backend removes the lost
 passkey; the audit log shows every step, in order, and none of the secrets."""

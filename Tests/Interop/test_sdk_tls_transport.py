@@ -2,14 +2,15 @@
 HTTPS and the mutual-TLS alias (RFC 8705 §5), through `umfa oauth … --cert --key --pin-sha256
 --cacert`: the server key's pin (made by openssl) lets the requests through, a pin of another
 key stops them in the handshake with a clear error, and the client certificate authenticates a
-`tls_client_auth` client (RFC 8705 §2) at the alias, where another certificate is refused."""
+`tls_client_auth` client (RFC 8705 §2) at the alias's revocation endpoint (RFC 7009 §2.1), where
+another certificate is refused."""
 
 from __future__ import annotations
 
 import base64
+import json
 import hashlib
 import subprocess
-import uuid
 
 from support import ADMIN_TOKEN
 from tls_support import CLIENT_DN, pki, tls_serve  # noqa: F401 (pki, tls_serve: fixtures)
@@ -73,21 +74,22 @@ def test_the_server_key_pin_and_the_client_certificate_from_the_shell(umfa, tls_
     assert other.code == 1 and "invalid_client" in (other.stderr + other.stdout), other
 
 
-def test_a_token_obtained_with_tls_client_auth_through_the_sdk(umfa, tls_serve, pki, tmp_path):
+
+def test_tokens_at_the_alias_with_the_client_certificate_and_a_dpop_proof_naming_it(umfa, tls_serve, pki, tmp_path):
+    """Sign-up through the API-driven flow with a `tls_client_auth` client: the SDK sends the
+    token requests to the alias (RFC 8705 §5) with the certificate, and its DPoP proofs name the
+    alias URL it sent them to (RFC 9449 §4.3), which the server accepts there. The tokens are
+    bound to the DPoP key; the refresh at the alias works with the same certificate."""
     server = tls_serve(mtls=True, env={"UMFA_MTLS_TRUST_ANCHORS": str(pki.ca)})
     client_id = mtls_client(server)
-    email = f"kiosk.{uuid.uuid4().hex[:8]}@example.com"
-    signed_up = oauth(umfa, server, client_id, "signup", tmp_path / "device", "--email", email,
-                      "--cert", str(pki.client_cert), "--key", str(pki.client_key), "--cacert", str(pki.ca),
-                      "--pin-sha256", spki_pin(pki.server_cert))
+    identity = ("--cert", str(pki.client_cert), "--key", str(pki.client_key), "--cacert", str(pki.ca))
+    device = tmp_path / "device"
+    signed_up = oauth(umfa, server, client_id, "signup", device, "--email", "kiosk@example.com", "--allow-consent",
+                      *identity)
     assert signed_up.code == 0, signed_up
-    tokens = signed_up.json()
-    assert tokens["access_token"] and tokens["refresh_token"]
-    # The token endpoint was the alias (the only place tls_client_auth can succeed): the refresh
-    # works with the certificate and fails without it.
-    refreshed = oauth(umfa, server, client_id, "refresh", tmp_path / "device", "--token", tokens["refresh_token"],
-                      "--cert", str(pki.client_cert), "--key", str(pki.client_key), "--cacert", str(pki.ca))
+    tokens = json.loads(signed_up.stdout)
+    assert tokens["token_type"] == "DPoP" and tokens["refresh_token"], tokens
+    refreshed = oauth(umfa, server, client_id, "refresh", device, "--token", tokens["refresh_token"],
+                      *identity)
     assert refreshed.code == 0, refreshed
-    bare = oauth(umfa, server, client_id, "refresh", tmp_path / "device", "--token",
-                 refreshed.json()["refresh_token"], "--cacert", str(pki.ca))
-    assert bare.code == 1, bare
+    assert json.loads(refreshed.stdout)["access_token"] != tokens["access_token"]

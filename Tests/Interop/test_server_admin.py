@@ -1,5 +1,5 @@
-"""Live server 4: the admin API from the shell (`umfa admin ...`, DESIGN.md §3) and the `grant`
-enrollment policy over HTTP (DESIGN.md §2): enrollment tokens from the backend, several API keys."""
+"""Live server 4: the admin API from the shell (`umfa admin ...`, docs/contract.md §3) and the `grant`
+enrollment policy over HTTP (docs/contract.md §2): enrollment tokens from the backend, several API keys."""
 
 import json
 
@@ -144,7 +144,7 @@ def test_user_verification_required_refuses_a_device_without_uv(umfa, server, au
 
 
 def test_update_app_sets_the_token_algorithm_and_the_native_apps(umfa, server, shop):
-    """`umfa admin update-app --token-signing-alg / --apple-app-id / --android-app` (DESIGN.md §2,
+    """`umfa admin update-app --token-signing-alg / --apple-app-id / --android-app` (docs/contract.md §2,
     §5): the setting reaches the tokens and the well-known documents; a bad value exits non-zero."""
     app_id = shop["application_id"]
     fingerprint = ":".join(f"{b:02X}" for b in range(32))
@@ -171,7 +171,7 @@ def test_update_app_sets_the_token_algorithm_and_the_native_apps(umfa, server, s
 
 
 def test_admin_audit_prints_the_log_as_the_api_has_it_page_after_page(umfa, server, shop, device):
-    """`umfa admin audit` (DESIGN.md §8): every event, oldest first, across pages; filters;
+    """`umfa admin audit` (docs/contract.md §8): every event, oldest first, across pages; filters;
     non-zero exit for a bad time and for an unreachable server."""
     device.register("alice")
     device.login("alice")

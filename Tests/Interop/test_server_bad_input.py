@@ -1,4 +1,4 @@
-"""Live server 7: bad input (DESIGN.md §2 errors, §4 "Bad input"): a clear 4xx in the error shape
+"""Live server 7: bad input (docs/contract.md §2 errors, §4 "Bad input"): a clear 4xx in the error shape
 {"status", "trace_id", "message"}, the client's trace_id echoed, never a 500, nothing lost."""
 
 import json

@@ -1,4 +1,4 @@
-"""Live server 1: the whole device flow over HTTP (DESIGN.md §2, device-facing routes) against the
+"""Live server 1: the whole device flow over HTTP (docs/contract.md §2, device-facing routes) against the
 development application `umfa serve` prints, with `umfa authenticator register / assert
 --origin http://localhost:PORT --state DIR` as the device."""
 

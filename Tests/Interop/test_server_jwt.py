@@ -1,5 +1,5 @@
 """Live server 2: an independent JWT library (PyJWT) validates UMFA's login tokens with the keys
-from GET /.well-known/jwks.json (DESIGN.md §2, "Login token (JWT)")."""
+from GET /.well-known/jwks.json (docs/contract.md §2, "Login token (JWT)")."""
 
 import base64
 import json
@@ -96,7 +96,7 @@ def test_pyjwt_refuses_a_tampered_token(server, tokens):
 
 @pytest.mark.parametrize("algorithm", ["ES256", "EdDSA"])
 def test_pyjwt_validates_es256_and_eddsa_login_tokens(server, device, algorithm):
-    """An application set to ES256 or EdDSA (DESIGN.md §2): PyJWT, with only the JWKS, checks
+    """An application set to ES256 or EdDSA (docs/contract.md §2): PyJWT, with only the JWKS, checks
     the signature; the key type is the one the algorithm needs; RS256 is not accepted for it."""
     changed = server.ok("PATCH", f"/api/admin/applications/{server.app_id}", {"token_signing_alg": algorithm},
                         bearer=ADMIN_TOKEN)

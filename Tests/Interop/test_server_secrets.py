@@ -1,4 +1,4 @@
-"""Live server 6: secrets (DESIGN.md §3 `serve` and §4 "Secrets"): the generated admin token is
+"""Live server 6: secrets (docs/contract.md §3 `serve` and §4 "Secrets"): the generated admin token is
 printed once and works; the generated master key file has mode 0600; no admin token, API key,
 enrollment token, login token or challenge is stored or logged in clear; UMFA_MASTER_KEY is
 checked and, when given, used instead of a key file."""

@@ -1,4 +1,4 @@
-"""Live server 3: `umfa validate-token` (DESIGN.md §3) against a running server: exit 0 and the
+"""Live server 3: `umfa validate-token` (docs/contract.md §3) against a running server: exit 0 and the
 response body on 200, exit 1 and the server's 401 message on stderr otherwise; the credential
 token type is single use."""
 

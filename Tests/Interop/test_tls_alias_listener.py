@@ -62,12 +62,14 @@ def test_the_alias_hands_the_presented_certificate_to_tls_client_auth(tls_serve,
     token = server.mtls_request("POST", f"/oidc/{app}/token", cert=pki.client, data=form)
     assert token.status_code == 200, token.text
     assert token.json()["access_token"]
-    # curl --cert, an independent client, too.
-    result = subprocess.run(
-        ["curl", "-sS", "--cacert", str(pki.ca), "--cert", str(pki.client_cert), "--key", str(pki.client_key),
-         "-d", f"grant_type=client_credentials&client_id={client_id}", "-o", "/dev/null", "-w", "%{http_code}",
-         f"{server.mtls_base}/oidc/{app}/token"], capture_output=True, text=True, timeout=15)
-    assert result.stdout == "200", (result.stdout, result.stderr)
+    # curl --cert, an independent client, too, over HTTP/2 and HTTP/1.1.
+    for flag, version in (("--http2", "2"), ("--http1.1", "1.1")):
+        result = subprocess.run(
+            ["curl", "-sS", flag, "--cacert", str(pki.ca), "--cert", str(pki.client_cert), "--key",
+             str(pki.client_key), "-d", f"grant_type=client_credentials&client_id={client_id}", "-o", "/dev/null",
+             "-w", "%{http_version} %{http_code}", f"{server.mtls_base}/oidc/{app}/token"],
+            capture_output=True, text=True, timeout=15)
+        assert result.stdout == f"{version} 200", (result.stdout, result.stderr)
 
     # Attacks: no certificate on the alias, another client's certificate, a self-signed one,
     # and the main listener, which never has a handshake certificate.

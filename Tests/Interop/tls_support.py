@@ -188,6 +188,7 @@ class TLSServer(Server):
         super().__init__(binary, workdir, data_dir, env, (*tls_args, *args))
         self.base = f"https://127.0.0.1:{self.port}"
         self.mtls_base = f"https://127.0.0.1:{self.mtls_port}" if self.mtls_port else None
+        self.origin = f"https://localhost:{self.port}"  # the development application's origin over TLS
         self.http.verify = str(pki.ca)
         self.http.trust_env = False  # else REQUESTS_CA_BUNDLE from the environment would win over verify
 

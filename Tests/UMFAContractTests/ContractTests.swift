@@ -73,7 +73,7 @@ struct ContractTests {
         }
     }
 
-    @Test("every JSON answer carries trace_id (DESIGN.md §2), as its type and the document say")
+    @Test("every JSON answer carries trace_id (docs/contract.md §2), as its type and the document say")
     func answersCarryTraceID() throws {
         // OAuth and OpenID Connect answers follow their RFCs' shapes (their errors carry trace_id).
         for operation in APIOperation.allCases where !operation.answersInOAuthShape {

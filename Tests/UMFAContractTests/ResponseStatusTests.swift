@@ -3,7 +3,7 @@ import UMFAContract
 
 /// Every status a route can answer is in `openapi.yaml`, in the shape the route answers it in:
 /// what its access check answers (401 for a missing or wrong credential; 429 once an address
-/// keeps guessing a credential the abuse guard counts, DESIGN.md §4), what reading a body
+/// keeps guessing a credential the abuse guard counts, docs/contract.md §4), what reading a body
 /// answers (400, 408, 413), 404 for an unknown issuer and 503 while the database is away.
 @Suite("Contract: the statuses each operation can answer")
 struct ResponseStatusTests {

@@ -2,7 +2,7 @@ import Testing
 import UMFAEncoding
 
 /// Identifiers are the same when their UTF-8 bytes are, as SQLite and PostgreSQL compare them,
-/// not when Swift's `String ==` (Unicode canonical equivalence) says so (DESIGN.md §4).
+/// not when Swift's `String ==` (Unicode canonical equivalence) says so (docs/contract.md §4).
 struct ByteIdentityTests {
     @Test("a precomposed and a decomposed é are one String to Swift and two identifiers")
     func canonicalEquivalentsDiffer() {

@@ -6,7 +6,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §6 at the server: who may start and continue a flow (the flow token, its DPoP
+/// docs/contract.md §6 at the server: who may start and continue a flow (the flow token, its DPoP
 /// key, its client), how the flow ends when it expires, and what bad input gets. The journeys
 /// themselves run in the SDK's tests (`APIFlowTests`) and in an independent Python client
 /// (`Tests/Interop/test_api_flow_python_client.py`).

@@ -7,7 +7,7 @@ import UMFAWebAuthn
 
 @testable import UMFAServer
 
-/// DESIGN.md §4: limits stop guessing, not owners; limiter keys are bounded and swept;
+/// docs/contract.md §4: limits stop guessing, not owners; limiter keys are bounded and swept;
 /// the options routes are limited per address; bodies are UTF-8 JSON throughout.
 @Suite("Abuse guard: owners never locked out, options limited per address, limiter keys, sweep, UTF-8 bodies")
 struct AbuseGuardTests {

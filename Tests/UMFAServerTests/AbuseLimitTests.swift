@@ -128,7 +128,7 @@ struct AbuseLimitTests {
             let guess = try await api.send(
                 .get, APIOperation.listApplications.path, bearer: "umfa_admin_guess-5", from: "203.0.113.5")
             Self.expectLimited(guess, retryAfter: 30)
-            // Limits stop guessing, not owners (DESIGN.md §4): the valid token and key still work.
+            // Limits stop guessing, not owners (docs/contract.md §4): the valid token and key still work.
             let admin = try await api.send(
                 .get, APIOperation.listApplications.path, bearer: TestServer.adminToken, from: "203.0.113.5")
             #expect(admin.status == .ok, "\(admin.text)")

@@ -6,7 +6,7 @@ import UMFAEncoding
 import UMFAServer
 import UMFAWebAuthn
 
-/// DESIGN.md §8: every security event in the audit log, read by the admin and by the
+/// docs/contract.md §8: every security event in the audit log, read by the admin and by the
 /// application's backend, in order, in pages, without secrets, kept for the retention period.
 @Suite("Audit log")
 struct AuditLogServerTests {

@@ -8,7 +8,7 @@ import UMFAEncoding
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// DESIGN.md §4: what a challenge was issued with is checked again when it is answered, and a
+/// docs/contract.md §4: what a challenge was issued with is checked again when it is answered, and a
 /// failed device-facing ceremony says only that it failed.
 @Suite("Ceremonies: re-checked at verification")
 struct CeremonyRecheckTests {
@@ -134,7 +134,7 @@ struct CeremonyRecheckTests {
     }
 }
 
-/// DESIGN.md §4: one answer for every failed device-facing ceremony; pseudo lists look real.
+/// docs/contract.md §4: one answer for every failed device-facing ceremony; pseudo lists look real.
 @Suite("Ceremonies: failures say nothing about users")
 struct UniformFailureTests {
     @Test("an unknown credential, a wrong signature and a wrong challenge get one and the same 401")

@@ -8,7 +8,7 @@ import UMFAContract
 import UMFAServer
 import UMFAWebAuthn
 
-/// DESIGN.md §6: the API-flow token (`client_credentials`, scope `urn:umfa:api-flow`) for public
+/// docs/contract.md §6: the API-flow token (`client_credentials`, scope `urn:umfa:api-flow`) for public
 /// clients, with a client attestation (App Attest, Android key attestation) for a challenge of
 /// the issuer when the client requires one.
 @Suite("OpenID Connect provider: client attestation for the API-flow token")

@@ -8,7 +8,7 @@ import UMFAEncoding
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// DESIGN.md §8: the admin console's operators — a passkey for the server's own RP ID, the first
+/// docs/contract.md §8: the admin console's operators — a passkey for the server's own RP ID, the first
 /// enrolled with the admin token — and the session it gives: an `HttpOnly`, `SameSite=Strict`
 /// cookie that works on the admin API only with its CSRF token.
 @Suite("Admin console sessions")

@@ -10,7 +10,7 @@ import UMFAWebAuthn
 
 /// Issue 34 item 2: what a passkey signed in on the hosted pages — the SSO session, refresh
 /// tokens, access tokens — ends when the passkey is deleted, by every route that deletes one,
-/// as login tokens already do (DESIGN.md §4).
+/// as login tokens already do (docs/contract.md §4).
 @Suite("Deleting a passkey ends what it signed in")
 struct CredentialRevocationTests {
     static let scope = "openid profile email offline_access"

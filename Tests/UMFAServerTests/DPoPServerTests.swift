@@ -6,7 +6,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §5 "DPoP": tokens bound to a client's key at the token endpoint, used with proofs
+/// docs/contract.md §5 "DPoP": tokens bound to a client's key at the token endpoint, used with proofs
 /// at userinfo, replay refused, server nonces, `dpop_jkt`, bound refresh tokens of public clients.
 @Suite("OpenID Connect provider: DPoP (RFC 9449)")
 struct DPoPServerTests {

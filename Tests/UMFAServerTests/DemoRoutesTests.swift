@@ -5,7 +5,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// The demo page manages passkeys through the self-service routes (DESIGN.md §8) with the
+/// The demo page manages passkeys through the self-service routes (docs/contract.md §8) with the
 /// user's login token; the development-only `/api/demo/…` routes are gone.
 @Suite("Demo page's server side")
 struct DemoRoutesTests {

@@ -4,7 +4,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §5 "dynamic registration": RFC 7591 with an admin-issued initial access token or a
+/// docs/contract.md §5 "dynamic registration": RFC 7591 with an admin-issued initial access token or a
 /// `dcr_template` client's `dcr` token, RFC 7592 read / update / delete with the registration
 /// access token.
 @Suite("OpenID Connect provider: dynamic client registration (RFC 7591, RFC 7592)")

@@ -5,7 +5,7 @@ import UMFAEncoding
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// DESIGN.md §4: identifiers are bytes. Swift's `String ==` calls `"jos\u{e9}"` and
+/// docs/contract.md §4: identifiers are bytes. Swift's `String ==` calls `"jos\u{e9}"` and
 /// `"jose\u{301}"` equal; SQLite and PostgreSQL do not, so the server must not either.
 @Suite("Identifiers are compared as bytes")
 struct IdentifierBytesTests {

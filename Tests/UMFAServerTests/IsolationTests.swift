@@ -185,11 +185,11 @@ struct IsolationTests {
         "GET /admin", "GET /admin/console.css", "GET /admin/console.js", "GET /admin/webauthn-json.js",
         "POST /admin/session/enroll-options", "POST /admin/session/enroll", "POST /admin/session/options",
         "POST /admin/session",
-        // Out-of-band (DESIGN.md §7): a status token, a single-use dispatch token or the ceremony
+        // Out-of-band (docs/contract.md §7): a status token, a single-use dispatch token or the ceremony
         // of a redeemed transaction proves the caller (OutOfBandTests); the page for phones
         // without the app.
         "POST /api/umfa/status", "POST /api/umfa/dispatch/redeem", "POST /api/umfa/dispatch/complete", "GET /open",
-        // The API-driven flow (DESIGN.md §6): a DPoP-bound flow token and its proof authorise each
+        // The API-driven flow (docs/contract.md §6): a DPoP-bound flow token and its proof authorise each
         // step, refused in RFC 6750 / RFC 9449 shape (APIFlowTests).
     ]).union(APIOperation.allCases.filter { $0.access == .flowToken }.map { "\($0.method) \($0.path)" })
 

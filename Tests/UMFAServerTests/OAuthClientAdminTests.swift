@@ -3,7 +3,7 @@ import Testing
 import UMFAContract
 import UMFAWebAuthn
 
-/// DESIGN.md §5 "clients": the admin API's OAuth clients.
+/// docs/contract.md §5 "clients": the admin API's OAuth clients.
 @Suite("OpenID Connect provider: OAuth clients in the admin API")
 struct OAuthClientAdminTests {
     @Test("a confidential client's secret is shown once, stored hashed, and rotation replaces it")

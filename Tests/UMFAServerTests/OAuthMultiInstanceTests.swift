@@ -4,7 +4,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §5 "Everything shared by instances": clients, tokens and revocations on one
+/// docs/contract.md §5 "Everything shared by instances": clients, tokens and revocations on one
 /// PostgreSQL database act as one issuer on two instances.
 @Suite("OpenID Connect provider on two instances (PostgreSQL)")
 struct OAuthMultiInstanceTests {

@@ -3,7 +3,7 @@ import Testing
 import UMFAContract
 import UMFAWebAuthn
 
-/// DESIGN.md §5 "token endpoint", "tokens", "revocation, introspection": the machine grant
+/// docs/contract.md §5 "token endpoint", "tokens", "revocation, introspection": the machine grant
 /// (`client_credentials`), access tokens per RFC 9068, RFC 7662 and RFC 7009.
 @Suite("OpenID Connect provider: token endpoint, introspection, revocation")
 struct OAuthTokenEndpointTests {

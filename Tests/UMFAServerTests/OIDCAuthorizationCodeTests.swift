@@ -5,7 +5,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §5: the authorization code flow with PKCE on the hosted passkey pages, ID tokens,
+/// docs/contract.md §5: the authorization code flow with PKCE on the hosted passkey pages, ID tokens,
 /// userinfo, refresh-token rotation with family revocation, the SSO session and consent.
 @Suite("OpenID Connect provider: authorization code flow")
 struct OIDCAuthorizationCodeTests {

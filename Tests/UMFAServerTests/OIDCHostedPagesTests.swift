@@ -3,7 +3,7 @@ import Testing
 import UMFAContract
 import UMFAWebAuthn
 
-/// DESIGN.md §5 "authorization endpoint", "hosted pages", "users and profiles", "logout": what
+/// docs/contract.md §5 "authorization endpoint", "hosted pages", "users and profiles", "logout": what
 /// the endpoint refuses and how, the SSO session and `prompt`, consent, sign-in by email, the
 /// `signup` setting, profiles changed by the backend, and RP-initiated logout.
 @Suite("OpenID Connect provider: hosted pages, sessions and profiles")

@@ -16,7 +16,7 @@ import UMFAWebAuthnTypes
     import FoundationNetworking
 #endif
 
-/// DESIGN.md §7, the device's side after enrollment: a device key registered with the passkey,
+/// docs/contract.md §7, the device's side after enrollment: a device key registered with the passkey,
 /// device proofs signed with it, pending approvals by fetch and by event stream; and webhooks.
 @Suite("Out-of-band devices, pending approvals and webhooks")
 struct OutOfBandDeviceTests {
@@ -136,7 +136,7 @@ struct OutOfBandDeviceTests {
                 ),
                 ("another key", Self.proof(stranger, credential: credential, "POST", path), "alice"),
                 ("no device key", Self.proof(key, credential: carol.credentialID, "POST", path), "carol"),
-                // The same name in another Unicode spelling is another user (DESIGN.md §4).
+                // The same name in another Unicode spelling is another user (docs/contract.md §4).
                 (
                     "a look-alike user", Self.proof(accentKey, credential: accentCredential, "POST", path),
                     "e\u{301}"

@@ -7,7 +7,7 @@ import UMFAEncoding
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// DESIGN.md §7: enrollment and approval started by the backend and finished on a phone, through
+/// docs/contract.md §7: enrollment and approval started by the backend and finished on a phone, through
 /// the app link's single-use dispatch token; the backend learns the outcome by its status token.
 @Suite("Out-of-band enrollment and approval")
 struct OutOfBandTests {

@@ -5,7 +5,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §5 "client authentication": `private_key_jwt` (RFC 7523) with the client's
+/// docs/contract.md §5 "client authentication": `private_key_jwt` (RFC 7523) with the client's
 /// registered `jwks`: audience, expiry window, `jti` once, the key the client registered.
 @Suite("OpenID Connect provider: private_key_jwt and client_secret_jwt client authentication (RFC 7523)")
 struct PrivateKeyJWTTests {

@@ -5,7 +5,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §8: `/api/umfa/me/…` for the signed-in user (a login token at most 5 minutes old),
+/// docs/contract.md §8: `/api/umfa/me/…` for the signed-in user (a login token at most 5 minutes old),
 /// and recovery codes that turn into an enrollment token.
 @Suite("Self-service and recovery codes")
 struct SelfServiceTests {

@@ -4,7 +4,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §4, login tokens: `exp − iat` within the TTL, retired keys stop validating,
+/// docs/contract.md §4, login tokens: `exp − iat` within the TTL, retired keys stop validating,
 /// deleting a credential ends its tokens, one spelling per token.
 @Suite("Login tokens: lifetime, rotation, revocation, spelling")
 struct TokenLifetimeTests {

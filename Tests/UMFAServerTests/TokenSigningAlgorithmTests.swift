@@ -5,7 +5,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// DESIGN.md §2 and §5: an application signs its login tokens and OAuth tokens with RS256 (the
+/// docs/contract.md §2 and §5: an application signs its login tokens and OAuth tokens with RS256 (the
 /// default), ES256 or EdDSA; the JWKS publishes every key that validates.
 @Suite("Token signing per application: RS256, ES256, EdDSA")
 struct TokenSigningAlgorithmTests {

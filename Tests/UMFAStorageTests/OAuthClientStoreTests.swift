@@ -49,4 +49,26 @@ struct OAuthClientStoreTests {
             #expect(try await store.application(id: UUID(), withOAuthClient: precomposed) == nil)
         }
     }
+
+    @Test(
+        "a mutual-TLS client's subject and certificate binding (RFC 8705) come back through the join and an update",
+        arguments: Engine.allCases)
+    func mutualTLSClient(engine: Engine) async throws {
+        try await StoreLocation.withStore(engine) { store in
+            let app = try await Records.seed(store)
+            var client = Self.client("mtls", of: app.id)
+            client.authenticationMethod = .tlsClientAuth
+            client.secretHash = nil
+            client.tlsClientAuthSubject = .subjectDN("CN=billing,O=Example \\, Inc.")
+            client.tlsCertificateBoundAccessTokens = true
+            try await store.insertOAuthClient(client)
+            #expect(try await store.application(id: app.id, withOAuthClient: "mtls")?.client == client)
+
+            client.authenticationMethod = .selfSignedTLSClientAuth
+            client.tlsClientAuthSubject = .sanIP("2001:db8::7")
+            client.tlsCertificateBoundAccessTokens = false
+            #expect(try await store.updateOAuthClient(client))
+            #expect(try await store.oauthClient(applicationID: app.id, clientID: "mtls") == client)
+        }
+    }
 }

@@ -10,7 +10,7 @@ import UMFAWebAuthn
 @testable import UMFA
 
 /// The SDK's flow driver, token manager and passkey account client against a live server
-/// running the API-driven flow (DESIGN.md §6).
+/// running the API-driven flow (docs/contract.md §6).
 @Suite("API-driven flow: the SDK")
 struct APIFlowTests {
     @Test("sign up, log in by email and by a discoverable passkey, refresh and revoke")

@@ -26,7 +26,8 @@ struct AuthenticatorSeamTests {
             let client = UMFAClient(config, relyingParty: UMFAHTTPRelyingParty(config: config), authenticator: platform)
 
             let enrolled = try await client.enroll(userId: "nora")
-            #expect(platform.creates == 1)
+            #expect(platform.creates == 1 && enrolled.authenticator == "external")
+            #expect(enrolled.dictionary["authenticator"] as? String == "external")
             #expect(platform.credentialIDs.map(Base64URL.encode) == [enrolled.credentialId])
             #expect(try storage.keyFiles().isEmpty, "the software authenticator made nothing")
             let stored = try await server.credentials(app, user: "nora")

@@ -7,7 +7,7 @@ import UMFATestSupport
 
 @testable import UMFA
 
-/// The flow token by a client attestation (DESIGN.md §6), and the DCR template fallback (§5)
+/// The flow token by a client attestation (docs/contract.md §6), and the DCR template fallback (§5)
 /// when the device cannot attest the app or the server refuses its attestation, against a live
 /// server that trusts a test App Attest CA.
 @Suite("OAuth token manager: client attestation and the DCR fallback")
@@ -75,11 +75,13 @@ struct DCRFallbackTests {
             #expect(signedUp.claims["aud"]?.stringValue == fixture.oauth.clientID)
             #expect(attester.calls.withLock { $0 } == 1)
             #expect(try await Self.clientCount(server, fixture.app) == before)
-            // The client requires attestation: without one the flow token is refused.
+            // The client requires attestation: without one (and no template) the flow token is refused.
             var plain = fixture.oauth
             plain.clientAuthentication = .none
-            guard case .errorToken(let refusal) = await OAuthTokenManager(configuration: plain, dpopKey: DPoPKey())
-                .flowToken()
+            plain.dcrTemplate = nil
+            guard
+                case .errorToken(let refusal) = await OAuthTokenManager(configuration: plain, dpopKey: DPoPKey())
+                    .flowToken()
             else { throw TestFailure("an attestation-required client got a flow token without one") }
             #expect(refusal.error == "invalid_client")
         }
@@ -108,7 +110,9 @@ struct DCRFallbackTests {
             let registered = try #require(signedUp.claims["aud"]?.stringValue)
             #expect(registered != fixture.oauth.clientID && registered != fixture.oauth.dcrTemplate?.clientID)
             #expect(try await Self.clientCount(server, fixture.app) == before + 1)
-            let why = trigger == "server refuses" ? "the server refused the client (invalid_client)" : "the app could not attest itself"
+            let why =
+                trigger == "server refuses"
+                ? "the server refused the client (invalid_client)" : "the app could not attest itself"
             #expect(log.text.contains("\(why); registering a client from the DCR template"), "\(log.text)")
             // The kept client signs in later without asking the device to attest again.
             let again = try await fixture.accounts().logIn(email: email)
@@ -118,7 +122,8 @@ struct DCRFallbackTests {
         }
     }
 
-    @Test("without a template: a device that cannot attest is a clear error, a refused attestation the server's refusal")
+    @Test(
+        "without a template: a device that cannot attest is a clear error, a refused attestation the server's refusal")
     func noTemplate() async throws {
         let ca = try AttestationTestCA()
         try await LiveServer.with(ownPublicURL: true, attestationAnchors: ca.anchors) { server in
@@ -133,7 +138,8 @@ struct DCRFallbackTests {
             #expect(cannot?.message.contains("cannot attest the app, and no DCR template is configured") == true)
 
             let untrusted = try AttestationTestCA()
-            fixture.oauth.clientAuthentication = Attester { try untrusted.appAttest(appID: Self.appID, challenge: $0) }
+            fixture.oauth.clientAuthentication =
+                Attester { try untrusted.appAttest(appID: Self.appID, challenge: $0) }
                 .authentication
             let refused = await #expect(throws: FlowError.self) {
                 _ = try await fixture.accounts().signUp(profile: AccountProfile(email: "cy@example.com"))

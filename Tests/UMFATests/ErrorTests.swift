@@ -83,7 +83,8 @@ struct ErrorTests {
             #expect(error?.code == .verificationFailed)
             #expect(error?.recovery == .startOver)
             #expect(error?.httpStatus == 401)
-            #expect(error?.message == "Authentication failed", "the server says only that it failed (DESIGN.md §4)")
+            #expect(
+                error?.message == "Authentication failed", "the server says only that it failed (docs/contract.md §4)")
             #expect(error?.traceId.flatMap(UUID.init(uuidString:)) != nil)
         }
     }

@@ -40,10 +40,14 @@ struct TokenManagerShapeTests {
 
             // The code alone: the manager holds the PKCE verifier and nonce of the request it built.
             let manager = driver.tokens
-            guard case .successfulToken(let tokens) = await awaiting({ manager.fetchAccessToken(with: code, completion: $0) })
+            guard
+                case .successfulToken(let tokens) = await awaiting({
+                    manager.fetchAccessToken(with: code, completion: $0)
+                })
             else { throw TestFailure("the code was not redeemed") }
             #expect(tokens.tokenType == "DPoP" && tokens.idToken != nil)
-            #expect(try jwtClaims(tokens.accessToken)["cnf"]?.objectValue?["jkt"]?.stringValue == manager.dpopThumbprint)
+            #expect(
+                try jwtClaims(tokens.accessToken)["cnf"]?.objectValue?["jkt"]?.stringValue == manager.dpopThumbprint)
             // Redeemed once: the manager has no request left for a second try.
             guard case .error(let none) = await manager.fetchAccessToken(with: code) else {
                 throw TestFailure("a code was redeemed twice")
@@ -73,6 +77,27 @@ struct TokenManagerShapeTests {
         }
     }
 
+    @Test("a token endpoint that cannot be reached: .error(networkError), and onError without an HTTP response")
+    func unreachable() async throws {
+        let listener = StatusListener()
+        let manager = try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            var fixture = try await FlowFixture.make(server, storage)
+            fixture.oauth.tokenEndpointResponseListener = listener
+            let manager = try OAuthTokenManager(configuration: fixture.oauth)
+            _ = try await manager.metadata()
+            return manager
+        }
+        // The server is gone; the manager still knows where its token endpoint was.
+        guard case .error(let error) = await manager.refreshAccessToken(with: "a-refresh-token") else {
+            throw TestFailure("a server that is gone answered")
+        }
+        #expect(error.code == .networkError)
+        #expect(listener.all.map(\.kind) == ["error"])
+        #expect(listener.all.first?.status == nil && listener.all.first?.body.isEmpty == true)
+    }
+
     @Test("a second DPoP key provider (Ed25519, EdDSA) binds the flow's tokens to its key; another key is refused")
     func secondKeyProvider() async throws {
         try await LiveServer.with(ownPublicURL: true) { server in
@@ -85,7 +110,8 @@ struct TokenManagerShapeTests {
             let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
             #expect(signedUp.tokens.tokenType == "DPoP")
             // RFC 7638 §3.2 by hand: the OKP key's required members, sorted, hashed.
-            let members = #"{"crv":"Ed25519","kty":"OKP","x":"\#(Base64URL.encode(provider.key.publicKey.rawRepresentation))"}"#
+            let members =
+                #"{"crv":"Ed25519","kty":"OKP","x":"\#(Base64URL.encode(provider.key.publicKey.rawRepresentation))"}"#
             let thumbprint = Base64URL.encode(Array(SHA256.hash(data: Array(members.utf8))))
             #expect(try jwtClaims(signedUp.tokens.accessToken)["cnf"]?.objectValue?["jkt"]?.stringValue == thumbprint)
             // Every request of the flow was proved by the provider; the SDK made no key of its own.
@@ -97,8 +123,9 @@ struct TokenManagerShapeTests {
             for other in [BoundedTokenConfiguration() as any TokenBoundConfiguration, UnboundedTokenConfiguration()] {
                 var oauth = fixture.oauth
                 oauth.tokenBoundConfiguration = other
-                guard case .errorToken(let refusal) = try await OAuthTokenManager(configuration: oauth)
-                    .refreshAccessToken(with: refreshToken)
+                guard
+                    case .errorToken(let refusal) = try await OAuthTokenManager(configuration: oauth)
+                        .refreshAccessToken(with: refreshToken)
                 else { throw TestFailure("a refresh token bound to one key was used with another") }
                 #expect(refusal.error == "invalid_dpop_proof")
             }

@@ -60,6 +60,7 @@ struct UnenrollTests {
                 .authenticatorSelector { _ in .pin }.pinEnroller { _ in "4711" }.run().enrollment
             var signIn = config
             signIn.userVerification = .pin { _ in "4711" }
+            signIn.enrollmentTokenProvider = server.grants(app)
             let client = UMFAClient(signIn)
             #expect(try await client.pendingApprovals(userId: "kurt").isEmpty)
             try await server.deleteCredential(app, user: "kurt", credentialID: enrolled.credentialId)

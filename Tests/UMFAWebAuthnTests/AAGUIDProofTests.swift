@@ -3,7 +3,7 @@ import Testing
 import UMFAWebAuthn
 import X509
 
-/// DESIGN.md §4: an AAGUID counts only when the attestation proves it (a certificate extension,
+/// docs/contract.md §4: an AAGUID counts only when the attestation proves it (a certificate extension,
 /// or a chain to the roots the metadata entry for that AAGUID names); `fido-u2f` has the zero
 /// AAGUID; under `trusted` an unproven AAGUID is refused, and no allow list matches one.
 @Suite("AAGUID proof (§7.1 steps 23–24)")

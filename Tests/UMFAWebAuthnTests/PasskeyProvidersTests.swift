@@ -3,7 +3,7 @@ import Testing
 
 @testable import UMFAWebAuthn
 
-/// DESIGN.md §8 credential names: FIDO metadata first, then the passkey-provider table.
+/// docs/contract.md §8 credential names: FIDO metadata first, then the passkey-provider table.
 @Suite("Passkey provider names")
 struct PasskeyProvidersTests {
     static let onePassword: [UInt8] = [

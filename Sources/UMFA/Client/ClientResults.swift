@@ -36,12 +36,15 @@ public struct EnrollmentResult: Sendable, Hashable {
     public let userVerification: String
     /// The server's trace id.
     public let traceId: String?
+    /// What holds the passkey: `software` (UMFA's software authenticator) or `external` (an
+    /// `Authenticator` the app gave: the platform's passkeys, a security key).
+    public var authenticator = "software"
 
     /// The completion-handler form: `user_id`, `credential_id`, `token`, `enrolled_at`,
-    /// `authenticator` (`software`), `user_verification`.
+    /// `authenticator` (`software` or `external`), `user_verification`.
     public var dictionary: [String: Any] {
         var data: [String: Any] = [
-            "user_id": userId, "credential_id": credentialId, "authenticator": "software",
+            "user_id": userId, "credential_id": credentialId, "authenticator": authenticator,
             "enrolled_at": Timestamps.rfc3339WholeSeconds(enrolledAt), "user_verification": userVerification,
         ]
         if let token { data["token"] = token }
@@ -63,12 +66,14 @@ public struct AuthenticationResult: Sendable, Hashable {
     public let userVerification: String
     /// The server's trace id.
     public let traceId: String?
+    /// What holds the passkey: `software` or `external` (see ``EnrollmentResult/authenticator``).
+    public var authenticator = "software"
 
     /// The completion-handler form: `user_id`, `credential_id`, `token`, `authenticated_at`,
-    /// `authenticator` (`software`), `user_verification`.
+    /// `authenticator` (`software` or `external`), `user_verification`.
     public var dictionary: [String: Any] {
         [
-            "user_id": userId, "credential_id": credentialId, "token": token, "authenticator": "software",
+            "user_id": userId, "credential_id": credentialId, "token": token, "authenticator": authenticator,
             "authenticated_at": Timestamps.rfc3339WholeSeconds(authenticatedAt),
             "user_verification": userVerification,
         ]

@@ -120,7 +120,7 @@ public final class UMFAClient: Sendable {
         }
         return EnrollmentResult(
             userId: outcome.userId, credentialId: outcome.credentialId, token: outcome.token, enrolledAt: now,
-            userVerification: verified.label, traceId: outcome.traceId)
+            userVerification: verified.label, traceId: outcome.traceId, authenticator: authenticatorName)
     }
 
     /// Signs in `userId` with this device's passkey and returns a login token.
@@ -131,7 +131,12 @@ public final class UMFAClient: Sendable {
         }
         return AuthenticationResult(
             userId: outcome.userId, credentialId: outcome.credentialId, token: token, authenticatedAt: Date(),
-            userVerification: entry.userVerification, traceId: outcome.traceId)
+            userVerification: entry.userVerification, traceId: outcome.traceId, authenticator: authenticatorName)
+    }
+
+    /// `software`, or `external` for an authenticator the app gave.
+    var authenticatorName: String {
+        givenAuthenticator == nil || givenAuthenticator is WebAuthnClient ? "software" : "external"
     }
 
     /// Replaces the PIN that protects this device's passkeys.

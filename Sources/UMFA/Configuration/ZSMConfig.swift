@@ -80,7 +80,7 @@ public struct ZSMConfig: Sendable {
     /// A name for this device, shown in credential lists.
     public var deviceName: String?
     /// The push-service token (APNs, FCM) of this device, sent with an out-of-band enrollment's
-    /// device key so a dispatcher can reach the device (DESIGN.md §7).
+    /// device key so a dispatcher can reach the device (docs/contract.md §7).
     public var pushToken: String?
 
     /// Creates a configuration with safe defaults.

@@ -15,18 +15,24 @@ extension FlowDriver {
         prompt: String? = nil, loginHint: String? = nil, scopes: [String]? = nil,
         completion: @escaping StepCompletion
     ) {
-        Task { completion(await Self.result { () async throws(FlowError) in
-            try await self.start(prompt: prompt, loginHint: loginHint, scopes: scopes)
-        }) }
+        Task {
+            completion(
+                await Self.result { () async throws(FlowError) in
+                    try await self.start(prompt: prompt, loginHint: loginHint, scopes: scopes)
+                })
+        }
     }
 
     /// Submits `form` with `parameters`; the next step.
     public func submit(
         _ form: FlowForm, parameters: [String: JSONValue] = [:], completion: @escaping StepCompletion
     ) {
-        Task { completion(await Self.result { () async throws(FlowError) in
-            try await self.submit(form, parameters: parameters)
-        }) }
+        Task {
+            completion(
+                await Self.result { () async throws(FlowError) in
+                    try await self.submit(form, parameters: parameters)
+                })
+        }
     }
 
     /// Follows `link`; the next step.

@@ -4,7 +4,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthnModel
 
-/// Drives the API-driven flow (DESIGN.md §6): starts it with a DPoP-bound flow token, submits
+/// Drives the API-driven flow (docs/contract.md §6): starts it with a DPoP-bound flow token, submits
 /// forms, follows links, and finishes with the code exchanged for tokens. Steps and problems are
 /// UMFAContract's `FlowStep` and `FlowProblem`; every failure is a ``FlowError`` that says
 /// whether to retry, restart the flow or give up.

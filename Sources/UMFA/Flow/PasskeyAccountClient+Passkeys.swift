@@ -3,7 +3,7 @@ import UMFAContract
 import UMFAEncoding
 
 /// The signed-in user's passkeys, managed with the OAuth access token the app already holds
-/// (DESIGN.md §8: `/api/umfa/me/credentials`). The token must have been granted the
+/// (docs/contract.md §8: `/api/umfa/me/credentials`). The token must have been granted the
 /// `umfa:passkeys` scope (ask for it in ``signUp(profile:friendlyName:scopes:)`` or
 /// ``logIn(email:scopes:)``); it is sent as the token manager sends every token, with a DPoP
 /// proof of the device's key when the token is bound to it (RFC 9449 §7).

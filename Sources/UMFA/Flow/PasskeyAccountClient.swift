@@ -5,7 +5,7 @@ import UMFAEncoding
 import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
-/// Sign-up and sign-in for a native app without a browser: the API-driven flow (DESIGN.md §6)
+/// Sign-up and sign-in for a native app without a browser: the API-driven flow (docs/contract.md §6)
 /// driven to its end, with the passkey made and used by this device's authenticator (PIN or
 /// password user verification as ``ZSMConfig/userVerification`` says), and the tokens bound to
 /// the device's DPoP key.

@@ -14,7 +14,7 @@ public enum ClientAuthentication: Sendable {
     case privateKeyJWT(P256.Signing.PrivateKey, keyID: String? = nil)
     /// `client_secret_jwt`: an HS256 assertion keyed with the client secret.
     case symmetricJWT(secret: String)
-    /// A client attestation for the flow token (DESIGN.md §6): the app answers the server's
+    /// A client attestation for the flow token (docs/contract.md §6): the app answers the server's
     /// challenge with an App Attest attestation or an Android key-attestation chain. A closure
     /// that throws (the device cannot attest) or an attestation the server refuses makes the
     /// token manager register a client from the configuration's DCR template.
@@ -36,7 +36,7 @@ public enum ClientAuthentication: Sendable {
 
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
-    /// An attestation proves the app for the flow token only (DESIGN.md §6); every other request
+    /// An attestation proves the app for the flow token only (docs/contract.md §6); every other request
     /// of an attested public client names it by `client_id` alone.
     var outsideFlowToken: ClientAuthentication {
         if case .attestation = self { return .none }

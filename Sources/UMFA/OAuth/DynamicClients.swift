@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The clients the SDK registered from a DCR template (DESIGN.md §5), one per issuer and
+/// The clients the SDK registered from a DCR template (docs/contract.md §5), one per issuer and
 /// template, kept in `oauth-clients/` of the storage location with the secret sealed as the
 /// passkeys are.
 struct DynamicClients: Sendable {

@@ -4,7 +4,7 @@ import Logging
 /// What the OAuth parts of the SDK (``OAuthTokenManager``, ``FlowDriver``,
 /// ``PasskeyAccountClient``) need to know about the issuer and the client.
 public struct OAuthConfiguration: Sendable {
-    /// A dynamic client's template (DESIGN.md §5): when the configured client is refused, the app
+    /// A dynamic client's template (docs/contract.md §5): when the configured client is refused, the app
     /// cannot attest itself (its ``ClientAuthentication/attestation(_:)`` closure throws) or the
     /// server refuses the attestation, the SDK gets a `dcr` token with the template's own
     /// authentication, registers a client of its own (RFC 7591) and keeps it on the device.

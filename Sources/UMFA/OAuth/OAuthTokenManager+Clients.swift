@@ -2,7 +2,7 @@ import Foundation
 import UMFAContract
 
 /// The client the manager speaks for: the configured one, or one it registered from the DCR
-/// template (DESIGN.md §5) when the configured one was refused or could not attest itself.
+/// template (docs/contract.md §5) when the configured one was refused or could not attest itself.
 extension OAuthTokenManager {
     /// The client in use: the dynamic one when registered, else the configured one.
     struct Client: Sendable {
@@ -41,7 +41,7 @@ extension OAuthTokenManager {
     }
 
     /// One try at the flow token with `client`; an attesting client first gets the issuer's
-    /// challenge and the app's attestation for it (DESIGN.md §6).
+    /// challenge and the app's attestation for it (docs/contract.md §6).
     func flowTokenAttempt(_ client: Client) async -> FlowTokenAttempt {
         let form = ["grant_type": "client_credentials", "scope": Self.flowScope]
         guard case .attestation(let attest) = client.authentication else {
@@ -117,7 +117,7 @@ extension OAuthTokenManager {
         }
     }
 
-    /// RFC 7591 from a template (DESIGN.md §5): a `dcr` token by the template's own
+    /// RFC 7591 from a template (docs/contract.md §5): a `dcr` token by the template's own
     /// `client_credentials`, then the registration with `software_id` the template.
     private func register(from template: OAuthConfiguration.DCRTemplate) async throws(ZSMError)
         -> DynamicClients.Registered
@@ -162,7 +162,7 @@ extension OAuthTokenManager {
         return client
     }
 
-    /// A challenge of the issuer for a client attestation (DESIGN.md §6).
+    /// A challenge of the issuer for a client attestation (docs/contract.md §6).
     private func attestationChallenge() async throws(ZSMError) -> String {
         guard let url = URL(string: configuration.issuerString + "/attestation-challenge") else {
             throw ZSMError(.invalidConfiguration, "the issuer is not a URL")

@@ -103,7 +103,7 @@ public final class OAuthTokenManager: Sendable {
         return endpoints
     }
 
-    /// The flow token (DESIGN.md §6): `client_credentials` with scope `urn:umfa:api-flow`, bound
+    /// The flow token (docs/contract.md §6): `client_credentials` with scope `urn:umfa:api-flow`, bound
     /// to the DPoP key. A refused client, an app that cannot attest itself or an attestation the
     /// server refuses falls back to the DCR template.
     public func flowToken() async -> TokenResponse {

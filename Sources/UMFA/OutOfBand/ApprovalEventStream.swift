@@ -7,7 +7,7 @@ import UMFAContract
 #endif
 
 extension UMFAClient {
-    /// The approvals for `userId` as they arrive (DESIGN.md §7): the server-sent event stream
+    /// The approvals for `userId` as they arrive (docs/contract.md §7): the server-sent event stream
     /// `GET /api/umfa/approvals/events`, opened with a device proof, one `PendingApproval` per
     /// `approval` event (those pending when it opens come first). The stream ends after
     /// `maxSeconds` (1–300, the server's limit); open it again to keep listening.

@@ -5,7 +5,7 @@ import UMFAEncoding
 import UMFAJOSE
 import UMFAWebAuthnModel
 
-/// The device keys of out-of-band enrollments (DESIGN.md §7): one P-256 key per application
+/// The device keys of out-of-band enrollments (docs/contract.md §7): one P-256 key per application
 /// and user, registered with the passkey at `dispatch/complete`, whose signatures (device
 /// proofs) let the device fetch its pending approvals. Each is kept in `device-keys/` of the
 /// storage location, sealed with AES-GCM under a key the ``DeviceKeyProvider`` derives, as the
@@ -56,7 +56,7 @@ struct DeviceSigningKeys: Sendable {
         return ["kty": jwk.kty ?? "", "crv": jwk.crv ?? "", "x": jwk.x ?? "", "y": jwk.y ?? ""]
     }
 
-    /// A proof's `htu`: the URL without query and fragment (RFC 9449 §4.2, DESIGN.md §7).
+    /// A proof's `htu`: the URL without query and fragment (RFC 9449 §4.2, docs/contract.md §7).
     static func htu(_ url: URL) -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
@@ -127,7 +127,7 @@ struct DeviceSigningKeys: Sendable {
         return directory.appendingPathComponent(name + ".json")
     }
 
-    /// A device proof (DESIGN.md §7) for a request of `method` to `url`: a compact JWS, ES256,
+    /// A device proof (docs/contract.md §7) for a request of `method` to `url`: a compact JWS, ES256,
     /// `typ` `umfa-device+jwt`, with `htm`, `htu`, `iat`, a fresh `jti` and `sub` the credential.
     static func proof(key: P256.Signing.PrivateKey, credentialId: String, method: String, url: URL) throws(ZSMError)
         -> String

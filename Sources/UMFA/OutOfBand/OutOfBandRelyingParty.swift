@@ -6,7 +6,7 @@ import UMFAEncoding
 import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
-/// The app link of an out-of-band transaction (DESIGN.md §7), as a QR code or a link carries it:
+/// The app link of an out-of-band transaction (docs/contract.md §7), as a QR code or a link carries it:
 /// `<server>/open?dispatchTokenResponse=<base64url JSON>`.
 public struct UMFAAppLink: Sendable, Equatable {
     /// The UMFA server.
@@ -47,7 +47,7 @@ public struct UMFAAppLink: Sendable, Equatable {
     }
 }
 
-/// A ``RelyingParty`` for one out-of-band transaction (DESIGN.md §7): the ceremony comes from
+/// A ``RelyingParty`` for one out-of-band transaction (docs/contract.md §7): the ceremony comes from
 /// redeeming the app link's dispatch token and ends at `dispatch/complete`. Use it with
 /// ``UMFAClient`` as any relying party: ``UMFAClient/enroll(userId:)`` registers the passkey the
 /// backend asked for, ``UMFAClient/authenticate(userId:)`` approves (or denies) a request.

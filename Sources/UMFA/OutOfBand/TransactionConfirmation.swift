@@ -1,4 +1,4 @@
-/// What an app shows before the user signs an approval (DESIGN.md §7): the message the
+/// What an app shows before the user signs an approval (docs/contract.md §7): the message the
 /// backend sent, already checked against the challenge, so what the user confirms is what
 /// the signature covers.
 public struct TransactionConfirmation: Sendable, Hashable {

@@ -13,7 +13,7 @@ public struct ApprovalResult: Sendable, Hashable {
 }
 
 extension UMFAClient {
-    /// Answers an out-of-band approval (DESIGN.md §7) with this device's passkey for `userId`,
+    /// Answers an out-of-band approval (docs/contract.md §7) with this device's passkey for `userId`,
     /// through an ``OutOfBandRelyingParty`` (whose decision, approve or deny, and matching number
     /// it sends). The login token goes to the backend that asked, through its status token, not
     /// to the phone.
@@ -27,7 +27,7 @@ extension UMFAClient {
 }
 
 extension UMFAClient {
-    /// The approvals waiting for `userId` (DESIGN.md §7), fetched with a device proof signed by
+    /// The approvals waiting for `userId` (docs/contract.md §7), fetched with a device proof signed by
     /// the device key this device registered when it enrolled the user out of band. Answer one
     /// with an ``OutOfBandRelyingParty`` made from
     /// `UMFAAppLink(dispatchTokenResponse: approval.dispatchTokenResponse)`.

@@ -10,9 +10,8 @@ import Foundation
 /// ``URLSessionTransport`` is the default. An app that must present a client certificate
 /// (RFC 8705 §2) or pin the server's public key sets another one on ``ZSMConfig/transport`` and
 /// ``OAuthConfiguration/transport``: the `UMFATLSTransport` library's `TLSTransport` does both
-/// on Linux and Apple platforms. (On Linux, FoundationNetworking's `URLSession` runs on libcurl
-/// and never hands a delegate a server-trust or client-certificate challenge, so neither can be
-/// done with it there.)
+/// on Linux and Apple platforms. (On Linux, FoundationNetworking's `URLSession` has neither:
+/// `URLProtectionSpace.serverTrust` is unavailable and `URLCredential` takes no identity.)
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole body with the response, whatever its status; throws
     /// only when no response was had (unreachable host, TLS refused, time limit).

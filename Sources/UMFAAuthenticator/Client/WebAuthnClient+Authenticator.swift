@@ -1,4 +1,4 @@
-import UMFAWebAuthn
+import UMFAWebAuthnModel
 import UMFAWebAuthnTypes
 
 /// The software authenticator behind the ``Authenticator`` protocol: the client checks the RP

@@ -3,7 +3,7 @@ import Foundation
 import UMFA
 import UMFAContract
 
-/// `umfa approvals list / watch / approve / deny`: the device's side of an approval (DESIGN.md
+/// `umfa approvals list / watch / approve / deny`: the device's side of an approval (docs/contract.md
 /// §7). `list` and `watch` find the pending ones with a device proof (the device key registered
 /// by `umfa enroll --app-link`); `approve` and `deny` answer one from its app link. The message
 /// is shown on standard error before anything is signed; the signature covers it (the SDK

@@ -94,7 +94,7 @@ struct EnrollCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("app-link"), parsing: .unconditional,
-        help: "Enroll out of band: the app link from the backend's QR code (DESIGN.md §7).")
+        help: "Enroll out of band: the app link from the backend's QR code (docs/contract.md §7).")
     var appLink: String?
 
     @Option(

@@ -6,7 +6,7 @@ import UMFAEncoding
 import UMFAWebAuthn
 
 /// `umfa oauth signup / login / refresh / revoke`: the SDK's passkey account client and token
-/// manager from the shell (DESIGN.md §9). Sign-up and login run the API-driven flow (§6) as a
+/// manager from the shell (docs/contract.md §9). Sign-up and login run the API-driven flow (§6) as a
 /// public client with DPoP and PKCE; the DPoP key and the passkeys stay in `--device-dir`, so a
 /// later `refresh` from the same directory proves the same key.
 struct OAuthCommand: AsyncParsableCommand {

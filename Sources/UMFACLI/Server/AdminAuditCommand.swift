@@ -5,7 +5,7 @@ import UMFAEncoding
 import UMFAWebAuthn
 
 extension AdminCommand {
-    /// `umfa admin audit`: the audit log (DESIGN.md §8), every page of it, oldest first.
+    /// `umfa admin audit`: the audit log (docs/contract.md §8), every page of it, oldest first.
     struct Audit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "audit", abstract: "Print the audit log, oldest first (every page).",

@@ -4,7 +4,7 @@ import UMFAContract
 
 extension AdminCommand {
     /// `umfa admin create-client`: registers an OAuth client of an application's OpenID Connect
-    /// provider (DESIGN.md §5); prints the answer, with the client secret shown this once.
+    /// provider (docs/contract.md §5); prints the answer, with the client secret shown this once.
     struct CreateClient: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create-client",

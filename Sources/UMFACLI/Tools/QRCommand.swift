@@ -3,7 +3,7 @@ import Foundation
 import UMFAQR
 
 /// `umfa qr`: a QR code of a text (an app link, a URL) in the terminal or as a PNG or SVG file,
-/// made by UMFA's own encoder (byte mode; DESIGN.md §7).
+/// made by UMFA's own encoder (byte mode; docs/contract.md §7).
 struct QRCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qr",

@@ -97,7 +97,7 @@ struct RegistrationOutput: Encodable {
     let trustDetail: String?
     /// The AAGUID that counts (zero for fido-u2f), proven or not.
     let aaguid: String
-    /// Whether the attestation proves `aaguid` (DESIGN.md §4).
+    /// Whether the attestation proves `aaguid` (docs/contract.md §4).
     let aaguidProven: Bool
     /// How: `model_roots`, `certificate_extension`, `format` or `unproven`.
     let aaguidProof: String

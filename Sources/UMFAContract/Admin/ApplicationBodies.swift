@@ -28,7 +28,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     /// These AAGUIDs may not register.
     public var aaguidDeny: [String]?
     /// `enabled` (the default) or `disabled`: whether people may create accounts on the hosted
-    /// pages and through the API-driven flow (DESIGN.md §5).
+    /// pages and through the API-driven flow (docs/contract.md §5).
     public var signup: String?
     /// `RS256` (the default), `ES256` or `EdDSA`: the algorithm of the application's login
     /// tokens and OAuth tokens.

@@ -1,6 +1,6 @@
 import UMFAEncoding
 
-/// One security event (DESIGN.md §8): what happened, to whom, caused by which request. Never
+/// One security event (docs/contract.md §8): what happened, to whom, caused by which request. Never
 /// carries a secret.
 public struct AuditEvent: Codable, Sendable, Equatable {
     /// A time-ordered id (UUID version 7).

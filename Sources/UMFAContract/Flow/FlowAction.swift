@@ -1,7 +1,7 @@
 import UMFAEncoding
 
 /// An action of a flow step: a form to submit, a selector of actions, or an operation the
-/// client performs (a WebAuthn ceremony) before it continues (DESIGN.md §6).
+/// client performs (a WebAuthn ceremony) before it continues (docs/contract.md §6).
 public struct FlowAction: Codable, Sendable, Equatable {
     /// How the action is presented.
     public enum Template: String, Codable, Sendable {

@@ -1,9 +1,9 @@
-/// A problem of the API-driven flow (`application/problem+json`, RFC 9457, DESIGN.md §6).
+/// A problem of the API-driven flow (`application/problem+json`, RFC 9457, docs/contract.md §6).
 public struct FlowProblem: Codable, Sendable, Equatable, Error {
     /// `application/problem+json`.
     public static let mediaType = "application/problem+json"
 
-    /// The problem types of DESIGN.md §6.
+    /// The problem types of docs/contract.md §6.
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case invalidInput = "urn:umfa:problem:invalid-input"
         case incorrectCredentials = "urn:umfa:problem:incorrect-credentials"

@@ -1,6 +1,6 @@
 import UMFAEncoding
 
-/// One step of the API-driven flow (DESIGN.md §6), media type ``mediaType``: what the client
+/// One step of the API-driven flow (docs/contract.md §6), media type ``mediaType``: what the client
 /// shows, the actions it may take, and the links it may follow.
 public struct FlowStep: Codable, Sendable, Equatable {
     /// `application/vnd.auth+json`.

@@ -1,6 +1,6 @@
 import UMFAEncoding
 
-/// The fields UMFA's flow forms carry (DESIGN.md §6), as one body: each form sends its own
+/// The fields UMFA's flow forms carry (docs/contract.md §6), as one body: each form sends its own
 /// subset, as JSON or URL-encoded. `credential` is the WebAuthn response JSON (an object, or
 /// its JSON text in a URL-encoded form).
 public struct FlowSubmission: ContractBody, Equatable {

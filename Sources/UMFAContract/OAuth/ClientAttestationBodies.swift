@@ -1,4 +1,4 @@
-/// `POST <issuer>/attestation-challenge`: a challenge for one client attestation (DESIGN.md §6),
+/// `POST <issuer>/attestation-challenge`: a challenge for one client attestation (docs/contract.md §6),
 /// good once, for `expires_in` seconds. An iOS app passes SHA-256 of its UTF-8 bytes to
 /// `attestKey` as `clientDataHash`; an Android app sets its UTF-8 bytes as the key's
 /// attestation challenge.

@@ -27,14 +27,14 @@ public struct OAuthClientRequest: ContractBody, Equatable {
     /// `jwks`: the client's public keys, a JWK Set (`private_key_jwt`, RFC 7523).
     public var jwks: JSONValue?
     /// `dcr_template`: the client may get scope `dcr` by `client_credentials` and register
-    /// clients that copy its settings (DESIGN.md §5); it must be confidential.
+    /// clients that copy its settings (docs/contract.md §5); it must be confidential.
     public var dcrTemplate: Bool?
     /// `dpop_bound_access_tokens` (RFC 9449 §5.2): every access token must be DPoP-bound.
     public var dpopBoundAccessTokens: Bool?
     /// `require_pushed_authorization_requests` (RFC 9126 §6): authorization only through PAR.
     public var requirePushedAuthorizationRequests: Bool?
     /// `attestation_required`: a public client gets an API-flow token only with a client
-    /// attestation (DESIGN.md §6).
+    /// attestation (docs/contract.md §6).
     public var attestationRequired: Bool?
     /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
     /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.

@@ -296,14 +296,19 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     }
 
     /// An example with every member.
-    public static let example = AuthorizationServerMetadata(
-        issuer: "https://umfa.example/oidc/x", authorizationEndpoint: "https://umfa.example/oidc/x/authorize",
-        tokenEndpoint: "https://umfa.example/oidc/x/token", userinfoEndpoint: "https://umfa.example/oidc/x/userinfo",
-        endSessionEndpoint: "https://umfa.example/oidc/x/logout", jwksURI: "https://umfa.example/oidc/x/jwks",
-        introspectionEndpoint: "https://umfa.example/oidc/x/introspect",
-        revocationEndpoint: "https://umfa.example/oidc/x/revoke", scopesSupported: ["openid"],
-        grantTypesSupported: ["authorization_code"], tokenEndpointAuthMethodsSupported: ["client_secret_basic"],
-        idTokenSigningAlgValuesSupported: ["RS256"], claimsSupported: ["sub"], promptValuesSupported: ["none"])
+    public static let example: AuthorizationServerMetadata = {
+        var example = AuthorizationServerMetadata(
+            issuer: "https://umfa.example/oidc/x", authorizationEndpoint: "https://umfa.example/oidc/x/authorize",
+            tokenEndpoint: "https://umfa.example/oidc/x/token",
+            userinfoEndpoint: "https://umfa.example/oidc/x/userinfo",
+            endSessionEndpoint: "https://umfa.example/oidc/x/logout", jwksURI: "https://umfa.example/oidc/x/jwks",
+            introspectionEndpoint: "https://umfa.example/oidc/x/introspect",
+            revocationEndpoint: "https://umfa.example/oidc/x/revoke", scopesSupported: ["openid"],
+            grantTypesSupported: ["authorization_code"], tokenEndpointAuthMethodsSupported: ["client_secret_basic"],
+            idTokenSigningAlgValuesSupported: ["RS256"], claimsSupported: ["sub"], promptValuesSupported: ["none"])
+        example.mtlsEndpointAliases = MTLSEndpointAliases(baseURL: "https://umfa.example:9443", issuerPath: "/oidc/x")
+        return example
+    }()
 }
 
 /// The UserInfo answer (OpenID Connect Core §5.3.2): `sub` and the claims of the scopes the

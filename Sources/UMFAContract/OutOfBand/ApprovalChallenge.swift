@@ -1,6 +1,6 @@
 import Crypto
 
-/// The challenge of an approval (DESIGN.md §7), which server and phone both compute:
+/// The challenge of an approval (docs/contract.md §7), which server and phone both compute:
 /// `SHA-256("UMFA approval v1" ‖ 0x00 ‖ transaction_id ‖ 0x00 ‖ message ‖ 0x00 ‖ nonce)`. The phone
 /// recomputes it from the message it shows and refuses options whose challenge differs, so the
 /// signature covers what the user saw.
@@ -18,7 +18,7 @@ public enum ApprovalChallenge {
     }
 }
 
-/// What an app link carries (DESIGN.md §7), base64url JSON in its `dispatchTokenResponse`
+/// What an app link carries (docs/contract.md §7), base64url JSON in its `dispatchTokenResponse`
 /// parameter: one type for the server that writes it and the SDK that reads it.
 public struct AppLinkPayload: Codable, Sendable, Equatable {
     /// Always 1.

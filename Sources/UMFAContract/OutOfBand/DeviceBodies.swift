@@ -100,7 +100,7 @@ public struct WebhookSecretResponse: ContractBody, TraceCarrying, Equatable {
     public static let example = WebhookSecretResponse(traceID: Examples.traceID, webhookSecret: "umfa_whs_…")
 }
 
-/// The body of a webhook delivery (DESIGN.md §7), signed with
+/// The body of a webhook delivery (docs/contract.md §7), signed with
 /// `UMFA-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">`.
 public struct WebhookEvent: Codable, Sendable, Equatable {
     /// `transaction.created`, `transaction.succeeded`, `transaction.denied`, `transaction.failed`

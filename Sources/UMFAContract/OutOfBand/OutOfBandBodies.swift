@@ -1,6 +1,6 @@
 import UMFAEncoding
 
-// DESIGN.md §7. Answers use the Nevis Authentication Cloud's member names (camelCase), which
+// docs/contract.md §7. Answers use the Nevis Authentication Cloud's member names (camelCase), which
 // SDKs parse as they are; requests use UMFA's (snake_case).
 
 /// A QR code of an app link: a PNG as a data URI.

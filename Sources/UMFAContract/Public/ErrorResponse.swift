@@ -1,4 +1,4 @@
-/// Every error: `{"status", "trace_id", "message"}` with the same HTTP status (DESIGN.md §2).
+/// Every error: `{"status", "trace_id", "message"}` with the same HTTP status (docs/contract.md §2).
 public struct ErrorResponse: ContractBody, TraceCarrying, Equatable, Error {
     /// The HTTP status code.
     public var status: Int

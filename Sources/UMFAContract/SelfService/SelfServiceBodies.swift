@@ -1,6 +1,6 @@
 import UMFAEncoding
 
-/// One of the signed-in user's credentials as self-service shows it (DESIGN.md §8): never its
+/// One of the signed-in user's credentials as self-service shows it (docs/contract.md §8): never its
 /// public key or attestation.
 public struct MyCredential: Codable, Sendable, Equatable {
     /// The credential id, base64url.

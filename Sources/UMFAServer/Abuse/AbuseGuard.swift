@@ -56,7 +56,7 @@ struct AbuseGuard: Sendable {
 
     /// Answers a wrong or missing admin token or API key: counts it against the caller's
     /// address, and throws 429 while that address is blocked, else `failure`. A valid token or
-    /// key never comes here: limits stop guessing, not owners (DESIGN.md §4), so other
+    /// key never comes here: limits stop guessing, not owners (docs/contract.md §4), so other
     /// callers' failures at the same address never lock its holder out.
     func refuseCredential(_ caller: Caller, counting: Bool = true, _ failure: ServiceError) async throws -> Never {
         let address = Self.key(.credential, caller.clientAddress)

@@ -75,7 +75,7 @@ struct LocalFailureCounts: FailureCounts {
     var trackedKeys: Int { counters.values.map(\.trackedKeys).reduce(0, +) }
 }
 
-/// Failure counts in the database, shared by every instance on it (DESIGN.md §4): one
+/// Failure counts in the database, shared by every instance on it (docs/contract.md §4): one
 /// primary-key read per guarded request, one upsert per failure, and a delete only after a
 /// success of a key that has failures. Counting is a fixed window per key, blocks double per
 /// strike as in memory.

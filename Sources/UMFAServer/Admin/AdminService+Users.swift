@@ -5,7 +5,7 @@ import UMFAStorage
 import UMFAWebAuthn
 
 /// The admin API's view of an application's users and of the signing keys, for the console
-/// (DESIGN.md §8): find a user by id or e-mail, list and delete their passkeys, issue recovery
+/// (docs/contract.md §8): find a user by id or e-mail, list and delete their passkeys, issue recovery
 /// codes; list the signing keys (never the private keys).
 extension AdminService {
     /// How many users a list without a query shows.

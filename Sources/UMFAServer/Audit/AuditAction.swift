@@ -1,4 +1,4 @@
-/// The actions the audit log records (DESIGN.md §8), by the names the API shows.
+/// The actions the audit log records (docs/contract.md §8), by the names the API shows.
 enum AuditAction: String, Sendable, CaseIterable {
     case registrationSucceeded = "registration.succeeded"
     case authenticationSucceeded = "authentication.succeeded"

@@ -5,7 +5,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// Writes the audit log (DESIGN.md §8): one row per security event, with the request's trace
+/// Writes the audit log (docs/contract.md §8): one row per security event, with the request's trace
 /// id and client address. Callers pass details without secrets; the log never sees a token,
 /// key, code or PIN.
 ///

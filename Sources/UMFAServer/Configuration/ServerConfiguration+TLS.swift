@@ -47,11 +47,12 @@ extension ServerConfiguration {
         let key = settings.string(.tlsKey)
         let aliasPort = try settings.integer(.mtlsPort, in: 1...65_535)
         let aliasURL = try settings.string(.mtlsBaseURL).map(Self.checkedPublicURL)
+        let reload = try settings.duration(.tlsReloadSeconds, seconds: 0...86_400)
         switch (certificate, key) {
         case (let certificate?, let key?):
             tls = TLSServing(certificatePath: certificate, keyPath: key)
         case (nil, nil):
-            guard aliasPort == nil, aliasURL == nil, settings.string(.tlsReloadSeconds) == nil else {
+            guard aliasPort == nil, aliasURL == nil, reload == nil else {
                 throw ConfigurationError(
                     "UMFA_MTLS_PORT, UMFA_MTLS_BASE_URL and UMFA_TLS_RELOAD_SECONDS need TLS: give --tls-certificate and --tls-key too"
                 )
@@ -71,9 +72,7 @@ extension ServerConfiguration {
         guard aliasPort != nil || aliasURL == nil else {
             throw ConfigurationError("UMFA_MTLS_BASE_URL needs UMFA_MTLS_PORT, the listener it names")
         }
-        if let seconds = try settings.duration(.tlsReloadSeconds, seconds: 0...86_400) {
-            tls?.reloadPollInterval = seconds == .zero ? nil : seconds
-        }
+        if let reload { tls?.reloadPollInterval = reload == .zero ? nil : reload }
         tls?.mutualTLSPort = aliasPort
         tls?.mutualTLSBaseURL = aliasURL
     }

@@ -1,7 +1,7 @@
 import Foundation
 import UMFAWebAuthn
 
-/// Everything `umfa serve` can be told, from flags or the environment (DESIGN.md §3).
+/// Everything `umfa serve` can be told, from flags or the environment (docs/contract.md §3).
 public struct ServerConfiguration: Sendable {
     /// Where the data lives.
     public enum Database: Sendable, Equatable {
@@ -77,7 +77,7 @@ public struct ServerConfiguration: Sendable {
     public var bodyReadTimeout: Duration = .seconds(10)
     /// How long audit events are kept (`UMFA_AUDIT_RETENTION_DAYS`, default 90 days).
     public var auditRetention: Duration = .seconds(90 * 86_400)
-    /// Push services told of each approval for a named user (DESIGN.md §7); none by default.
+    /// Push services told of each approval for a named user (docs/contract.md §7); none by default.
     public var approvalDispatchers: [any ApprovalDispatcher] = []
     /// How long one webhook delivery may take (`UMFA_WEBHOOK_TIMEOUT_SECONDS`, default 10).
     public var webhookTimeout: Duration = .seconds(10)

@@ -61,7 +61,7 @@ public enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case mtlsPort = "UMFA_MTLS_PORT"
     /// The URL clients reach the mutual-TLS alias at; `https://<public host>:<mtls port>` by default.
     case mtlsBaseURL = "UMFA_MTLS_BASE_URL"
-    /// How often the TLS files are checked for changes, in seconds; `0` reloads on SIGHUP only.
+    /// How often the TLS files are checked for changes, in seconds (2 when unset); `0` reloads on SIGHUP only.
     case tlsReloadSeconds = "UMFA_TLS_RELOAD_SECONDS"
     /// The header a trusted TLS-terminating proxy sets to the client certificate (RFC 8705 §6.5).
     case tlsClientCertHeader = "UMFA_TLS_CLIENT_CERT_HEADER"

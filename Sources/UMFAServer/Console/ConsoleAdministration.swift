@@ -4,7 +4,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// The admin API over the console's operator passkeys and sessions (DESIGN.md §8):
+/// The admin API over the console's operator passkeys and sessions (docs/contract.md §8):
 /// `/api/admin/console/credentials` and `/api/admin/console/sessions`, behind the admin token
 /// (or a console session). Removing a passkey ends every session it started; each removal is
 /// audited.

@@ -3,7 +3,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// The admin console as a WebAuthn relying party (DESIGN.md §8): its passkeys belong to the
+/// The admin console as a WebAuthn relying party (docs/contract.md §8): its passkeys belong to the
 /// server's public URL, RP ID its host, the one origin the URL's. Challenges live with the
 /// applications' in the challenges table, under an application id no application can have, and
 /// its ceremonies run on the applications' engine (``engine``).

@@ -5,7 +5,7 @@ import UMFAStorage
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// The console's sign-in (DESIGN.md §8): an operator enrolls a passkey by presenting the admin
+/// The console's sign-in (docs/contract.md §8): an operator enrolls a passkey by presenting the admin
 /// token, then signs in with it (discoverable, user verification required) for a session.
 /// Every refusal counts against the caller's address like a wrong admin token. The ceremonies
 /// run on the applications' engine (``CeremonyEngine``); the session cookie and the CSRF header

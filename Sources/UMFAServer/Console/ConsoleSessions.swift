@@ -3,7 +3,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// The console's sessions (DESIGN.md §8): a random value, kept by the browser as a cookie
+/// The console's sessions (docs/contract.md §8): a random value, kept by the browser as a cookie
 /// (``ConsoleCookie``, at the HTTP edge) and stored as SHA-256; and a CSRF token derived from
 /// it with the server secret, which the page must send as `X-CSRF-Token` with every admin call
 /// it makes. The edge reads both from the request and passes them in as plain values.

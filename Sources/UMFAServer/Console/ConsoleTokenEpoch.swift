@@ -2,7 +2,7 @@ import Foundation
 import UMFAStorage
 import UMFAWebAuthn
 
-/// Operator passkeys end with the admin token that let them be enrolled (DESIGN.md §8).
+/// Operator passkeys end with the admin token that let them be enrolled (docs/contract.md §8).
 ///
 /// Every passkey is stored with the epoch of the admin token it was enrolled under: a value
 /// derived from the token's SHA-256, never the token. A sign-in or a session of a passkey of

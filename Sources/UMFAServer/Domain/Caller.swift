@@ -8,10 +8,13 @@ public struct Caller: Sendable {
     public let clientAddress: String
     /// The `Authorization: Bearer` value, if any (an API key, the admin token or a login token).
     public let bearer: String?
-    /// The `Authorization: UMFA-Device` value, if any: a device proof (DESIGN.md §7).
+    /// The `Authorization: UMFA-Device` value, if any: a device proof (docs/contract.md §7).
     public let deviceProof: String?
     /// The client certificate of the request (RFC 8705), when one was presented or trusted.
     var clientCertificate: PresentedClientCertificate?
+    /// The base URL of the mutual-TLS endpoint alias (RFC 8705 §5) when the request arrived on
+    /// that listener: a DPoP proof's `htu` names the URL the client sent to (RFC 9449 §4.3).
+    var mutualTLSAliasBase: String?
 
     /// Creates a caller.
     public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil) {

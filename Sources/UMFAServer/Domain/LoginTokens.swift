@@ -40,7 +40,7 @@ enum LoginTokens {
         case cached
     }
 
-    /// Validates a login token of `application` for `userID` (DESIGN.md §2 and §4): the token
+    /// Validates a login token of `application` for `userID` (docs/contract.md §2 and §4): the token
     /// service's checks with the application's TTL as the longest lifetime, then the credential
     /// it names must still be registered to that user, so deleting a credential ends its tokens.
     static func validate(

@@ -39,7 +39,7 @@ struct ServerServices: Sendable {
     /// `mtls_endpoint_aliases`; `nil` without that listener.
     var mutualTLSAliasURL: String?
 
-    /// The audit log (DESIGN.md §8).
+    /// The audit log (docs/contract.md §8).
     var audit: AuditLog { AuditLog(services: self) }
 
     /// Looks an application up for a device-facing route; unknown ids are a 400 there, since
@@ -52,7 +52,7 @@ struct ServerServices: Sendable {
         return application
     }
 
-    /// Checks a `user_id`: 1 to 256 bytes of UTF-8 (DESIGN.md §4: lengths are bytes, since one
+    /// Checks a `user_id`: 1 to 256 bytes of UTF-8 (docs/contract.md §4: lengths are bytes, since one
     /// character can carry thousands of combining marks).
     func checkUserID(_ userID: String) throws {
         guard (1...256).contains(userID.byteCount) else {

@@ -5,7 +5,7 @@ enum BearerToken {
     /// The value after `Bearer ` (case-insensitive scheme), trimmed; `nil` when absent or blank.
     static func from(_ request: Request) -> String? { value(of: request, scheme: "bearer") }
 
-    /// The device proof of `Authorization: UMFA-Device <proof>` (DESIGN.md §7).
+    /// The device proof of `Authorization: UMFA-Device <proof>` (docs/contract.md §7).
     static func deviceProof(_ request: Request) -> String? { value(of: request, scheme: "umfa-device") }
 
     /// The value after `<scheme> ` (`scheme` in lower case, compared case-insensitively), trimmed.

@@ -6,7 +6,7 @@ import NIOCore
 /// address, or, when the server is configured to trust a reverse proxy, the last address that
 /// proxy appended to `X-Forwarded-For`.
 ///
-/// IPv6 addresses count per /64 (DESIGN.md §4): one subscriber usually holds a whole /64 and
+/// IPv6 addresses count per /64 (docs/contract.md §4): one subscriber usually holds a whole /64 and
 /// may pick any address in it, so `2001:db8:1:2::5` and `2001:db8:1:2::6` are both
 /// `2001:db8:1:2::/64`. An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, from a dual-stack
 /// listener) counts as its IPv4 address.

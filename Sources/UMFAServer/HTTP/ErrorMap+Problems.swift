@@ -4,7 +4,7 @@ import Logging
 import UMFAContract
 
 extension ErrorMap {
-    /// The `application/problem+json` answer of the API-driven flow (DESIGN.md §6) for any error:
+    /// The `application/problem+json` answer of the API-driven flow (docs/contract.md §6) for any error:
     /// a ``FlowProblem`` as it is, an ``OAuthError`` as `error-authorization-response`, and every
     /// other error by the status ``answer(for:traceID:logger:)`` gives it, so the flow and the
     /// rest of the API agree on what each failure is.

@@ -5,7 +5,7 @@ import UMFAContract
 import UMFAStorage
 
 /// The one place where failures become HTTP answers in the documented shape
-/// `{"status", "trace_id", "message"}` (DESIGN.md §2): ``ServiceError`` by its code,
+/// `{"status", "trace_id", "message"}` (docs/contract.md §2): ``ServiceError`` by its code,
 /// Hummingbird's own errors (404 no route, 413, 405) by their status, storage failures as 409
 /// or 503, anything else as a generic 500 whose details go only to the server log.
 enum ErrorMap {

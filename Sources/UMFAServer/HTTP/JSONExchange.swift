@@ -31,7 +31,7 @@ enum JSONExchange {
         /// The checks of the text itself that come before any decoding error.
         func checkText() throws {
             // RFC 8259 §8.1: JSON text is UTF-8. The decoder reads only the members a route
-            // knows, so the rest would otherwise pass unchecked (DESIGN.md §4).
+            // knows, so the rest would otherwise pass unchecked (docs/contract.md §4).
             guard JSONExchange.isUTF8JSONText(data) else {
                 throw ServiceError.invalid("The request body is not valid UTF-8 JSON")
             }

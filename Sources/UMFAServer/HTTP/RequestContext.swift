@@ -30,6 +30,8 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
     /// The client certificate of this request (RFC 8705): from the mutual-TLS handshake, or
     /// from a trusted proxy's header; `nil` when none was presented or trusted.
     var clientCertificate: PresentedClientCertificate?
+    /// The mutual-TLS alias's base URL when the request arrived on that listener (RFC 8705 §5).
+    var mutualTLSAliasBase: String?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -51,6 +53,7 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
             traceID: traceID, clientAddress: clientAddress, bearer: BearerToken.from(request),
             deviceProof: BearerToken.deviceProof(request))
         caller.clientCertificate = clientCertificate
+        caller.mutualTLSAliasBase = mutualTLSAliasBase
         return caller
     }
 }

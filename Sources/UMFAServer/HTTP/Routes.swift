@@ -19,7 +19,7 @@ struct Routes {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: ErrorMiddleware())
         // RFC 8705 §5: the mutual-TLS alias listener answers its endpoints only.
-        router.add(middleware: MutualTLSAliasMiddleware())
+        router.add(middleware: MutualTLSAliasMiddleware(aliasBase: services.mutualTLSAliasURL))
         var groups = RouteGroups(router: router, services: services)
         let built = RouteServices(
             services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash),

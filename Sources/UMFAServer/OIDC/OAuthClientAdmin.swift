@@ -4,7 +4,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 
-/// The admin API's OAuth clients of an application (DESIGN.md §5): the secret of a confidential
+/// The admin API's OAuth clients of an application (docs/contract.md §5): the secret of a confidential
 /// client is shown once, at creation and at rotation, and stored as SHA-256.
 struct OAuthClientAdmin: Sendable {
     let services: ServerServices

@@ -4,7 +4,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 
-/// The rules an OAuth client's settings follow (DESIGN.md §5), checked once at the admin API:
+/// The rules an OAuth client's settings follow (docs/contract.md §5), checked once at the admin API:
 /// a request that breaks one is 400 naming the member, and nothing is stored.
 enum OAuthClientSettings {
     static let accessTokenTTL = 60...86_400

@@ -2,7 +2,7 @@ import Foundation
 import UMFAContract
 import UMFAStorage
 
-/// One application as an OAuth authorization server: its issuer URL (DESIGN.md §5:
+/// One application as an OAuth authorization server: its issuer URL (docs/contract.md §5:
 /// `<public URL>/oidc/<application_id>`), its endpoints and its metadata.
 struct OAuthIssuer: Sendable {
     let application: ApplicationRecord

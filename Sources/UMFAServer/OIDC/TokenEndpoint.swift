@@ -46,7 +46,9 @@ struct TokenEndpoint: Sendable {
                 .authenticate(form: form, authorization: authorization, caller: caller)
         // RFC 9449 §5: a proof binds the access token (and a public client's refresh token).
         let proof = try await DPoPCheck(services: services, issuer: issuer)
-            .verify(headers, method: "POST", url: issuer.tokenEndpoint)
+            .verify(
+                headers, method: "POST", url: issuer.endpointURL("token", mutualTLSAliasBase: caller.mutualTLSAliasBase)
+            )
         if client.dpopBoundAccessTokens, proof == nil {
             throw OAuthError(
                 code: .invalidDPoPProof, "This client's access tokens must be DPoP-bound: send a DPoP proof")
@@ -61,14 +63,14 @@ struct TokenEndpoint: Sendable {
         case "client_credentials":
             let scopes: [String]
             if apiFlow, client.scopes.contains(ClientAttestationCheck.apiFlowScope) {
-                // DESIGN.md §6: the flow token, for public clients too; attested when required.
+                // docs/contract.md §6: the flow token, for public clients too; attested when required.
                 if client.attestationRequired, !attested {
                     throw OAuthError(
                         code: .invalidClient, "This client must present a client attestation for the flow token")
                 }
                 scopes = [ClientAttestationCheck.apiFlowScope]
             } else if client.dcrTemplate, form["scope"] == ClientRegistrationService.scope {
-                // DESIGN.md §5: a template may always get a token to register clients with, and
+                // docs/contract.md §5: a template may always get a token to register clients with, and
                 // that token is good for nothing else.
                 scopes = [ClientRegistrationService.scope]
             } else {
@@ -247,7 +249,7 @@ struct TokenEndpoint: Sendable {
         if let hint = form["token_type_hint"], !["access_token", "refresh_token"].contains(hint) {
             throw OAuthError(code: .unsupportedTokenType, "token_type_hint must be access_token or refresh_token")
         }
-        // A refresh token ends its whole family, access tokens included (DESIGN.md §5).
+        // A refresh token ends its whole family, access tokens included (docs/contract.md §5).
         if let refresh = try await OAuthGrants(services: services, issuer: issuer)
             .live(.refreshToken, token, as: UserTokens.RefreshGrant.self)
         {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A push service (APNs, FCM, a company's own relay) that tells a user's devices an approval is
-/// waiting (DESIGN.md §7: "push services plug in as dispatchers"). UMFA ships none: sending to
+/// waiting (docs/contract.md §7: "push services plug in as dispatchers"). UMFA ships none: sending to
 /// APNs or FCM needs the operator's credentials and an HTTP/2 client. A Swift program that embeds
 /// the server sets ``ServerConfiguration/approvalDispatchers``; devices without push fetch or
 /// stream their pending approvals instead.

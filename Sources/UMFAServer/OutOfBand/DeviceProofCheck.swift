@@ -4,7 +4,7 @@ import UMFAJOSE
 import UMFAStorage
 import UMFATokens
 
-/// The device proof of a device-facing route (DESIGN.md §7): `Authorization: UMFA-Device
+/// The device proof of a device-facing route (docs/contract.md §7): `Authorization: UMFA-Device
 /// <JWT>`, signed with the device key registered with the credential its `sub` names, bound to
 /// the request's method and URL, its `jti` used once on any instance. The credential must be
 /// the named user's in the named application.

@@ -5,7 +5,7 @@ import UMFAQR
 import UMFAStorage
 import UMFAWebAuthn
 
-/// The app link and QR code of a transaction (DESIGN.md §7): `<public URL>/open?dispatchTokenResponse=`
+/// The app link and QR code of a transaction (docs/contract.md §7): `<public URL>/open?dispatchTokenResponse=`
 /// base64url of `{"version":1,"server":…,"application_id":…,"operation":…,"token":"umfa_dt_…"}`,
 /// and a PNG of it from UMFA's own QR encoder (error correction M).
 enum OutOfBandLinks {

@@ -7,7 +7,7 @@ import UMFATokens
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// Out-of-band enrollment and approval (DESIGN.md §7): the backend starts a transaction with its
+/// Out-of-band enrollment and approval (docs/contract.md §7): the backend starts a transaction with its
 /// API key; the phone redeems the single-use dispatch token of the app link for a WebAuthn
 /// ceremony and completes it; the backend polls the status token for the outcome and the login
 /// token. Every end of a transaction is one compare-and-set, so it ends once.

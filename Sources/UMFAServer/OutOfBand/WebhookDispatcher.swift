@@ -7,7 +7,7 @@ import UMFAStorage
     import FoundationNetworking
 #endif
 
-/// Sends the webhook outbox (DESIGN.md §7) and ends out-of-band transactions whose time is up.
+/// Sends the webhook outbox (docs/contract.md §7) and ends out-of-band transactions whose time is up.
 ///
 /// Every ``interval`` it claims due deliveries one at a time (a lease of ``timeout`` plus five
 /// seconds, in one statement, so instances sharing a database never send a row twice at once),

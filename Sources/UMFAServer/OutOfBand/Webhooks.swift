@@ -5,7 +5,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// Webhooks (DESIGN.md §7): every change of an out-of-band transaction goes into the outbox of
+/// Webhooks (docs/contract.md §7): every change of an out-of-band transaction goes into the outbox of
 /// its application, when the application has a webhook URL; ``WebhookDispatcher`` sends it,
 /// signed with the application's secret.
 struct Webhooks: Sendable {
@@ -55,7 +55,7 @@ struct Webhooks: Sendable {
         return "t=\(stamp),v1=\(Hex.encode(mac))"
     }
 
-    /// A webhook URL an admin may set: https, or http to a loopback address (DESIGN.md §7).
+    /// A webhook URL an admin may set: https, or http to a loopback address (docs/contract.md §7).
     static func validURL(_ text: String) -> Bool {
         guard text.utf8.count <= 2000, let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
             let host = url.host?.lowercased(), !host.isEmpty, url.fragment == nil, url.user == nil

@@ -73,7 +73,7 @@ struct PasskeyManagementAccess: Sendable {
     }
 }
 
-/// An access token refused at a resource: the coded error for the body (DESIGN.md §2) and the
+/// An access token refused at a resource: the coded error for the body (docs/contract.md §2) and the
 /// `WWW-Authenticate` challenge of RFC 6750 §3 or RFC 9449 §7.1, with a `DPoP-Nonce` when a
 /// proof must be sent again with one (RFC 9449 §9).
 struct AccessTokenChallenge: Error, Sendable {

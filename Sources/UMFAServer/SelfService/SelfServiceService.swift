@@ -4,7 +4,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// `/api/umfa/me/…` (DESIGN.md §8): the signed-in user lists, renames and deletes their own
+/// `/api/umfa/me/…` (docs/contract.md §8): the signed-in user lists, renames and deletes their own
 /// passkeys, with a login token or an access token granted `umfa:passkeys`
 /// (``PasskeyManagementAccess``). Another user's or application's credential is simply unknown
 /// (404).

@@ -4,7 +4,7 @@ import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
 
-/// The user a self-service request speaks for (DESIGN.md §8): the application and user of a valid
+/// The user a self-service request speaks for (docs/contract.md §8): the application and user of a valid
 /// login token at most ``freshness`` old, sent as `Authorization: Bearer`. Every self-service
 /// operation is scoped to them.
 struct SignedInUser: Sendable {

@@ -69,7 +69,7 @@ struct AssertionCheck {
         let engine = CeremonyEngine(application: application, services: services)
         // The challenge is found through the client data, then consumed exactly once.
         let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: ceremony)
-        // User ids are compared as bytes: a Unicode-equal spelling is another user (DESIGN.md §4).
+        // User ids are compared as bytes: a Unicode-equal spelling is another user (docs/contract.md §4).
         if let bound = challenge.record.userID, let expectedUserID, !bound.isSameBytes(as: expectedUserID) {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
         }

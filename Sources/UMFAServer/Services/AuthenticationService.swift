@@ -10,7 +10,7 @@ import UMFAWebAuthnTypes
 struct AuthenticationService: Sendable {
     let services: ServerServices
 
-    /// The one answer to every failed sign-in or unenroll (DESIGN.md §4): an unknown
+    /// The one answer to every failed sign-in or unenroll (docs/contract.md §4): an unknown
     /// credential, a wrong signature and a wrong challenge look alike; the reason is logged.
     static let failureMessage = "Authentication failed"
 

@@ -3,7 +3,7 @@ import UMFAStorage
 import UMFATokens
 
 /// Decides whether a registration may start, by the application's enrollment policy
-/// (DESIGN.md §2), and checks it again when the registration is verified.
+/// (docs/contract.md §2), and checks it again when the registration is verified.
 ///
 /// An enrollment token is checked when options are asked for and spent only when the
 /// registration is verified, so a client that lost an options response can ask again with the

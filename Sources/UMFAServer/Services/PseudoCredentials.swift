@@ -4,7 +4,7 @@ import UMFAStorage
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// The `allowCredentials` answered for a user without credentials (DESIGN.md §2, §4): stable
+/// The `allowCredentials` answered for a user without credentials (docs/contract.md §2, §4): stable
 /// per user and application, derived with the server secret, and shaped like a real user's
 /// list in the same application — as many ids, of the same lengths, with the same transports —
 /// so the options never tell whether a user exists.

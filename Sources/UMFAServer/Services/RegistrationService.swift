@@ -14,7 +14,7 @@ struct RegistrationService: Sendable {
     /// The algorithms offered, in order of preference, and the only ones accepted (§7.1 step 20).
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .ps256, .rs256]
 
-    /// The one answer to every failed registration verification (DESIGN.md §4); the reason is logged.
+    /// The one answer to every failed registration verification (docs/contract.md §4); the reason is logged.
     static let failureMessage = "Registration failed"
 
     /// Creation options for `request.userID`, once the enrollment policy allows it; the
@@ -102,7 +102,7 @@ struct RegistrationService: Sendable {
             discoverable: registered.credential.discoverable, prfEnabled: registered.credential.prfEnabled)
     }
 
-    /// A user that account creation (DESIGN.md §5, §6) stores together with its first passkey,
+    /// A user that account creation (docs/contract.md §5, §6) stores together with its first passkey,
     /// once that passkey verified: until then only the challenge and the pending interaction
     /// exist, so options alone leave no user behind.
     struct NewAccount: Sendable {
@@ -167,7 +167,7 @@ struct RegistrationService: Sendable {
         let engine = CeremonyEngine(application: application, services: services)
         let consumed = try await engine.consumeChallenge(request.credential.response.clientDataJSON, ceremony: ceremony)
         let challenge = consumed.record
-        // Byte for byte: a Unicode-equal spelling of the user id is another user (DESIGN.md §4).
+        // Byte for byte: a Unicode-equal spelling of the user id is another user (docs/contract.md §4).
         guard challenge.userID.isSameBytes(as: request.userID) else {
             throw ServiceError.unauthenticated("The challenge was issued for another user")
         }
@@ -208,7 +208,7 @@ struct RegistrationService: Sendable {
         (credential.discoverable, credential.prfEnabled) = CeremonyExtensions.registrationOutputs(
             verified.clientExtensionResults)
         do {
-            // The grant is checked again and spent with the store write (DESIGN.md §2, §4).
+            // The grant is checked again and spent with the store write (docs/contract.md §2, §4).
             try await EnrollmentGrant(services: services, application: application)
                 .complete(challenge, storing: credential, creating: account)
         } catch let error as StoreError where error.code == .conflict {

@@ -44,7 +44,7 @@ public struct AbuseCounterRecord: Sendable, Equatable {
 }
 
 /// Abuse counters kept in the database, so every server instance on it counts the same
-/// failures (DESIGN.md §4): N instances do not give an attacker N times the budget.
+/// failures (docs/contract.md §4): N instances do not give an attacker N times the budget.
 ///
 /// Each statement is atomic on its own; counting is a fixed window per key (the window starts
 /// at the key's first failure and restarts after ``AbuseCounterRecord/windowStart`` + window).

@@ -1,7 +1,7 @@
 import Foundation
 import UMFAEncoding
 
-/// One security event of the audit log (DESIGN.md §8), as stored: never a secret in any field.
+/// One security event of the audit log (docs/contract.md §8), as stored: never a secret in any field.
 public struct AuditEventRecord: Sendable, Equatable {
     /// A time-ordered id (UUID version 7, lower case): unique on every instance.
     public var id: String

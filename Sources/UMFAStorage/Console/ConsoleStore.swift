@@ -1,6 +1,6 @@
 import Foundation
 
-/// A passkey of an operator of the admin console (DESIGN.md §8), for the server's own RP ID.
+/// A passkey of an operator of the admin console (docs/contract.md §8), for the server's own RP ID.
 public struct ConsoleCredentialRecord: Sendable, Equatable {
     /// The credential id.
     public var credentialID: [UInt8]

@@ -71,9 +71,9 @@ public enum CeremonyKind: String, Sendable, Codable {
     case registration
     /// Authentication (§7.2), also used by unenroll and credential validation.
     case authentication
-    /// An out-of-band enrollment's registration (DESIGN.md §7): answered only at `dispatch/complete`.
+    /// An out-of-band enrollment's registration (docs/contract.md §7): answered only at `dispatch/complete`.
     case outOfBandRegistration = "oob_registration"
-    /// An out-of-band approval's assertion (DESIGN.md §7): answered only at `dispatch/complete`.
+    /// An out-of-band approval's assertion (docs/contract.md §7): answered only at `dispatch/complete`.
     case outOfBandApproval = "oob_approval"
 }
 
@@ -124,7 +124,7 @@ public struct ChallengeRecord: Sendable, Hashable {
     }
 }
 
-/// What allowed a registration to start (DESIGN.md §2, enrollment policy).
+/// What allowed a registration to start (docs/contract.md §2, enrollment policy).
 public enum RegistrationGrantKind: String, Sendable, Codable {
     /// The `open` policy, for a user without credentials: valid only while the user still has
     /// none when the registration is verified.
@@ -133,10 +133,10 @@ public enum RegistrationGrantKind: String, Sendable, Codable {
     case enrollmentToken = "enrollment-token"
     /// A recent login token of the user (the `open` policy, adding a device).
     case loginToken = "login-token"
-    /// Account creation on the hosted pages (DESIGN.md §5): a new user with a generated id,
+    /// Account creation on the hosted pages (docs/contract.md §5): a new user with a generated id,
     /// governed by the application's `signup` setting; valid only while the user has no credential.
     case signUp = "sign-up"
-    /// An out-of-band enrollment the application's backend started (DESIGN.md §7), redeemed by
+    /// An out-of-band enrollment the application's backend started (docs/contract.md §7), redeemed by
     /// the phone with its dispatch token.
     case outOfBand = "out-of-band"
 }

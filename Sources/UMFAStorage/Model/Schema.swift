@@ -66,7 +66,7 @@ enum Schema {
             "ALTER TABLE challenges ADD COLUMN enrollment_token_hash TEXT",
         ],
         [
-            // 4: abuse counters every instance on the database shares (DESIGN.md §4).
+            // 4: abuse counters every instance on the database shares (docs/contract.md §4).
             """
             CREATE TABLE abuse_counters (
                 counter TEXT NOT NULL, counter_key TEXT NOT NULL, failures BIGINT NOT NULL,
@@ -76,7 +76,7 @@ enum Schema {
             "CREATE INDEX abuse_counters_by_last_seen ON abuse_counters (last_seen)",
         ],
         [
-            // 5: OAuth clients of each application's OpenID Connect provider (DESIGN.md §5), and
+            // 5: OAuth clients of each application's OpenID Connect provider (docs/contract.md §5), and
             // access tokens revoked before they expire.
             """
             CREATE TABLE oauth_clients (
@@ -95,7 +95,7 @@ enum Schema {
             """,
         ],
         [
-            // 6: the authorization code flow (DESIGN.md §5): interactions, codes, refresh tokens,
+            // 6: the authorization code flow (docs/contract.md §5): interactions, codes, refresh tokens,
             // SSO sessions and consents by the hash of their handle; users' profiles; `signup`.
             """
             CREATE TABLE oauth_grants (
@@ -147,9 +147,9 @@ enum Schema {
             "ALTER TABLE oauth_clients ADD COLUMN dcr_template INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE oauth_clients ADD COLUMN software_id TEXT",
             "ALTER TABLE oauth_clients ADD COLUMN registration_token_hash TEXT",
-            // Client attestation (DESIGN.md §6): public clients that must attest for an API-flow token.
+            // Client attestation (docs/contract.md §6): public clients that must attest for an API-flow token.
             "ALTER TABLE oauth_clients ADD COLUMN attestation_required INTEGER NOT NULL DEFAULT 0",
-            // Self-service (DESIGN.md §8): each user's unused recovery codes, one set of hashes.
+            // Self-service (docs/contract.md §8): each user's unused recovery codes, one set of hashes.
             """
             CREATE TABLE recovery_codes (
                 application_id TEXT NOT NULL, user_id TEXT NOT NULL, code_hashes TEXT NOT NULL,
@@ -158,7 +158,7 @@ enum Schema {
             """,
         ],
         [
-            // 9: the audit log (DESIGN.md §8). No foreign keys: the record of what happened outlives
+            // 9: the audit log (docs/contract.md §8). No foreign keys: the record of what happened outlives
             // the application, user or credential it names, until the retention period ends.
             """
             CREATE TABLE audit_events (
@@ -168,7 +168,7 @@ enum Schema {
             """,
             "CREATE INDEX audit_events_by_time ON audit_events (occurred_at, id)",
             "CREATE INDEX audit_events_by_application ON audit_events (application_id, occurred_at, id)",
-            // The admin console (DESIGN.md §8): operators' passkeys for the server's own RP ID, and
+            // The admin console (docs/contract.md §8): operators' passkeys for the server's own RP ID, and
             // their sessions by the SHA-256 of the cookie.
             """
             CREATE TABLE console_credentials (
@@ -181,7 +181,7 @@ enum Schema {
                 created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
             """,
             "CREATE INDEX users_by_creation ON users (application_id, created_at)",
-            // Out-of-band enrollment and approval (DESIGN.md §7): transactions started by a
+            // Out-of-band enrollment and approval (docs/contract.md §7): transactions started by a
             // backend and finished on a phone, their tokens by SHA-256.
             """
             CREATE TABLE oob_transactions (
@@ -195,7 +195,7 @@ enum Schema {
             "CREATE INDEX oob_transactions_by_expiry ON oob_transactions (expires_at)",
         ],
         [
-            // 10: the rest of DESIGN.md §7. The username the enroll request named; the dispatch
+            // 10: the rest of docs/contract.md §7. The username the enroll request named; the dispatch
             // token sealed with the master key (beside its hash), so a device proven by its
             // device key can fetch a pending approval's link again.
             "ALTER TABLE oob_transactions ADD COLUMN username TEXT",

@@ -1,7 +1,7 @@
 import Foundation
 import UMFATokens
 
-/// How an application lets a user add a credential (DESIGN.md §2).
+/// How an application lets a user add a credential (docs/contract.md §2).
 public enum EnrollmentPolicy: String, Sendable, Codable, CaseIterable {
     /// A user without credentials may enroll without a grant. For development only.
     case open
@@ -72,9 +72,9 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var aaguidAllow: [String]?
     /// Authenticator models (AAGUIDs) that may never register.
     public var aaguidDeny: [String]
-    /// Whether people may create accounts on the hosted pages (DESIGN.md §5).
+    /// Whether people may create accounts on the hosted pages (docs/contract.md §5).
     public var signup: SignupSetting
-    /// The algorithm of its login tokens and OAuth tokens (DESIGN.md §2, §5).
+    /// The algorithm of its login tokens and OAuth tokens (docs/contract.md §2, §5).
     public var tokenSigningAlgorithm: TokenSigningAlgorithm
     /// Its iOS apps, `TEAMID.bundle.id`, published in `apple-app-site-association`.
     public var appleAppIDs: [String]
@@ -82,7 +82,7 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var androidApps: [AndroidAppIdentity]
     /// Whether DPoP proofs must carry a server nonce (RFC 9449 §8): `off` or `required`.
     public var dpopNonce: DPoPNonceSetting
-    /// Where out-of-band transaction changes are POSTed (DESIGN.md §7); `nil` for none.
+    /// Where out-of-band transaction changes are POSTed (docs/contract.md §7); `nil` for none.
     public var webhookURL: String?
     /// The webhook signing secret, sealed with the master key.
     public var sealedWebhookSecret: [UInt8]?

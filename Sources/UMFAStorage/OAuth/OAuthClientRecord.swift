@@ -27,7 +27,7 @@ public enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable 
     public var usesCertificate: Bool { self == .tlsClientAuth || self == .selfSignedTLSClientAuth }
 }
 
-/// An OAuth 2.0 / OpenID Connect client of one application (DESIGN.md §5).
+/// An OAuth 2.0 / OpenID Connect client of one application (docs/contract.md §5).
 public struct OAuthClientRecord: Sendable, Equatable {
     /// The client id, unique over all applications.
     public var clientID: String

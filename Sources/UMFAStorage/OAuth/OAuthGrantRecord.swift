@@ -1,6 +1,6 @@
 import Foundation
 
-/// What an OAuth handle stands for (DESIGN.md §5). Each is found by the SHA-256 of its
+/// What an OAuth handle stands for (docs/contract.md §5). Each is found by the SHA-256 of its
 /// secret handle; the handle itself is never stored.
 public enum OAuthGrantKind: String, Sendable, CaseIterable {
     /// An authorization request in progress on the hosted pages.
@@ -22,7 +22,7 @@ public enum OAuthGrantKind: String, Sendable, CaseIterable {
     case clientAssertion = "assertion"
     /// A challenge for a client attestation (App Attest, Android key attestation), used once.
     case attestationChallenge = "attestation_challenge"
-    /// A device proof seen (DESIGN.md §7): the handle is its credential and its `jti`.
+    /// A device proof seen (docs/contract.md §7): the handle is its credential and its `jti`.
     case deviceProof = "device_proof"
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A device key (DESIGN.md §7): the P-256 public key a phone registered with an out-of-band
+/// A device key (docs/contract.md §7): the P-256 public key a phone registered with an out-of-band
 /// enrollment, which signs its device proofs. One per credential; it goes with the credential.
 public struct DeviceKeyRecord: Sendable, Equatable {
     /// The application.

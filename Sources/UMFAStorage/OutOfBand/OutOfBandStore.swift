@@ -1,6 +1,6 @@
 import Foundation
 
-/// What an out-of-band transaction does on the phone (DESIGN.md §7).
+/// What an out-of-band transaction does on the phone (docs/contract.md §7).
 public enum OutOfBandOperation: String, Sendable, Codable {
     /// Register a passkey (`POST /api/umfa/users/enroll`).
     case registration
@@ -39,7 +39,7 @@ public struct OutOfBandTransactionRecord: Sendable, Equatable {
     public var redeemedAt: Date?
     /// The message the user is shown (approvals).
     public var message: String?
-    /// The random bytes bound into an approval's challenge (DESIGN.md §7).
+    /// The random bytes bound into an approval's challenge (docs/contract.md §7).
     public var approvalNonce: [UInt8]?
     /// The number the other channel shows, when number matching is on.
     public var matchingNumber: String?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One webhook delivery waiting in the outbox (DESIGN.md §7): the exact body to POST, how many
+/// One webhook delivery waiting in the outbox (docs/contract.md §7): the exact body to POST, how many
 /// attempts failed, and when the next is due. A row leaves the outbox when its receiver
 /// answers 2xx, or when the attempts run out.
 public struct WebhookDeliveryRecord: Sendable, Equatable {

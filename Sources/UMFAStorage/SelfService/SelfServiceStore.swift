@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a signed-in user manages themselves (DESIGN.md §8): their credentials' names, and their
+/// What a signed-in user manages themselves (docs/contract.md §8): their credentials' names, and their
 /// recovery codes, kept as one set of SHA-256 hashes per user so that replacing the set and
 /// spending a code are each one statement, on any instance.
 public protocol SelfServiceStore: Sendable {

@@ -15,7 +15,7 @@ public enum StatementAAGUID: Sendable, Hashable {
 }
 
 /// How an attestation proved the AAGUID that counts for a registration, or why it did not
-/// (DESIGN.md §4: an AAGUID counts only when the attestation proves it).
+/// (docs/contract.md §4: an AAGUID counts only when the attestation proves it).
 ///
 /// Every proof needs a certificate chain that ends at a configured trust anchor at the
 /// verification time; on top of that:

@@ -52,7 +52,7 @@ public struct AttestationResult: Sendable {
     public let authenticatorName: String?
     /// The AAGUID that counts: authenticator data's, except zero for `fido-u2f`.
     public let aaguid: [UInt8]
-    /// How the attestation proves ``aaguid``, or why it does not (DESIGN.md §4).
+    /// How the attestation proves ``aaguid``, or why it does not (docs/contract.md §4).
     public let aaguidProof: AAGUIDProof
 
     /// Creates a result.

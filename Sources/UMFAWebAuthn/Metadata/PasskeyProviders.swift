@@ -1,5 +1,5 @@
 /// Names of passkey providers by AAGUID, for showing a user which provider holds a passkey
-/// (DESIGN.md §8: after the device name and FIDO metadata). Passkey providers (password managers,
+/// (docs/contract.md §8: after the device name and FIDO metadata). Passkey providers (password managers,
 /// platform keychains) are not in the FIDO Metadata Service, so this table fills the gap.
 ///
 /// Source: https://github.com/passkeydeveloper/passkey-authenticator-aaguids, `aaguid.json` at

@@ -28,7 +28,8 @@ final class StatusListener: OAuthTokenManager.TokenEndpointResponseListener {
     }
 
     func onSuccess(_ value: OAuthTokenManager.SuccessTokenHTTPURLResponseContent) {
-        record(value.error == nil ? "success" : "success with an error", value,
+        record(
+            value.error == nil ? "success" : "success with an error", value,
             typed: value.successfulTokenResponse.accessToken)
     }
 

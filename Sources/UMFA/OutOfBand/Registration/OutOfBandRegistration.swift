@@ -4,7 +4,7 @@ import UMFAAuthenticator
 import UMFAContract
 
 /// Registers a passkey on this device for an enrollment the application's backend started
-/// out of band (DESIGN.md §7 and §9): built from the backend's enroll response or the app link
+/// out of band (docs/contract.md §7 and §9): built from the backend's enroll response or the app link
 /// its QR code carries, in the style of the Nevis SDK's `OutOfBandRegistration`.
 ///
 /// ```swift

@@ -107,7 +107,7 @@ private func prepare(
     return (services, report)
 }
 
-/// The server's own `http://host:port` (DESIGN.md §5; `https` when it serves TLS), with a
+/// The server's own `http://host:port` (docs/contract.md §5; `https` when it serves TLS), with a
 /// wildcard address named `localhost`.
 private func defaultPublicURL(_ configuration: ServerConfiguration) -> String {
     let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "localhost" : configuration.host

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// The console session at the HTTP edge (DESIGN.md §8): the cookie that carries its value,
+/// The console session at the HTTP edge (docs/contract.md §8): the cookie that carries its value,
 /// `HttpOnly`, `SameSite=Strict`, `Secure` on https; and the `X-CSRF-Token` header the page
 /// sends with every admin call. Read here, passed to ``ConsoleSessions`` as plain values.
 enum ConsoleCookie {

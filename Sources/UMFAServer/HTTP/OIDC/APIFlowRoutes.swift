@@ -4,7 +4,7 @@ import Hummingbird
 import UMFAContract
 import UMFAEncoding
 
-/// The HTTP side of the API-driven flow (DESIGN.md §6): every request carries the flow token as
+/// The HTTP side of the API-driven flow (docs/contract.md §6): every request carries the flow token as
 /// `Authorization: DPoP <token>` with a proof of its key for the request's method and URL; the
 /// answers are steps (`application/vnd.auth+json`) or problems (`application/problem+json`,
 /// rendered by the route group's ``ErrorRendering``).
@@ -101,7 +101,7 @@ struct APIFlowRoutes: Sendable {
     }
 }
 
-/// The flow token of a request (DESIGN.md §6): a valid access token of the issuer with scope
+/// The flow token of a request (docs/contract.md §6): a valid access token of the issuer with scope
 /// `urn:umfa:api-flow`, DPoP-bound, presented as `DPoP` with a proof of its key.
 struct FlowToken: Sendable {
     /// The JWK thumbprint of its DPoP key, which the flow is bound to.

@@ -15,8 +15,11 @@ struct UserinfoEndpoint: Sendable {
         let traceID = TraceID.from(request, context: context)
         let issuer = try context.resolvedIssuer()
         // Tokens that stand for a user only (client_credentials tokens have no auth_time).
-        let claims = try await ProtectedResource(services: services, issuer: issuer, url: issuer.issuer + "/userinfo")
-            .claims(of: .init(request, context: context)) { $0.authTime != nil }
+        let claims = try await ProtectedResource(
+            services: services, issuer: issuer,
+            url: issuer.endpointURL("userinfo", mutualTLSAliasBase: context.mutualTLSAliasBase)
+        )
+        .claims(of: .init(request, context: context)) { $0.authTime != nil }
         let scopes = claims.scope.split(separator: " ").map(String.init)
         guard scopes.contains("openid") else {
             var response = ErrorMap.oauthResponse(

@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// `GET /open`: where an app link lands on a phone without the app (DESIGN.md §7). The payload
+/// `GET /open`: where an app link lands on a phone without the app (docs/contract.md §7). The payload
 /// stays in the address; the page says what to do, and never echoes it.
 enum OpenPage {
     static let html = """

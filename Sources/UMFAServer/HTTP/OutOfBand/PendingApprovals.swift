@@ -7,7 +7,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// Pending approvals reach an enrolled device (DESIGN.md §7) by a fetch
+/// Pending approvals reach an enrolled device (docs/contract.md §7) by a fetch
 /// (`POST /api/umfa/approvals/pending`) or by a server-sent event stream
 /// (`GET /api/umfa/approvals/events`), both under a device proof. Each approval carries the
 /// app link's `dispatchTokenResponse`, which the device redeems as if it had scanned the QR code.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import UMFAStorage
 
-/// The documents that associate native apps with this server's domain (DESIGN.md §5), built
+/// The documents that associate native apps with this server's domain (docs/contract.md §5), built
 /// from every application's `apple_app_ids` and `android_apps`:
 ///
 /// - `/.well-known/apple-app-site-association`: `webcredentials` (the apps may use passkeys

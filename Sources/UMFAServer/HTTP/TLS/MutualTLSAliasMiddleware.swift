@@ -8,6 +8,10 @@ import Hummingbird
 struct MutualTLSAliasMiddleware: RouterMiddleware {
     typealias Context = UMFARequestContext
 
+    /// The alias's advertised base URL (`mtls_endpoint_aliases`), which DPoP proofs sent to the
+    /// alias name in `htu`.
+    let aliasBase: String?
+
     /// The endpoints under `/oidc/{application_id}/` the alias serves.
     static let endpoints: Set<Substring> = ["token", "par", "introspect", "revoke", "userinfo"]
 
@@ -20,6 +24,7 @@ struct MutualTLSAliasMiddleware: RouterMiddleware {
         guard Self.served(request.uri.path) else { throw HTTPError(.notFound) }
         var context = context
         context.clientCertificate = connection.clientCertificate
+        context.mutualTLSAliasBase = aliasBase
         return try await next(request, context)
     }
 

@@ -6,7 +6,7 @@ import UMFAStorage
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// The API-driven flow (DESIGN.md §6): the hosted pages' journey as JSON steps for a native app.
+/// The API-driven flow (docs/contract.md §6): the hosted pages' journey as JSON steps for a native app.
 ///
 /// A flow is an ``Interaction`` bound to the DPoP key of its flow token (``flowKey``), and every
 /// ceremony is ``InteractionService``'s, so the hosted pages and the flow share each rule: the
@@ -124,7 +124,7 @@ struct APIFlowService: Sendable {
         return try translate(step, handle)
     }
 
-    /// `POST <flow>/approval`: an out-of-band approval (DESIGN.md §7) for `username`, or for any
+    /// `POST <flow>/approval`: an out-of-band approval (docs/contract.md §7) for `username`, or for any
     /// user's device without one; the polling step with its QR code, app link and the number the
     /// approving device must be given (number matching is always on here: whoever holds a flow
     /// token may ask, so the person approving must see this screen).

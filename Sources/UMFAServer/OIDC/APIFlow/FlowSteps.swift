@@ -2,7 +2,7 @@ import Foundation
 import UMFAContract
 import UMFAEncoding
 
-/// The steps of UMFA's journey through the API-driven flow (DESIGN.md §6, docs/api-flow.md):
+/// The steps of UMFA's journey through the API-driven flow (docs/contract.md §6, docs/api-flow.md):
 /// each action's `href` is under the flow's own URL, so a client only ever follows what it is
 /// given.
 struct FlowSteps: Sendable {

@@ -5,7 +5,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// Client attestation for the API-flow token (DESIGN.md §6): a public client proves it is the
+/// Client attestation for the API-flow token (docs/contract.md §6): a public client proves it is the
 /// application's genuine app by an Apple App Attest attestation or an Android key-attestation
 /// chain, made for a challenge of ``newChallenge()``.
 ///

@@ -20,7 +20,7 @@ struct AuthorizationFlow: Sendable {
         var family: String
     }
 
-    /// A code lives 60 seconds (DESIGN.md §5).
+    /// A code lives 60 seconds (docs/contract.md §5).
     static let codeLifetime: TimeInterval = 60
     /// A consent is remembered this long.
     static let consentLifetime: TimeInterval = 365 * 86400

@@ -5,7 +5,7 @@ import UMFAWebAuthn
 
 /// The issuer's handles that stand for something stored: interactions, codes, refresh tokens,
 /// sessions, consents. A handle is 256 random bits shown once; the store keeps its SHA-256 and a
-/// JSON payload, so a database read gives no usable handle (DESIGN.md §4).
+/// JSON payload, so a database read gives no usable handle (docs/contract.md §4).
 struct OAuthGrants: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer

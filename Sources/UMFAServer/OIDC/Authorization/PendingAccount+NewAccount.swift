@@ -3,7 +3,7 @@ import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
 
-/// What an account being created becomes once its passkey verifies (DESIGN.md §5, §6): until
+/// What an account being created becomes once its passkey verifies (docs/contract.md §5, §6): until
 /// then it lives only in its interaction, beside the challenge of its creation options, so
 /// options alone store no user.
 extension Interaction.PendingAccount {

@@ -22,7 +22,7 @@ struct SignIn: Codable, Sendable, Equatable {
 
 /// An authorization request while the person is on the hosted pages: the request, the
 /// account being created (between the two steps of account creation), and the sign-in once
-/// it happened (while consent is still missing). An API-driven flow (DESIGN.md §6) is an
+/// it happened (while consent is still missing). An API-driven flow (docs/contract.md §6) is an
 /// interaction bound to the DPoP key of its flow token (``flowKey``): only requests proven with
 /// that key reach it, and the hosted pages never do.
 struct Interaction: Codable, Sendable {
@@ -52,7 +52,7 @@ struct Interaction: Codable, Sendable {
 }
 
 /// The SSO session: a cookie on the issuer's path with a random handle, and a server-side
-/// record (DESIGN.md §5). It lets `prompt=none` and later sign-ins skip the ceremony until it
+/// record (docs/contract.md §5). It lets `prompt=none` and later sign-ins skip the ceremony until it
 /// expires or RP-initiated logout ends it.
 struct SSOSessions: Sendable {
     let grants: OAuthGrants

@@ -6,7 +6,7 @@ import UMFAWebAuthn
 /// What a passkey signed in lives only as long as the passkey: an SSO session, the codes and
 /// refresh-token families it issued, and their access tokens end when the passkey is deleted
 /// (self-service, unenroll, the backend's API key, the admin) or its user is, as a login token
-/// does (DESIGN.md §4).
+/// does (docs/contract.md §4).
 ///
 /// Two halves, so that neither alone must be perfect: a deletion revokes what the store finds
 /// recorded with the passkey (``revoke(userID:credentialID:actor:caller:via:)``), and every use

@@ -5,7 +5,7 @@ import UMFAStorage
 import UMFAWebAuthn
 
 /// Dynamic client registration (RFC 7591) at `<issuer>/register` and its management protocol
-/// (RFC 7592) at `<issuer>/register/<client_id>` (DESIGN.md §5). The HTTP edge
+/// (RFC 7592) at `<issuer>/register/<client_id>` (docs/contract.md §5). The HTTP edge
 /// (``ClientRegistrationRoutes``) reads the request and writes the answer; this service takes
 /// and returns contract values.
 ///

@@ -1,4 +1,4 @@
-// The UMFA admin console (DESIGN.md §8). Operators sign in with a passkey; the session is an
+// The UMFA admin console (docs/contract.md §8). Operators sign in with a passkey; the session is an
 // HttpOnly cookie the page cannot read, and every admin call carries the session's CSRF token
 // in X-CSRF-Token. Pages are drawn with DOM calls and textContent only: nothing the server
 // returns is ever parsed as HTML. Plain JavaScript, nothing from another host.
@@ -20,7 +20,7 @@
       else if (name === "text") node.textContent = value;
       else if (value !== undefined && value !== null) node.setAttribute(name, value);
     }
-    // Page conventions (DESIGN.md §5): every action is a named button.
+    // Page conventions (docs/contract.md §5): every action is a named button.
     if (tag === "button" && attributes.id && !attributes.name) node.setAttribute("name", attributes.id);
     for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined) continue;
@@ -36,7 +36,7 @@
         el("td", { "data-label": headings[i] }, cell instanceof Node ? cell : String(cell ?? "")))))));
   }
 
-  // An input named after what it carries (DESIGN.md §5): `name` is the setting or value.
+  // An input named after what it carries (docs/contract.md §5): `name` is the setting or value.
   function field(id, label, value = "", kind = "input", options = [], name = id.replace(/^(setting|new|audit)_/, "")) {
     let control;
     if (kind === "select") {
@@ -370,7 +370,7 @@
           say("Passkey deleted.");
         })])),
       el("h3", { text: "Enroll a device" }),
-      el("p", { class: "muted", text: "A QR code for the user's phone: the app scans it and registers a passkey (DESIGN.md §7)." }),
+      el("p", { class: "muted", text: "A QR code for the user's phone: the app scans it and registers a passkey (docs/contract.md §7)." }),
       el("button", { type: "button", id: "enroll_device", class: "secondary", text: "Show an enrollment QR code", onclick: () => busy(async () => {
         const made = await call("POST", `${base}/enroll`);
         const enrollment = made.enrollment;

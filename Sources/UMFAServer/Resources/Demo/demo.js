@@ -325,7 +325,7 @@
     PublicKeyCredential[name]({ rpId: state.rpId, ...details }).catch(() => {});
   }
 
-  // The signed-in user's passkeys, through the self-service routes (DESIGN.md §8) with the
+  // The signed-in user's passkeys, through the self-service routes (docs/contract.md §8) with the
   // login token: any application's page can show them, no API key in the browser.
   async function listPasskeys() {
     const list = $("passkeys");

@@ -24,6 +24,7 @@
     email: "Your email address",
     phone: "Your phone number",
     offline_access: "Stay signed in when you are away",
+    "umfa:passkeys": "See, rename and remove your passkeys",
   };
 
   function show(view) {

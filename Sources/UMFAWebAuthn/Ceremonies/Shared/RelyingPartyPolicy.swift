@@ -70,7 +70,7 @@ public struct OriginPolicy: Sendable, Hashable {
     }
 
     /// Whether `origin` is one of ``allowed``, byte for byte: a spelling that Unicode calls
-    /// equal to an allowed origin is another origin (DESIGN.md §4).
+    /// equal to an allowed origin is another origin (docs/contract.md §4).
     public func allows(_ origin: String) -> Bool {
         allowed.contains { $0.isSameBytes(as: origin) }
     }
