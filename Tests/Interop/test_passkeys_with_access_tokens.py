@@ -1,4 +1,4 @@
-"""Live server: `/api/umfa/me/credentials` with the OAuth access token an app holds (README
+"""Live server: `/api/umfa/me/credentials` with the OAuth access token an app holds (docs/self-service.md
 "Self-service and recovery codes"): a token of the application's issuer granted `umfa:passkeys`
 lists, renames and deletes the user's passkeys; DPoP-bound, only with a fresh proof of its key
 (RFC 9449 §7, proofs made by requests-oauth2client and by PyJWT). The attacks: a token without

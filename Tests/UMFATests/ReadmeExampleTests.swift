@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import UMFA
 
-/// The app's own backend as the README example uses it: it asks UMFA for enrollment grants
+/// The app's own backend as the SDK page's example (docs/sdk.md) uses it: it asks UMFA for enrollment grants
 /// and validates login tokens, both with the application's API key.
 struct ShopBackend: Sendable {
     let server: LiveServer
@@ -48,7 +48,7 @@ struct PINPad: Sendable {
     func askForPIN(for userId: String) async -> String? { await pad.provider(.enter(userId: userId)) }
 }
 
-@Suite("README example")
+@Suite("docs/sdk.md example")
 struct ReadmeExampleTests {
     @Test("the \"Use the SDK\" example runs as written against a live server")
     func useTheSDK() async throws {
@@ -59,7 +59,7 @@ struct ReadmeExampleTests {
             let backend = ShopBackend(server: server, app: app)
             let pinPad = PINPad()
 
-            // README "Use the SDK" starts here. Differences: the host URL and application id
+            // docs/sdk.md "Enroll and authenticate" starts here. Differences: the host URL and application id
             // are the test server's, and the passkeys go to a scratch folder.
             var config = try ZSMConfig(json: [
                 "host_url": server.origin,
@@ -109,7 +109,7 @@ struct ReadmeExampleTests {
                     }
                 }
             }
-            // README example ends here.
+            // docs/sdk.md example ends here.
 
             #expect(accepted)
             #expect(backend.signIns.all == ["alice", "alice"])

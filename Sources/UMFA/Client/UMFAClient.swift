@@ -50,7 +50,7 @@ public final class UMFAClient: Sendable {
     ///   - consent: asked before a passkey is created or an existing one reported; a refusal
     ///     is ``ZSMError/Code/cancelled``. `AlwaysConsent` by default.
     ///   - authenticator: makes and uses the passkeys: the platform's (through an adapter, see
-    ///     the README) or a security key; `nil`, the default, is UMFA's software authenticator
+    ///     docs/sdk.md) or a security key; `nil`, the default, is UMFA's software authenticator
     ///     over ``ZSMConfig/storageLocation``.
     public init(
         _ config: ZSMConfig, relyingParty: any RelyingParty, consent: any AuthenticatorConsent = AlwaysConsent(),

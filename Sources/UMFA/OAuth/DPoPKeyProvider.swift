@@ -10,7 +10,7 @@ import UMFAJOSE
 /// names its public key. An adapter for the Secure Enclave wraps CryptoKit's
 /// `SecureEnclave.P256.Signing.PrivateKey`: `publicJWK` from its `publicKey.rawRepresentation`
 /// (`x` the first 32 bytes, `y` the last 32, base64url), `sign` returning
-/// `Array(try key.signature(for: signingInput).rawRepresentation)` (README, "Use the SDK").
+/// `Array(try key.signature(for: signingInput).rawRepresentation)` (docs/sdk.md, "Accounts through the API-driven flow").
 public protocol DPoPKeyProvider: Sendable {
     /// The JWS `alg` of the signatures (RFC 7518 §3.1): `ES256`, `EdDSA` or `RS256`, one of the
     /// issuer's `dpop_signing_alg_values_supported`.

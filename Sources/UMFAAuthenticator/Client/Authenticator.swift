@@ -8,7 +8,7 @@ import UMFAWebAuthnTypes
 ///
 /// ``WebAuthnClient`` over the ``SoftwareAuthenticator`` conforms; so can the platform's
 /// passkeys (iOS `ASAuthorizationPlatformPublicKeyCredentialProvider`, Android Credential
-/// Manager) or a security key, through an adapter the app writes (the README has both recipes).
+/// Manager) or a security key, through an adapter the app writes (docs/sdk.md has both recipes).
 /// An implementation reports failures as a ``PublicKeyCredentialError``, whose codes are the
 /// `DOMException` names a browser would throw.
 public protocol Authenticator: Sendable {

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
             (used as given; generated and printed once when unset), UMFA_MASTER_KEY (32 random bytes \
             in base64; a generated key file of mode 0600 in the data dir when unset), UMFA_METADATA_FILE \
             (a FIDO MDS3 metadata BLOB, as --metadata), UMFA_METRICS_TOKEN (as --metrics-token), and the \
-            rest in the README. The same settings may come from --config FILE; flags win over the \
+            rest in docs/operators/configuration.md. The same settings may come from --config FILE; flags win over the \
             environment, which wins over the file. A value that does not parse stops the start with a \
             message naming it.
             """

@@ -28,7 +28,7 @@ public struct AbuseLimits: Sendable, Equatable {
     /// cannot be used to exhaust memory.
     public var maxTrackedKeys: Int
 
-    /// Creates limits; the defaults are the documented ones (README, "Abuse limits").
+    /// Creates limits; the defaults are the documented ones (docs/operators/configuration.md).
     public init(
         userFailures: Int = 50, addressFailures: Int = 200, credentialFailures: Int = 50,
         optionsRequests: Int = 3000, window: Duration = .seconds(300),
