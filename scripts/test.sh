@@ -30,6 +30,9 @@ python3 scripts/check-sdk-availability.py
 echo "== swift build"
 swift build --build-tests
 
+echo "== the SDK's DocC catalogue (warnings are errors)"
+scripts/docs-build.sh
+
 echo "== fuzzing smoke run (libFuzzer, every target from the seed corpus)"
 timeout --kill-after=30 900 scripts/fuzz-smoke.sh
 

@@ -6,6 +6,13 @@
 /// Every snippet, by name, so that none is dead code.
 let snippets: [String: @Sendable () async throws -> Void] = [
     "snippetBackend1": snippetBackend1,
+    "snippetNativeApp1": snippetNativeApp1,
+    "snippetOutOfBand1": snippetOutOfBand1,
+    "snippetSdkTls1": snippetSdkTls1,
+    "snippetSdkTls2": snippetSdkTls2,
+    "snippetSdk1": snippetSdk1,
+    "snippetSdk2": snippetSdk2,
+    "snippetWebauthn1": snippetWebauthn1,
 ]
 if CommandLine.arguments.count > 1, let snippet = snippets[CommandLine.arguments[1]] {
     try await snippet()
