@@ -37,6 +37,26 @@ struct ClientCertificateHeaderTests {
         }
     }
 
+    @Test("the attack: a client's own header before the one a proxy appended is not believed (one field only)")
+    func appendedHeader() async throws {
+        let clock = TestClock()
+        let pki = try TestPKI(now: clock.now)
+        try await MutualTLSServer.with(pki: pki, clock: clock) { api in
+            let app = try await api.createApplication(policy: "grant")
+            let client = try await Self.machine(api, app)
+            let forged = try pki.issue(DistinguishedName { CommonName("machine") }, now: clock.now)
+            let own = try pki.issue(DistinguishedName { CommonName("attacker") }, now: clock.now)
+            let grant = [("grant_type", "client_credentials"), ("client_id", client)]
+            // The client sends the header itself; an appending proxy adds the real one after it.
+            let refused = try await api.mtlsForm(
+                .oauthToken, app, grant, certificate: nil, headerValues: [forged.nginxHeader, own.nginxHeader])
+            expectOAuthError(refused, .unauthorized, "invalid_client")
+            // One field, as a replacing proxy sends it: believed.
+            let accepted = try await api.mtlsForm(.oauthToken, app, grant, certificate: forged)
+            #expect(accepted.status == .ok, "\(accepted.text)")
+        }
+    }
+
     @Test("the forms proxies use all carry the certificate; a header that is not one is no certificate, never a 500")
     func headerForms() async throws {
         let clock = TestClock()

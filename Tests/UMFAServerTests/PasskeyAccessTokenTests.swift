@@ -99,6 +99,37 @@ struct PasskeyAccessTokenTests {
         }
     }
 
+    @Test("a refreshed token of an old sign-in cannot manage passkeys: 401 insufficient_user_authentication, max_age")
+    func staleSignIn() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let client = try await api.codeClient(
+                app, firstParty: true, scope: "openid email offline_access umfa:passkeys")
+            let granted = try await Self.tokens(
+                api, app, client: client, email: "old@example.com", scope: "openid email offline_access umfa:passkeys")
+            let refreshToken = try #require(granted["refresh_token"]?.stringValue)
+            let fresh = try #require(granted["access_token"]?.stringValue)
+            #expect(try await Self.send(api, .get, Self.list, authorization: "Bearer \(fresh)").status == .ok)
+
+            // The attack: a refresh token (stolen, or an old session) mints a new access token
+            // long after the sign-in; the new token keeps the sign-in's auth_time (RFC 9470 §3).
+            api.clock.advance(by: 301)
+            let basic = client.secret.map { (client.id, $0) }
+            var parameters = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+            if basic == nil { parameters.append(("client_id", client.id)) }
+            let refreshed = try await api.form(.oauthToken, app, parameters, basic: basic)
+            #expect(refreshed.status == .ok, "\(refreshed.text)")
+            let late = try #require(refreshed["access_token"]?.stringValue)
+            for (method, path) in [(HTTPRequest.Method.get, Self.list), (.delete, Self.one("any"))] {
+                let refused = try await Self.send(api, method, path, authorization: "Bearer \(late)")
+                expectError(refused, .unauthorized)
+                #expect(
+                    refused.headers[.wwwAuthenticate]
+                        == #"Bearer realm="umfa", error="insufficient_user_authentication", max_age=300"#)
+            }
+        }
+    }
+
     @Test("a DPoP-bound token: only as DPoP, with a fresh proof of its key for this method and URL")
     func dpopBound() async throws {
         try await TestServer.with { api in

@@ -28,6 +28,12 @@ struct ClientCertificateHeaderMiddleware: RouterMiddleware {
         guard let header, context.clientCertificate == nil, let value = request.headers[header] else {
             return try await next(request, context)
         }
+        // One field only: a proxy that appends its header after the client's would otherwise
+        // have the client's own (first) value believed.
+        guard request.headers[values: header].count == 1 else {
+            logger.debug("client certificate header ignored: sent more than once")
+            return try await next(request, context)
+        }
         guard let peer = context.remoteAddress?.ipAddress, trustedProxies.contains(where: { $0.contains(peer) })
         else {
             logger.debug(

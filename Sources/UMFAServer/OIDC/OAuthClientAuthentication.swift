@@ -109,7 +109,11 @@ struct OAuthClientAuthentication: Sendable {
         do {
             checked = try ClientAssertion(
                 assertion, clientID: clientID, verification: verification,
-                audiences: [issuer.tokenEndpoint, issuer.issuer], now: now)
+                audiences: [
+                    issuer.tokenEndpoint, issuer.issuer,
+                    // RFC 8705 §5: a client using the alias may name the alias's token endpoint.
+                    issuer.endpointURL("token", mutualTLSAliasBase: caller.mutualTLSAliasBase),
+                ], now: now)
         } catch {
             try await refuse(
                 caller, counting: true,

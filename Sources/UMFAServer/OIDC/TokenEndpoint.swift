@@ -214,7 +214,9 @@ struct TokenEndpoint: Sendable {
         // RFC 9449: a proof sent here is checked as at the token endpoint (method, URL, time,
         // single use, nonce); one that fails is refused rather than ignored.
         _ = try await DPoPCheck(services: services, issuer: issuer)
-            .verify(headers, method: "POST", url: issuer.issuer + "/introspect")
+            .verify(
+                headers, method: "POST",
+                url: issuer.endpointURL("introspect", mutualTLSAliasBase: caller.mutualTLSAliasBase))
         let grants = OAuthGrants(services: services, issuer: issuer)
         if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
             // A revoked family, or a passkey deleted since it signed in, ends the refresh token.

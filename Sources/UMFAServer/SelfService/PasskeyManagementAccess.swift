@@ -12,7 +12,9 @@ import UMFATokens
 /// An access token must stand for a user (it has `auth_time`), name its own issuer as audience
 /// (RFC 9068 §4: not a token minted for another resource) and carry the scope; otherwise
 /// ``AccessTokenChallenge`` (401 `invalid_token` or `invalid_dpop_proof`, 403
-/// `insufficient_scope`, RFC 6750 §3.1).
+/// `insufficient_scope`, RFC 6750 §3.1). Like a login token, it must come from a sign-in at
+/// most ``SignedInUser/freshness`` old (`auth_time`), else 401 `insufficient_user_authentication`
+/// with `max_age` (RFC 9470 §3).
 struct PasskeyManagementAccess: Sendable {
     /// The scope an access token needs for the passkey routes.
     static let scope = "umfa:passkeys"
@@ -45,6 +47,19 @@ struct PasskeyManagementAccess: Sendable {
             throw AccessTokenChallenge(
                 error: .forbidden("The access token was not granted the \(Self.scope) scope"),
                 scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_scope", scope: Self.scope)
+        }
+        // Step 3 (RFC 9470 §3): a sign-in as recent as a login token's must be. A refreshed
+        // access token keeps its first sign-in's `auth_time`, so a stolen refresh token (or an
+        // old session) cannot rename or delete passkeys weeks later.
+        let oldest = services.now().timeIntervalSince1970 - SignedInUser.freshness
+        guard let authTime = claims.authTime, Double(authTime) >= oldest else {
+            var challenge = AccessTokenChallenge(
+                error: .unauthenticated(
+                    "Sign in again: managing passkeys needs a sign-in at most \(Int(SignedInUser.freshness)) seconds old"
+                ),
+                scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_user_authentication")
+            challenge.maxAge = Int(SignedInUser.freshness)
+            throw challenge
         }
         return SignedInUser(application: issuer.application, userID: claims.sub)
     }
@@ -84,6 +99,8 @@ struct AccessTokenChallenge: Error, Sendable {
     let code: String?
     var scope: String? = nil
     var dpopNonce: String? = nil
+    /// RFC 9470 §3: the largest sign-in age the resource accepts, in seconds.
+    var maxAge: Int? = nil
 
     init(error: ServiceError, scheme: String, code: String?, scope: String? = nil) {
         self.error = error
@@ -104,6 +121,7 @@ struct AccessTokenChallenge: Error, Sendable {
         var value = #"\#(scheme) realm="umfa""#
         if let code { value += #", error="\#(code)""# }
         if let scope { value += #", scope="\#(scope)""# }
+        if let maxAge { value += ", max_age=\(maxAge)" }
         if scheme == "DPoP" { value += #", algs="\#(DPoPProof.algorithms.joined(separator: " "))""# }
         return value
     }

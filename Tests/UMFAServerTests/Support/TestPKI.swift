@@ -116,12 +116,14 @@ extension API {
     /// A form POST to an issuer endpoint with `certificate` in the proxy header (nginx form).
     func mtlsForm(
         _ operation: APIOperation, _ app: TestApplication, _ parameters: [(String, String)],
-        certificate: Certificate?, headerValue: String? = nil, dpop: String? = nil, basic: (String, String)? = nil
+        certificate: Certificate?, headerValue: String? = nil, headerValues: [String]? = nil, dpop: String? = nil,
+        basic: (String, String)? = nil
     ) async throws -> Reply {
         var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         if let name = HTTPField.Name(MutualTLSServer.header), let value = headerValue ?? certificate?.nginxHeader {
             headers[name] = value
         }
+        if let name = HTTPField.Name(MutualTLSServer.header), let headerValues { headers[values: name] = headerValues }
         if let dpop, let name = HTTPField.Name("DPoP") { headers[name] = dpop }
         if let (id, secret) = basic {
             let pair = Self.formEncode(id) + ":" + Self.formEncode(secret)

@@ -113,8 +113,19 @@ final class TinyListener: Sendable {
                     count = 1
                     return true
                 }
-            if !lose { Self.write(answer, to: connection) }
+            if !lose { Self.write(Self.closing(answer), to: connection) }
         }
+    }
+
+    /// `answer` saying `Connection: close` (RFC 9112 §9.6), since the relay closes every
+    /// connection after one exchange: a client that believed the server's keep-alive would put
+    /// the closed connection back in its pool and could send its next request into it.
+    private static func closing(_ answer: [UInt8]) -> [UInt8] {
+        let text = String(decoding: answer, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return answer }
+        let head = text[..<end.lowerBound].split(separator: "\r\n", omittingEmptySubsequences: false)
+            .filter { !$0.lowercased().hasPrefix("connection:") && !$0.lowercased().hasPrefix("keep-alive:") }
+        return Array((head.joined(separator: "\r\n") + "\r\nConnection: close" + text[end.lowerBound...]).utf8)
     }
 
     /// Sends `request` to 127.0.0.1:`port` and reads one answer.

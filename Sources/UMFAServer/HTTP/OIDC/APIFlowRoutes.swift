@@ -24,7 +24,8 @@ struct APIFlowRoutes: Sendable {
         do {
             let token: FlowToken
             do {
-                token = try await FlowToken.check(request, url: issuer.issuer + "/authorize", issuer: issuer, services)
+                token = try await FlowToken.check(
+                    request, context: context, url: issuer.issuer + "/authorize", issuer: issuer, services)
             } catch let refusal as ProtectedResource.Refusal {
                 return ProtectedResource.challenge(refusal, traceID: traceID, services: services)
             }
@@ -58,7 +59,7 @@ struct APIFlowRoutes: Sendable {
             let issuer = try context.resolvedIssuer()
             let handle = context.parameters.get("flow_id") ?? ""
             let token = try await FlowToken.check(
-                request, url: APIFlowService.base(issuer, handle) + suffix, issuer: issuer, services)
+                request, context: context, url: APIFlowService.base(issuer, handle) + suffix, issuer: issuer, services)
             let form = readsBody ? try await Self.submission(request, context: context) : FlowSubmission()
             let step = try await call(
                 APIFlowService(services: services, issuer: issuer, flowKey: token.key), handle, form,
@@ -110,13 +111,15 @@ struct FlowToken: Sendable {
     let clientID: String
 
     /// - Throws: ``ProtectedResource/Refusal`` (401 with its challenge).
-    static func check(_ request: Request, url: String, issuer: OAuthIssuer, _ services: ServerServices) async throws
+    static func check(
+        _ request: Request, context: UMFARequestContext, url: String, issuer: OAuthIssuer, _ services: ServerServices
+    ) async throws
         -> FlowToken
     {
         let claims: AccessTokenClaims
         do {
             claims = try await ProtectedResource(services: services, issuer: issuer, url: url)
-                .claims(of: .init(request)) {
+                .claims(of: .init(request, context: context)) {
                     // A client's own token (client_credentials): a user's token that happens to
                     // carry the scope would pass by the client's attestation rule.
                     $0.authTime == nil
