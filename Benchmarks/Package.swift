@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "UMFAEncoding", package: umfa),
                 .product(name: "UMFAAuthenticator", package: umfa),
                 .product(name: "UMFAContract", package: umfa),
+                .product(name: "UMFAJOSE", package: umfa),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -3,6 +3,10 @@
 # BENCHMARKS.md with the figures, the machine and the commands. Not part of the test command.
 #   scripts/bench.sh            full run (about 15 minutes after the build)
 #   scripts/bench.sh --smoke    seconds per figure and 1,000 users at most: checks it all works
+#   scripts/bench.sh --cpu      server CPU per operation on SQLite and PostgreSQL beside the crypto
+#                               floor (openssl speed, swift-crypto), about 12 minutes after the build;
+#                               UMFA_BENCH_BEFORE=<another release umfa> runs it beside this one,
+#                               interleaved, for before/after figures. Writes its section of BENCHMARKS.md.
 # Installs wrk (Debian) and a venv with py_webauthn 3.0.1, psycopg and PyJWT (for the API-flow
 # client of Tests/Interop/api_flow_client.py, which signs the refresh_token users in) itself.
 set -euo pipefail
@@ -10,6 +14,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 smoke=0
 [ "${1:-}" = "--smoke" ] && smoke=1
+cpu=0
+[ "${1:-}" = "--cpu" ] && cpu=1
 if [ $smoke = 1 ]; then
     seconds=1; load_seconds=3; warmup=1; growth=(1000); wrk_seconds=3
 else
@@ -17,7 +23,7 @@ else
 fi
 concurrency=${UMFA_BENCH_CONCURRENCY:-16}
 out=$root/.build/bench
-rm -rf "$out" && mkdir -p "$out"
+[ $cpu = 1 ] || { rm -rf "$out" && mkdir -p "$out"; }
 
 if ! command -v wrk >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
@@ -31,11 +37,39 @@ echo "== release build (umfa, umfa-bench)"
 # SwiftPM can miss files added to a path dependency since the last build: touching the
 # manifests makes it look again.
 touch Package.swift Benchmarks/Package.swift
+# The benchmarks build against the versions the main package has resolved, offline as well.
+[ -f Benchmarks/Package.resolved ] || cp Package.resolved Benchmarks/Package.resolved
 # One release tree for both: the benchmark package depends on UMFA, so it can build `umfa` too.
 swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa-bench
 swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa
 bench=$root/.build-bench/release/umfa-bench
 umfa=$root/.build-bench/release/umfa
+
+if [ $cpu = 1 ]; then
+    out=$root/.build/bench-cpu
+    rm -rf "$out" && mkdir -p "$out"
+    rounds=${UMFA_BENCH_ROUNDS:-3} cpu_seconds=${UMFA_BENCH_SECONDS:-3}
+    targets=(--umfa "$umfa" --name after)
+    [ -n "${UMFA_BENCH_BEFORE:-}" ] && targets+=(--umfa "$UMFA_BENCH_BEFORE" --name before)
+    echo "== crypto floor: openssl speed, swift-crypto and UMFA's JWS signer in process"
+    "$venv/bin/python" scripts/bench/openssl_speed.py 2 > "$out/openssl.json"
+    "$bench" floor --seconds 1 --rounds 2 > "$out/floor.json"
+    "$bench" library --seconds 2 --rounds 9 > "$out/library.json"
+    echo "== server CPU per operation, SQLite"
+    "$venv/bin/python" scripts/bench/cpu_bench.py --engine sqlite --database sqlite --bench "$bench" \
+        --out "$out" --rounds "$rounds" --seconds "$cpu_seconds" "${targets[@]}"
+    echo "== server CPU per operation, PostgreSQL"
+    export BENCH_PY="$venv/bin/python" BENCH_BIN="$bench" BENCH_OUT="$out" BENCH_ROUNDS="$rounds" \
+        BENCH_SECONDS="$cpu_seconds"
+    export BENCH_TARGETS="${targets[*]}"
+    # shellcheck disable=SC2016
+    UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-25499} scripts/with-postgres.sh bash -c '
+        "$BENCH_PY" scripts/bench/cpu_bench.py --engine postgres --database "$UMFA_TEST_POSTGRES_URL" \
+            --bench "$BENCH_BIN" --out "$BENCH_OUT" --rounds "$BENCH_ROUNDS" --seconds "$BENCH_SECONDS" \
+            $BENCH_TARGETS'
+    "$venv/bin/python" scripts/bench/cpu_report.py "$out" BENCHMARKS.md "scripts/bench.sh --cpu"
+    exit 0
+fi
 
 echo "== library: UMFAWebAuthn vs raw P-256 vs py_webauthn"
 "$bench" library --seconds $seconds --vectors "$out/vectors.json" > "$out/library.json"

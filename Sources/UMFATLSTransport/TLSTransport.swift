@@ -90,8 +90,15 @@ public struct TLSTransport: HTTPTransport {
         defer { timer.cancel() }
         do {
             return try await channel.executeThenClose { inbound, outbound in
-                for part in Self.parts(of: request, url: url, host: host, port: port) {
-                    try await outbound.write(part)
+                do {
+                    for part in Self.parts(of: request, url: url, host: host, port: port) {
+                        try await outbound.write(part)
+                    }
+                } catch {
+                    // The channel closed under the write: the inbound side carries why (the
+                    // server's TLS alert, a reset), which says more than "closed channel".
+                    for try await _ in inbound {}
+                    throw error
                 }
                 return try await Self.answer(from: inbound, url: url)
             }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 import UMFAServer
+import UMFATestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -50,6 +51,24 @@ struct AbuseTimeoutTests {
             let answer = closed ? (text: "", closed: true) : socket.receiveUntilClosed(limit: .seconds(3))
             #expect(answer.closed, "a trickled request head kept the connection open")
             #expect(ContinuousClock.now - start < .seconds(9))
+        }
+    }
+
+    @Test(
+        "a process the tests start while a connection is open holds no copy of it: the server's close reaches the client"
+    )
+    func childProcessesHoldNoConnection() async throws {
+        try await AbuseServer.with(.live, limits: Self.limits, idleTimeout: .seconds(1)) { api in
+            let port = try #require(api.client.port)
+            let socket = try RawSocket(port: port)
+            defer { socket.close() }
+            try socket.send("GET /hea")
+            try await Task.sleep(for: .milliseconds(300))
+            // A child that outlives the connection, as `openssl s_server` and PostgreSQL do in
+            // other suites; with the socket inherited, the idle close would never reach the client.
+            try await Shell.run("sleep 15 > /dev/null 2>&1 &")
+            let answer = socket.receiveUntilClosed(limit: .seconds(10))
+            #expect(answer.closed, "a child process kept the closed connection open")
         }
     }
 

@@ -21,6 +21,8 @@ import UMFATLSTransport
             try await body(pki, server)
         } catch {
             await server.stop()
+            // What the server saw (a refused certificate, an alert) is half of any failure.
+            Issue.record("openssl s_server said: \((try? String(contentsOfFile: server.log, encoding: .utf8)) ?? "")")
             throw error
         }
         await server.stop()

@@ -25,21 +25,25 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "A prefix for the user ids this run creates.") var userPrefix: String = "bench"
     @Option(help: "Write every measured latency (ms, one per line) here, to merge runs of several processes.")
     var samples: String?
+    @Option(help: "The server's process id: its CPU time over the measured window is reported.")
+    var serverPid: Int32?
+    @Option(help: "The server's /metrics URL: its store statements over the measured window are reported.")
+    var metricsUrl: String?
 
     func run() async throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(concurrency, 8)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let api = UMFAAPI(client: http, server: server, applicationID: app)
-        let measured: (result: LoadResult, cpu: Double)
+        let measured: (result: LoadResult, cpu: Double, server: ServerProbe.Reading)
         do {
-            measured = try await measure(api)
+            measured = try await measure(api, http: http)
             try await http.shutdown()
         } catch {
             try? await http.shutdown()
             throw error
         }
-        let (result, cpu) = measured
+        let (result, cpu, server) = measured
         if let samples {
             let lines = result.latencies.samples.map { String($0 * 1000) }.joined(separator: "\n")
             try Data(lines.utf8).write(to: URL(fileURLWithPath: samples))
@@ -51,16 +55,31 @@ struct LoadCommand: AsyncParsableCommand {
             "p50_ms": result.latencies.percentile(0.50), "p99_ms": result.latencies.percentile(0.99),
             "generator_cpu_cores": cpu / result.seconds,
             "first_error": result.firstError ?? "",
+            "server_cpu_seconds": server.serverCPU, "postgres_cpu_seconds": server.postgresCPU,
+            "statements": server.statements,
         ])
     }
 
     /// Enrols the devices, warms up, then measures the load and this process's CPU time.
-    private func measure(_ api: UMFAAPI) async throws -> (result: LoadResult, cpu: Double) {
+    /// With `--server-pid`, also what the server (and PostgreSQL) spent over the same window.
+    private func measure(_ api: UMFAAPI, http: HTTPClient) async throws -> (
+        result: LoadResult, cpu: Double, server: ServerProbe.Reading
+    ) {
         let devices = try await prepareDevices(api)
         if warmup > 0 { _ = try await runWorkers(api, devices: devices, seconds: warmup) }
+        let probe = serverPid.map { ServerProbe(pid: $0, metricsURL: metricsUrl) }
+        let serverBefore = try await probe?.read(http)
         let cpuBefore = Measure.processCPUSeconds()
         let result = try await runWorkers(api, devices: devices, seconds: seconds)
-        return (result, Measure.processCPUSeconds() - cpuBefore)
+        let cpu = Measure.processCPUSeconds() - cpuBefore
+        var spent = ServerProbe.Reading()
+        if let probe, let serverBefore {
+            let after = try await probe.read(http)
+            spent.serverCPU = after.serverCPU - serverBefore.serverCPU
+            spent.postgresCPU = after.postgresCPU - serverBefore.postgresCPU
+            spent.statements = after.statements - serverBefore.statements
+        }
+        return (result, cpu, spent)
     }
 
     /// For logins: one enrolled device per user, enrolled over HTTP like any client.

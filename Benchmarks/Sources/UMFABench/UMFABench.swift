@@ -7,5 +7,5 @@ struct UMFABench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "umfa-bench",
         abstract: "UMFA benchmarks: library verification, crypto ceiling, HTTP load.",
-        subcommands: [LibraryCommand.self, CeilingCommand.self, LoadCommand.self])
+        subcommands: [LibraryCommand.self, CeilingCommand.self, FloorCommand.self, LoadCommand.self])
 }

@@ -65,14 +65,6 @@ enum TimeOrderedID {
         let random = SecureRandom.bytes(8)
         bytes[8] = 0x80 | (random[0] & 0x3F)
         for index in 9..<16 { bytes[index] = random[index - 8] }
-        let hex = Hex.encode(bytes)
-        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(
-                hex[
-                    hex.index(
-                        hex.startIndex, offsetBy: range.lowerBound)..<hex.index(
-                            hex.startIndex, offsetBy: range.upperBound)])
-        }
-        return parts.joined(separator: "-")
+        return UUIDText.lowercase(bytes)
     }
 }

@@ -86,7 +86,7 @@ enum LoginTokens {
             aud: [services.tokens.issuer, application.id.uuidString.lowercased()],
             iat: Int64(now.timeIntervalSince1970),
             exp: Int64(now.timeIntervalSince1970) + Int64(application.tokenTTLSeconds),
-            jti: UUID().uuidString.lowercased(), userID: userID, applicationID: application.id.uuidString.lowercased(),
+            jti: SecureRandom.uuidString(), userID: userID, applicationID: application.id.uuidString.lowercased(),
             credentialID: Base64URL.encode(credentialID), webauthnTime: Timestamps.rfc3339(now),
             userpwTime: userpwTime.map(Timestamps.rfc3339), amr: amr(for: authenticatorData))
         return try await services.tokens.issue(claims, algorithm: application.tokenSigningAlgorithm)

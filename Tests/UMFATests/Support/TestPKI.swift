@@ -75,7 +75,9 @@ struct OpenSSLServer: Sendable {
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         for _ in 0..<100 {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }),
+            // Whole lines only: a line still being written would give a port cut short.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            if let line = lines.first(where: { $0.hasPrefix("ACCEPT") }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
             {
                 return OpenSSLServer(port: port, pid: pid, log: log)
