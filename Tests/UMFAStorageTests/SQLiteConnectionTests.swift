@@ -69,4 +69,31 @@ struct SQLiteConnectionTests {
         let closed = await #expect(throws: StoreError.self) { try await executor.rows(StoreQuery("SELECT 1")) }
         #expect(closed?.code == .unavailable)
     }
+
+    @Test(
+        "UMFA's WAL hook still checkpoints, off the committing caller: the WAL stays near the threshold, not the data's size"
+    )
+    func checkpointsKeepTheWALBounded() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-wal-\(UUID().uuidString).sqlite")
+        let executor = try await SQLiteExecutor.open(path: file.path, logger: Logger(label: "t"))
+        _ = try await executor.rows(StoreQuery("CREATE TABLE w (id BIGINT PRIMARY KEY, body TEXT NOT NULL)"))
+        // About 16 MB in 4,000 commits of 4 kB: four times SQLite's 1,000-page threshold.
+        let body = String(repeating: "x", count: 4000)
+        var largestWAL = 0
+        for id in 0..<4000 {
+            _ = try await executor.rows(
+                StoreQuery("INSERT INTO w (id, body) VALUES (?, ?)", [.integer(Int64(id)), .text(body)]))
+            if id % 100 == 0 {
+                // The checkpoint runs on the connection's thread: give it its turn.
+                try await Task.sleep(for: .milliseconds(5))
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path + "-wal")[.size] as? Int) ?? 0
+                largestWAL = max(largestWAL, size)
+            }
+        }
+        let count = try await executor.rows(StoreQuery("SELECT COUNT(*) AS n FROM w")).first?.optionalInteger("n")
+        try await executor.close()
+        #expect(count == 4000)
+        #expect(largestWAL > 0)
+        #expect(largestWAL < 10_000_000, "the WAL grew to \(largestWAL) bytes: no checkpoint ran")
+    }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// One SQLite connection through the C API, with its prepared statements kept for reuse.
 ///
-/// Not thread-safe: ``SQLiteExecutor`` touches it from its one thread only. Preparing a
+/// Not thread-safe: ``SQLiteExecutor`` touches it under its lock only. Preparing a
 /// statement (parsing the SQL) cost more than running it — about 5 % of a login's server CPU
 /// through SQLiteNIO, which prepares every query anew and answers each row through an event
 /// loop — so statements are prepared once and reset after each run.
@@ -13,6 +13,16 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
     /// Statement texts beyond this many are not kept: a safety net, since the store's SQL is a
     /// small fixed set.
     private static let maximumKeptStatements = 256
+    /// How long a statement run by the connection's thread waits for another process's lock.
+    static let busyTimeoutMilliseconds: Int32 = 5000
+    /// Whether statements now wait for another process's lock (``busyTimeoutMilliseconds``) or
+    /// fail busy at once (``runWithoutWaiting(_:writes:)``).
+    private var waitsWhenBusy = true
+    /// Pages in the write-ahead log after the last commit (the WAL hook's count).
+    private(set) var walPages: Int32 = 0
+    /// WAL pages past which the executor checkpoints on its thread: SQLite's own
+    /// auto-checkpoint threshold, whose work (an fsync) the hook below takes off the caller.
+    static let checkpointPages: Int32 = 1000
 
     private final class PreparedStatement {
         let handle: OpaquePointer
@@ -43,10 +53,67 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
             database = nil
             throw StoreError(.unavailable, "SQLite: cannot open \(path): \(message)")
         }
+        sqlite3_busy_timeout(database, Self.busyTimeoutMilliseconds)
+        // A WAL hook of our own replaces SQLite's auto-checkpoint, which would sync the files
+        // inside whichever commit crosses the threshold, on whatever thread ran it.
+        sqlite3_wal_hook(
+            database,
+            { context, _, _, pages in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<SQLiteConnectionHandle>.fromOpaque(context).takeUnretainedValue().walPages = pages
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// What ``runWithoutWaiting(_:writes:)`` did.
+    enum Attempt {
+        /// The statement ran; its rows.
+        case ran([SQLiteStoredRow])
+        /// The statement did not run and changed nothing: another process holds the lock, or it
+        /// writes where writes were not allowed. The connection's thread runs it instead.
+        case deferred
+    }
+
+    /// Runs `query` without waiting for another process's lock, and only if it is read-only
+    /// or `writes` is true; otherwise, or when the database is busy, nothing happens.
+    func runWithoutWaiting(_ query: StoreQuery, writes: Bool) throws -> Attempt {
+        guard let database else { throw StoreError(.unavailable, "SQLite: the connection is closed") }
+        if !writes, sqlite3_stmt_readonly(try prepared(query.sql, database: database).handle) == 0 {
+            return .deferred
+        }
+        setWaitsWhenBusy(false, database: database)
+        do {
+            return .ran(try run(query))
+        } catch is BusyBeforeFirstRow {
+            return .deferred
+        }
+    }
+
+    /// Runs `query`, waiting up to ``busyTimeoutMilliseconds`` for another process's lock.
+    func runWaiting(_ query: StoreQuery) throws -> [SQLiteStoredRow] {
+        guard let database else { throw StoreError(.unavailable, "SQLite: the connection is closed") }
+        setWaitsWhenBusy(true, database: database)
+        do {
+            return try run(query)
+        } catch is BusyBeforeFirstRow {
+            throw SQLiteExecutor.busy
+        }
+    }
+
+    /// Another process held a lock the statement needed before it changed anything.
+    private struct BusyBeforeFirstRow: Error {}
+
+    /// Marks the WAL checkpointed (after ``SQLiteExecutor`` ran one).
+    func checkpointed() { walPages = 0 }
+
+    private func setWaitsWhenBusy(_ waits: Bool, database: OpaquePointer) {
+        guard waits != waitsWhenBusy else { return }
+        sqlite3_busy_timeout(database, waits ? Self.busyTimeoutMilliseconds : 0)
+        waitsWhenBusy = waits
     }
 
     /// Runs one statement to its end and returns its rows.
-    func run(_ query: StoreQuery) throws -> [SQLiteStoredRow] {
+    private func run(_ query: StoreQuery) throws -> [SQLiteStoredRow] {
         guard let database else { throw StoreError(.unavailable, "SQLite: the connection is closed") }
         let statement = try prepared(query.sql, database: database)
         // Runs last, after the reset below.
@@ -60,7 +127,14 @@ final class SQLiteConnectionHandle: @unchecked Sendable {
         while true {
             let status = sqlite3_step(statement.handle)
             if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else { throw Self.error(status, database: database) }
+            guard status == SQLITE_ROW else {
+                // Busy at the first step: the statement took no lock and changed nothing (a
+                // RETURNING statement makes all its changes before its first row).
+                if rows.isEmpty, [SQLITE_BUSY, SQLITE_LOCKED].contains(sqlite3_extended_errcode(database) & 0xFF) {
+                    throw BusyBeforeFirstRow()
+                }
+                throw Self.error(status, database: database)
+            }
             let columns = statement.columns ?? SQLiteColumns(statement.handle)
             statement.columns = columns
             let values = Self.values(of: statement.handle, count: columns.count)

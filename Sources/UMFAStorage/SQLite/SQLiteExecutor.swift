@@ -1,21 +1,45 @@
 import Foundation
 import Logging
 import NIOPosix
+import Synchronization
 
 /// Runs statements on one SQLite connection: WAL journal, foreign keys on, the chosen
 /// ``SQLiteDurability``, and a busy timeout so a second process waits instead of failing.
 ///
-/// The connection has a thread of its own, and a query resumes its caller straight from that
-/// thread. On the shared thread pool, connections waiting for a lock could occupy every thread,
-/// so the one holding the lock could not finish and the others would fail after the busy
-/// timeout.
+/// A statement runs on the calling thread when that thread is an event loop (`umfa serve` makes
+/// NIO's loops Swift's executor, so request handlers run there), the connection is free, and
+/// no other process holds the lock it needs: a statement takes a few microseconds, and handing
+/// it to another thread and resuming the caller after it cost more than running it (two thread
+/// wake-ups). On Swift's cooperative pool (tools, tests, an embedding app) a statement goes to
+/// the connection's thread instead: that pool has a thread per core, and many callers running
+/// statements there would hold back every other task. Everything that may wait goes to the
+/// connection's own thread too, which resumes its caller from there:
+/// - a statement that finds another process's lock waits there under the busy timeout (on the
+///   shared thread pool, connections waiting for a lock could occupy every thread, so the one
+///   holding the lock could not finish);
+/// - with ``SQLiteDurability/full`` every commit syncs the disk, so writes go there;
+/// - the WAL checkpoint (its fsync) runs there, never inside a caller's commit;
+/// - after ``inlineStreakLimit`` statements in a row on callers' threads, the next goes there,
+///   so a long series of statements suspends its task now and then and never holds one of the
+///   server's event loops for its whole length.
 final class SQLiteExecutor: SQLExecutor {
-    private let connection: SQLiteConnectionHandle
+    /// The connection, used by one thread at a time.
+    private let connection: Mutex<SQLiteConnectionHandle>
     private let thread: NIOThreadPool
+    /// Whether writes may run on the caller's thread (not with ``SQLiteDurability/full``).
+    private let writesInline: Bool
+    /// Statements run on callers' threads since one last went to the connection's thread.
+    private let inlineStreak = Atomic<Int>(0)
+    /// Whether a checkpoint is queued on the connection's thread.
+    private let checkpointQueued = Atomic<Bool>(false)
 
-    private init(connection: SQLiteConnectionHandle, thread: NIOThreadPool) {
-        self.connection = connection
+    /// Statements in a row on callers' threads before one goes to the connection's thread.
+    static let inlineStreakLimit = 8
+
+    private init(connection: SQLiteConnectionHandle, thread: NIOThreadPool, durability: SQLiteDurability) {
+        self.connection = Mutex(connection)
         self.thread = thread
+        self.writesInline = durability == .normal
     }
 
     static func open(path: String, durability: SQLiteDurability = .normal, logger: Logger) async throws
@@ -31,11 +55,11 @@ final class SQLiteExecutor: SQLExecutor {
             throw error as? StoreError ?? StoreError(.unavailable, "SQLite: cannot open \(path): \(error)")
         }
         logger.debug("opened the SQLite database", metadata: ["path": .string(path)])
-        let executor = SQLiteExecutor(connection: connection, thread: thread)
+        let executor = SQLiteExecutor(connection: connection, thread: thread, durability: durability)
         do {
-            // The busy timeout first: switching to WAL needs a lock another process may hold.
+            // The handle set the busy timeout: switching to WAL needs a lock another process may hold.
             for pragma in [
-                "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON",
+                "PRAGMA journal_mode = WAL", "PRAGMA foreign_keys = ON",
                 "PRAGMA synchronous = \(durability.pragmaValue)",
             ] {
                 try await retryingWhenBusy { _ = try await executor.rows(StoreQuery(pragma)) }
@@ -48,13 +72,48 @@ final class SQLiteExecutor: SQLExecutor {
     }
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
-        let connection = connection
-        return try await withCheckedThrowingContinuation { continuation in
-            thread.submit { state in
+        if let rows = try rowsOnThisThread(query) { return rows }
+        inlineStreak.store(0, ordering: .relaxed)
+        let rows: [SQLiteStoredRow] = try await withCheckedThrowingContinuation { continuation in
+            thread.submit { [self] state in
                 guard case .active = state else {
                     return continuation.resume(throwing: StoreError(.unavailable, "SQLite: the connection is closed"))
                 }
-                continuation.resume(with: Result { try connection.run(query) })
+                continuation.resume(with: Result { try connection.withLock { try $0.runWaiting(query) } })
+            }
+        }
+        checkpointWhenDue()
+        return rows
+    }
+
+    /// The statement's rows when it ran on the calling thread; `nil` when it must go to the
+    /// connection's thread: not on an event loop, the connection is busy, the streak is long, or it
+    /// would wait.
+    func rowsOnThisThread(_ query: StoreQuery) throws -> [any StoredRow]? {
+        guard MultiThreadedEventLoopGroup.currentEventLoop != nil,
+            inlineStreak.load(ordering: .relaxed) < Self.inlineStreakLimit
+        else { return nil }
+        let writesInline = writesInline
+        let attempt = try connection.withLockIfAvailable { try $0.runWithoutWaiting(query, writes: writesInline) }
+        guard case .ran(let rows) = attempt else { return nil }
+        inlineStreak.add(1, ordering: .relaxed)
+        checkpointWhenDue()
+        return rows
+    }
+
+    /// Queues a checkpoint on the connection's thread once the WAL has grown past
+    /// ``SQLiteConnectionHandle/checkpointPages`` (PASSIVE, as SQLite's auto-checkpoint).
+    private func checkpointWhenDue() {
+        guard connection.withLockIfAvailable({ $0.walPages >= SQLiteConnectionHandle.checkpointPages }) == true,
+            checkpointQueued.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        thread.submit { [self] state in
+            defer { checkpointQueued.store(false, ordering: .releasing) }
+            guard case .active = state else { return }
+            connection.withLock { handle in
+                if (try? handle.runWaiting(StoreQuery("PRAGMA wal_checkpoint(PASSIVE)"))) != nil {
+                    handle.checkpointed()
+                }
             }
         }
     }
@@ -125,10 +184,9 @@ final class SQLiteExecutor: SQLExecutor {
     /// Closes the connection on its thread, then stops the thread; runs to the end even when
     /// the calling task is cancelled.
     func close() async throws {
-        let connection = connection
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            thread.submit { _ in
-                connection.close()
+            thread.submit { [self] _ in
+                connection.withLock { $0.close() }
                 continuation.resume()
             }
         }
