@@ -18,25 +18,7 @@ struct SQLiteBusyTests {
         let store = try await SQLiteStore.open(path: file.path, logger: Logger(label: "t"))
         let app = try await Records.seed(store)
         // A second process (Python's sqlite3 on the same file) takes the write lock for 1.5 s.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "python3", "-c",
-            """
-            sqlite3, sys, time = (__import__(name) for name in ("sqlite3", "sys", "time"))
-            c = sqlite3.connect(sys.argv[1], isolation_level=None)
-            c.execute("BEGIN IMMEDIATE")
-            print("locked", flush=True)
-            time.sleep(1.5)
-            c.execute("COMMIT")
-            """, file.path,
-        ]
-        let output = Pipe()
-        holder.standardOutput = output
-        try holder.run()
-        // Wait until the lock is held.
-        let line = output.fileHandleForReading.availableData
-        #expect(String(decoding: line, as: UTF8.self).hasPrefix("locked"))
+        let holder = try LockHolder(file: file, seconds: 1.5)
         let started = ContinuousClock.now
         // A read is answered while the other process writes (WAL mode).
         #expect(try await store.application(id: app.id) == app)
@@ -44,8 +26,7 @@ struct SQLiteBusyTests {
         let challenge = Records.challenge(app.id)
         try await store.insertChallenge(challenge)
         let waited = ContinuousClock.now - started
-        holder.waitUntilExit()
-        #expect(holder.terminationStatus == 0)
+        #expect(holder.wait() == 0)
         #expect(waited > .milliseconds(800), "the write did not wait for the other process's lock: \(waited)")
         let consumed = try await store.consumeChallenge(
             challenge.challenge, applicationID: app.id, ceremony: challenge.ceremony)
@@ -85,7 +66,7 @@ struct SQLiteBusyTests {
         #expect(!wrote, "a write ran under another process's lock")
         #expect(counted == Int64(limit))
         _ = try await executor.rows(insert(100))
-        holder.wait()
+        #expect(holder.wait() == 0)
         #expect(try await executor.rows(count).first?.optionalInteger("n") == Int64(limit) + 1)
         try await executor.close()
     }
@@ -118,5 +99,9 @@ private struct LockHolder {
         }
     }
 
-    func wait() { process.waitUntilExit() }
+    /// Waits for the process to end; its exit status.
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 }
