@@ -14,7 +14,7 @@ import UMFA
 
     // The issuer and the public client.
     let oauth = OAuthConfiguration(
-        issuer: URL(string: "https://login.shop.example/oidc/\(appID)")!, clientID: "umfa_ci_…")
+        issuer: URL(string: "https://login.shop.example/oidc/\(appID)")!, clientId: "umfa_ci_…")
     let accounts = try PasskeyAccountClient(device: device, oauth: oauth)
 
     // Sign up: profile, then a passkey on this device; the answer holds the tokens and the

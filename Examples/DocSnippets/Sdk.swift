@@ -70,7 +70,7 @@ import UMFA
     var device = ZSMConfig(hostURL: URL(string: "https://login.shop.example")!, applicationId: appID)
     device.userVerification = .pin { _ in await askForPIN() }
     let oauth = OAuthConfiguration(
-        issuer: URL(string: "https://login.shop.example/oidc/\(appID)")!, clientID: "shop-ios")
+        issuer: URL(string: "https://login.shop.example/oidc/\(appID)")!, clientId: "shop-ios")
     let accounts = try PasskeyAccountClient(device: device, oauth: oauth)
 
     let account = try await accounts.signUp(

@@ -35,7 +35,7 @@ import UMFATLSTransport
         trust: .system,                     // or .certificates([your CA]) or .pinsOnly
         pins: ["r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",   // the key in use
                "YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="]))  // the next key
-    var oauth = OAuthConfiguration(issuer: issuer, clientID: "my-mtls-client", clientAuthentication: .none)
+    var oauth = OAuthConfiguration(issuer: issuer, clientId: "my-mtls-client", clientAuthentication: .none)
     oauth.transport = transport   // RFC 8705 tls_client_auth: client_id in the form, the certificate in TLS
     config.transport = transport  // the ceremonies of UMFAClient / PasskeyAccountClient too
 }

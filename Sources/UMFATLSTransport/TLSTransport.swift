@@ -17,7 +17,7 @@ import UMFA
 /// let transport = try TLSTransport(TLSTransportConfiguration(
 ///     clientIdentity: try .pem(certificatePath: "client.pem", keyPath: "client.key"),
 ///     pins: ["r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=", "<the next key's pin>"]))
-/// var oauth = OAuthConfiguration(issuer: issuer, clientID: "…", clientAuthentication: .none)
+/// var oauth = OAuthConfiguration(issuer: issuer, clientId: "…", clientAuthentication: .none)
 /// oauth.transport = transport
 /// ```
 ///

@@ -72,7 +72,7 @@ struct FlowFixture: Sendable {
         device.scryptRounds = 1 << 10
         device.userVerification = .pin(pad.provider)
         let clientID = try #require(client["client_id"]?.stringValue)
-        let oauth = OAuthConfiguration(issuer: server.issuer(app), clientID: clientID)
+        let oauth = OAuthConfiguration(issuer: server.issuer(app), clientId: clientID)
         return FlowFixture(app: app, device: device, oauth: oauth, pad: pad)
     }
 

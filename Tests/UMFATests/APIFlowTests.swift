@@ -222,16 +222,16 @@ struct APIFlowTests {
                     "grant_types": .array(["authorization_code", "refresh_token", "client_credentials"]),
                 ])
             var fixture = try await FlowFixture.make(server, storage, app: app)
-            fixture.oauth.clientID = "a-client-the-server-never-issued"
+            fixture.oauth.clientId = "a-client-the-server-never-issued"
             fixture.oauth.dcrTemplate = .init(
-                clientID: try #require(template["client_id"]?.stringValue),
+                clientId: try #require(template["client_id"]?.stringValue),
                 authentication: .secret(try #require(template["client_secret"]?.stringValue)))
             let before = try await server.send(
                 .get, APIOperation.listOAuthClients.path(["id": app.id]), bearer: LiveServer.adminToken)
             let email = "omar.\(UUID().uuidString.prefix(8))@example.com"
             let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
             let clientID = try #require(signedUp.claims["aud"]?.stringValue)
-            #expect(clientID != fixture.oauth.clientID && clientID != template["client_id"]?.stringValue)
+            #expect(clientID != fixture.oauth.clientId && clientID != template["client_id"]?.stringValue)
             // A new client object for the same device uses the kept client: nothing new is registered.
             let again = try await fixture.accounts().logIn(email: email)
             #expect(again.claims["aud"]?.stringValue == clientID)
@@ -267,13 +267,13 @@ struct APIFlowTests {
             }
             let client = try await server.flowClient(app, extra)
             var fixture = try await FlowFixture.make(server, storage, app: app)
-            fixture.oauth.clientID = try #require(client["client_id"]?.stringValue)
+            fixture.oauth.clientId = try #require(client["client_id"]?.stringValue)
             fixture.oauth.clientAuthentication =
                 method == "private_key_jwt"
                 ? .privateKeyJWT(key) : .symmetricJWT(secret: try #require(client["client_secret"]?.stringValue))
             let email = "kai.\(UUID().uuidString.prefix(8))@example.com"
             let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
-            #expect(signedUp.claims["aud"]?.stringValue == fixture.oauth.clientID)
+            #expect(signedUp.claims["aud"]?.stringValue == fixture.oauth.clientId)
             #expect(signedUp.claims["email"]?.stringValue == email)
 
             // The wrong key or secret: the flow token is refused and the flow cannot start.

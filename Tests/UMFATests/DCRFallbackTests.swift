@@ -30,7 +30,7 @@ struct DCRFallbackTests {
                     "grant_types": .array(["authorization_code", "refresh_token", "client_credentials"]),
                 ])
             fixture.oauth.dcrTemplate = .init(
-                clientID: try #require(made["client_id"]?.stringValue),
+                clientId: try #require(made["client_id"]?.stringValue),
                 authentication: .secret(try #require(made["client_secret"]?.stringValue)))
         }
         return fixture
@@ -72,7 +72,7 @@ struct DCRFallbackTests {
             let before = try await Self.clientCount(server, fixture.app)
             let email = "ana.\(UUID().uuidString.prefix(8))@example.com"
             let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
-            #expect(signedUp.claims["aud"]?.stringValue == fixture.oauth.clientID)
+            #expect(signedUp.claims["aud"]?.stringValue == fixture.oauth.clientId)
             #expect(attester.calls.withLock { $0 } == 1)
             #expect(try await Self.clientCount(server, fixture.app) == before)
             // The client requires attestation: without one (and no template) the flow token is refused.
@@ -108,7 +108,7 @@ struct DCRFallbackTests {
             let email = "bo.\(UUID().uuidString.prefix(8))@example.com"
             let signedUp = try await fixture.accounts().signUp(profile: AccountProfile(email: email))
             let registered = try #require(signedUp.claims["aud"]?.stringValue)
-            #expect(registered != fixture.oauth.clientID && registered != fixture.oauth.dcrTemplate?.clientID)
+            #expect(registered != fixture.oauth.clientId && registered != fixture.oauth.dcrTemplate?.clientId)
             #expect(try await Self.clientCount(server, fixture.app) == before + 1)
             let why =
                 trigger == "server refuses"

@@ -77,7 +77,7 @@ import UMFATLSTransport
                 certificatePath: pki.path("client.pem"), keyPath: pki.path("client.key"))
             let wrongPin = try await pki.pin(of: "other-ca-server.pem")
             let issuer = try #require(URL(string: "https://localhost:\(server.port)/oidc/\(UUID().uuidString)"))
-            var oauth = OAuthConfiguration(issuer: issuer, clientID: "mtls-client")
+            var oauth = OAuthConfiguration(issuer: issuer, clientId: "mtls-client")
             oauth.transport = try await transport(pki, identity: identity, pin: wrongPin)
             let manager = OAuthTokenManager(configuration: oauth, dpopKey: DPoPKey())
             do throws(ZSMError) {

@@ -12,7 +12,7 @@ import UMFAWebAuthnTypes
 ///
 /// ```swift
 /// let accounts = try PasskeyAccountClient(device: ZSMConfig(hostURL: server, applicationId: appId),
-///                                         oauth: OAuthConfiguration(issuer: issuer, clientID: clientId))
+///                                         oauth: OAuthConfiguration(issuer: issuer, clientId: clientId))
 /// let signedUp = try await accounts.signUp(profile: AccountProfile(email: "ada@example.com"))
 /// let later = try await accounts.logIn(email: "ada@example.com")
 /// later.claims["sub"]     // the verified ID token's subject

@@ -35,7 +35,7 @@ struct DynamicClients: Sendable {
     /// The client kept for `issuer` and `template`; the label holds its id and method, the sealed
     /// bytes its secret.
     func load(issuer: String, template: OAuthConfiguration.DCRTemplate?) throws(ZSMError) -> Registered? {
-        guard let template, let (secret, label) = try keys.loadSealed(applicationId: issuer, userId: template.clientID)
+        guard let template, let (secret, label) = try keys.loadSealed(applicationId: issuer, userId: template.clientId)
         else { return nil }
         let parts = label.split(separator: " ", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw ZSMError(.keyStoreDamaged, "a kept OAuth client is damaged") }
@@ -46,7 +46,7 @@ struct DynamicClients: Sendable {
 
     func save(_ client: Registered, issuer: String, template: OAuthConfiguration.DCRTemplate) throws(ZSMError) {
         try keys.saveSealed(
-            Array((client.clientSecret ?? "").utf8), applicationId: issuer, userId: template.clientID,
+            Array((client.clientSecret ?? "").utf8), applicationId: issuer, userId: template.clientId,
             label: client.clientID + " " + client.method)
     }
 }

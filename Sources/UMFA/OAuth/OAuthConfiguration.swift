@@ -10,21 +10,34 @@ public struct OAuthConfiguration: Sendable {
     /// authentication, registers a client of its own (RFC 7591) and keeps it on the device.
     public struct DCRTemplate: Sendable {
         /// The template client's id (the new client's `software_id`).
-        public var clientID: String
+        public var clientId: String
         /// How the template authenticates (its secret, usually).
         public var authentication: ClientAuthentication
 
         /// Creates a template.
-        public init(clientID: String, authentication: ClientAuthentication) {
-            self.clientID = clientID
+        public init(clientId: String, authentication: ClientAuthentication) {
+            self.clientId = clientId
             self.authentication = authentication
+        }
+
+        /// The template client's id, by its former name.
+        @available(*, deprecated, renamed: "clientId")
+        public var clientID: String {
+            get { clientId }
+            set { clientId = newValue }
+        }
+
+        /// Creates a template (the former argument label).
+        @available(*, deprecated, renamed: "init(clientId:authentication:)")
+        public init(clientID: String, authentication: ClientAuthentication) {
+            self.init(clientId: clientID, authentication: authentication)
         }
     }
 
     /// The issuer, such as `https://mfa.example.com/oidc/<application id>`.
     public var issuer: URL
-    /// The client's id.
-    public var clientID: String
+    /// The client's id (Curity's `clientId`).
+    public var clientId: String
     /// Where the authorization response goes (the flow never redirects; the server checks it).
     public var redirectURI: String
     /// The scopes to ask for.
@@ -56,18 +69,37 @@ public struct OAuthConfiguration: Sendable {
 
     /// Creates a configuration for a public client with the default scopes and loopback redirect.
     public init(
-        issuer: URL, clientID: String, redirectURI: String = "http://127.0.0.1/callback",
+        issuer: URL, clientId: String, redirectURI: String = "http://127.0.0.1/callback",
         scopes: [String] = ["openid", "profile", "email", "offline_access"],
         clientAuthentication: ClientAuthentication = .none
     ) {
         self.issuer = issuer
-        self.clientID = clientID
+        self.clientId = clientId
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.clientAuthentication = clientAuthentication
         self.logger = .silent
         self.timeout = 30
         self.now = { Date() }
+    }
+
+    /// The client's id, by its former name.
+    @available(*, deprecated, renamed: "clientId")
+    public var clientID: String {
+        get { clientId }
+        set { clientId = newValue }
+    }
+
+    /// Creates a configuration (the former argument label).
+    @available(*, deprecated, renamed: "init(issuer:clientId:redirectURI:scopes:clientAuthentication:)")
+    public init(
+        issuer: URL, clientID: String, redirectURI: String = "http://127.0.0.1/callback",
+        scopes: [String] = ["openid", "profile", "email", "offline_access"],
+        clientAuthentication: ClientAuthentication = .none
+    ) {
+        self.init(
+            issuer: issuer, clientId: clientID, redirectURI: redirectURI, scopes: scopes,
+            clientAuthentication: clientAuthentication)
     }
 
     /// The issuer without a trailing slash.

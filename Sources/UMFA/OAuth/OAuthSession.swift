@@ -133,11 +133,18 @@ public struct OAuthErrorAnswer: Codable, Sendable, Equatable {
     /// Words for a developer.
     public var errorDescription: String?
     /// UMFA's trace id, when the server is UMFA.
-    public var traceID: String?
+    public var traceId: String?
 
     enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"
-        case traceID = "trace_id"
+        case traceId = "trace_id"
+    }
+
+    /// UMFA's trace id, by its former name.
+    @available(*, deprecated, renamed: "traceId")
+    public var traceID: String? {
+        get { traceId }
+        set { traceId = newValue }
     }
 }

@@ -29,7 +29,7 @@ extension OAuthTokenManager {
         if configuration.dcrTemplate != nil, let kept = memoryClient.withLock({ $0 }) {
             return Client(id: kept.clientID, authentication: kept.authentication)
         }
-        return Client(id: configuration.clientID, authentication: configuration.clientAuthentication)
+        return Client(id: configuration.clientId, authentication: configuration.clientAuthentication)
     }
 
     func withCurrentClient(_ request: (Client) async -> TokenResponse) async -> TokenResponse {
@@ -124,14 +124,14 @@ extension OAuthTokenManager {
     {
         let token = try await tokenRequest(
             ["grant_type": "client_credentials", "scope": "dcr"],
-            client: Client(id: template.clientID, authentication: template.authentication)
+            client: Client(id: template.clientId, authentication: template.authentication)
         ).get()
         let metadata = try await metadata()
         guard let url = URL(string: metadata.registrationEndpoint) else {
             throw ZSMError(.invalidConfiguration, "the registration endpoint is not a URL")
         }
         let request = ClientRegistrationRequest(
-            clientName: "UMFA SDK client", redirectURIs: [configuration.redirectURI], softwareID: template.clientID)
+            clientName: "UMFA SDK client", redirectURIs: [configuration.redirectURI], softwareID: template.clientId)
         let body: Data
         do {
             body = try JSONEncoder().encode(request)

@@ -146,7 +146,7 @@ public final class OAuthTokenManager: Sendable {
             let error = try? JSONDecoder().decode(OAuthErrorAnswer.self, from: answer.data)
             throw ZSMError(
                 .serverError, "revocation was refused: \(error?.error ?? "HTTP \(answer.status)")",
-                httpStatus: answer.status, traceId: error?.traceID)
+                httpStatus: answer.status, traceId: error?.traceId)
         }
         configuration.logger.info("a token was revoked")
     }

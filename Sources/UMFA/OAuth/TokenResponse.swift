@@ -17,19 +17,32 @@ public struct ErrorTokenResponse: Sendable, Equatable, Error {
     /// The HTTP status it came with.
     public var statusCode: Int
     /// UMFA's trace id, when the server is UMFA.
-    public var traceID: String?
+    public var traceId: String?
 
     /// Creates a refusal.
-    public init(error: String, errorDescription: String? = nil, statusCode: Int, traceID: String? = nil) {
+    public init(error: String, errorDescription: String? = nil, statusCode: Int, traceId: String? = nil) {
         self.error = error
         self.errorDescription = errorDescription
         self.statusCode = statusCode
-        self.traceID = traceID
+        self.traceId = traceId
+    }
+
+    /// UMFA's trace id, by its former name.
+    @available(*, deprecated, renamed: "traceId")
+    public var traceID: String? {
+        get { traceId }
+        set { traceId = newValue }
+    }
+
+    /// Creates a refusal (the former argument label).
+    @available(*, deprecated, renamed: "init(error:errorDescription:statusCode:traceId:)")
+    public init(error: String, errorDescription: String? = nil, statusCode: Int, traceID: String?) {
+        self.init(error: error, errorDescription: errorDescription, statusCode: statusCode, traceId: traceID)
     }
 
     init(_ answer: OAuthErrorAnswer, status: Int) {
         self.init(
-            error: answer.error, errorDescription: answer.errorDescription, statusCode: status, traceID: answer.traceID)
+            error: answer.error, errorDescription: answer.errorDescription, statusCode: status, traceId: answer.traceId)
     }
 
     /// The refusal as a ``ZSMError`` that says what to do next.
@@ -40,7 +53,7 @@ public struct ErrorTokenResponse: Sendable, Equatable, Error {
             : (statusCode >= 500 || error == "temporarily_unavailable" ? .retry : .giveUp)
         return ZSMError(
             .serverError, "\(error): \(errorDescription ?? "the token request was refused")", recovery: recovery,
-            httpStatus: statusCode, traceId: traceID)
+            httpStatus: statusCode, traceId: traceId)
     }
 }
 

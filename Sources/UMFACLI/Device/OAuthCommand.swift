@@ -123,7 +123,7 @@ struct OAuthClientOptions: ParsableArguments {
             let pin = StandardInput.firstLine()
             device.userVerification = .pin { _ in pin }
         }
-        var oauth = OAuthConfiguration(issuer: url, clientID: clientID, redirectURI: redirectURI, scopes: scopes)
+        var oauth = OAuthConfiguration(issuer: url, clientId: clientID, redirectURI: redirectURI, scopes: scopes)
         oauth.timeout = 30
         // A client certificate (RFC 8705 `tls_client_auth`: `client_id` and the certificate)
         // and pins go through the TLS transport, for the flow's ceremonies as for the tokens.
