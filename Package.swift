@@ -1,6 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// RS256 token signatures go through the system's OpenSSL 3 libcrypto on Linux (Debian:
+// libssl-dev), whose RSA-2048 code uses AVX-512 IFMA where the CPU has it and BoringSSL's does
+// not; `UMFA_RSA_BORINGSSL=1 swift build` leaves it out, and then swift-crypto signs them.
+// docs/operators/keys.md says more.
+let rsaThroughSystemLibcrypto = Context.environment["UMFA_RSA_BORINGSSL"] == nil
+
 let package = Package(
     name: "UMFA",
     // The oldest releases with `Synchronization.Mutex`, which the SDK's shared state uses; Linux
@@ -43,6 +49,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "UMFACBOR"),
         .target(name: "UMFAEncoding"),
         // JWS and JWK (RFC 7515, 7517, 7518, 7519, 8037): typed headers and claims, compact
@@ -150,6 +157,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
+                + (rsaThroughSystemLibcrypto ? [.target(name: "CLibcrypto", condition: .when(platforms: [.linux]))] : []),
+            swiftSettings: rsaThroughSystemLibcrypto
+                ? [.define("UMFA_SYSTEM_LIBCRYPTO", .when(platforms: [.linux]))] : []
         ),
         .target(
             name: "UMFAServer",
@@ -240,7 +250,12 @@ let package = Package(
             dependencies: [
                 "UMFATokens", "UMFAJOSE", "UMFAEncoding", "UMFAStorage", "UMFAWebAuthn", "UMFATestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            // RS256SignerTests expect the system libcrypto where UMFATokens signs with it.
+            swiftSettings: rsaThroughSystemLibcrypto
+                ? [.define("UMFA_SYSTEM_LIBCRYPTO", .when(platforms: [.linux]))] : []
         ),
         .testTarget(
             name: "UMFAContractTests",

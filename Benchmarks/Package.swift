@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "UMFAAuthenticator", package: umfa),
                 .product(name: "UMFAContract", package: umfa),
                 .product(name: "UMFAJOSE", package: umfa),
+                .product(name: "UMFATokens", package: umfa),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,10 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# SQLite's C API comes from the system library (Sources/CSQLite), zlib's for compress-nio (the QR
-# encoder's PNG); the Swift machine image has both.
+# SQLite's C API comes from the system library (Sources/CSQLite), RS256 signatures from OpenSSL's
+# libcrypto (Sources/CLibcrypto), zlib's for compress-nio (the QR encoder's PNG); the Swift machine
+# image has all three.
 missing=()
-for package in libsqlite3-dev zlib1g-dev jq sqlite3 curl openssl; do
+for package in libsqlite3-dev libssl-dev zlib1g-dev jq sqlite3 curl openssl; do
     dpkg -s "$package" > /dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -105,7 +105,7 @@ enum LoginTokenJWS {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return try JWSCompactSerialization.sign(
             encodedHeader: encodedHeader ?? key.encodedHeader, payload: try encoder.encode(claims),
-            key: key.material.signingKey)
+            signature: key.material.signature(for:))
     }
 
     /// A token split into its parts; `nil` when it is not three base64url parts.

@@ -10,7 +10,7 @@ import _CryptoExtras
 /// - ES256 (RFC 7518 §3.4): ECDSA P-256 over SHA-256, the signature as `R ‖ S` (64 bytes).
 /// - EdDSA (RFC 8037 §3.1): Ed25519 over the signing input itself.
 enum TokenKeyMaterial: Sendable {
-    case rsa(_RSA.Signing.PrivateKey, _RSA.Signing.PublicKey)
+    case rsa(RS256Signer, _RSA.Signing.PublicKey)
     case p256(P256.Signing.PrivateKey, P256.Signing.PublicKey)
     case ed25519(Curve25519.Signing.PrivateKey, Curve25519.Signing.PublicKey)
 
@@ -19,7 +19,7 @@ enum TokenKeyMaterial: Sendable {
         switch algorithm {
         case .rs256:
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-            self = .rsa(key, key.publicKey)
+            self = .rsa(RS256Signer(key), key.publicKey)
         case .es256:
             let key = P256.Signing.PrivateKey()
             self = .p256(key, key.publicKey)
@@ -34,7 +34,7 @@ enum TokenKeyMaterial: Sendable {
         switch algorithm {
         case .rs256:
             let key = try _RSA.Signing.PrivateKey(derRepresentation: bytes)
-            self = .rsa(key, key.publicKey)
+            self = .rsa(RS256Signer(key), key.publicKey)
         case .es256:
             let key = try P256.Signing.PrivateKey(derRepresentation: bytes)
             self = .p256(key, key.publicKey)
@@ -55,7 +55,7 @@ enum TokenKeyMaterial: Sendable {
     /// The private half as stored (sealed): PKCS #1 / SEC 1 DER, or the 32-byte Ed25519 seed.
     var privateKeyBytes: [UInt8] {
         switch self {
-        case .rsa(let key, _): [UInt8](key.derRepresentation)
+        case .rsa(let signer, _): [UInt8](signer.key.derRepresentation)
         case .p256(let key, _): [UInt8](key.derRepresentation)
         case .ed25519(let key, _): [UInt8](key.rawRepresentation)
         }
@@ -70,10 +70,20 @@ enum TokenKeyMaterial: Sendable {
         }
     }
 
-    /// The private half as a JWS signing key, which signs and checks the signatures.
+    /// The JWS signature over `signingInput`; RS256 through ``RS256Signer``, which may be the
+    /// system libcrypto's.
+    func signature(for signingInput: Data) throws -> Data {
+        switch self {
+        case .rsa(let signer, _): try signer.signature(for: signingInput)
+        default: try signingKey.signature(for: signingInput)
+        }
+    }
+
+    /// The private half as a JWS signing key, which checks the signatures (and signs, through
+    /// swift-crypto alone).
     var signingKey: JWSSigningKey {
         switch self {
-        case .rsa(let key, _): .rs256(key)
+        case .rsa(let signer, _): .rs256(signer.key)
         case .p256(let key, _): .es256(key)
         case .ed25519(let key, _): .edDSA(key)
         }

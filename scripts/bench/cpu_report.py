@@ -83,6 +83,7 @@ def main() -> None:
     lines += ["", "Crypto in the same run, operations per second on one core:", "",
               "| operation | `openssl speed` (OpenSSL 3, system) | swift-crypto (BoringSSL) in process |"
               " UMFA's JWS signer in process |", "|---|---|---|---|"]
+    rs256_library = swift.get("rs256_library", "swift-crypto (BoringSSL)")
     for name, label, jws in (("p256_verify", "P-256 verify", None), ("p256_sign", "P-256 sign", "umfa_es256_jws"),
                              ("ed25519_sign", "Ed25519 sign", "umfa_eddsa_jws"),
                              ("rsa2048_sign", "RSA-2048 sign", "umfa_rs256_jws")):
@@ -104,7 +105,7 @@ def main() -> None:
                      f" {sqlite['login_ES256']['statements']:.1f} (SQLite), {postgres['login_ES256']['statements']:.1f}"
                      f" (PostgreSQL).")
     rsa = swift["umfa_rs256_jws"] / openssl["rsa2048_sign"]
-    lines.append(f"3. RS256: UMFA's signer {swift['umfa_rs256_jws']:,.0f}/s against `openssl speed rsa2048`"
+    lines.append(f"3. RS256: UMFA's signer ({rs256_library}) {swift['umfa_rs256_jws']:,.0f}/s against `openssl speed rsa2048`"
                  f" {openssl['rsa2048_sign']:,.0f}/s = **{rsa:.2f} ×**; target ≥ 0.9 × — {verdict(rsa >= 0.9)}.")
     if sqlite:
         marginal = sqlite["login_RS256"]["server_us"] - sqlite["login_ES256"]["server_us"] + 1e6 / openssl["p256_sign"]

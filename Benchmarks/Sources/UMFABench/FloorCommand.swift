@@ -3,12 +3,14 @@ import Crypto
 import Foundation
 import UMFAEncoding
 import UMFAJOSE
+import UMFATokens
 import _CryptoExtras
 
 /// The crypto floor of the operations `scripts/bench.sh --cpu` measures, in this process on one
 /// core: swift-crypto's raw operations, and the same signatures through UMFA's own JWS signer
-/// (`JWSCompactSerialization` over a parsed key, as the server signs), so the two can be set
-/// beside `openssl speed` taken in the same run.
+/// (`JWSCompactSerialization` over a parsed key, as the server signs: RS256 through
+/// `RS256Signer`, the system libcrypto in a Linux build), so the two can be set beside
+/// `openssl speed` taken in the same run.
 struct FloorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "floor", abstract: "swift-crypto and UMFA's JWS signer: operations per second on one core.")
@@ -21,6 +23,7 @@ struct FloorCommand: ParsableCommand {
         let p256 = P256.Signing.PrivateKey()
         let p256Signature = try p256.signature(for: message)
         let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let rs256 = RS256Signer(rsa)
         let ed25519 = Curve25519.Signing.PrivateKey()
         // A login token's size: a header and about 400 bytes of claims.
         let header = Base64URL.encode(Data(#"{"alg":"RS256","kid":"k","typ":"JWT"}"#.utf8))
@@ -39,7 +42,10 @@ struct FloorCommand: ParsableCommand {
             ("rsa2048_sign", { _ = try rsa.signature(for: message, padding: .insecurePKCS1v1_5) }),
             (
                 "umfa_rs256_jws",
-                { _ = try JWSCompactSerialization.sign(encodedHeader: header, payload: payload, key: .rs256(rsa)) }
+                {
+                    _ = try JWSCompactSerialization.sign(
+                        encodedHeader: header, payload: payload, signature: rs256.signature(for:))
+                }
             ),
             (
                 "umfa_es256_jws",
@@ -60,6 +66,8 @@ struct FloorCommand: ParsableCommand {
                 best[name] = max(best[name] ?? 0, rate)
             }
         }
-        try printJSON(best.mapValues { $0 as Any })
+        var figures = best.mapValues { $0 as Any }
+        figures["rs256_library"] = rs256.library
+        try printJSON(figures)
     }
 }

@@ -82,6 +82,7 @@ private func prepare(
         refreshInterval: configuration.signingKeyRefreshInterval,
         now: configuration.now, signatureObserver: { metrics.signature($0, duration: $1) })
     try await tokens.loadKeys()
+    logger.info("RS256 signatures by \(RS256Signer.buildLibrary)")
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()
     let publicURL = configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration)
