@@ -66,8 +66,8 @@ struct FloorCommand: ParsableCommand {
                 best[name] = max(best[name] ?? 0, rate)
             }
         }
-        var figures = best.mapValues { $0 as Any }
-        figures["rs256_library"] = rs256.library
-        try printJSON(figures)
+        var printed = best.mapValues { $0 as Any }
+        printed["rs256_library"] = rs256.library
+        try printJSON(printed)
     }
 }
