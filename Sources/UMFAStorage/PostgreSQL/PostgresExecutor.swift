@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import Synchronization
 
@@ -112,32 +114,35 @@ final class PostgresExecutor: SQLExecutor {
 
     /// Leases a connection for `body`, waiting at most ``leaseTimeout`` for one (and for a
     /// running pool, between start-up and the service group).
+    ///
+    /// The lease runs in a task of its own, which the deadline cancels; the deadline is a timer
+    /// on an event loop. `Task.sleep` was the deadline before: each statement's sleep armed and
+    /// disarmed a timer of Dispatch's, whose manager and worker threads then took about a fifth
+    /// of the server's CPU on a PostgreSQL login (scripts/bench/ANALYSIS.md, item 31).
     func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let lease = LeaseRace()
         let (pool, timeout) = (pool, leaseTimeout)
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await pool.client().withConnection { connection in
-                    guard lease.claim(.leased) else { throw CancellationError() }
-                    return try await body(connection)
-                }
+        let work = Task {
+            try await pool.client().withConnection { connection in
+                guard lease.claim(.leased) else { throw CancellationError() }
+                return try await body(connection)
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                if lease.claim(.timedOut) {
-                    throw StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)")
-                }
-                return nil
+        }
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.any()
+        let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout / .nanoseconds(1)))) {
+            if lease.claim(.timedOut) { work.cancel() }
+        }
+        defer { deadline.cancel() }
+        return try await withTaskCancellationHandler {
+            do {
+                return try await work.value
+            } catch  where lease.outcome == .timedOut {
+                throw StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)")
             }
-            while let next = try await group.next() {
-                if let result = next {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw CancellationError()
+        } onCancel: {
+            work.cancel()
         }
     }
 }
@@ -155,6 +160,9 @@ private final class LeaseRace: Sendable {
     func claim(_ outcome: Outcome) -> Bool {
         state.compareExchange(expected: 0, desired: outcome.rawValue, ordering: .acquiringAndReleasing).exchanged
     }
+
+    /// The outcome that claimed the race; `nil` while neither has.
+    var outcome: Outcome? { Outcome(rawValue: state.load(ordering: .acquiring)) }
 }
 
 /// The leased connection was closed before the statement could be sent.
