@@ -96,9 +96,17 @@ struct ServerKeyVerifier: Sendable {
     }
 }
 
-/// Where the handshake's verdict waits for the request that started it.
+/// Where the handshake's verdict waits for the request that started it, with how far the
+/// connection got (``ConnectionStage``), for an error that says where a connection ended.
 final class VerdictBox: Sendable {
     private let verdict = Mutex<TLSTransportError?>(nil)
+    private let reached = Mutex(ConnectionStage.connected)
+
+    /// Notes that the connection got at least to `stage`.
+    func reach(_ stage: ConnectionStage) { reached.withLock { $0 = max($0, stage) } }
+
+    /// The furthest stage the connection reached.
+    var stage: ConnectionStage { reached.withLock { $0 } }
 
     /// Keeps the first refusal.
     func refuse(_ error: TLSTransportError) { verdict.withLock { if $0 == nil { $0 = error } } }

@@ -75,6 +75,7 @@ public struct TLSTransport: HTTPTransport {
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(makeTLSHandler(host: host, verdict: verdict))
+                        try channel.pipeline.syncOperations.addHandler(ConnectionStageRecorder(verdict))
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
                     }
@@ -105,6 +106,13 @@ public struct TLSTransport: HTTPTransport {
         } catch {
             // The handshake's verdict (or the timer) first: it is why the channel closed.
             if let refusal = verdict.refusal { throw refusal }
+            // Closed without an error of its own: say how far the connection got.
+            let closedCleanly =
+                (error as? ChannelError).map { $0 == .ioOnClosedChannel || $0 == .eof } == true
+                || (error as? URLError)?.code == .networkConnectionLost
+            if closedCleanly {
+                throw TLSTransportError.connectionFailed(host: host, reason: "\(verdict.stage) (\(error))")
+            }
             throw TLSTransportError.connectionFailed(host: host, reason: "\(error)")
         }
     }
