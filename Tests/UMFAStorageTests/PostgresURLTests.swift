@@ -13,6 +13,16 @@ struct PostgresURLTests {
             try PostgresStore.configuration(url).options.additionalStartupParameters, uniquingKeysWith: { $1 })
     }
 
+    @Test("pools keep no idle connection past a minute, and so run no keep-alive (a timer per statement)")
+    func idleConnections() throws {
+        for url in [base, base + "?pool_size=4", "postgres://umfa@localhost/umfa?host=/var/run/postgresql"] {
+            let options = try PostgresStore.configuration(url).options
+            #expect(options.minimumConnections == 0)
+            #expect(options.connectionIdleTimeout == .seconds(60))
+            #expect(options.keepAliveBehavior == nil)
+        }
+    }
+
     @Test("pool_size sets the connections per instance; twice the cores plus one without it")
     func poolSize() throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -180,6 +180,7 @@ struct PostgresConnectionSettings: Sendable {
         }
         connectTimeout = try Self.connectTimeout(parameter("connect_timeout"))
         configuration.options.connectTimeout = connectTimeout
+        Self.keepNoIdleConnectionLong(&configuration.options)
         var startup: [(String, String)] = []
         if let schema = parameter("search_path") { startup.append(("search_path", schema)) }
         if let commit = parameter("synchronous_commit") {
@@ -193,6 +194,24 @@ struct PostgresConnectionSettings: Sendable {
         }
         configuration.options.additionalStartupParameters = startup
         client = configuration
+    }
+
+    /// How long a connection may sit idle in its pool before the pool closes it.
+    static let idleConnectionLifetime: Duration = .seconds(60)
+
+    /// Idle connections close after ``idleConnectionLifetime`` (the pool keeps no minimum), and
+    /// no keep-alive query runs on them.
+    ///
+    /// PostgresNIO's keep-alive starts a timer each time a connection goes back to its pool (a
+    /// task sleeping through Dispatch, cancelled at the next lease), so every statement paid
+    /// for one: about a tenth of the server's CPU on a PostgreSQL login
+    /// (scripts/bench/ANALYSIS.md, item 35). A connection never idles longer than a minute
+    /// here, well under the idle limits of NATs and firewalls (350 s and more), so the
+    /// keep-alive, which pings at 30 s, guarded nothing those limits threaten.
+    static func keepNoIdleConnectionLong(_ options: inout PostgresClient.Configuration.Options) {
+        options.minimumConnections = 0
+        options.connectionIdleTimeout = idleConnectionLifetime
+        options.keepAliveBehavior = nil
     }
 
     /// The TLS settings for `mode` (`nil` for `disable`); `roots` (when given) replace the

@@ -118,23 +118,30 @@ final class PostgresExecutor: SQLExecutor {
     /// The lease runs in a task of its own, which the deadline cancels; the deadline is a timer
     /// on an event loop. `Task.sleep` was the deadline before: each statement's sleep armed and
     /// disarmed a timer of Dispatch's, whose manager and worker threads then took about a fifth
-    /// of the server's CPU on a PostgreSQL login (scripts/bench/ANALYSIS.md, item 31).
+    /// of the server's CPU on a PostgreSQL login (scripts/bench/ANALYSIS.md, item 32).
+    ///
+    /// The wait is counted as a sleeping task counted it: from when the lease's task starts,
+    /// and the timer's verdict is a task of its own, queued behind a connection that came
+    /// first. On an executor too busy to run them at once (Swift's two cooperative threads
+    /// under a whole test suite), a statement is not failed for time its task spent queued.
     func withConnection<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let lease = LeaseRace()
+        let handle = LeaseHandle()
         let (pool, timeout) = (pool, leaseTimeout)
         let work = Task {
-            try await pool.client().withConnection { connection in
+            let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.any()
+            let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout / .nanoseconds(1)))) {
+                Task { if lease.claim(.timedOut) { handle.cancel() } }
+            }
+            defer { deadline.cancel() }
+            return try await pool.client().withConnection { connection in
                 guard lease.claim(.leased) else { throw CancellationError() }
                 return try await body(connection)
             }
         }
-        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.any()
-        let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout / .nanoseconds(1)))) {
-            if lease.claim(.timedOut) { work.cancel() }
-        }
-        defer { deadline.cancel() }
+        handle.hold(work)
         return try await withTaskCancellationHandler {
             do {
                 return try await work.value
@@ -142,8 +149,32 @@ final class PostgresExecutor: SQLExecutor {
                 throw StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)")
             }
         } onCancel: {
-            work.cancel()
+            handle.cancel()
         }
+    }
+}
+
+/// The task of one lease, for its deadline and its caller to cancel; a cancellation asked for
+/// before the task is held cancels it as it arrives.
+private final class LeaseHandle: Sendable {
+    private let state = Mutex<(cancel: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+
+    /// Holds `task`; cancels it at once when a cancellation came first.
+    func hold<Success: Sendable>(_ task: Task<Success, any Error>) {
+        let cancelledAlready = state.withLock { state in
+            state.cancel = { task.cancel() }
+            return state.cancelled
+        }
+        if cancelledAlready { task.cancel() }
+    }
+
+    /// Cancels the held task, or the one held next.
+    func cancel() {
+        let cancel = state.withLock { state in
+            state.cancelled = true
+            return state.cancel
+        }
+        cancel?()
     }
 }
 
