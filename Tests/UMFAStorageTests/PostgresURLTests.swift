@@ -23,6 +23,26 @@ struct PostgresURLTests {
         }
     }
 
+    @Test("the server's pools open every connection and keep it: no idle timer and no keep-alive per statement")
+    func serverPoolsAreFixed() throws {
+        for url in [base, base + "?pool_size=5", base + "?pool_size=1"] {
+            let options = try PostgresStore.configuration(url).options
+            for loops in [1, 2, 4] {
+                let fixed = LoopPools.shares(of: options, loops: loops, fixedSize: true)
+                #expect(fixed.map(\.maximumConnections).reduce(0, +) == options.maximumConnections)
+                #expect(fixed.count == min(loops, options.maximumConnections))
+                for share in fixed {
+                    #expect(share.minimumConnections == share.maximumConnections)
+                    #expect(share.keepAliveBehavior == nil)
+                }
+                // Tools' and tests' pools still open connections as needed.
+                let grown = LoopPools.shares(of: options, loops: loops, fixedSize: false)
+                #expect(grown.map(\.maximumConnections) == fixed.map(\.maximumConnections))
+                #expect(grown.allSatisfy { $0.minimumConnections == 0 && $0.keepAliveBehavior == nil })
+            }
+        }
+    }
+
     @Test("pool_size sets the connections per instance; twice the cores plus one without it")
     func poolSize() throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -35,17 +55,20 @@ struct PostgresURLTests {
         arguments: [
             ("?pool_size=0", "pool_size"), ("?pool_size=101", "pool_size"), ("?pool_size=many", "pool_size"),
             ("?synchronous_commit=maybe", "synchronous_commit"), ("?synchronous_commit=", "synchronous_commit"),
+            ("?application_name=", "application_name"), ("?application_name=caf%C3%A9", "application_name"),
+            ("?application_name=tab%09name", "application_name"),
+            ("?application_name=" + String(repeating: "u", count: 64), "application_name"),
         ])
     func refused(query: String, parameter: String) {
         let error = #expect(throws: StoreError.self) { try PostgresStore.configuration(base + query) }
         #expect(error?.message.contains(parameter) == true, "\(String(describing: error))")
     }
 
-    @Test("synchronous_commit and search_path become startup parameters of every connection")
+    @Test("synchronous_commit, search_path and application_name become startup parameters of every connection")
     func startupParameters() throws {
-        #expect(try startup(base).isEmpty)
-        let both = try startup(base + "?search_path=tenant_a&synchronous_commit=off")
-        #expect(both == ["search_path": "tenant_a", "synchronous_commit": "off"])
+        #expect(try startup(base) == ["application_name": "umfa"])
+        let all = try startup(base + "?search_path=tenant_a&synchronous_commit=off&application_name=umfa-eu-1")
+        #expect(all == ["search_path": "tenant_a", "synchronous_commit": "off", "application_name": "umfa-eu-1"])
         for value in PostgresStore.synchronousCommitValues {
             #expect(try startup(base + "?synchronous_commit=\(value)")["synchronous_commit"] == value)
         }

@@ -19,7 +19,10 @@ import PostgresNIO
 /// - `connect_timeout`: seconds, default 5 — how long connecting, and a request waiting for
 ///   a connection while the database is unreachable, may take before failing;
 /// - `pool_size`: connections per server instance, 1 to 100; by default
-///   ``PostgresStore/defaultPoolSize``;
+///   ``PostgresStore/defaultPoolSize``. The server opens them all at start and keeps them;
+///   tools and tests open them as needed;
+/// - `application_name`: the name UMFA's sessions show in `pg_stat_activity`, `umfa` by
+///   default;
 /// - `synchronous_commit`: PostgreSQL's setting for UMFA's sessions (`on`, `off`, `local`,
 ///   `remote_write`, `remote_apply`); the database's own setting when absent. `off` answers
 ///   before the commit is flushed: a crash of the database or its machine can lose the last
@@ -181,7 +184,7 @@ struct PostgresConnectionSettings: Sendable {
         connectTimeout = try Self.connectTimeout(parameter("connect_timeout"))
         configuration.options.connectTimeout = connectTimeout
         Self.keepNoIdleConnectionLong(&configuration.options)
-        var startup: [(String, String)] = []
+        var startup = [("application_name", try Self.applicationName(parameter("application_name")))]
         if let schema = parameter("search_path") { startup.append(("search_path", schema)) }
         if let commit = parameter("synchronous_commit") {
             guard PostgresStore.synchronousCommitValues.contains(commit) else {
@@ -196,11 +199,26 @@ struct PostgresConnectionSettings: Sendable {
         client = configuration
     }
 
+    /// The name UMFA's sessions show in `pg_stat_activity` when the URL gives none.
+    static let defaultApplicationName = "umfa"
+
+    /// The `application_name` query parameter: 1 to 63 printable ASCII characters (PostgreSQL
+    /// keeps 63 bytes and turns anything else into `?`), ``defaultApplicationName`` when absent.
+    static func applicationName(_ text: String?) throws -> String {
+        guard let text else { return defaultApplicationName }
+        guard (1...63).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw StoreError(
+                .unavailable, "application_name in the PostgreSQL URL must be 1 to 63 printable ASCII characters")
+        }
+        return text
+    }
+
     /// How long a connection may sit idle in its pool before the pool closes it.
     static let idleConnectionLifetime: Duration = .seconds(60)
 
-    /// Idle connections close after ``idleConnectionLifetime`` (the pool keeps no minimum), and
-    /// no keep-alive query runs on them.
+    /// Pools for start-up work, tools and tests: idle connections close after
+    /// ``idleConnectionLifetime`` (the pool keeps no minimum), and no keep-alive query runs on
+    /// them. The server's own pool is of a fixed size (``keepEveryConnectionOpen(_:)``).
     ///
     /// PostgresNIO's keep-alive starts a timer each time a connection goes back to its pool (a
     /// task sleeping through Dispatch, cancelled at the next lease), so every statement paid
@@ -211,6 +229,23 @@ struct PostgresConnectionSettings: Sendable {
     static func keepNoIdleConnectionLong(_ options: inout PostgresClient.Configuration.Options) {
         options.minimumConnections = 0
         options.connectionIdleTimeout = idleConnectionLifetime
+        options.keepAliveBehavior = nil
+    }
+
+    /// The server's pool (``PostgresExecutor/run()``): every connection opens at start and
+    /// stays open, so no timer runs when a connection goes back to the pool.
+    ///
+    /// A pool that closes idle connections starts an idle timer for every connection above its
+    /// minimum each time one comes back from a statement: a task sleeping for the idle lifetime.
+    /// The next lease cancels it, but Swift frees a cancelled sleep only at its deadline, so
+    /// every statement of the last minute held about 450 bytes: the server's memory grew by
+    /// about 1.5 kB per PostgreSQL request, for a minute, under any load, which its peak RSS
+    /// kept (scripts/bench/ANALYSIS.md, item 38). Still no keep-alive query runs (it would
+    /// start its own timer per statement): an idle connection through a NAT or firewall that
+    /// forgets quiet flows is kept known by PostgreSQL's `tcp_keepalives_idle`
+    /// (docs/operators/postgresql.md).
+    static func keepEveryConnectionOpen(_ options: inout PostgresClient.Configuration.Options) {
+        options.minimumConnections = options.maximumConnections
         options.keepAliveBehavior = nil
     }
 

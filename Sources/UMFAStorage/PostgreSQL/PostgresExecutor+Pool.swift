@@ -14,17 +14,22 @@ import Synchronization
 ///   ``withPool(_:)``;
 /// - tools and tests without a service group, through ``startStandalone()`` until ``close()``.
 extension PostgresExecutor: Service {
-    /// Runs a pool until graceful shutdown or cancellation.
+    /// Runs a pool until graceful shutdown or cancellation: the server's, of a fixed size
+    /// (``PostgresConnectionSettings/keepEveryConnectionOpen(_:)``).
     func run() async throws {
-        try await withPool {
+        try await withPool(fixedSize: true) {
             try? await gracefulShutdown()
         }
     }
 
     /// Runs `body` with a pool of its own running, shut down when `body` ends: one client per
-    /// event loop (``LoopPools``), sharing the configured connection count.
-    func withPool<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
-        let pools = LoopPools(configuration: configuration, logger: logger)
+    /// event loop (``LoopPools``), sharing the configured connection count. A `fixedSize` pool
+    /// opens every connection at once and keeps it; otherwise connections open as statements
+    /// need them and close after a minute idle.
+    func withPool<Result: Sendable>(fixedSize: Bool = false, _ body: () async throws -> Result) async throws
+        -> Result
+    {
+        let pools = LoopPools(configuration: configuration, logger: logger, fixedSize: fixedSize)
         return try await withThrowingDiscardingTaskGroup { group in
             for client in pools.clients {
                 group.addTask { await client.run() }
@@ -82,19 +87,35 @@ final class LoopPools: Sendable {
     private let turn = Atomic<Int>(0)
 
     /// At most one pool per connection: `maximumConnections` 1 on two loops is one pool.
-    init(configuration: PostgresClient.Configuration, logger: Logger, group: MultiThreadedEventLoopGroup = .singleton) {
+    init(
+        configuration: PostgresClient.Configuration, logger: Logger, fixedSize: Bool = false,
+        group: MultiThreadedEventLoopGroup = .singleton
+    ) {
         let loops = Array(group.makeIterator())
-        let total = max(1, configuration.options.maximumConnections)
-        let count = min(total, loops.count)
-        members = (0..<count).map { index in
+        let shares = Self.shares(of: configuration.options, loops: loops.count, fixedSize: fixedSize)
+        members = zip(loops, shares).map { loop, options in
             var share = configuration
-            share.options.maximumConnections = total / count + (index < total % count ? 1 : 0)
-            share.options.minimumConnections = min(share.options.minimumConnections, share.options.maximumConnections)
-            let loop = loops[index]
+            share.options = options
             return (
                 ObjectIdentifier(loop),
                 PostgresClient(configuration: share, eventLoopGroup: loop, backgroundLogger: logger)
             )
+        }
+    }
+
+    /// Each pool's options when `options.maximumConnections` is shared by `loops` pools (one
+    /// per loop, at most one per connection).
+    static func shares(
+        of options: PostgresClient.Configuration.Options, loops: Int, fixedSize: Bool
+    ) -> [PostgresClient.Configuration.Options] {
+        let total = max(1, options.maximumConnections)
+        let count = min(total, max(1, loops))
+        return (0..<count).map { index in
+            var share = options
+            share.maximumConnections = total / count + (index < total % count ? 1 : 0)
+            share.minimumConnections = min(share.minimumConnections, share.maximumConnections)
+            if fixedSize { PostgresConnectionSettings.keepEveryConnectionOpen(&share) }
+            return share
         }
     }
 

@@ -70,7 +70,7 @@ public enum PostgresStore {
 
     /// Parses a PostgreSQL URL into a client configuration; see ``PostgresConnectionSettings``
     /// for the query parameters (`sslmode`, `sslrootcert`, `host`, `search_path`,
-    /// `connect_timeout`, `pool_size`, `synchronous_commit`). A bad value throws a
+    /// `connect_timeout`, `pool_size`, `application_name`, `synchronous_commit`). A bad value throws a
     /// ``StoreError`` naming the parameter.
     public static func configuration(_ text: String) throws -> PostgresClient.Configuration {
         try PostgresConnectionSettings(url: text).client
