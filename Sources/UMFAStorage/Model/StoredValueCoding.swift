@@ -50,17 +50,18 @@ enum StoredValue {
         }
     }
 
-    /// The list as ``json(_:)`` writes it when no string needs an escape — `["a","b"]`, no
-    /// spaces, no backslash — read without a JSON decoder (a sign-in reads several such lists);
-    /// `nil` for anything else, which the decoder then reads.
+    /// The list as ``json(_:)`` writes it when no string needs an escape but `\/` —
+    /// `["a","https:\/\/b"]`, no spaces; `JSONEncoder` writes every `/` as `\/`, and an
+    /// application's origins are read on every sign-in — read without a JSON decoder; `nil` for
+    /// anything else, which the decoder then reads.
     static func plainList(_ text: String) -> [String]? {
         var text = text
         return text.withUTF8 { bytes -> [String]? in
             let quote = UInt8(ascii: "\"")
             let comma = UInt8(ascii: ",")
-            guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"),
-                !bytes.contains(UInt8(ascii: "\\"))
-            else { return nil }
+            guard bytes.count >= 2, bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]") else {
+                return nil
+            }
             var items: [String] = []
             var index = 1
             let end = bytes.count - 1
@@ -69,8 +70,7 @@ enum StoredValue {
                 guard let close = bytes[(index + 1)..<end].firstIndex(of: quote) else { return nil }
                 let item = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<close])
                 // JSON strings hold no raw control characters.
-                guard !item.contains(where: { $0 < 0x20 }), let string = String(validating: item, as: UTF8.self)
-                else { return nil }
+                guard !item.contains(where: { $0 < 0x20 }), let string = unescapingSlashes(item) else { return nil }
                 items.append(string)
                 index = close + 1
                 if index < end {
@@ -80,5 +80,24 @@ enum StoredValue {
             }
             return items
         }
+    }
+
+    /// The UTF-8 text of one JSON string's contents whose only escape is `\/`; `nil` for any
+    /// other escape (a `\"` included, so the quote that ended `item` really ends the string).
+    private static func unescapingSlashes(_ item: UnsafeBufferPointer<UInt8>) -> String? {
+        let backslash = UInt8(ascii: "\\")
+        guard item.contains(backslash) else { return String(validating: item, as: UTF8.self) }
+        var unescaped: [UInt8] = []
+        unescaped.reserveCapacity(item.count)
+        var position = 0
+        while position < item.count {
+            if item[position] == backslash {
+                guard position + 1 < item.count, item[position + 1] == UInt8(ascii: "/") else { return nil }
+                position += 1
+            }
+            unescaped.append(item[position])
+            position += 1
+        }
+        return String(validating: unescaped, as: UTF8.self)
     }
 }
