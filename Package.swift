@@ -238,6 +238,15 @@ let package = Package(
             ],
             path: "Tests/UMFATestSupport"
         ),
+        .target(
+            name: "UMFAAttestationTestSupport",
+            dependencies: [
+                "UMFAWebAuthn", "UMFACBOR", "UMFAEncoding", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Tests/UMFAAttestationTestSupport"
+        ),
         .testTarget(
             name: "UMFAJOSETests",
             dependencies: [
@@ -292,6 +301,7 @@ let package = Package(
                 "UMFAStorage",
                 "UMFATokens",
                 "UMFATestSupport",
+                "UMFAAttestationTestSupport",
                 "UMFAWebAuthn",
                 "UMFAWebAuthnTypes",
                 "UMFAEncoding",
@@ -319,6 +329,7 @@ let package = Package(
                 "UMFAWebAuthnTypes",
                 "UMFAEncoding",
                 "UMFATestSupport",
+                "UMFAAttestationTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -11,17 +11,21 @@ import X509
 /// refresh tokens bound too; DPoP and a certificate together bind to both.
 @Suite("OpenID Connect provider: certificate-bound access tokens (RFC 8705 §3)")
 struct CertificateBoundTokenTests {
+    /// A `client_secret_basic` machine client whose access tokens are certificate-bound.
+    static let boundSecretClient = OAuthClientRequest.machine(authMethod: nil) {
+        $0.tlsClientCertificateBoundAccessTokens = true
+    }
+
     @Test("a bound machine client's token names its certificate; introspection returns cnf; no certificate is refused")
     func machineToken() async throws {
         let clock = TestClock()
         let pki = try TestPKI(now: clock.now)
         try await MutualTLSServer.with(pki: pki, clock: clock) { api in
             let app = try await api.createApplication(policy: "grant")
-            var request = OAuthClientRequest(
-                clientName: "Machine", grantTypes: ["client_credentials"], responseTypes: [],
-                tokenEndpointAuthMethod: "tls_client_auth", scope: "api")
-            request.tlsClientAuthSubjectDN = "CN=machine"
-            request.tlsClientCertificateBoundAccessTokens = true
+            let request = OAuthClientRequest.machine {
+                $0.tlsClientAuthSubjectDN = "CN=machine"
+                $0.tlsClientCertificateBoundAccessTokens = true
+            }
             let created = try await api.registerClient(app, request)
             #expect(created["tls_client_certificate_bound_access_tokens"]?.boolValue == true, "\(created.text)")
             let client = try #require(created["client_id"]?.stringValue)
@@ -46,10 +50,7 @@ struct CertificateBoundTokenTests {
         let pki = try TestPKI(now: clock.now)
         try await MutualTLSServer.with(pki: pki, clock: clock) { api in
             let app = try await api.createApplication(policy: "grant")
-            var request = OAuthClientRequest(
-                clientName: "Machine", grantTypes: ["client_credentials"], responseTypes: [], scope: "api")
-            request.tlsClientCertificateBoundAccessTokens = true
-            let created = try await api.registerClient(app, request)
+            let created = try await api.registerClient(app, Self.boundSecretClient)
             let client = try #require(created["client_id"]?.stringValue)
             let secret = try #require(created["client_secret"]?.stringValue)
             let grant = [("grant_type", "client_credentials")]
@@ -126,10 +127,7 @@ struct CertificateBoundTokenTests {
         let pki = try TestPKI(now: clock.now)
         try await MutualTLSServer.with(pki: pki, clock: clock) { api in
             let app = try await api.createApplication(policy: "grant")
-            var request = OAuthClientRequest(
-                clientName: "Machine", grantTypes: ["client_credentials"], responseTypes: [], scope: "api")
-            request.tlsClientCertificateBoundAccessTokens = true
-            let created = try await api.registerClient(app, request)
+            let created = try await api.registerClient(app, Self.boundSecretClient)
             let basic = (
                 try #require(created["client_id"]?.stringValue), try #require(created["client_secret"]?.stringValue)
             )

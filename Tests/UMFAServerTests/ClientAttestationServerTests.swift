@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Testing
+import UMFAAttestationTestSupport
 import UMFAContract
 import UMFAServer
 import UMFAWebAuthn

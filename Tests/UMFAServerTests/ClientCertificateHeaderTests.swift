@@ -12,10 +12,7 @@ import X509
 @Suite("Mutual TLS behind a proxy: the client certificate header (RFC 8705 §6.5)")
 struct ClientCertificateHeaderTests {
     static func machine(_ api: API, _ app: TestApplication) async throws -> String {
-        var request = OAuthClientRequest(
-            clientName: "Machine", grantTypes: ["client_credentials"], responseTypes: [],
-            tokenEndpointAuthMethod: "tls_client_auth", scope: "api")
-        request.tlsClientAuthSubjectDN = "CN=machine"
+        let request = OAuthClientRequest.machine { $0.tlsClientAuthSubjectDN = "CN=machine" }
         return try #require(try await api.registerClient(app, request)["client_id"]?.stringValue)
     }
 

@@ -13,14 +13,6 @@ import X509
 /// introspection, revocation and PAR endpoints.
 @Suite("OpenID Connect provider: mutual-TLS client authentication (RFC 8705 §2)")
 struct MutualTLSClientAuthTests {
-    static func pkiClient(_ configure: (inout OAuthClientRequest) -> Void) -> OAuthClientRequest {
-        var request = OAuthClientRequest(
-            clientName: "Machine", grantTypes: ["client_credentials"], responseTypes: [],
-            tokenEndpointAuthMethod: "tls_client_auth", scope: "api")
-        configure(&request)
-        return request
-    }
-
     static let grant = [("grant_type", "client_credentials")]
 
     @Test(
@@ -33,7 +25,7 @@ struct MutualTLSClientAuthTests {
             let app = try await api.createApplication(policy: "grant")
             // Registered in another spelling: types in lower case, spaces after commas.
             let created = try await api.registerClient(
-                app, Self.pkiClient { $0.tlsClientAuthSubjectDN = "cn=Billing Service, o=Example Corp" })
+                app, .machine { $0.tlsClientAuthSubjectDN = "cn=Billing Service, o=Example Corp" })
             #expect(created.status == .created, "\(created.text)")
             #expect(created["client_secret"] == nil, "a certificate client gets no secret")
             #expect(created["tls_client_auth_subject_dn"]?.stringValue == "cn=Billing Service, o=Example Corp")
@@ -105,7 +97,7 @@ struct MutualTLSClientAuthTests {
             ]
             for (member, matching, other) in cases {
                 for (value, passes) in [(matching, true), (other, false)] {
-                    let created = try await api.registerClient(app, Self.pkiClient { $0[keyPath: member] = value })
+                    let created = try await api.registerClient(app, .machine { $0[keyPath: member] = value })
                     let client = try #require(created["client_id"]?.stringValue, "\(created.text)")
                     let reply = try await api.mtlsForm(
                         .oauthToken, app, Self.grant + [("client_id", client)], certificate: certificate)
@@ -125,7 +117,7 @@ struct MutualTLSClientAuthTests {
             let app = try await api.createApplication(policy: "grant")
             let mine = try TestPKI.selfSigned("kiosk", now: clock.now)
             let impostor = try TestPKI.selfSigned("kiosk", now: clock.now)
-            var request = Self.pkiClient { $0.tokenEndpointAuthMethod = "self_signed_tls_client_auth" }
+            var request = OAuthClientRequest.machine { $0.tokenEndpointAuthMethod = "self_signed_tls_client_auth" }
             request.jwks = mine.jwks
             let created = try await api.registerClient(app, request)
             #expect(created.status == .created, "\(created.text)")

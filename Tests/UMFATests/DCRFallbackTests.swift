@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import UMFAAttestationTestSupport
 import UMFAContract
 import UMFAEncoding
 import UMFATestSupport

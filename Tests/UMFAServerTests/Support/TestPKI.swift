@@ -92,6 +92,21 @@ extension Certificate {
 /// A mutual-TLS test server: the client certificate comes in `X-Client-Cert` from a trusted
 /// proxy (this machine, as the live test client connects from loopback), `tls_client_auth`
 /// certificates chain to `pki`'s CA.
+extension OAuthClientRequest {
+    /// A machine client (`client_credentials`, scope `api`) that authenticates by `authMethod`
+    /// (`tls_client_auth` unless given; `nil` for the default, `client_secret_basic`), changed
+    /// by `configure`.
+    static func machine(
+        authMethod: String? = "tls_client_auth", _ configure: (inout OAuthClientRequest) -> Void = { _ in }
+    ) -> OAuthClientRequest {
+        var request = OAuthClientRequest(
+            clientName: "Machine", grantTypes: ["client_credentials"], responseTypes: [],
+            tokenEndpointAuthMethod: authMethod, scope: "api")
+        configure(&request)
+        return request
+    }
+}
+
 enum MutualTLSServer {
     static let header = "X-Client-Cert"
 

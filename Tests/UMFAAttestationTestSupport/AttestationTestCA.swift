@@ -6,14 +6,18 @@ import UMFAEncoding
 import UMFAWebAuthn
 import X509
 
-/// A test CA that issues App Attest attestations, as Apple's would, for the SDK's attestation
+/// A test CA that issues App Attest and Android key attestations, as Apple's and Google's
+/// would: for the server's tests, so every refusal can be made on purpose, and for the SDK's
 /// tests against a live server that trusts it (the real Apple sample is checked in
-/// UMFAWebAuthnTests). The same CA as the server tests', without the Android chain.
-struct AttestationTestCA: Sendable {
-    let key = P256.Signing.PrivateKey()
-    let root: Certificate
+/// UMFAWebAuthnTests).
+public struct AttestationTestCA: Sendable {
+    /// The root's key.
+    public let key = P256.Signing.PrivateKey()
+    /// The self-signed root.
+    public let root: Certificate
 
-    init() throws {
+    /// A new root, with a key of its own.
+    public init() throws {
         let name = try DistinguishedName { CommonName("UMFA client attestation test root") }
         root = try Certificate(
             version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
@@ -27,11 +31,12 @@ struct AttestationTestCA: Sendable {
     }
 
     /// Anchors that trust this CA for both client attestation formats only.
-    var anchors: AttestationTrustAnchors {
+    public var anchors: AttestationTrustAnchors {
         AttestationTrustAnchors(rootsByFormat: ["apple-appattest": [root], "android-key": [root]])
     }
 
-    func leaf(_ publicKey: P256.Signing.PublicKey, extensionOID: ASN1ObjectIdentifier, value: [UInt8]) throws
+    /// A leaf for `publicKey` issued by the root, with one extension (`extensionOID`, `value`), DER.
+    public func leaf(_ publicKey: P256.Signing.PublicKey, extensionOID: ASN1ObjectIdentifier, value: [UInt8]) throws
         -> [UInt8]
     {
         let certificate = try Certificate(
@@ -48,7 +53,7 @@ struct AttestationTestCA: Sendable {
     }
 
     /// An App Attest attestation object for `appID` and the server's `challenge`, base64url.
-    func appAttest(appID: String, challenge: String) throws -> String {
+    public func appAttest(appID: String, challenge: String) throws -> String {
         let key = P256.Signing.PrivateKey()
         let keyID = Array(SHA256.hash(data: Array(key.publicKey.x963Representation)))
         let data = AuthenticatorData(
@@ -62,6 +67,26 @@ struct AttestationTestCA: Sendable {
         let statement = CBORMap(["x5c": .array([.byteString(leaf)]), "receipt": .byteString([])])
         return Base64URL.encode(
             AttestationObject(format: "apple-appattest", statement: statement, authenticatorData: data).encoded)
+    }
+
+    /// An Android key attestation chain for `packageName` signed with `digest`, base64url
+    /// certificates joined by `.`.
+    public func androidChain(packageName: String, digest: [UInt8], challenge: String) throws -> String {
+        let applicationID = DER.sequence([
+            DER.set([DER.sequence([DER.octets(Array(packageName.utf8)), DER.tlv(0x02, [1])])]),
+            DER.set([DER.octets(digest)]),
+        ])
+        let description = DER.sequence([
+            DER.tlv(0x02, [4]), DER.tlv(0x0a, [1]), DER.tlv(0x02, [4]), DER.tlv(0x0a, [1]),
+            DER.octets(Array(challenge.utf8)), DER.octets([]),
+            DER.sequence([DER.explicit(709, DER.octets(applicationID))]),
+            DER.sequence([DER.explicit(702, DER.tlv(0x02, [0]))]),
+        ])
+        let leaf = try leaf(
+            P256.Signing.PrivateKey().publicKey, extensionOID: [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17], value: description)
+        var serializer = DER.Serializer()
+        try serializer.serialize(root)
+        return [leaf, serializer.serializedBytes].map(Base64URL.encode).joined(separator: ".")
     }
 }
 
