@@ -133,8 +133,11 @@ def main() -> None:
             lines.append(f"   Token endpoint per core against LemonLDAP::NG (its last full-run figure), {name}, RS256: "
                          + ", ".join(parts) + ".")
     for engine, data in engines.items():
-        peak = max(data["rss_peak_kb"].values()) / 1024
-        lines.append(f"   RSS peak ({engine}): {peak:.1f} MB ({verdict(peak < 100)}).")
+        # This build's peak; a `UMFA_BENCH_BEFORE` build's is shown beside it, never judged.
+        peaks = {name: kb / 1024 for name, kb in data["rss_peak_kb"].items()}
+        peak = peaks[data["order"][0]]
+        before = f"; the before build's {peaks[data['order'][1]]:.1f} MB" if len(data["order"]) > 1 else ""
+        lines.append(f"   RSS peak ({engine}): {peak:.1f} MB ({verdict(peak < 100)}){before}.")
     lines += ["   Growth 1 k → 1 M users: from the full run below (`scripts/bench.sh`), not measured by `--cpu`.",
               "", "Medians of the rounds; each round's server CPU per operation is in"
               " `.build/bench-cpu/cpu-<engine>.json`."]
