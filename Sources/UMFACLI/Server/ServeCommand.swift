@@ -127,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
         let scheme = configuration.tls == nil ? "http" : "https"
         configuration.publicOrigin = "\(scheme)://\(displayHost):\(configuration.port)"
 
-        var logger = Logger(label: "umfa")
+        var logger = Logger.server(label: "umfa")
         logger.logLevel =
             try settings.string(.logLevel).map { text in
                 guard let level = Logger.Level(rawValue: text) else {

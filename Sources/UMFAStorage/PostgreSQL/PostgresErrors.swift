@@ -11,7 +11,9 @@ extension PostgresExecutor {
 
     /// Whether a statement only reads, so running it again cannot change anything.
     static func isReadOnly(_ query: StoreQuery) -> Bool {
-        query.sql.drop { $0.isWhitespace }.prefix(6).uppercased() == "SELECT"
+        let words = query.sql.utf8.drop { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        // ASCII letters only: `| 0x20` makes an upper-case letter lower case.
+        return words.count >= 6 && zip(words, "select".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// Whether the statement failed because the connection was gone (a database restart),

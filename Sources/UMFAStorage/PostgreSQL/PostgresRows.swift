@@ -6,16 +6,7 @@ import PostgresNIO
 extension PostgresExecutor {
     /// The shared statement with `$n` placeholders and typed bindings.
     static func postgresQuery(_ query: StoreQuery) -> PostgresQuery {
-        var sql = ""
-        var index = 0
-        for character in query.sql {
-            if character == "?" {
-                index += 1
-                sql += "$\(index)"
-            } else {
-                sql.append(character)
-            }
-        }
+        let sql = numberedPlaceholders(query.sql)
         var bindings = PostgresBindings(capacity: query.values.count)
         for value in query.values {
             switch value {
@@ -25,6 +16,26 @@ extension PostgresExecutor {
             }
         }
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    /// `sql` with each `?` numbered in turn (`$1`, `$2`, …), read as UTF-8 bytes: a walk over
+    /// `Character`s took 2.5 % of the server's CPU on a PostgreSQL login.
+    static func numberedPlaceholders(_ sql: String) -> String {
+        let mark = UInt8(ascii: "?")
+        guard sql.utf8.contains(mark) else { return sql }
+        var numbered: [UInt8] = []
+        numbered.reserveCapacity(sql.utf8.count + 32)
+        var index = 0
+        for byte in sql.utf8 {
+            guard byte == mark else {
+                numbered.append(byte)
+                continue
+            }
+            index += 1
+            numbered.append(UInt8(ascii: "$"))
+            numbered.append(contentsOf: String(index).utf8)
+        }
+        return String(decoding: numbered, as: UTF8.self)
     }
 }
 
