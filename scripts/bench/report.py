@@ -285,15 +285,27 @@ def main() -> None:
             lines.append(f"| {name} | {figures['rss_idle_kb'] / 1024:.1f} MB | {figures['rss_peak_kb'] / 1024:.1f} MB"
                          f" ({verdict(figures['rss_peak_kb'] < 100 * 1024)}) |")
     lines += ["", "Target: RSS under 100 MB at peak load.", ""]
+    previous = target.read_text() if target.exists() else ""
+    # The TLS section (scripts/bench-tls.sh's figures, written by hand) stays, before the analysis.
+    tls = kept_section(previous, "tls")
+    if tls:
+        lines += [tls, ""]
     analysis = Path(__file__).parent / "ANALYSIS.md"
     if analysis.exists():
         lines += [analysis.read_text().rstrip(), ""]
     # The section `scripts/bench.sh --cpu` writes (cpu_report.py) stays, after the title.
-    previous = target.read_text() if target.exists() else ""
-    if "<!-- cpu:begin -->" in previous and "<!-- cpu:end -->" in previous:
-        section = previous[previous.index("<!-- cpu:begin -->"):previous.index("<!-- cpu:end -->") + 16]
-        lines[1:1] = ["", section]
+    cpu = kept_section(previous, "cpu")
+    if cpu:
+        lines[1:1] = ["", cpu]
     target.write_text("\n".join(lines))
+
+
+def kept_section(text: str, name: str) -> str | None:
+    """The part of `text` from `<!-- NAME:begin -->` to `<!-- NAME:end -->`, markers included."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    if begin not in text or end not in text:
+        return None
+    return text[text.index(begin):text.index(end) + len(end)]
 
 
 if __name__ == "__main__":
