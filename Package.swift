@@ -283,6 +283,7 @@ let package = Package(
                 "UMFACBOR",
                 "UMFAEncoding",
                 "UMFATestSupport",
+                "UMFAAttestationTestSupport",
                 "UMFAAuthenticator",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

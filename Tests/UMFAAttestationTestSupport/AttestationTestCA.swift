@@ -63,7 +63,7 @@ public struct AttestationTestCA: Sendable {
         let nonce = Array(SHA256.hash(data: data.rawBytes + Array(SHA256.hash(data: Array(challenge.utf8)))))
         let leaf = try leaf(
             key.publicKey, extensionOID: [1, 2, 840, 113635, 100, 8, 2],
-            value: DER.sequence([DER.explicit(1, DER.octets(nonce))]))
+            value: DERBuilder.sequence([DERBuilder.explicit(1, DERBuilder.octets(nonce))]))
         let statement = CBORMap(["x5c": .array([.byteString(leaf)]), "receipt": .byteString([])])
         return Base64URL.encode(
             AttestationObject(format: "apple-appattest", statement: statement, authenticatorData: data).encoded)
@@ -72,48 +72,22 @@ public struct AttestationTestCA: Sendable {
     /// An Android key attestation chain for `packageName` signed with `digest`, base64url
     /// certificates joined by `.`.
     public func androidChain(packageName: String, digest: [UInt8], challenge: String) throws -> String {
-        let applicationID = DER.sequence([
-            DER.set([DER.sequence([DER.octets(Array(packageName.utf8)), DER.tlv(0x02, [1])])]),
-            DER.set([DER.octets(digest)]),
+        let applicationID = DERBuilder.sequence([
+            DERBuilder.set([
+                DERBuilder.sequence([DERBuilder.octets(Array(packageName.utf8)), DERBuilder.tlv(0x02, [1])])
+            ]),
+            DERBuilder.set([DERBuilder.octets(digest)]),
         ])
-        let description = DER.sequence([
-            DER.tlv(0x02, [4]), DER.tlv(0x0a, [1]), DER.tlv(0x02, [4]), DER.tlv(0x0a, [1]),
-            DER.octets(Array(challenge.utf8)), DER.octets([]),
-            DER.sequence([DER.explicit(709, DER.octets(applicationID))]),
-            DER.sequence([DER.explicit(702, DER.tlv(0x02, [0]))]),
+        let description = DERBuilder.sequence([
+            DERBuilder.tlv(0x02, [4]), DERBuilder.tlv(0x0a, [1]), DERBuilder.tlv(0x02, [4]), DERBuilder.tlv(0x0a, [1]),
+            DERBuilder.octets(Array(challenge.utf8)), DERBuilder.octets([]),
+            DERBuilder.sequence([DERBuilder.explicit(709, DERBuilder.octets(applicationID))]),
+            DERBuilder.sequence([DERBuilder.explicit(702, DERBuilder.tlv(0x02, [0]))]),
         ])
         let leaf = try leaf(
             P256.Signing.PrivateKey().publicKey, extensionOID: [1, 3, 6, 1, 4, 1, 11129, 2, 1, 17], value: description)
         var serializer = DER.Serializer()
         try serializer.serialize(root)
         return [leaf, serializer.serializedBytes].map(Base64URL.encode).joined(separator: ".")
-    }
-}
-
-extension DER {
-    /// Minimal DER writing for the extensions above.
-    static func tlv(_ identifier: UInt8, _ content: [UInt8]) -> [UInt8] {
-        [identifier] + length(content.count) + content
-    }
-    static func sequence(_ items: [[UInt8]]) -> [UInt8] { tlv(0x30, items.flatMap { $0 }) }
-    static func set(_ items: [[UInt8]]) -> [UInt8] { tlv(0x31, items.flatMap { $0 }) }
-    static func octets(_ bytes: [UInt8]) -> [UInt8] { tlv(0x04, bytes) }
-
-    /// `[tag] EXPLICIT`, with the high-tag-number form for tags above 30.
-    static func explicit(_ tag: UInt, _ content: [UInt8]) -> [UInt8] {
-        guard tag > 30 else { return tlv(0xA0 | UInt8(tag), content) }
-        var digits: [UInt8] = [UInt8(tag & 0x7F)]
-        var rest = tag >> 7
-        while rest > 0 {
-            digits.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
-            rest >>= 7
-        }
-        return [0xBF] + digits + length(content.count) + content
-    }
-
-    static func length(_ count: Int) -> [UInt8] {
-        if count < 0x80 { return [UInt8(count)] }
-        if count < 0x100 { return [0x81, UInt8(count)] }
-        return [0x82, UInt8(count >> 8), UInt8(count & 0xFF)]
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import UMFAAttestationTestSupport
 import UMFACBOR
 import UMFAEncoding
 import X509

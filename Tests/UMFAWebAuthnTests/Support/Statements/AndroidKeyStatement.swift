@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAAttestationTestSupport
 import UMFACBOR
 import UMFAWebAuthn
 import X509
