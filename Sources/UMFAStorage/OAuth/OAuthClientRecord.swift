@@ -80,6 +80,14 @@ public struct OAuthClientRecord: Sendable, Equatable {
     /// (`tls_client_certificate_bound_access_tokens`, RFC 8705 §3.4).
     public var tlsCertificateBoundAccessTokens = false
 
+    /// Whether the client registered itself at the registration endpoint (RFC 7591), with or
+    /// without a template, rather than being made by an admin: exactly the clients that hold a
+    /// registration access token (RFC 7592), which only registration gives and nothing removes.
+    /// Such a client is third-party whatever it says about itself (docs/oidc-provider.md,
+    /// "Dynamic client registration"): its name, redirect URIs and keys came from whoever held
+    /// an initial access token or a template's public credentials.
+    public var isSelfRegistered: Bool { registrationTokenHash != nil }
+
     /// Creates a record.
     public init(
         clientID: String, applicationID: UUID, name: String, secretHash: [UInt8]?, redirectURIs: [String],
