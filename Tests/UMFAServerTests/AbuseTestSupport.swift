@@ -5,6 +5,7 @@ import Logging
 import UMFAContract
 import UMFAEncoding
 import UMFAServer
+import UMFATestSupport
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
@@ -12,8 +13,9 @@ import UMFAWebAuthnTypes
 /// test can speak from several client addresses.
 enum AbuseServer {
     static func with<Value: Sendable>(
-        _ setup: TestingSetup = .router, limits: AbuseLimits, idleTimeout: Duration = .seconds(30),
-        bodyReadTimeout: Duration = .seconds(10), clock: TestClock = TestClock(),
+        _ setup: ServerTransport = .router, limits: AbuseLimits,
+        idleTimeout: Duration = ServerTransport.patientTimeout,
+        bodyReadTimeout: Duration = ServerTransport.patientTimeout, clock: TestClock = TestClock(),
         _ body: @Sendable (API) async throws -> Value
     ) async throws -> Value {
         let server = TestServer(clock: clock)
@@ -26,7 +28,7 @@ enum AbuseServer {
         var logger = Logger(label: "umfa-abuse-test")
         logger.logLevel = .critical
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
-        return try await app.test(setup) { client in
+        return try await app.exercise(setup) { client in
             try await body(API(client: client, clock: clock, directory: server.directory))
         }
     }

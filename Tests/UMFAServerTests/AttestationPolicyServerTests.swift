@@ -7,6 +7,7 @@ import UMFAAuthenticator
 import UMFAContract
 import UMFAEncoding
 import UMFAServer
+import UMFATestSupport
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
@@ -28,7 +29,7 @@ struct AttestationPolicyServerTests {
         logger.logLevel = .warning
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
         let (clock, directory) = (server.clock, server.directory)
-        try await app.test(.router) { client in
+        try await app.exercise(.router) { client in
             try await body(API(client: client, clock: clock, directory: directory))
         }
     }

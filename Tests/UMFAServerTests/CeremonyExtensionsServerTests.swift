@@ -236,7 +236,7 @@ struct CeremonyExtensionsServerTests {
         let logger = lines.logger(label: "umfa-test")
         let (app, _) = try await buildApplication(configuration: server.configuration, logger: logger)
         let (clock, directory) = (server.clock, server.directory)
-        try await app.test(.router) { client in
+        try await app.exercise(.router) { client in
             let api = API(client: client, clock: clock, directory: directory)
             let vault = try await application(api, [:])
             let results: [String: JSONValue] = [

@@ -7,6 +7,7 @@ import Testing
 import UMFAAttestationTestSupport
 import UMFAContract
 import UMFAServer
+import UMFATestSupport
 import UMFAWebAuthn
 
 /// docs/contract.md §6: the API-flow token (`client_credentials`, scope `urn:umfa:api-flow`) for public
@@ -33,7 +34,7 @@ struct ClientAttestationServerTests {
         logger.logLevel = .warning
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
         let (clock, directory) = (server.clock, server.directory)
-        try await app.test(.router) { client in
+        try await app.exercise(.router) { client in
             let api = API(client: client, clock: clock, directory: directory)
             let application = try await api.createApplication(policy: "grant")
             let fingerprint = Self.digest.map { String(format: "%02X", $0) }.joined(separator: ":")

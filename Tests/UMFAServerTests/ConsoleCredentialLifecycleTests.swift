@@ -7,6 +7,7 @@ import Testing
 import UMFAContract
 import UMFAEncoding
 import UMFAStorage
+import UMFATestSupport
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
@@ -220,7 +221,7 @@ struct ConsoleCredentialLifecycleTests {
 
         let (first, report) = try await buildApplication(configuration: generated.configuration, logger: logger)
         let token = try #require(report.generatedAdminToken)
-        try await first.test(.router) { client in
+        try await first.exercise(.router) { client in
             let api = API(client: client, clock: server.clock, directory: server.directory)
             _ = try await Self.enroll(api, device: device, token: token, name: "Ops laptop")
         }

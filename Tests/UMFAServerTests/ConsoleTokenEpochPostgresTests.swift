@@ -5,6 +5,7 @@ import Logging
 import Testing
 import UMFAContract
 import UMFAServer
+import UMFATestSupport
 
 /// Issue 34 item 3 on PostgreSQL: instances that start together with a new admin token remove
 /// the earlier token's console passkeys once, and an instance still running with the earlier
@@ -21,9 +22,11 @@ struct ConsoleTokenEpochPostgresTests {
         }
         defer { for directory in directories { try? FileManager.default.removeItem(at: directory) } }
         @Sendable func configuration(_ index: Int, token: String) -> ServerConfiguration {
-            ServerConfiguration(
+            var configuration = ServerConfiguration(
                 port: 0, dataDirectory: directories[index], database: .postgres(url: url), adminToken: token,
                 masterKey: masterKey, createDefaultApplication: false, now: { clock.now })
+            configuration.bodyReadTimeout = ServerTransport.patientTimeout
+            return configuration
         }
         let logger = {
             var logger = Logger(label: "umfa-test")
@@ -37,7 +40,7 @@ struct ConsoleTokenEpochPostgresTests {
 
         do {
             let (old, _) = try await buildApplication(configuration: configuration(0, token: oldToken), logger: logger)
-            try await old.test(.router) { oldClient in
+            try await old.exercise(.router) { oldClient in
                 let a = API(client: oldClient, clock: clock, directory: directories[0])
                 let session = try await ConsoleCredentialLifecycleTests.enroll(
                     a, device: operator1, token: oldToken, name: "Ops laptop")
@@ -46,8 +49,8 @@ struct ConsoleTokenEpochPostgresTests {
                 async let first = buildApplication(configuration: configuration(1, token: newToken), logger: logger)
                 async let second = buildApplication(configuration: configuration(2, token: newToken), logger: logger)
                 let (b, c) = (try await first.0, try await second.0)
-                try await b.test(.router) { bClient in
-                    try await c.test(.router) { cClient in
+                try await b.exercise(.router) { bClient in
+                    try await c.exercise(.router) { cClient in
                         let b = API(client: bClient, clock: clock, directory: directories[1])
                         let c = API(client: cClient, clock: clock, directory: directories[2])
                         let revoked = try await ConsoleCredentialLifecycleTests.events(
@@ -76,7 +79,7 @@ struct ConsoleTokenEpochPostgresTests {
             }
             // The next start with the new token removes the old instance's late passkey.
             let (next, _) = try await buildApplication(configuration: configuration(1, token: newToken), logger: logger)
-            try await next.test(.router) { client in
+            try await next.exercise(.router) { client in
                 let api = API(client: client, clock: clock, directory: directories[1])
                 let listed = try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: newToken)
                 #expect(

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import UMFAServer
+import UMFATestSupport
 import UMFAWebAuthn
 
 /// A server as `umfa serve` starts it on a fresh database: with the development application
@@ -24,6 +25,7 @@ struct DemoServer: Sendable {
             port: 0, dataDirectory: directory, adminToken: TestServer.adminToken,
             createDefaultApplication: developmentApplication, publicOrigin: Self.origin, now: { clock.now })
         configuration.demoRoutes = demoRoutes
+        configuration.bodyReadTimeout = ServerTransport.patientTimeout
         return configuration
     }
 
@@ -44,7 +46,7 @@ struct DemoServer: Sendable {
             }
         }
         let (clock, directory) = (clock, directory)
-        return try await app.test(.router) { client in
+        return try await app.exercise(.router) { client in
             try await body(API(client: client, clock: clock, directory: directory), development)
         }
     }

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Testing
 import UMFAContract
+import UMFATestSupport
 
 @testable import UMFAServer
 
@@ -18,7 +19,7 @@ struct DeploymentDefaultsTests {
 
     /// A test server with `X-Forwarded-For` trusted and, when given, a metrics token.
     static func with(
-        _ setup: TestingSetup = .router, metricsToken: String? = nil, trustForwardedFor: Bool = true,
+        _ setup: ServerTransport = .router, metricsToken: String? = nil, trustForwardedFor: Bool = true,
         _ body: @Sendable (API) async throws -> Void
     ) async throws {
         let server = TestServer()
@@ -30,7 +31,7 @@ struct DeploymentDefaultsTests {
         var logger = Logger(label: "umfa-deployment-test")
         logger.logLevel = .critical
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
-        try await app.test(setup) { client in
+        try await app.exercise(setup) { client in
             try await body(API(client: client, clock: server.clock, directory: server.directory))
         }
     }

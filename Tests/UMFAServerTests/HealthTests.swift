@@ -5,6 +5,7 @@ import Logging
 import Testing
 import UMFAContract
 import UMFAServer
+import UMFATestSupport
 
 @Suite("Server smoke")
 struct HealthTests {
@@ -14,14 +15,15 @@ struct HealthTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "umfa-test")
         logger.logLevel = .error
-        let configuration = ServerConfiguration(port: 0, dataDirectory: directory)
+        var configuration = ServerConfiguration(port: 0, dataDirectory: directory)
+        configuration.bodyReadTimeout = ServerTransport.patientTimeout
         let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
         let adminToken = try #require(report.generatedAdminToken)
         #expect(adminToken.hasPrefix("umfa_admin_"))
         let applicationID = try #require(report.defaultApplicationID).uuidString.lowercased()
         let apiKey = try #require(report.defaultApplicationAPIKey)
         #expect(report.openApplications == ["Development (\(applicationID))"])
-        try await app.test(.router) { client in
+        try await app.exercise(.router) { client in
             let api = API(client: client, clock: TestClock(), directory: directory)
             let health = try await api.send(.get, "/health")
             #expect(health.status == .ok)
@@ -42,7 +44,7 @@ struct HealthTests {
         #expect(second.generatedAdminToken == nil)
         #expect(second.defaultApplicationID == nil)
         #expect(second.openApplications.count == 1)
-        try await restarted.test(.router) { client in
+        try await restarted.exercise(.router) { client in
             let shown = try await API(client: client, clock: TestClock(), directory: directory)
                 .send(.get, APIOperation.getApplication.path(["id": applicationID]), bearer: adminToken)
             #expect(shown.status == .ok)

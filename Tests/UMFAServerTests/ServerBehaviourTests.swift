@@ -5,6 +5,7 @@ import Testing
 import UMFAContract
 import UMFAEncoding
 import UMFAStorage
+import UMFATestSupport
 import UMFAWebAuthn
 
 @testable import UMFAServer
@@ -97,7 +98,7 @@ struct ServerBehaviourTests {
             }
         }
         let app = Application(router: router)
-        try await app.test(.router) { client in
+        try await app.exercise(.router) { client in
             let cases: [(String, HTTPResponse.Status, String)] = [
                 ("conflict", .conflict, "The request conflicts with stored data"),
                 ("unavailable", .serviceUnavailable, "The database is unavailable; try again later"),

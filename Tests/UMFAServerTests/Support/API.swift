@@ -4,6 +4,7 @@ import HummingbirdTesting
 import UMFAAuthenticator
 import UMFAContract
 import UMFAEncoding
+import UMFATestSupport
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
@@ -48,7 +49,7 @@ struct Reply: Sendable {
 /// The UMFA HTTP API as tests drive it: raw requests plus the usual admin, backend and
 /// device steps, each checked for success so a test reads as the flow it covers.
 struct API: Sendable {
-    let client: any TestClientProtocol
+    let client: any ServerClient
     let clock: TestClock
     /// The server's data directory.
     let directory: URL

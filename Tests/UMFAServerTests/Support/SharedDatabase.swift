@@ -69,6 +69,7 @@ struct InstancePair: Sendable {
             port: 0, dataDirectory: directories[index], database: .postgres(url: url),
             adminToken: TestServer.adminToken, masterKey: masterKey, createDefaultApplication: index == 0,
             now: { clock.now })
+        configuration.bodyReadTimeout = ServerTransport.patientTimeout
         if let limits {
             configuration.abuseLimits = limits
             configuration.trustForwardedFor = true
@@ -85,8 +86,8 @@ struct InstancePair: Sendable {
         async let second = buildApplication(configuration: configuration(1), logger: logger)
         let (a, b) = (try await first.0, try await second.0)
         let (clock, directories) = (clock, directories)
-        try await a.test(.router) { clientA in
-            try await b.test(.router) { clientB in
+        try await a.exercise(.router) { clientA in
+            try await b.exercise(.router) { clientB in
                 try await body(
                     API(client: clientA, clock: clock, directory: directories[0]),
                     API(client: clientB, clock: clock, directory: directories[1]))

@@ -56,6 +56,7 @@ struct LiveServer: Sendable {
         logger.logLevel = .critical
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: directory, adminToken: adminToken, createDefaultApplication: false)
+        configuration.bodyReadTimeout = ServerTransport.patientTimeout
         if let now { configuration.now = now }
         if let attestationAnchors { configuration.attestationAnchors = attestationAnchors }
         if ownPublicURL {
@@ -66,7 +67,7 @@ struct LiveServer: Sendable {
             return try await Self.run(app, port: configuration.port, body)
         }
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
-        return try await app.test(.live) { client in
+        return try await app.exercise(.live) { client in
             guard let port = client.port else { throw TestFailure("the live test client has no port") }
             let execute: Execute = { uri, method, headers, body in
                 let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
@@ -100,7 +101,8 @@ struct LiveServer: Sendable {
             }
             // Made only now: a test client that never connects leaks its channel promise, which
             // HummingbirdTesting reports as a fatal error (a CI run on a loaded machine hit it).
-            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+            let client = TestClient(
+                host: "127.0.0.1", port: port, configuration: .init(timeout: ServerTransport.patientTimeout))
             client.connect()
             let execute: Execute = { uri, method, headers, body in
                 var headers = headers
