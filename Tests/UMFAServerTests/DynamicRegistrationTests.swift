@@ -175,15 +175,24 @@ struct DynamicRegistrationTests {
             let noProof = try await api.registration(.post, app, json: [:], authorization: "DPoP " + dcr)
             #expect(noProof.status == .unauthorized && noProof["error"]?.stringValue == "invalid_dpop_proof")
 
-            let asked: JSONValue = [
-                "client_name": "Pia's phone", "grant_types": ["client_credentials"], "scope": "admin",
-                "token_endpoint_auth_method": "none", "software_id": .string(template.id),
+            // Settings looser than the template's are refused (issue 47 item 3), each of them.
+            let looser: [JSONValue] = [
+                ["grant_types": ["client_credentials"]], ["scope": "admin"], ["token_endpoint_auth_method": "none"],
+                ["dpop_bound_access_tokens": false],
             ]
+            for change in looser {
+                let refused = try await api.registration(
+                    .post, app,
+                    json: change.merging(["client_name": "Pia's phone", "software_id": .string(template.id)]),
+                    authorization: "DPoP " + dcr, dpop: key.proof("POST", url, accessToken: dcr))
+                expectOAuthError(refused, .badRequest, "invalid_client_metadata")
+            }
+            let asked: JSONValue = ["client_name": "Pia's phone", "software_id": .string(template.id)]
             let made = try await api.registration(
                 .post, app, json: asked, authorization: "DPoP " + dcr,
                 dpop: key.proof("POST", url, accessToken: dcr))
             #expect(made.status == .created, "\(made.text)")
-            // The template's settings, not the request's; the request's name; a secret of its own.
+            // The template's settings; the request's name; a secret of its own.
             #expect(made["client_name"]?.stringValue == "Pia's phone")
             #expect(made["grant_types"] == ["authorization_code", "refresh_token"])
             #expect(made["scope"]?.stringValue == "openid email")
@@ -247,9 +256,12 @@ struct DynamicRegistrationTests {
             request.tokenEndpointAuthMethod = "client_secret_basic"
             let template = try await api.createOAuthClient(app, request)
             let token = try await api.initialAccessToken(app)
+            expectOAuthError(
+                try await api.registration(
+                    .post, app, json: ["software_id": .string(template.id), "token_endpoint_auth_method": "none"],
+                    authorization: "Bearer " + token), .badRequest, "invalid_client_metadata")
             let made = try await api.registration(
-                .post, app, json: ["software_id": .string(template.id), "token_endpoint_auth_method": "none"],
-                authorization: "Bearer " + token)
+                .post, app, json: ["software_id": .string(template.id)], authorization: "Bearer " + token)
             #expect(made.status == .created, "\(made.text)")
             #expect(made["token_endpoint_auth_method"]?.stringValue == "client_secret_basic")
             #expect(made["client_name"]?.stringValue == "Public template (registered)")
@@ -274,8 +286,12 @@ struct DynamicRegistrationTests {
                 "client_id": .string(id), "grant_types": ["client_credentials"], "scope": "admin",
                 "redirect_uris": ["com.example.shop:/callback"],
             ]
+            expectOAuthError(
+                try await api.registration(.put, app, client: id, json: widen, authorization: "Bearer " + management),
+                .badRequest, "invalid_client_metadata")
+            let same: JSONValue = ["client_id": .string(id), "redirect_uris": ["com.example.shop:/callback"]]
             let kept = try await api.registration(
-                .put, app, client: id, json: widen, authorization: "Bearer " + management)
+                .put, app, client: id, json: same, authorization: "Bearer " + management)
             #expect(
                 kept["grant_types"] == ["authorization_code"] && kept["scope"]?.stringValue == "openid", "\(kept.text)")
             management = try #require(kept["registration_access_token"]?.stringValue)
@@ -283,8 +299,12 @@ struct DynamicRegistrationTests {
                 .delete, APIOperation.deleteOAuthClient.path(["id": app.id, "client_id": made.id]),
                 bearer: TestServer.adminToken)
             #expect(removed.status == .ok)
+            // Held to its own settings then: widening is still refused.
+            expectOAuthError(
+                try await api.registration(.put, app, client: id, json: widen, authorization: "Bearer " + management),
+                .badRequest, "invalid_client_metadata")
             let after = try await api.registration(
-                .put, app, client: id, json: widen, authorization: "Bearer " + management)
+                .put, app, client: id, json: same, authorization: "Bearer " + management)
             #expect(after.status == .ok, "\(after.text)")
             #expect(after["grant_types"] == ["authorization_code"] && after["scope"]?.stringValue == "openid")
             #expect(after["software_id"]?.stringValue == made.id)

@@ -107,6 +107,9 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
     /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
     /// client certificate (`cnf.x5t#S256`).
     public var tlsClientCertificateBoundAccessTokens: Bool?
+    /// `require_pushed_authorization_requests` (RFC 9126 §6): the client starts authorization
+    /// requests only through PAR.
+    public var requirePushedAuthorizationRequests: Bool?
 
     /// Creates a request.
     public init(
@@ -145,6 +148,7 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
         case tlsClientAuthSANIP = "tls_client_auth_san_ip"
         case tlsClientAuthSANEmail = "tls_client_auth_san_email"
         case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }
 
     /// An example with every member.
@@ -167,6 +171,7 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
         request.tlsClientAuthSANIP = "192.0.2.7"
         request.tlsClientAuthSANEmail = "ops@shop.example"
         request.tlsClientCertificateBoundAccessTokens = true
+        request.requirePushedAuthorizationRequests = true
         return request
     }()
 }
@@ -221,6 +226,9 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
     /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
     /// client certificate (`cnf.x5t#S256`).
     public var tlsClientCertificateBoundAccessTokens = false
+    /// `require_pushed_authorization_requests` (RFC 9126 §6): the client must start its
+    /// authorization requests through PAR.
+    public var requirePushedAuthorizationRequests = false
 
     /// Creates an answer.
     public init(
@@ -264,6 +272,7 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
         case tlsClientAuthSANIP = "tls_client_auth_san_ip"
         case tlsClientAuthSANEmail = "tls_client_auth_san_email"
         case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }
 
     /// An example with every member.

@@ -54,6 +54,11 @@ struct AccessTokens: Sendable {
         to client: OAuthClientRecord, subject: String, scopes: [String], audience: String?, signIn: SignIn? = nil,
         family: String? = nil, jkt: String? = nil, x5t: String? = nil
     ) async throws -> (token: String, claims: AccessTokenClaims) {
+        // docs/oidc-provider.md: a first-party-only scope is never in a self-registered client's
+        // token, whatever asked for it (a grant or a refresh token from before the rule).
+        if client.isSelfRegistered, let refused = scopes.first(where: ClientRegistrationRules.isFirstPartyOnly) {
+            throw OAuthError(code: .invalidScope, "The client may not be granted the scope \(refused)")
+        }
         let now = Int(services.now().timeIntervalSince1970)
         let random = Base64URL.encode(Secrets.randomBytes(16))
         let claims = AccessTokenClaims(

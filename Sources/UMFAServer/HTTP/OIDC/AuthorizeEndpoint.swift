@@ -87,7 +87,7 @@ struct AuthorizeEndpoint: Sendable {
             .interaction, Interaction(request: authorization, signIn: signIn), lifetime: Interaction.lifetime,
             subject: signIn?.userID)
         return HostedPages.page(
-            issuer: flow.issuer, interaction: interaction, view: view, request: authorization, clientName: client.name)
+            issuer: flow.issuer, interaction: interaction, view: view, request: authorization, client: client)
     }
 
     /// Whether the session's sign-in may answer this request: not when the request asks for a

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import UMFAStorage
 
 /// The hosted passkey pages of every issuer (`Sources/UMFAServer/Resources/Hosted`): one page
 /// whose view the server picks (sign in, create an account, consent), an error page for
@@ -16,9 +17,13 @@ enum HostedPages {
         case consent
     }
 
-    /// The page for an interaction.
+    /// The page for an interaction with `client`. Its consent view says when the client
+    /// registered itself (RFC 7591) rather than being the application's own, and names the host
+    /// the browser is sent back to (docs/oidc-provider.md, "Dynamic client registration"): a
+    /// name alone is the client's own claim.
     static func page(
-        issuer: OAuthIssuer, interaction: String, view: View, request: AuthorizationRequest, clientName: String
+        issuer: OAuthIssuer, interaction: String, view: View, request: AuthorizationRequest,
+        client: OAuthClientRecord
     ) -> Response {
         let path = URLComponents(string: issuer.issuer)?.path ?? ""
         let html = fill(
@@ -26,10 +31,20 @@ enum HostedPages {
             [
                 "issuer_path": path, "interaction": interaction, "view": view.rawValue,
                 "login_hint": request.loginHint ?? "", "signup": issuer.application.signup.rawValue,
-                "client_name": clientName, "scopes": request.scopes.joined(separator: " "),
+                "client_name": client.name, "scopes": request.scopes.joined(separator: " "),
                 "application_name": issuer.application.name,
+                "self_registered": client.isSelfRegistered ? "true" : "false",
+                "redirect_host": redirectHost(request.redirectURI),
             ])
         return DemoPage.response(Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
+    }
+
+    /// Where a redirect URI sends the browser, as a person can check it: the host (and a port
+    /// that is not the scheme's own), or the scheme of a private-use URI (RFC 8252 §7.1).
+    static func redirectHost(_ uri: String) -> String {
+        guard let url = URLComponents(string: uri) else { return uri }
+        if let host = url.host, !host.isEmpty { return url.port.map { "\(host):\($0)" } ?? host }
+        return url.scheme ?? uri
     }
 
     /// The error page: nothing can be redirected, so the person reads what went wrong.

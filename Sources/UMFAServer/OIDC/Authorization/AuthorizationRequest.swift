@@ -92,7 +92,7 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         } catch {
             throw refuse(.invalidScope, "scope must be space-separated scope tokens")
         }
-        if let refused = scopes.first(where: { !client.scopes.contains($0) }) {
+        if let refused = scopes.first(where: { !client.grantableScopes.contains($0) }) {
             throw refuse(.invalidScope, "The client may not ask for the scope \(refused)")
         }
         let prompt = (query["prompt"] ?? "").split(separator: " ").map(String.init)

@@ -3,18 +3,30 @@ import UMFAContract
 import UMFAStorage
 
 /// What a client that registers itself (RFC 7591) may be: the request's metadata applied to a
-/// base record, the template's settings over it, and the limits an application sets on clients
-/// it has never seen.
+/// base record — for a client registered from a template, a base that holds the template's
+/// protections — and the limits an application sets on clients it has never seen.
 ///
-/// - A client registered from a template copies the template's grants, method, scopes, token
-///   lifetimes and DPoP binding; it is first-party only when the template is and every redirect
-///   URI it brings is one of the template's own (``isFirstParty(_:template:)``): the template's
-///   credentials ship inside apps, so a registration with them proves nothing about who asks.
+/// - A client registered from a template inherits every protection of the template and may
+///   only tighten it (``ClientMetadataInheritance``): its grants, authentication method, scopes,
+///   token lifetimes, DPoP and certificate binding, PAR. It is first-party only when the
+///   template is and every redirect URI it brings is one of the template's own
+///   (``isFirstParty(_:template:)``): the template's credentials ship inside apps, so a
+///   registration with them proves nothing about who asks.
 /// - A client registered without a template chooses its grants and method, but its scopes only
 ///   from the ones the initial access token lists, or else the application's `allowed_scopes`.
+/// - No self-registered client holds a ``firstPartyOnlyScopes`` scope: asking for one is refused,
+///   and a template's is not inherited.
 enum ClientRegistrationRules {
-    /// `base` with the request's metadata applied, then the template's settings over it; the
-    /// scopes of a client without template must be among `allowedScopes`.
+    /// Scopes only an admin-made client is granted (docs/oidc-provider.md): `umfa:passkeys` lets
+    /// a token list, rename and delete the user's passkeys.
+    static let firstPartyOnlyScopes: Set = [PasskeyManagementAccess.scope]
+
+    /// Whether `scope` is one no self-registered client is granted.
+    static func isFirstPartyOnly(_ scope: String) -> Bool { firstPartyOnlyScopes.contains(scope) }
+
+    /// `base` with the request's metadata applied — over the template's protections when there
+    /// is a template, each of which the request may only tighten; the scopes of a client
+    /// without template must be among `allowedScopes`.
     static func client(
         from body: ClientRegistrationRequest, template: OAuthClientRecord?, base: OAuthClientRecord,
         allowedScopes: [String]
@@ -31,34 +43,41 @@ enum ClientRegistrationRules {
             postLogoutRedirectURIs: body.postLogoutRedirectURIs ?? template?.postLogoutRedirectURIs)
         request.jwks = body.jwks
         request.takeMutualTLS(from: body)
+        request.grantTypes = body.grantTypes
+        request.tokenEndpointAuthMethod = body.tokenEndpointAuthMethod
+        request.dpopBoundAccessTokens = body.dpopBoundAccessTokens
+        request.requirePushedAuthorizationRequests = body.requirePushedAuthorizationRequests
+        var start = base
         if let template {
-            request.grantTypes = template.grantTypes
-            request.responseTypes = template.responseTypes
-            request.tokenEndpointAuthMethod = template.authenticationMethod.rawValue
-            request.scope = template.scopes.joined(separator: " ")
-            request.accessTokenTTLSeconds = template.accessTokenTTLSeconds
-            request.refreshTokenTTLSeconds = template.refreshTokenTTLSeconds
-            request.dpopBoundAccessTokens = template.dpopBoundAccessTokens
+            // A member left out is the template's; response_types follow the grant types.
+            start = ClientMetadataInheritance.inherit(template, into: base)
+            let grants = body.grantTypes ?? start.grantTypes
+            request.responseTypes = grants.contains("authorization_code") ? ["code"] : []
+            request.scope = body.scope
         } else {
-            request.grantTypes = body.grantTypes
             request.responseTypes =
                 body.responseTypes ?? body.grantTypes.map { $0.contains("authorization_code") ? ["code"] : [] }
-            request.tokenEndpointAuthMethod = body.tokenEndpointAuthMethod
             request.scope = body.scope ?? (allowedScopes.contains("openid") ? "openid" : "")
-            request.dpopBoundAccessTokens = body.dpopBoundAccessTokens
         }
         var client: OAuthClientRecord
         do {
-            client = try OAuthClientSettings.apply(request, to: base)
+            client = try OAuthClientSettings.apply(request, to: start)
         } catch let error as ServiceError where error.code == .invalidRequest {
             throw registrationError(error)
         }
         client.softwareID = template?.clientID
-        if template == nil, let refused = client.scopes.first(where: { !allowedScopes.contains($0) }) {
+        if let template {
+            try ClientMetadataInheritance.check(client, against: template)
+        } else if let refused = client.scopes.first(where: { !allowedScopes.contains($0) }) {
             throw OAuthError(
                 code: .invalidClientMetadata,
                 "scope \(refused) is not one a client may register for here (allowed: \(allowedScopes.joined(separator: " ")))"
             )
+        }
+        if let refused = client.scopes.first(where: isFirstPartyOnly) {
+            throw OAuthError(
+                code: .invalidClientMetadata,
+                "scope \(refused) is only for the application's own clients, never for one that registers itself")
         }
         client.firstParty = template.map { isFirstParty(client, template: $0) } ?? false
         return client
@@ -77,5 +96,14 @@ enum ClientRegistrationRules {
         template.dcrTemplate && template.firstParty && template.clientID == client.softwareID
             && Set(client.redirectURIs).isSubset(of: template.redirectURIs)
             && Set(client.postLogoutRedirectURIs).isSubset(of: template.postLogoutRedirectURIs)
+    }
+}
+
+extension OAuthClientRecord {
+    /// The scopes the client may be granted: its own, less the first-party-only ones when it
+    /// registered itself (its stored scopes may still list one: an older registration, or an
+    /// admin's edit).
+    var grantableScopes: [String] {
+        isSelfRegistered ? scopes.filter { !ClientRegistrationRules.isFirstPartyOnly($0) } : scopes
     }
 }

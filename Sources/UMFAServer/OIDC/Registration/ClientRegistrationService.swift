@@ -12,11 +12,13 @@ import UMFAWebAuthn
 /// Registration needs an initial access token: one the admin issued (``InitialAccessTokens``),
 /// or an access token with scope `dcr` that a `dcr_template` client got by `client_credentials`
 /// (DPoP-proven when bound). A client registered from a template — the `dcr` token's client, or
-/// the `software_id` an admin-issued token names — takes the template's grant types, response
-/// types, authentication method, scopes, token lifetimes and `dpop_bound_access_tokens`; its own
-/// request gives only its name, redirect URIs and keys, and it is first-party only when all its
-/// redirect URIs are the template's own (``ClientRegistrationRules``). A client without template
-/// asks only for scopes its initial access token or the application allows. The answer holds
+/// the `software_id` an admin-issued token names — inherits every protection of the template and
+/// may only tighten it, here and at every update (``ClientMetadataInheritance``); its own request
+/// gives its name, redirect URIs and keys, and it is first-party only when all its redirect URIs
+/// are the template's own (``ClientRegistrationRules``). A client without template asks only for
+/// scopes its initial access token or the application allows. No self-registered client takes
+/// the name of the application or of an admin-made client (``ClientNameReservation``) or holds
+/// `umfa:passkeys`. The answer holds
 /// the client secret (when its method uses one) and a registration access token, both shown
 /// once and stored as SHA-256. The bearer token is checked before anything else is read, and
 /// invalid metadata changes nothing: not even a use of the token.
@@ -73,8 +75,9 @@ struct ClientRegistrationService: Sendable {
     }
 
     /// `PUT <issuer>/register/<client_id>` (RFC 7592 §2.2): the request replaces the client's
-    /// metadata; members left out take their defaults (or the template's). A new registration
-    /// access token replaces the one presented, as at a read.
+    /// metadata; members left out take their defaults (or the template's). A client made from a
+    /// template may only tighten the template's protections, as at registration. A new
+    /// registration access token replaces the one presented, as at a read.
     func update(
         clientID: String?, presented: ProtectedResource.Presented,
         metadata: () async throws -> ClientRegistrationRequest
@@ -89,9 +92,9 @@ struct ClientRegistrationService: Sendable {
                 throw OAuthError(code: .invalidClientMetadata, "client_secret is not the client's secret")
             }
         }
-        // A client made from a template keeps the template's settings while its software_id
-        // still names a template; otherwise its own current ones, never first-party, so an
-        // update never widens what the template allowed.
+        // A client made from a template is held to the template's protections while its
+        // software_id still names a template; otherwise to its own current ones, never
+        // first-party, so an update never widens what the template allowed.
         var template: OAuthClientRecord?
         if let softwareID = stored.softwareID {
             let named = try await services.store.oauthClient(
@@ -102,6 +105,7 @@ struct ClientRegistrationService: Sendable {
         let allowed = issuer.application.allowedScopes + stored.scopes
         var client = try ClientRegistrationRules.client(
             from: body, template: template, base: Self.blank(like: stored), allowedScopes: allowed)
+        try await reservedNames().check(client.name)
         client.softwareID = stored.softwareID
         if let template { client.firstParty = ClientRegistrationRules.isFirstParty(client, template: template) }
         let token = Secrets.make(prefix: Self.registrationTokenPrefix)
@@ -167,6 +171,7 @@ struct ClientRegistrationService: Sendable {
             from: body, template: template,
             base: OAuthClientSettings.newClient(applicationID: applicationID, at: services.now()),
             allowedScopes: allowedScopes)
+        try await reservedNames().check(client.name)
         let registrationToken = Secrets.make(prefix: Self.registrationTokenPrefix)
         client.registrationTokenHash = Secrets.hash(registrationToken)
         var answer = Self.answer(client, issuer: issuer)
@@ -186,6 +191,14 @@ struct ClientRegistrationService: Sendable {
         return answer
     }
 
+    /// The names a self-registered client may not take: the application's and its admin-made
+    /// clients' (``ClientNameReservation``).
+    private func reservedNames() async throws -> ClientNameReservation {
+        ClientNameReservation(
+            application: issuer.application,
+            clients: try await services.store.oauthClients(applicationID: issuer.application.id))
+    }
+
     /// A stored client's identity with every setting at its default, for a replacement.
     private static func blank(like client: OAuthClientRecord) -> OAuthClientRecord {
         var blank = OAuthClientSettings.newClient(applicationID: client.applicationID, at: client.createdAt)
@@ -203,6 +216,7 @@ struct ClientRegistrationService: Sendable {
             postLogoutRedirectURIs: client.postLogoutRedirectURIs, dpopBoundAccessTokens: client.dpopBoundAccessTokens)
         answer.jwks = client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         answer.softwareID = client.softwareID
+        answer.requirePushedAuthorizationRequests = client.requirePushedAuthorizationRequests
         return answer.withMutualTLS(client)
     }
 
