@@ -1,4 +1,5 @@
 import Logging
+import UMFAEncoding
 
 /// A log handler that keeps its own metadata as given and hands it to `Underlying` only with
 /// a message that is written, so setting metadata costs no formatting.
@@ -38,13 +39,37 @@ public struct MetadataDeferringLogHandler<Underlying: LogHandler>: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    /// Writes `event` through the underlying handler, with the handler's metadata merged in.
+    /// Writes `event` through the underlying handler, with the handler's metadata merged in and
+    /// every text escaped for one log line (``LogText``): a request's text in a message,
+    /// metadata or error cannot start a line of its own (issue 47 item 1).
     public func log(event: LogEvent) {
-        guard !metadata.isEmpty else { return underlying.log(event: event) }
         var event = event
-        event.metadata = metadata.merging(event.metadata ?? [:]) { _, message in message }
+        event.message = Logger.Message(stringLiteral: LogText.escape(event.message.description))
+        let merged =
+            metadata.isEmpty ? event.metadata : metadata.merging(event.metadata ?? [:]) { _, message in message }
+        event.metadata = merged.map(Self.escaped)
+        event.error = event.error.map { EscapedError(description: LogText.escape("\($0)")) }
         underlying.log(event: event)
     }
+
+    private static func escaped(_ metadata: Logger.Metadata) -> Logger.Metadata {
+        metadata.mapValues(escaped)
+    }
+
+    private static func escaped(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
+        switch value {
+        case .string(let text): .string(LogText.escape(text))
+        case .stringConvertible(let convertible):
+            .stringConvertible(EscapedError(description: LogText.escape(convertible.description)))
+        case .dictionary(let dictionary): .dictionary(escaped(dictionary))
+        case .array(let array): .array(array.map(escaped))
+        }
+    }
+}
+
+/// An error or value as text escaped for one log line.
+private struct EscapedError: Error, CustomStringConvertible, Sendable {
+    let description: String
 }
 
 extension Logger {

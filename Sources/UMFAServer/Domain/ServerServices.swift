@@ -52,9 +52,12 @@ struct ServerServices: Sendable {
         return application
     }
 
+    /// Checks a `user_id` by the one rule below, which `login_hint` shares (``LoginHint``).
+    func checkUserID(_ userID: String) throws { try Self.checkUserID(userID) }
+
     /// Checks a `user_id`: 1 to 256 bytes of UTF-8 (docs/contract.md §4: lengths are bytes, since one
     /// character can carry thousands of combining marks).
-    func checkUserID(_ userID: String) throws {
+    static func checkUserID(_ userID: String) throws {
         guard (1...256).contains(userID.byteCount) else {
             throw ServiceError.invalid("user_id must be 1 to 256 bytes of UTF-8")
         }

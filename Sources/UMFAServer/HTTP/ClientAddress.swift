@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import UMFAEncoding
 
 /// The client address a request is counted under by the abuse limits: the connected peer's IP
 /// address, or, when the server is configured to trust a reverse proxy, the last address that
@@ -17,9 +18,11 @@ enum ClientAddress {
     /// The address of `request` as ``RequestScopeMiddleware`` sets it on the context.
     static func of(_ request: Request, peer: SocketAddress?, trustForwardedFor: Bool) -> String {
         if trustForwardedFor, let name = forwardedFor, let forwarded = request.headers[name],
-            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+            // By byte: a client's U+0600 (a grapheme "Prepend") before the proxy's `,` would make
+            // one Swift `Character` of both and hide the address the proxy added (issue 47 item 1).
+            let last = ASCIISplit.split(forwarded, at: ",").last.map(ASCIISplit.trimmingWhitespace), !last.isEmpty
         {
-            return counted(String(last.prefix(64)))
+            return counted(String(last.unicodeScalars.prefix(64)))
         }
         return peer?.ipAddress.map(counted) ?? "unknown"
     }

@@ -21,8 +21,10 @@ struct OAuthForm: Sendable {
     /// Parses form-encoded `text` (a body, or the query of an authorization request).
     init(encoded text: String) throws {
         var values: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        // By byte, as the URL Standard's parser splits: `&` followed by a combining mark is one
+        // Swift `Character` but two parameters to every other reader (issue 47 item 1).
+        for pair in ASCIISplit.split(text, at: "&") {
+            let parts = ASCIISplit.split(pair, at: "=", maxSplits: 1, omittingEmpty: false)
             guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else {
                 throw OAuthError.invalidRequest("The body is not valid form encoding")
             }

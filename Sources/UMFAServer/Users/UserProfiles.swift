@@ -1,5 +1,6 @@
 import Foundation
 import UMFAContract
+import UMFAEncoding
 import UMFAStorage
 
 /// Users' profiles (OpenID Connect Core §5.1): created with an account on the hosted pages,
@@ -10,9 +11,10 @@ struct UserProfiles: Sendable {
 
     /// An email address as HTML's `type=email` takes it: one `@`, no spaces, at most 254 bytes.
     static func checkEmail(_ email: String) throws {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+        // By byte: a `@` or `.` followed by a combining mark is still one (issue 47 item 1).
+        let parts = ASCIISplit.split(email, at: "@", omittingEmpty: false)
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, ASCIISplit.contains(parts[1], "."),
+            parts[1].utf8.first != UInt8(ascii: "."), parts[1].utf8.last != UInt8(ascii: "."),
             !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
         else {
             throw ServiceError.invalid("email must be an email address such as alice@example.com", field: "email")

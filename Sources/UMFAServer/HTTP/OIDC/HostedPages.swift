@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import UMFAEncoding
 import UMFAStorage
 
 /// The hosted passkey pages of every issuer (`Sources/UMFAServer/Resources/Hosted`): one page
@@ -72,20 +73,10 @@ enum HostedPages {
         return html + rest
     }
 
-    /// Escapes text for HTML content and quoted attribute values.
+    /// Escapes text for HTML content and quoted attribute values, by byte (``HTMLText``): a `"`
+    /// followed by a combining mark is one Swift `Character` but still ends an attribute in the
+    /// browser (issue 47 item 1).
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        HTMLText.escape(text)
     }
 }

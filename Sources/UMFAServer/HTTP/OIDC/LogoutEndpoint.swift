@@ -95,7 +95,7 @@ struct LogoutEndpoint: Sendable {
             // this site's signed-out page rather than being sent on to an unknown page.
             if hint != nil || client.registrationTokenHash == nil {
                 let state = parameters["state"].map { "state=" + AuthorizationFlow.encode($0) }
-                location = state.map { target + (target.contains("?") ? "&" : "?") + $0 } ?? target
+                location = state.map { target + (ASCIISplit.contains(target, "?") ? "&" : "?") + $0 } ?? target
             }
         }
         let sessions = SSOSessions(grants: OAuthGrants(services: services, issuer: issuer))

@@ -32,7 +32,7 @@ struct FlowSteps: Sendable {
     /// `loginHint` (an email address or user id) fills the username fields, and an email the
     /// new account's.
     func start(signup: Bool, createOnly: Bool, loginHint: String? = nil) -> FlowStep {
-        let createAccount = createAccount(email: loginHint?.contains("@") == true ? loginHint : nil)
+        let createAccount = createAccount(email: loginHint.flatMap { ASCIISplit.contains($0, "@") ? $0 : nil })
         if createOnly {
             return FlowStep(
                 type: .registration, actions: [createAccount], links: [restartLink],

@@ -106,7 +106,7 @@ struct AuthorizationFlow: Sendable {
     func redirect(_ redirectURI: String, _ parameters: KeyValuePairs<String, String?>) -> String {
         var query = parameters.compactMap { name, value in value.map { "\(name)=\(Self.encode($0))" } }
         query.append("iss=\(Self.encode(issuer.issuer))")
-        return redirectURI + (redirectURI.contains("?") ? "&" : "?") + query.joined(separator: "&")
+        return redirectURI + (ASCIISplit.contains(redirectURI, "?") ? "&" : "?") + query.joined(separator: "&")
     }
 
     /// The parameters ``redirect(_:_:)`` added to a redirect: the last value of each name, since

@@ -122,7 +122,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         }
         let request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
-            codeChallenge: challenge, prompt: prompt, loginHint: query["login_hint"], maxAge: maxAge,
+            codeChallenge: challenge, prompt: prompt, loginHint: query["login_hint"].flatMap(LoginHint.identifier),
+            maxAge: maxAge,
             dpopJKT: query["dpop_jkt"])
         return (client, request)
     }

@@ -45,7 +45,7 @@ struct InteractionService: Sendable {
     func userID(forLogin login: String?) async throws -> String? {
         guard let login else { return nil }
         try services.checkUserID(login)
-        if login.contains("@"),
+        if ASCIISplit.contains(login, "@"),
             let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
         {
             return owner

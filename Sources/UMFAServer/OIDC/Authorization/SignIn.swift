@@ -100,9 +100,11 @@ struct SSOSessions: Sendable {
     /// The value of cookie `name` in a `Cookie` header.
     static func cookie(_ name: String, in header: String?) -> String? {
         guard let header else { return nil }
-        for pair in header.split(separator: ";") {
-            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0] == name, !parts[1].isEmpty { return String(parts[1]) }
+        // By byte (RFC 6265 §4.2.1), compared byte for byte: `;` followed by a combining mark is
+        // one Swift `Character` but ends the cookie for the browser (issue 47 item 1).
+        for pair in ASCIISplit.split(header, at: ";") {
+            let parts = ASCIISplit.split(ASCIISplit.trimmingWhitespace(pair), at: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].utf8.elementsEqual(name.utf8), !parts[1].isEmpty { return String(parts[1]) }
         }
         return nil
     }
