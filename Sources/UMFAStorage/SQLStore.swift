@@ -209,4 +209,8 @@ struct SQLStore: UMFAStore {
         }
         return stored
     }
+
+    func deleteSetting(_ name: String) async throws {
+        try await run(StoreQueries.deleteSetting(name))
+    }
 }

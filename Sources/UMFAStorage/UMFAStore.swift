@@ -91,6 +91,8 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore,
     func setting(_ name: String) async throws -> String?
     /// Stores a setting unless it exists; returns the value now stored.
     func insertSettingIfAbsent(_ name: String, value: String) async throws -> String
+    /// Removes a setting; removing an absent one does nothing.
+    func deleteSetting(_ name: String) async throws
 }
 
 /// Storage failures the server maps to HTTP answers.

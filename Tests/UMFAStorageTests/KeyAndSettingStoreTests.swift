@@ -64,7 +64,9 @@ struct KeyAndSettingStoreTests {
         }
     }
 
-    @Test("settings: absent is nil; insert-if-absent keeps the first value", arguments: Engine.allCases)
+    @Test(
+        "settings: absent is nil; insert-if-absent keeps the first value; delete removes one",
+        arguments: Engine.allCases)
     func settings(engine: Engine) async throws {
         try await StoreLocation.withStore(engine) { (store: any UMFAStore) async throws in
             #expect(try await store.setting("server_secret") == nil)
@@ -74,6 +76,11 @@ struct KeyAndSettingStoreTests {
             #expect(try await store.insertSettingIfAbsent("admin_token_hash", value: "hash") == "hash")
             #expect(try await store.setting("admin_token_hash") == "hash")
             #expect(try await store.setting("Server_Secret") == nil)
+            try await store.deleteSetting("admin_token_hash")
+            try await store.deleteSetting("admin_token_hash")
+            #expect(try await store.setting("admin_token_hash") == nil)
+            #expect(try await store.setting("server_secret") == "first")
+            #expect(try await store.insertSettingIfAbsent("admin_token_hash", value: "new") == "new")
         }
     }
 

@@ -162,6 +162,11 @@ enum StartupPrinter {
         if !lines.isEmpty {
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
+        if report.retiredGeneratedAdminToken {
+            logger.notice(
+                "the generated admin token is retired for good because UMFA_ADMIN_TOKEN is set; a start without UMFA_ADMIN_TOKEN generates a new one and shows it once"
+            )
+        }
         for application in report.openApplications {
             logger.warning(
                 "application uses the open enrollment policy: whoever first names a user_id can enroll it; use grant in production",

@@ -16,6 +16,8 @@ public struct TLSServing: Sendable, Equatable {
     /// How often the files' modification times are compared to the loaded ones
     /// (`UMFA_TLS_RELOAD_SECONDS`, default 2); `nil` reloads on SIGHUP only.
     public var reloadPollInterval: Duration? = .seconds(2)
+    /// The `Strict-Transport-Security` header every HTTPS answer carries (RFC 6797).
+    public var strictTransportSecurity = StrictTransportSecurity()
 
     /// Creates the settings.
     public init(
@@ -48,6 +50,9 @@ extension ServerConfiguration {
         let aliasPort = try settings.integer(.mtlsPort, in: 1...65_535)
         let aliasURL = try settings.string(.mtlsBaseURL).map(Self.checkedPublicURL)
         let reload = try settings.duration(.tlsReloadSeconds, seconds: 0...86_400)
+        // Up to two years: a longer max-age gains nothing and outlives a mistake.
+        let hstsMaxAge = try settings.integer(.hstsMaxAgeSeconds, in: 0...63_072_000)
+        let hstsSubdomains = try settings.flag(.hstsIncludeSubdomains)
         switch (certificate, key) {
         case (let certificate?, let key?):
             tls = TLSServing(certificatePath: certificate, keyPath: key)
@@ -55,6 +60,12 @@ extension ServerConfiguration {
             guard aliasPort == nil, aliasURL == nil, reload == nil else {
                 throw ConfigurationError(
                     "UMFA_MTLS_PORT, UMFA_MTLS_BASE_URL and UMFA_TLS_RELOAD_SECONDS need TLS: give --tls-certificate and --tls-key too"
+                )
+            }
+            // RFC 6797 §7.2: HSTS is never sent over plain HTTP; a proxy that ends TLS sends its own.
+            guard hstsMaxAge == nil, hstsSubdomains == nil else {
+                throw ConfigurationError(
+                    "UMFA_HSTS_MAX_AGE_SECONDS and UMFA_HSTS_INCLUDE_SUBDOMAINS need TLS served by UMFA: give --tls-certificate and --tls-key too, or set HSTS on the proxy that ends TLS"
                 )
             }
             return
@@ -73,6 +84,8 @@ extension ServerConfiguration {
             throw ConfigurationError("UMFA_MTLS_BASE_URL needs UMFA_MTLS_PORT, the listener it names")
         }
         if let reload { tls?.reloadPollInterval = reload == .zero ? nil : reload }
+        if let hstsMaxAge { tls?.strictTransportSecurity.maxAge = hstsMaxAge }
+        if let hstsSubdomains { tls?.strictTransportSecurity.includeSubDomains = hstsSubdomains }
         tls?.mutualTLSPort = aliasPort
         tls?.mutualTLSBaseURL = aliasURL
     }

@@ -69,6 +69,10 @@ public enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case tlsClientCertTrustedProxies = "UMFA_TLS_CLIENT_CERT_TRUSTED_PROXIES"
     /// A PEM file of the CAs `tls_client_auth` client certificates must chain to (RFC 8705 §2.1).
     case mtlsTrustAnchors = "UMFA_MTLS_TRUST_ANCHORS"
+    /// `Strict-Transport-Security` `max-age` on HTTPS answers, in seconds (one year when unset); `0` tells browsers to forget.
+    case hstsMaxAgeSeconds = "UMFA_HSTS_MAX_AGE_SECONDS"
+    /// Whether HSTS covers the host's subdomains too (`includeSubDomains`); off when unset.
+    case hstsIncludeSubdomains = "UMFA_HSTS_INCLUDE_SUBDOMAINS"
 
     /// The environment variable's name (`UMFA_LIMIT_OPTIONS_REQUESTS`).
     public var environmentName: String { rawValue }

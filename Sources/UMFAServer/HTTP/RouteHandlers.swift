@@ -55,11 +55,15 @@ struct RouteValues: Sendable {
     private let parameters: Parameters
     private let request: Request
     private let clientCertificate: PresentedClientCertificate?
+    private let clientAddress: String
+    private let trace: TraceSlot
 
     init(request: Request, context: UMFARequestContext) {
         parameters = context.parameters
         self.request = request
         clientCertificate = context.clientCertificate
+        clientAddress = context.clientAddress
+        trace = context.trace
     }
 
     /// The decoded path parameter `name`.
@@ -72,7 +76,10 @@ struct RouteValues: Sendable {
 
     /// The request's header fields and method, for an access token and its DPoP proof.
     var presented: ProtectedResource.Presented {
-        .init(headers: request.headers, method: request.method.rawValue, clientCertificate: clientCertificate)
+        let trace = trace
+        return .init(
+            headers: request.headers, method: request.method.rawValue, clientCertificate: clientCertificate,
+            clientAddress: clientAddress, traceID: { trace.value ?? "-" })
     }
 
     /// The request's path, without the query (a DPoP proof's `htu`, RFC 9449 §4.3).

@@ -47,6 +47,23 @@ struct ServerMetrics: StoreQueryObserver {
         ).increment()
     }
 
+    /// A client authentication was refused, by reason (``ClientAuthenticationRefusal``).
+    func clientAuthenticationRefused(_ reason: String) {
+        registry.makeCounter(
+            descriptor: Self.name(
+                "client_authentication_refusals", "total", "Refused OAuth client authentications by reason"),
+            labels: [("reason", reason)]
+        ).increment()
+    }
+
+    /// A presented token was refused, by endpoint and reason (``TokenRefusal``).
+    func tokenRefused(endpoint: String, reason: String) {
+        registry.makeCounter(
+            descriptor: Self.name("token_refusals", "total", "Refused access and login tokens by endpoint and reason"),
+            labels: [("endpoint", endpoint), ("reason", reason)]
+        ).increment()
+    }
+
     /// A token was signed.
     func signature(_ algorithm: TokenSigningAlgorithm, duration: Duration) {
         signatures.metric(algorithm.rawValue) {

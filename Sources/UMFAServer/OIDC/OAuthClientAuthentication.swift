@@ -26,6 +26,7 @@ struct OAuthClientAuthentication: Sendable {
             throw OAuthError.invalidRequest("Use one client authentication method, not two")
         }
         guard let clientID = basic?.id ?? form["client_id"] else {
+            services.refusals.clientAuthentication(.missingCredentials, clientID: nil, caller: caller)
             throw OAuthError(code: .invalidClient, "Client authentication is required")
         }
         if let basic, let named = form["client_id"], named != basic.id {
@@ -37,7 +38,7 @@ struct OAuthClientAuthentication: Sendable {
         let failure = OAuthError(code: .invalidClient, "Client authentication failed", basicChallenge: basic != nil)
         guard
             let client = try await issuer.client(clientID, store: services.store)
-        else { try await refuse(caller, counting: true, failure) }
+        else { try await refuse(caller, counting: true, .unknownClient, clientID: clientID, failure) }
         // RFC 8705 §2: a mutual-TLS client names itself with client_id and proves itself with
         // its certificate alone; with a secret beside it, the methods differ below.
         if client.authenticationMethod.usesCertificate, basic == nil, secret == nil {
@@ -47,6 +48,7 @@ struct OAuthClientAuthentication: Sendable {
             } catch let refusal as MutualTLSClientAuthentication.Refusal {
                 try await refuse(
                     caller, counting: refusal.counted,
+                    caller.clientCertificate == nil ? .noCertificate : .badCertificate, clientID: clientID,
                     OAuthError(code: .invalidClient, "Client authentication failed: \(refusal.message)"))
             }
             return client
@@ -54,11 +56,11 @@ struct OAuthClientAuthentication: Sendable {
         // A client_secret_jwt client's secret is for signing assertions, never sent itself.
         guard client.authenticationMethod == method else {
             // The client exists: a mismatch of methods is a misconfiguration, not a guess.
-            try await refuse(caller, counting: false, failure)
+            try await refuse(caller, counting: false, .wrongMethod, clientID: clientID, failure)
         }
         if method.usesSecret {
             guard let secret, let stored = client.secretHash, constantTimeEqual(Secrets.hash(secret), stored) else {
-                try await refuse(caller, counting: true, failure)
+                try await refuse(caller, counting: true, .wrongSecret, clientID: clientID, failure)
             }
         }
         return client
@@ -82,9 +84,11 @@ struct OAuthClientAuthentication: Sendable {
             throw OAuthError.invalidRequest("Use one client authentication method, not two")
         }
         guard form["client_assertion_type"] == ClientAssertion.type else {
+            services.refusals.clientAuthentication(.badAssertion, clientID: form["client_id"], caller: caller)
             throw OAuthError(code: .invalidClient, "client_assertion_type must be \(ClientAssertion.type)")
         }
         guard let assertion = form["client_assertion"], let clientID = ClientAssertion.claimedClient(assertion) else {
+            services.refusals.clientAuthentication(.badAssertion, clientID: form["client_id"], caller: caller)
             throw OAuthError(code: .invalidClient, "client_assertion must be a JWT whose iss is the client_id")
         }
         if let named = form["client_id"], named != clientID {
@@ -93,7 +97,7 @@ struct OAuthClientAuthentication: Sendable {
         let failure = OAuthError(code: .invalidClient, "Client authentication failed")
         guard
             let client = try await issuer.client(clientID, store: services.store)
-        else { try await refuse(caller, counting: true, failure) }
+        else { try await refuse(caller, counting: true, .unknownClient, clientID: clientID, failure) }
         let verification: ClientAssertion.Verification
         switch (client.authenticationMethod, client.jwks, client.sealedSecret) {
         case (.privateKeyJWT, .some(let jwks), _):
@@ -102,7 +106,7 @@ struct OAuthClientAuthentication: Sendable {
             verification = .secret(
                 try services.sealed.openBytes(sealed, for: .clientSecret(clientID: client.clientID)))
         default:
-            try await refuse(caller, counting: false, failure)
+            try await refuse(caller, counting: false, .wrongMethod, clientID: clientID, failure)
         }
         let now = services.now()
         let checked: ClientAssertion
@@ -116,7 +120,7 @@ struct OAuthClientAuthentication: Sendable {
                 ], now: now)
         } catch {
             try await refuse(
-                caller, counting: true,
+                caller, counting: true, .badAssertion, clientID: clientID,
                 OAuthError(code: .invalidClient, "Client authentication failed: \(error.message)"))
         }
         do {
@@ -124,6 +128,7 @@ struct OAuthClientAuthentication: Sendable {
                 .clientAssertion, handleHash: Secrets.hash("assertion:\(clientID):\(checked.jti)"), SeenAssertion(),
                 lifetime: max(1, checked.expiresAt.timeIntervalSince(now)) + ClientAssertion.skew)
         } catch let error as StoreError where error.code == .conflict {
+            services.refusals.clientAuthentication(.replayedAssertion, clientID: clientID, caller: caller)
             throw OAuthError(code: .invalidClient, "The client assertion was used before (its jti)")
         }
         return client
@@ -133,8 +138,13 @@ struct OAuthClientAuthentication: Sendable {
     private struct SeenAssertion: Codable, Sendable {}
 
     /// Throws `failure`, counting it against the caller's address when `counting` (a guess, not a
-    /// misconfiguration); an address over the limit gets the limit's answer instead.
-    func refuse(_ caller: Caller, counting: Bool, _ failure: OAuthError) async throws -> Never {
+    /// misconfiguration); an address over the limit gets the limit's answer instead. Either way the
+    /// operator's trace records `reason` for `clientID` (``RefusalTrail``).
+    func refuse(
+        _ caller: Caller, counting: Bool, _ reason: ClientAuthenticationRefusal, clientID: String?,
+        _ failure: OAuthError
+    ) async throws -> Never {
+        services.refusals.clientAuthentication(reason, clientID: clientID, caller: caller)
         do {
             try await services.abuse.refuseCredential(caller, counting: counting, .unauthenticated(failure.description))
         } catch let error as ServiceError where error.code == .unauthenticated {

@@ -23,6 +23,8 @@ struct ProtectedResource: Sendable {
     struct Refusal: Error {
         let error: OAuthError?
         var scheme: Scheme = .bearer
+        /// The operator's reason (``RefusalTrail``), when a token was refused.
+        var reason: TokenRefusal? = nil
     }
 
     /// What a request presents to a protected resource: its header fields (`Authorization`,
@@ -33,31 +35,51 @@ struct ProtectedResource: Sendable {
         let method: String
         /// The request's client certificate, which a certificate-bound token needs (RFC 8705 §3).
         var clientCertificate: PresentedClientCertificate? = nil
+        /// The client address, for the operator's trace of a refused token.
+        var clientAddress = "unknown"
+        /// The request's trace id, settled when a refused token is traced.
+        var traceID: @Sendable () -> String = { "-" }
     }
 
     /// The claims of the valid, unrevoked access token `presented` that `accepts` takes,
-    /// proven with DPoP when the token is bound.
+    /// proven with DPoP when the token is bound. A refused token is traced for the operator
+    /// (``RefusalTrail``); a request without one is not.
     /// - Throws: ``Refusal`` (401 with `WWW-Authenticate`).
     func claims(of presented: Presented, accepts: (AccessTokenClaims) -> Bool = { _ in true }) async throws
         -> AccessTokenClaims
     {
+        var named: String?
+        do {
+            return try await checkedClaims(of: presented, accepts: accepts) { named = $0.clientID }
+        } catch let refusal as Refusal {
+            if let reason = refusal.reason {
+                services.refusals.token(
+                    reason, at: .protectedResource, clientID: named, address: presented.clientAddress,
+                    traceID: presented.traceID())
+            }
+            throw refusal
+        }
+    }
+
+    private func checkedClaims(
+        of presented: Presented, accepts: (AccessTokenClaims) -> Bool, read: (AccessTokenClaims) -> Void
+    ) async throws -> AccessTokenClaims {
         guard let (scheme, token) = Self.credentials(presented.headers[.authorization]) else {
             throw Refusal(error: nil)
         }
-        guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token),
-            accepts(claims)
-        else {
-            throw Refusal(
-                error: OAuthError(code: .invalidToken, "The access token is invalid, expired or revoked"),
-                scheme: scheme)
+        let invalid = OAuthError(code: .invalidToken, "The access token is invalid, expired or revoked")
+        guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token) else {
+            throw Refusal(error: invalid, scheme: scheme, reason: .invalid)
         }
+        read(claims)
+        guard accepts(claims) else { throw Refusal(error: invalid, scheme: scheme, reason: .notAccepted) }
         // RFC 9449 §7: a bound token only as `DPoP` with a proof of its key; `DPoP` only for one.
         if let bound = claims.cnf?.jkt {
             guard scheme == .dpop else {
                 throw Refusal(
                     error: OAuthError(
                         code: .invalidToken, "The access token is DPoP-bound: send it as Authorization: DPoP"),
-                    scheme: .dpop)
+                    scheme: .dpop, reason: .wrongScheme)
             }
             do {
                 let proof = try await DPoPCheck(services: services, issuer: issuer)
@@ -69,13 +91,15 @@ struct ProtectedResource: Sendable {
                     throw OAuthError(code: .invalidDPoPProof, "The DPoP proof is not of the key the token is bound to")
                 }
             } catch let error as OAuthError {
-                throw Refusal(error: error, scheme: .dpop)
+                // Asking for a nonce (RFC 9449 §9) is a step of the protocol, not a refusal to trace.
+                throw Refusal(
+                    error: error, scheme: .dpop, reason: error.code == .useDPoPNonce ? nil : .badDPoPProof)
             }
         } else if scheme == .dpop {
             throw Refusal(
                 error: OAuthError(
                     code: .invalidToken, "The access token is not DPoP-bound: send it as Authorization: Bearer"),
-                scheme: .bearer)
+                scheme: .bearer, reason: .wrongScheme)
         }
         // RFC 8705 §3: a certificate-bound token only over a connection with that certificate;
         // another certificate, or none, is invalid_token (401).
@@ -87,7 +111,7 @@ struct ProtectedResource: Sendable {
                     error: OAuthError(
                         code: .invalidToken,
                         "The access token is bound to a TLS client certificate: present the same certificate"),
-                    scheme: scheme)
+                    scheme: scheme, reason: .wrongCertificate)
             }
         }
         return claims

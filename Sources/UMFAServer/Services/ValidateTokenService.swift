@@ -24,7 +24,12 @@ struct ValidateTokenService: Sendable {
             guard case .string(let jwt) = request.token else {
                 throw ServiceError.invalid("token must be a string when token_type is jwt")
             }
-            try await validateJWT(jwt, application: application, userID: request.userID)
+            do {
+                try await validateJWT(jwt, application: application, userID: request.userID)
+            } catch let error as ServiceError where error.code == .unauthenticated {
+                trace(.invalid, application: application, caller: caller)
+                throw error
+            }
         case "credential":
             let assertion = try Self.assertion(from: request.token)
             do {
@@ -33,12 +38,20 @@ struct ValidateTokenService: Sendable {
                     purpose: "validate_token"
                 ).verify(assertion, expectedUserID: request.userID)
             } catch let error as ServiceError where error.code == .unauthenticated {
+                trace(.badCredential, application: application, caller: caller)
                 throw ServiceError.unauthenticated(Self.failurePrefix + "MFA credential was invalid: \(error.message)")
             }
         default:
             throw ServiceError.invalid("token_type must be \"jwt\" or \"credential\"")
         }
         return ValidateTokenResponse(userID: request.userID, traceID: caller.traceID)
+    }
+
+    /// The operator's trace of a refused token (``RefusalTrail``), by the application of the API key.
+    private func trace(_ reason: TokenRefusal, application: ApplicationRecord, caller: Caller) {
+        services.refusals.token(
+            reason, at: .validateToken, clientID: nil, applicationID: application.id, address: caller.clientAddress,
+            traceID: caller.traceID)
     }
 
     /// Checks a login JWT for `application` and `userID`; a failure is 401 naming the reason in

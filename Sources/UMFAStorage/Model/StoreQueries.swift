@@ -330,4 +330,8 @@ enum StoreQueries {
             "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
             [.text(name), .text(value)])
     }
+
+    static func deleteSetting(_ name: String) -> StoreQuery {
+        StoreQuery("DELETE FROM settings WHERE name = ?", [.text(name)])
+    }
 }

@@ -30,10 +30,12 @@ struct TestPKI: Sendable {
             }, issuerPrivateKey: .init(caKey))
     }
 
-    /// A client certificate for `subject` with `names` as SANs, issued by the CA.
+    /// A client certificate for `subject` with `names` as SANs, issued by the CA; `keyUsage`
+    /// adds that extension, `certificateAuthority` marks it `cA` TRUE, and an empty `usage`
+    /// leaves out extended key usage.
     func issue(
         _ subject: DistinguishedName, names: [GeneralName] = [], usage: [ExtendedKeyUsage.Usage] = [.clientAuth],
-        now: Date
+        keyUsage: KeyUsage? = nil, certificateAuthority: Bool = false, now: Date
     ) throws -> Certificate {
         let key = P256.Signing.PrivateKey()
         return try Certificate(
@@ -41,8 +43,12 @@ struct TestPKI: Sendable {
             notValidAfter: now + 30 * 86_400, issuer: ca.subject, subject: subject,
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                try ExtendedKeyUsage(usage)
+                Critical(
+                    certificateAuthority
+                        ? BasicConstraints.isCertificateAuthority(maxPathLength: nil)
+                        : BasicConstraints.notCertificateAuthority)
+                if !usage.isEmpty { try ExtendedKeyUsage(usage) }
+                if let keyUsage { Critical(keyUsage) }
                 if !names.isEmpty { try SubjectAlternativeNames(names) }
             }, issuerPrivateKey: .init(caKey))
     }

@@ -10,6 +10,9 @@ import UMFATokens
 public struct StartupReport: Sendable {
     /// The admin token generated on first start, or `nil` when it existed or was given.
     public var generatedAdminToken: String?
+    /// Whether this start deleted a generated admin token because `UMFA_ADMIN_TOKEN` is set: a
+    /// later start without the variable generates a new one.
+    public var retiredGeneratedAdminToken = false
     /// The development application created on a fresh database.
     public var defaultApplicationID: UUID?
     /// Its API key.
@@ -39,6 +42,9 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
                 logger: logger)
         }
         let router = Router(context: UMFARequestContext.self)
+        if let tls = configuration.tls {
+            router.add(middleware: StrictTransportSecurityMiddleware(policy: tls.strictTransportSecurity))
+        }
         router.add(
             middleware: RequestScopeMiddleware(
                 trustForwardedFor: configuration.trustForwardedFor,

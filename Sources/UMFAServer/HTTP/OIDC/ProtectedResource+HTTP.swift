@@ -11,7 +11,10 @@ extension ProtectedResource.Presented {
     /// (RFC 8705 §3), which a certificate-bound token needs.
     init(_ request: Request, context: UMFARequestContext) {
         self.init(
-            headers: request.headers, method: request.method.rawValue, clientCertificate: context.clientCertificate)
+            headers: request.headers, method: request.method.rawValue, clientCertificate: context.clientCertificate,
+            clientAddress: context.clientAddress,
+            // Settled only when a refused token is traced, so it is the one the answer carries.
+            traceID: { context.trace.value ?? TraceID.from(request, context: context) })
     }
 }
 

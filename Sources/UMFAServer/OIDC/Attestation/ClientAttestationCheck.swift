@@ -60,10 +60,10 @@ struct ClientAttestationCheck: Sendable {
         let failure = OAuthError(code: .invalidClient, "Client authentication failed")
         guard
             let client = try await issuer.client(clientID, store: services.store)
-        else { try await authentication.refuse(caller, counting: true, failure) }
+        else { try await authentication.refuse(caller, counting: true, .unknownClient, clientID: clientID, failure) }
         guard client.authenticationMethod == .none else {
             try await authentication.refuse(
-                caller, counting: false,
+                caller, counting: false, .wrongMethod, clientID: clientID,
                 OAuthError(
                     code: .invalidClient, "Client attestation is for public clients; this one has a secret or keys"))
         }
@@ -72,14 +72,14 @@ struct ClientAttestationCheck: Sendable {
             .consume(.attestationChallenge, challenge, as: Challenge.self)
         guard found != nil else {
             try await authentication.refuse(
-                caller, counting: true,
+                caller, counting: true, .badAttestation, clientID: clientID,
                 OAuthError(code: .invalidClient, "The attestation challenge is unknown, expired or used"))
         }
         do {
             try await verify(form["client_assertion_type"] ?? "", assertion, challenge: challenge)
         } catch let error as WebAuthnError {
             try await authentication.refuse(
-                caller, counting: true,
+                caller, counting: true, .badAttestation, clientID: clientID,
                 OAuthError(code: .invalidClient, "Client attestation failed: \(error.message)"))
         }
         return client

@@ -1,5 +1,4 @@
 import Foundation
-import SwiftASN1
 import UMFAStorage
 import UMFAWebAuthn
 import X509
@@ -52,15 +51,18 @@ struct MutualTLSClientAuthentication: Sendable {
         guard let subject = client.tlsClientAuthSubject else {
             throw Refusal(message: "The client registered no certificate subject", counted: false)
         }
-        // Step 1 (§2.1): the certificate chains to a trust anchor and is valid now.
+        // Step 1 (§2.1): the certificate chains to a trust anchor, is valid now, and is an
+        // end entity's that may sign for TLS client authentication (RFC 5280).
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
             RFC5280Policy(validationTime: now)
-            ClientAuthenticationUsagePolicy()
+            EndEntityClientCertificatePolicy()
         }
         guard case .validCertificate = await verifier.validate(leaf: certificate, intermediates: CertificateStore())
         else {
             throw Refusal(
-                message: "The client certificate does not chain to a trusted CA or is not valid now", counted: true)
+                message:
+                    "The client certificate does not chain to a trusted CA, is not valid now, or is not an end-entity certificate for client authentication",
+                counted: true)
         }
         // Step 2 (§2.1.2): it carries the one subject value the client registered.
         guard CertificateSubjectMatch.matches(certificate, subject) else {
@@ -90,20 +92,5 @@ struct MutualTLSClientAuthentication: Sendable {
     private struct CertificateJWKS: Decodable {
         struct Key: Decodable { let x5c: [String]? }
         let keys: [Key]
-    }
-}
-
-/// RFC 5280 §4.2.1.12: a client certificate that restricts its extended key usage must allow
-/// TLS client authentication. Marks the extensions client certificates often flag critical
-/// (subject alternative name, extended key usage) as understood.
-struct ClientAuthenticationUsagePolicy: VerifierPolicy {
-    let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = [
-        .X509ExtensionID.subjectAlternativeName, .X509ExtensionID.extendedKeyUsage,
-    ]
-
-    func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) -> PolicyEvaluationResult {
-        guard let usage = try? chain.leaf.extensions.extendedKeyUsage else { return .meetsPolicy }
-        if usage.contains(.clientAuth) || usage.contains(.any) { return .meetsPolicy }
-        return .failsToMeetPolicy(reason: "the client certificate's extended key usage excludes clientAuth")
     }
 }
