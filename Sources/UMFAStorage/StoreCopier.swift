@@ -16,7 +16,7 @@ public enum StoreCopier {
                 "token_ttl_seconds", "created_at", "attestation_policy", "aaguid_allow", "aaguid_deny", "signup",
                 "token_signing_alg", "apple_app_ids", "android_apps", "dpop_nonce", "webhook_url",
                 "sealed_webhook_secret", "allowed_scopes", "resource_indicators", "hints", "attestation_formats",
-                "credential_protection_policy", "enforce_credential_protection_policy",
+                "credential_protection_policy", "enforce_credential_protection_policy", "introspection_clients",
             ]
         ),
         ("api_keys", ["key_hash", "application_id", "created_at"]),

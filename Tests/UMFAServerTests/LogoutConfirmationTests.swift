@@ -182,6 +182,85 @@ struct LogoutConfirmationTests {
         }
     }
 
+    static let phishing = "https://phishing.example/landing"
+
+    /// The attacker's own client, registered with an initial access token as anyone holding one
+    /// may, with its own post-logout URI; then the attacker signs up through it: its SSO cookie
+    /// and its own ID token (`aud` = that client).
+    static func attacker(_ api: API, _ app: TestApplication) async throws -> (cookie: String, idToken: String) {
+        let token = try await api.initialAccessToken(app)
+        let made = try await api.registration(
+            .post, app,
+            json: [
+                "client_name": "Eve's page", "redirect_uris": [.string(Authorization.redirectURI)],
+                "post_logout_redirect_uris": [.string(phishing)], "scope": .string(scope),
+            ], authorization: "Bearer " + token)
+        let client = TestOAuthClient(
+            id: try #require(made["client_id"]?.stringValue, "\(made.text)"), secret: made["client_secret"]?.stringValue
+        )
+        return try await signedIn(api, app, client, email: "eve@example.com")
+    }
+
+    /// Issue 47 item 2: the attacker's own ID token names the attacker's client, whose
+    /// post-logout URI the attacker chose. Sent by a victim's browser (no session, or the
+    /// victim's own), fresh or expired, it ends on this site's signed-out page, never in a
+    /// redirect; only the attacker's own session with its unexpired hint goes back (§2).
+    static func ownHintNoOpenRedirect(_ api: API) async throws {
+        let (app, client) = try await setup(api)
+        let (eveCookie, eveToken) = try await attacker(api, app)
+        let (victim, _) = try await signedIn(api, app, client, email: "vic@example.com")
+        let query = ["id_token_hint": eveToken, "post_logout_redirect_uri": phishing, "state": "s"]
+        func expectSignedOutPage(_ reply: Reply, _ label: String) {
+            #expect(reply.status == .ok, "\(label): \(reply.status) \(reply.headers[.location] ?? "")")
+            #expect(reply.headers[.location] == nil, "\(label)")
+            #expect(reply.text.contains("signed out") && !reply.text.contains("phishing.example"), "\(label)")
+        }
+        // A browser without a session: nothing to confirm, and no redirect either.
+        expectSignedOutPage(try await api.browse(logoutPath(app), query: query), "no session, fresh hint")
+        // The victim's session: the confirmation carries no post-logout URI on to the POST.
+        let page = try await api.browse(logoutPath(app), query: query, cookie: victim)
+        #expect(page.status == .ok && page.text.contains("name=\"logout_confirm\""), "\(page.text.prefix(300))")
+        #expect(!page.text.contains("phishing.example"))
+        #expect(page.headers[.contentSecurityPolicy]?.contains("phishing.example") == false)
+        let fields = try ["csrf_token", "client_id", "post_logout_redirect_uri", "state"].map {
+            ($0, try hidden($0, in: page))
+        }
+        expectSignedOutPage(
+            try await post(api, app, fields + [("logout_confirm", "yes")], cookie: victim), "victim confirms")
+        #expect(try await !sessionAlive(api, app, client, cookie: victim))
+        // Expired (the ID token lives as long as the access token, 600 s; the SSO session 8 h).
+        api.clock.advance(by: 601)
+        expectSignedOutPage(try await api.browse(logoutPath(app), query: query), "no session, expired hint")
+        // The attacker's own session with its own expired hint: signed out, not sent on.
+        expectSignedOutPage(try await api.browse(logoutPath(app), query: query, cookie: eveCookie), "own expired")
+        #expect(try await !sessionAlive(api, app, client, cookie: eveCookie))
+    }
+
+    @Test(
+        "issue 47 item 2: a self-registered client's own ID token (fresh, expired, another session's) never redirects")
+    func ownHintNoOpenRedirectInLayer() async throws {
+        try await TestServer.with { api in try await Self.ownHintNoOpenRedirect(api) }
+    }
+
+    @Test("issue 47 item 2, over HTTP: the attacker's own ID token never redirects from a live server")
+    func ownHintNoOpenRedirectLive() async throws {
+        try await TestServer.with(.live) { api in try await Self.ownHintNoOpenRedirect(api) }
+    }
+
+    @Test("a self-registered client goes back to its post-logout URI with a fresh hint of the browser's session")
+    func selfRegisteredOwnSessionReturns() async throws {
+        try await TestServer.with { api in
+            let (app, _) = try await Self.setup(api)
+            let (cookie, idToken) = try await Self.attacker(api, app)
+            let out = try await api.browse(
+                Self.logoutPath(app),
+                query: ["id_token_hint": idToken, "post_logout_redirect_uri": Self.phishing, "state": "s"],
+                cookie: cookie)
+            #expect(out.status == .seeOther && out.headers[.location] == Self.phishing + "?state=s")
+            #expect(out.headers[.setCookie]?.contains("Max-Age=0") == true)
+        }
+    }
+
     @Test("a self-registered client's post-logout URI is followed only with an id_token_hint (no open redirect)")
     func selfRegisteredNoOpenRedirect() async throws {
         try await TestServer.with { api in

@@ -108,6 +108,10 @@ struct OAuthTokenEndpointTests {
             let auth = (client.id, try #require(client.secret))
             let resourceServer = try await api.machineClient(app, scope: "introspect")
             let rsAuth = (resourceServer.id, try #require(resourceServer.secret))
+            // A resource server sees other clients' tokens only when the application lists it
+            // (issue 47 item 8; IntrospectionAccessTests).
+            let listed = try await IntrospectionAccessTests.allowIntrospection(api, app, [resourceServer.id])
+            #expect(listed.status == .ok, "\(listed.text)")
             let token = try #require(
                 try await api.form(.oauthToken, app, Self.grant, basic: auth)["access_token"]?.stringValue)
 

@@ -47,6 +47,8 @@ struct TokenRequestStatementTests {
             let refresh = try #require(tokens["refresh_token"]?.stringValue, "\(tokens.text)")
             let machine = try await api.machineClient(app, method: "client_secret_post")
             let resourceServer = try await api.machineClient(app, scope: "introspect")
+            // A resource server sees other clients' tokens only when the application lists it.
+            _ = try await IntrospectionAccessTests.allowIntrospection(api, app, [resourceServer.id])
 
             let refreshed = try await Self.statements(api) {
                 try await api.refresh(app, client: client, token: refresh)

@@ -60,6 +60,10 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
     public var credentialProtectionPolicy: String?
     /// Whether clients must refuse authenticators that cannot apply that level (default false).
     public var enforceCredentialProtectionPolicy: Bool?
+    /// The admin-made confidential clients (client ids) that may introspect tokens issued to any
+    /// of the application's clients, such as a resource server (RFC 7662); every other client
+    /// sees only its own tokens as active. Default none.
+    public var introspectionClients: [String]?
     /// The caller's trace id.
     public var traceID: String?
 
@@ -73,8 +77,10 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         appleAppIDs: [String]? = nil, androidApps: [AndroidApp]? = nil, dpopNonce: String? = nil,
         webhookURL: String? = nil, allowedScopes: [String]? = nil, resourceIndicators: [String]? = nil,
         hints: [String]? = nil, attestationFormats: [String]? = nil, credentialProtectionPolicy: String? = nil,
-        enforceCredentialProtectionPolicy: Bool? = nil, traceID: String? = nil
+        enforceCredentialProtectionPolicy: Bool? = nil, introspectionClients: [String]? = nil,
+        traceID: String? = nil
     ) {
+        self.introspectionClients = introspectionClients
         self.hints = hints
         self.attestationFormats = attestationFormats
         self.credentialProtectionPolicy = credentialProtectionPolicy
@@ -124,6 +130,7 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         case attestationFormats = "attestation_formats"
         case credentialProtectionPolicy = "credential_protection_policy"
         case enforceCredentialProtectionPolicy = "enforce_credential_protection_policy"
+        case introspectionClients = "introspection_clients"
         case traceID = "trace_id"
     }
 
@@ -138,7 +145,8 @@ public struct ApplicationSettingsRequest: ContractBody, Equatable {
         resourceIndicators: ["https://api.shop.example"], hints: ["client-device", "hybrid"],
         attestationFormats: ["packed", "none"],
         credentialProtectionPolicy: "userVerificationOptionalWithCredentialIDList",
-        enforceCredentialProtectionPolicy: false, traceID: Examples.traceID)
+        enforceCredentialProtectionPolicy: false, introspectionClients: ["umfa_ci_x"],
+        traceID: Examples.traceID)
 }
 
 /// `POST /api/admin/applications`: a new application. `name`, `rp_id` and `origins` are

@@ -60,6 +60,8 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
     public var credentialProtectionPolicy: String?
     /// Whether clients must refuse authenticators that cannot apply it.
     public var enforceCredentialProtectionPolicy: Bool
+    /// The admin-made clients that may introspect any client's tokens (resource servers).
+    public var introspectionClients: [String]
 
     /// Creates an answer.
     public init(
@@ -72,8 +74,10 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         webhookURL: String? = nil, webhookSecret: String? = nil,
         allowedScopes: [String] = ["openid", "profile", "email", "phone", "offline_access"],
         resourceIndicators: [String] = [], hints: [String] = [], attestationFormats: [String] = [],
-        credentialProtectionPolicy: String? = nil, enforceCredentialProtectionPolicy: Bool = false
+        credentialProtectionPolicy: String? = nil, enforceCredentialProtectionPolicy: Bool = false,
+        introspectionClients: [String] = []
     ) {
+        self.introspectionClients = introspectionClients
         self.hints = hints
         self.attestationFormats = attestationFormats
         self.credentialProtectionPolicy = credentialProtectionPolicy
@@ -135,6 +139,7 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         case attestationFormats = "attestation_formats"
         case credentialProtectionPolicy = "credential_protection_policy"
         case enforceCredentialProtectionPolicy = "enforce_credential_protection_policy"
+        case introspectionClients = "introspection_clients"
     }
 
     /// An example with every member.
@@ -150,7 +155,7 @@ public struct ApplicationResponse: ContractBody, TraceCarrying, Equatable {
         resourceIndicators: ["https://api.shop.example"], hints: ["client-device", "hybrid"],
         attestationFormats: ["packed", "none"],
         credentialProtectionPolicy: "userVerificationOptionalWithCredentialIDList",
-        enforceCredentialProtectionPolicy: false)
+        enforceCredentialProtectionPolicy: false, introspectionClients: ["umfa_ci_x"])
 }
 
 /// `GET /api/admin/applications`: `{trace_id, applications}`.

@@ -22,6 +22,7 @@ struct AdminService: Sendable {
         try Self.validate(application)
         try await checkResourcesUnique(application)
         try await checkRelatedOriginLabels(application)
+        try await checkIntrospectionClients(application)
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
         try await services.store.insertApplication(application)
@@ -56,6 +57,7 @@ struct AdminService: Sendable {
         try Self.validate(application)
         if request.resourceIndicators != nil { try await checkResourcesUnique(application) }
         if request.relatedOrigins != nil || request.rpID != nil { try await checkRelatedOriginLabels(application) }
+        if request.introspectionClients != nil { try await checkIntrospectionClients(application) }
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         try await services.store.updateApplication(application)
         await services.audit.record(
@@ -170,6 +172,7 @@ struct AdminService: Sendable {
             }
         }
         if let resources = patch.resourceIndicators { application.resourceIndicators = resources }
+        if let clients = patch.introspectionClients { application.introspectionClients = clients }
         try application.ceremonyPreferences.apply(patch)
         if let apps = patch.androidApps {
             application.androidApps = apps.map {
@@ -257,6 +260,7 @@ extension AdminService {
             hints: application.ceremonyPreferences.hints.map(\.rawValue),
             attestationFormats: application.ceremonyPreferences.attestationFormats,
             credentialProtectionPolicy: application.ceremonyPreferences.credentialProtectionPolicy?.rawValue,
-            enforceCredentialProtectionPolicy: application.ceremonyPreferences.enforceCredentialProtectionPolicy)
+            enforceCredentialProtectionPolicy: application.ceremonyPreferences.enforceCredentialProtectionPolicy,
+            introspectionClients: application.introspectionClients)
     }
 }

@@ -7,8 +7,8 @@ import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
 
-/// The token endpoint (RFC 6749 §3.2) and its neighbours, introspection (RFC 7662) and
-/// revocation (RFC 7009): form bodies in, RFC shapes out, every error per RFC 6749 §5.2.
+/// The token endpoint (RFC 6749 §3.2) and its neighbours, introspection (RFC 7662,
+/// TokenIntrospection.swift) and revocation (RFC 7009): form bodies in, RFC shapes out, every error per RFC 6749 §5.2.
 struct TokenEndpoint: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
@@ -199,47 +199,6 @@ struct TokenEndpoint: Sendable {
             to: client, signIn: grant.signIn, scopes: scopes, family: grant.family, nonce: nil,
             familyStarted: grant.familyStarted, refreshScopes: grant.scopes, jkt: proof?.thumbprint,
             refreshJKT: grant.jkt, x5t: x5t, refreshX5T: grant.x5t)
-    }
-
-    /// RFC 7662: any confidential client of the issuer may ask (a public client proves nothing
-    /// about who is asking, RFC 7662 §4); a token that is not valid for this issuer now is
-    /// `{"active": false}` and nothing more.
-    func introspect(form: OAuthForm, authorization: String?, caller: Caller) async throws -> IntrospectionResponse {
-        let token = try form.require("token")
-        let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
-            .authenticate(form: form, authorization: authorization, caller: caller)
-        guard client.authenticationMethod.isConfidential else {
-            throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
-        }
-        // RFC 9449: a proof sent here is checked as at the token endpoint (method, URL, time,
-        // single use, nonce); one that fails is refused rather than ignored.
-        _ = try await DPoPCheck(services: services, issuer: issuer)
-            .verify(
-                headers, method: "POST",
-                url: issuer.endpointURL("introspect", mutualTLSAliasBase: caller.mutualTLSAliasBase))
-        let grants = OAuthGrants(services: services, issuer: issuer)
-        if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
-            // A revoked family, or a passkey deleted since it signed in, ends the refresh token.
-            let registered = try await SignInCredentials(services: services, applicationID: issuer.application.id)
-                .isRegistered(refresh.payload.signIn)
-            let revoked = try await grants.isFamilyRevoked(refresh.payload.family)
-            if revoked || !registered {
-                return IntrospectionResponse(active: false)
-            }
-            return IntrospectionResponse(
-                active: true, scope: refresh.payload.scopes.joined(separator: " "), clientID: refresh.payload.clientID,
-                sub: refresh.payload.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
-                iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
-                iss: issuer.issuer,
-                cnf: refresh.payload.x5t.map { TokenConfirmation(jkt: refresh.payload.jkt, x5tS256: $0) })
-        }
-        guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token) else {
-            return IntrospectionResponse(active: false)
-        }
-        return IntrospectionResponse(
-            active: true, scope: claims.scope, clientID: claims.clientID, sub: claims.sub, exp: claims.exp,
-            iat: claims.iat, tokenType: claims.cnf?.jkt == nil ? "Bearer" : "DPoP", iss: claims.iss,
-            aud: claims.aud, jti: claims.jti, cnf: claims.cnf)
     }
 
     /// RFC 7009: revokes an access token issued to the calling client; any other token (unknown,

@@ -66,6 +66,7 @@ extension ApplicationRecord {
             allowedScopes: try StoredValue.list(try row.text("allowed_scopes")),
             resourceIndicators: try StoredValue.list(try row.text("resource_indicators")))
         ceremonyPreferences = try CeremonyPreferences(row: row)
+        introspectionClients = try StoredValue.list(row.optionalText("introspection_clients") ?? "[]")
     }
 }
 

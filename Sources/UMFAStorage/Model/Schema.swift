@@ -277,5 +277,10 @@ enum Schema {
             // 13b: access tokens for self-service (`/me`) and SDK passkey management.
             // 13c: the login path's statements (performance).
         ],
+        [
+            // 14: round four's security fixes (issue 47).
+            // 14a: the admin-made clients that may introspect other clients' tokens (item 8).
+            "ALTER TABLE applications ADD COLUMN introspection_clients TEXT NOT NULL DEFAULT '[]'"
+        ],
     ]
 }

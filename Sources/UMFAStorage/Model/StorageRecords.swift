@@ -93,6 +93,9 @@ public struct ApplicationRecord: Sendable, Hashable {
     public var resourceIndicators: [String]
     /// What its options ask of clients: hints, attestation formats, credential protection.
     public var ceremonyPreferences = CeremonyPreferences()
+    /// The admin-made confidential clients (client ids) that may introspect tokens issued to
+    /// any of its clients (resource servers, RFC 7662); every other client sees only its own.
+    public var introspectionClients: [String] = []
 
     /// The scopes ``allowedScopes`` holds by default: OpenID Connect Core §5.4 and §11.
     public static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]

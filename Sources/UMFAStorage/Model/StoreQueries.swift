@@ -37,8 +37,8 @@ enum StoreQueries {
                 attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup,
                 token_signing_alg, apple_app_ids, android_apps, dpop_nonce, webhook_url, sealed_webhook_secret,
                 allowed_scopes, resource_indicators, hints, attestation_formats, credential_protection_policy,
-                enforce_credential_protection_policy)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                enforce_credential_protection_policy, introspection_clients)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
@@ -52,7 +52,7 @@ enum StoreQueries {
                 .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
                 app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
                 .text(StoredValue.json(app.resourceIndicators)),
-            ] + app.ceremonyPreferences.values)
+            ] + app.ceremonyPreferences.values + [.text(StoredValue.json(app.introspectionClients))])
     }
 
     static func updateApplication(_ app: ApplicationRecord) -> StoreQuery {
@@ -64,7 +64,7 @@ enum StoreQueries {
                 aaguid_allow = ?, aaguid_deny = ?, signup = ?, token_signing_alg = ?, apple_app_ids = ?,
                 android_apps = ?, dpop_nonce = ?, webhook_url = ?, sealed_webhook_secret = ?, allowed_scopes = ?,
                 resource_indicators = ?, hints = ?, attestation_formats = ?, credential_protection_policy = ?,
-                enforce_credential_protection_policy = ? WHERE id = ?
+                enforce_credential_protection_policy = ?, introspection_clients = ? WHERE id = ?
             """,
             [
                 .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
@@ -78,7 +78,7 @@ enum StoreQueries {
                 .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
                 app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
                 .text(StoredValue.json(app.resourceIndicators)),
-            ] + app.ceremonyPreferences.values + [.uuid(app.id)])
+            ] + app.ceremonyPreferences.values + [.text(StoredValue.json(app.introspectionClients)), .uuid(app.id)])
     }
 
     static func application(_ id: UUID) -> StoreQuery {

@@ -13,8 +13,9 @@ import UMFAWebAuthn
 /// names another session, §2 has the OP ask the End-User: a confirmation page whose form POSTs
 /// `logout_confirm` with a CSRF token derived from the session cookie, and only that POST ends
 /// the session, so a third-party page cannot sign a person out with a link. Then the browser
-/// goes back to a `post_logout_redirect_uri` the client registered (with `state`) when a valid
-/// hint names the client or the admin made it, or the page says that the person is signed out.
+/// goes back to a `post_logout_redirect_uri` the client registered (with `state`) when the admin
+/// made the client, or, for a client that registered itself, when an unexpired hint names the
+/// browser's current session; otherwise the page says that the person is signed out.
 struct LogoutEndpoint: Sendable {
     let services: ServerServices
 
@@ -78,6 +79,9 @@ struct LogoutEndpoint: Sendable {
             }
             clientID = hint.aud
         }
+        let sessions = SSOSessions(grants: OAuthGrants(services: services, issuer: issuer))
+        let handle = SSOSessions.cookie(SSOSessions.cookieName, in: cookieHeader)
+        let session = handle == nil ? nil : try await sessions.current(cookieHeader: cookieHeader)
         var location: String?
         let target = parameters["post_logout_redirect_uri"]
         if let target {
@@ -89,18 +93,12 @@ struct LogoutEndpoint: Sendable {
                 return Self.invalid(
                     "The post_logout_redirect_uri is not one the application registered.", traceID: traceID)
             }
-            // §2: without an ID token hint the OP must not redirect unless it can vouch for the
-            // target otherwise: an admin's client can, one that registered itself (whose URIs
-            // anyone with a template's public credentials chose) cannot, so the person stays on
-            // this site's signed-out page rather than being sent on to an unknown page.
-            if hint != nil || client.registrationTokenHash == nil {
+            if mayReturn(to: client, hint: hint, session: session?.signIn) {
                 let state = parameters["state"].map { "state=" + AuthorizationFlow.encode($0) }
                 location = state.map { target + (ASCIISplit.contains(target, "?") ? "&" : "?") + $0 } ?? target
             }
         }
-        let sessions = SSOSessions(grants: OAuthGrants(services: services, issuer: issuer))
-        let handle = SSOSessions.cookie(SSOSessions.cookieName, in: cookieHeader)
-        if let handle, let session = try await sessions.current(cookieHeader: cookieHeader) {
+        if let handle, let session {
             if confirmed {
                 guard let given = parameters[Self.csrfField],
                     constantTimeEqual(Array(given.utf8), Array(csrfToken(handle).utf8))
@@ -127,6 +125,19 @@ struct LogoutEndpoint: Sendable {
         return response
     }
 
+    /// Whether the browser may be sent on to `client`'s post-logout URI (§2, §3). An admin made
+    /// the URIs of its clients, so they are followed with any hint or none. A client that
+    /// registered itself chose its own (anyone with an initial access token or a template's
+    /// public credentials can), and any ID token this issuer signed for it, expired or of
+    /// another browser, would otherwise turn this site into an open redirect to them (issue 47
+    /// item 2): it goes back only when the hint names the browser's current session (its `sub`
+    /// and `sid`) and has not expired; else the signed-out page.
+    private func mayReturn(to client: OAuthClientRecord, hint: Hint?, session: SignIn?) -> Bool {
+        guard client.isSelfRegistered else { return true }
+        guard let hint, let session, hint.belongs(to: session), let exp = hint.exp else { return false }
+        return TimeInterval(exp) > services.now().timeIntervalSince1970
+    }
+
     /// The CSRF token of the confirmation form: derived from the session cookie with the server
     /// secret, so only a page this server rendered for that session knows it.
     func csrfToken(_ handle: String) -> String {
@@ -143,6 +154,9 @@ struct LogoutEndpoint: Sendable {
         let aud: String
         let sub: String
         let sid: String?
+        /// Its expiry: an expired hint still names the client and the session (§3), but does not
+        /// vouch for a self-registered client's redirect.
+        let exp: Int?
 
         /// Whether the hint was issued for the session's sign-in (§2: "belongs to the current
         /// OP session"): the same user and the same `sid`, byte for byte.

@@ -1,0 +1,68 @@
+import Foundation
+import UMFAContract
+import UMFAStorage
+
+/// Introspection (RFC 7662) at `<issuer>/introspect`: who may ask, and what a token says.
+extension TokenEndpoint {
+    /// RFC 7662 §2: a token that is not valid for this issuer now is `{"active": false}` and
+    /// nothing more. Only an admin-made confidential client may ask (§4: a public client proves
+    /// nothing about who is asking; a self-registered one could be anyone with an initial access
+    /// token or a template's credentials, and would make introspection an oracle for leaked
+    /// tokens), and a token issued to another client is inactive to it unless the application
+    /// lists the caller in `introspection_clients` (docs/oidc-provider.md, "Introspection").
+    func introspect(form: OAuthForm, authorization: String?, caller: Caller) async throws -> IntrospectionResponse {
+        let token = try form.require("token")
+        let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
+            .authenticate(form: form, authorization: authorization, caller: caller)
+        guard client.authenticationMethod.isConfidential else {
+            throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
+        }
+        // RFC 7662 §2.3: the caller is not one this endpoint accepts, as for a public client.
+        guard !client.isSelfRegistered else {
+            throw OAuthError(code: .invalidClient, "A client that registered itself may not use introspection")
+        }
+        // RFC 9449: a proof sent here is checked as at the token endpoint (method, URL, time,
+        // single use, nonce); one that fails is refused rather than ignored.
+        _ = try await DPoPCheck(services: services, issuer: issuer)
+            .verify(
+                headers, method: "POST",
+                url: issuer.endpointURL("introspect", mutualTLSAliasBase: caller.mutualTLSAliasBase))
+        let grants = OAuthGrants(services: services, issuer: issuer)
+        if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
+            let grant = refresh.payload
+            guard mayIntrospect(issuedTo: grant.clientID, caller: client) else {
+                return IntrospectionResponse(active: false)
+            }
+            // A revoked family, or a passkey deleted since it signed in, ends the refresh token.
+            let registered = try await SignInCredentials(services: services, applicationID: issuer.application.id)
+                .isRegistered(grant.signIn)
+            let revoked = try await grants.isFamilyRevoked(grant.family)
+            if revoked || !registered {
+                return IntrospectionResponse(active: false)
+            }
+            // RFC 9449 §6.2, RFC 8705 §3.2: the key or certificate the refresh token is bound to.
+            let bound = grant.jkt != nil || grant.x5t != nil
+            return IntrospectionResponse(
+                active: true, scope: grant.scopes.joined(separator: " "), clientID: grant.clientID,
+                sub: grant.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
+                iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
+                iss: issuer.issuer, cnf: bound ? TokenConfirmation(jkt: grant.jkt, x5tS256: grant.x5t) : nil)
+        }
+        guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token),
+            mayIntrospect(issuedTo: claims.clientID, caller: client)
+        else {
+            return IntrospectionResponse(active: false)
+        }
+        return IntrospectionResponse(
+            active: true, scope: claims.scope, clientID: claims.clientID, sub: claims.sub, exp: claims.exp,
+            iat: claims.iat, tokenType: claims.cnf?.jkt == nil ? "Bearer" : "DPoP", iss: claims.iss,
+            aud: claims.aud, jti: claims.jti, cnf: claims.cnf)
+    }
+
+    /// Whether `caller` may see a token issued to `clientID`: its own tokens, or any token when
+    /// the application lists it in `introspection_clients` (a resource server).
+    private func mayIntrospect(issuedTo clientID: String, caller: OAuthClientRecord) -> Bool {
+        clientID.utf8.elementsEqual(caller.clientID.utf8)
+            || issuer.application.introspectionClients.contains { $0.utf8.elementsEqual(caller.clientID.utf8) }
+    }
+}
