@@ -4,6 +4,8 @@ the attacker's, registered with the template's token, asking a signed-in victim'
 code with `prompt=none`), and plain HTTP checks that registrations choose scopes only from the
 allowed ones and that `resource` names only the application's own resource indicators."""
 
+import base64
+import json
 import uuid
 
 import pytest
@@ -108,9 +110,13 @@ def test_scopes_and_resources_are_limited(server):
     own = requests.post(issuer + "/token", auth=auth, timeout=10,
                         data={"grant_type": "client_credentials", "resource": "https://api.shop.example"})
     assert own.status_code == 200, own.text
+    payload = own.json()["access_token"].split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert claims["scope"] == "payments:read" and claims["aud"] == "https://api.shop.example"
+    # A self-registered client may not introspect, not even its own tokens (issue 47 item 8).
     introspected = requests.post(issuer + "/introspect", auth=auth, timeout=10,
-                                 data={"token": own.json()["access_token"]}).json()
-    assert introspected["active"] is True and introspected["scope"] == "payments:read"
+                                 data={"token": own.json()["access_token"]})
+    assert introspected.status_code == 401 and introspected.json()["error"] == "invalid_client", introspected.text
 
     # An unauthenticated caller learns nothing about templates.
     template = first_party_template(server)
