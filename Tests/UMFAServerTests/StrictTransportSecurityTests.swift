@@ -34,11 +34,11 @@ struct StrictTransportSecurityTests {
         return (certificatePath, keyPath)
     }
 
-    /// Runs `body` against a server on its own TLS listener (HTTPS over a real socket, through
-    /// HummingbirdTesting's AsyncHTTPClient, which does not verify the test certificate).
+    /// Runs `body` against a server on its own TLS listener (HTTPS over a real socket, with a
+    /// patient client that does not verify the test certificate).
     static func overTLS<Value: Sendable>(
         _ policy: StrictTransportSecurity = StrictTransportSecurity(),
-        _ body: @Sendable (any TestClientProtocol) async throws -> Value
+        _ body: @Sendable (any ServerClient) async throws -> Value
     ) async throws -> Value {
         var server = TestServer()
         defer { server.remove() }
@@ -52,7 +52,7 @@ struct StrictTransportSecurityTests {
         var logger = Logger(label: "umfa-test")
         logger.logLevel = .warning
         let (app, _) = try await buildApplication(configuration: server.configuration, logger: logger)
-        return try await app.test(.ahc(.https)) { client in try await body(client) }
+        return try await app.exercise(.liveTLS) { client in try await body(client) }
     }
 
     /// The requests: a JSON answer, the admin API, an error a route renders, an unknown path.

@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
 
@@ -19,6 +20,9 @@ public enum ServerTransport: Sendable {
     case router
     /// Over a real socket on a loopback port, with a patient client.
     case live
+    /// Over TLS on a loopback port, for an application that serves TLS itself; the patient client
+    /// does not verify the test certificate.
+    case liveTLS
 
     /// How long the live client waits for an answer: a hang still fails, a slow machine does not.
     public static let patientTimeout: Duration = .seconds(600)
@@ -33,7 +37,9 @@ extension ApplicationProtocol {
         case .router:
             return try await test(.router) { client in try await body(RouterClient(client: client)) }
         case .live:
-            return try await PatientLiveRun(base: self).run(body)
+            return try await PatientLiveRun(base: self, tls: false).run(body)
+        case .liveTLS:
+            return try await PatientLiveRun(base: self, tls: true).run(body)
         }
     }
 }
@@ -87,6 +93,7 @@ private final class PortBox: Sendable {
 /// One live run: the application in a service group, a patient client, both shut down after.
 private struct PatientLiveRun<Base: ApplicationProtocol> {
     let base: Base
+    let tls: Bool
 
     func run<Value: Sendable>(_ body: @Sendable (any ServerClient) async throws -> Value) async throws
         -> Value
@@ -102,7 +109,10 @@ private struct PatientLiveRun<Base: ApplicationProtocol> {
                 throw ServerTransportError.noPort
             }
             let client = TestClient(
-                host: "localhost", port: bound, configuration: .init(timeout: ServerTransport.patientTimeout))
+                host: "localhost", port: bound,
+                configuration: .init(
+                    tlsConfiguration: tls ? Self.clientTLS : nil, timeout: ServerTransport.patientTimeout,
+                    serverName: tls ? "localhost" : nil))
             client.connect()
             let result: Result<Value, any Error>
             do {
@@ -115,6 +125,15 @@ private struct PatientLiveRun<Base: ApplicationProtocol> {
             try await tasks.waitForAll()
             return try result.get()
         }
+    }
+}
+
+extension PatientLiveRun {
+    /// TLS for the test client: the test server's certificate is made by the test, not trusted.
+    static var clientTLS: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        return configuration
     }
 }
 

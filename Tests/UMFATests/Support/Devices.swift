@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import UMFA
 import UMFAEncoding
+import UMFATestSupport
 import UMFAWebAuthn
 
 /// A device's storage location: a fresh temporary directory, removed by ``remove()``.
@@ -40,7 +41,8 @@ extension LiveServer {
         var config = ZSMConfig(hostURL: url, applicationId: app.id, applicationEnvironment: "test")
         config.storageLocation = storage.url
         config.retryCount = retryCount
-        config.timeout = 10
+        // Not a test of the SDK's timeout: a busy machine must not trip it (issue 47 item 9).
+        config.timeout = TimeInterval(ServerTransport.patientTimeout.components.seconds)
         return config
     }
 
