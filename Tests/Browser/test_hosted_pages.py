@@ -240,3 +240,68 @@ def test_hosted_pages_with_authlib(provider: Server, driver, authenticator, step
         assert query(callback.wait(10))["error"] == "login_required"
     finally:
         callback.close()
+
+
+class Attacker:
+    """The attacker's site: a loopback HTTP server that records every request it gets."""
+
+    def __init__(self):
+        received = self.received = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                received.append(self.path)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.end_headers()
+                self.wfile.write(b"phished")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def test_login_hint_with_combining_mark_cannot_add_a_meta_refresh(provider: Server, driver, steps):
+    """Issue 47 item 1: `"` + U+0301 is one Swift Character, and an escaper walking Characters
+    wrote it raw, so this login_hint gave the sign-in page's meta tag `http-equiv=refresh` and sent
+    the browser of anyone who opened a genuine authorize link to the attacker's site."""
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    app = requests.post(provider.base + "/api/admin/applications", headers=admin, timeout=10, json={
+        "name": "Shop", "rp_id": "localhost", "origins": [provider.origin], "enrollment_policy": "grant"}).json()
+    issuer = f"{provider.origin}/oidc/{app['application_id']}"
+    callback, attacker = Callback(), Attacker()
+    try:
+        registered = requests.post(
+            f"{provider.base}/api/admin/applications/{app['application_id']}/oauth-clients", headers=admin,
+            timeout=10, json={"client_name": "Shop", "redirect_uris": [callback.uri],
+                              "grant_types": ["authorization_code"], "response_types": ["code"],
+                              "token_endpoint_auth_method": "client_secret_basic", "scope": "openid"})
+        assert registered.status_code == 201, registered.text
+        client = OAuth2Session(registered.json()["client_id"], scope="openid", redirect_uri=callback.uri,
+                               code_challenge_method="S256")
+        hint = f'0;url={attacker.origin}/phished"\u0301 http-equiv=refresh x'
+        url, _ = client.create_authorization_url(
+            issuer + "/authorize", code_verifier=generate_token(48), nonce=generate_token(16), login_hint=hint)
+        driver.get(url)
+        # The hosted page has loaded and its script has shown the sign-in view.
+        element(driver, "sign_in")
+        steps.shot("sign-in page")
+        # What the browser parsed: no meta tag with http-equiv, so nothing for it to refresh to.
+        assert driver.execute_script("return document.querySelectorAll('meta[http-equiv]').length") == 0
+        hint_meta = driver.execute_script(
+            "return document.querySelector('meta[name=umfa-login-hint]').getAttributeNames()")
+        assert hint_meta == ["name", "content"], hint_meta
+        # Still on the UMFA page, and the attacker's site saw no request.
+        here, asked = urlsplit(driver.current_url), urlsplit(url)
+        assert (here.netloc, here.path) == (asked.netloc, asked.path), driver.current_url
+        assert query(driver.current_url) == query(url), driver.current_url
+        assert attacker.received == [], attacker.received
+    finally:
+        callback.close()
+        attacker.close()
