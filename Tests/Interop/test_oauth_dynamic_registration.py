@@ -7,7 +7,9 @@ create-initial-access-token`."""
 import pytest
 import requests
 from authlib.integrations.requests_client import OAuth2Session
+from oic.exception import RegistrationError
 from oic.oic import Client as OIDCClient
+from oic.oic.message import RegistrationResponse
 from oic.utils.authn.client import CLIENT_AUTHN_METHOD
 from requests_oauth2client import ClientSecretBasic, InvalidClient, OAuth2Client
 
@@ -35,8 +37,23 @@ def test_pyoidc_registers_with_a_template_token_and_authlib_uses_the_new_client(
     oidc = OIDCClient(client_authn_method=CLIENT_AUTHN_METHOD)
     oidc.provider_config(issuer)
     assert oidc.provider_info["registration_endpoint"] == issuer + "/register"
-    registered = oidc.register(oidc.provider_info["registration_endpoint"], registration_token=dcr["access_token"],
-                               redirect_uris=["https://reports.example/callback"], client_name="Reports for Pia")
+    # pyoidc asks for authorization_code whatever it is told (its RegistrationRequest defaults
+    # response_types to `code`, and it adds that type's grant); the template allows
+    # client_credentials only, and a derived client may only tighten it (issue 47 item 3): refused,
+    # with the member named.
+    with pytest.raises(RegistrationError, match="grant_types may only tighten"):
+        oidc.register(oidc.provider_info["registration_endpoint"], registration_token=dcr["access_token"],
+                      redirect_uris=["https://reports.example/callback"], client_name="Reports for Pia",
+                      grant_types=["client_credentials"])
+    # The same registration as RFC 7591 §3.1 puts it, sent by requests; pyoidc then reads, rotates
+    # and deletes through RFC 7592 with the registration access token it was given.
+    answer = requests.post(oidc.provider_info["registration_endpoint"],
+                           headers={"Authorization": "Bearer " + dcr["access_token"]},
+                           json={"redirect_uris": ["https://reports.example/callback"],
+                                 "client_name": "Reports for Pia", "grant_types": ["client_credentials"]})
+    assert answer.status_code == 201, answer.text
+    registered = answer.json()
+    oidc.store_registration_info(RegistrationResponse(**registered))
     # The template's grant types, scope and method; a secret and a registration token of its own.
     assert registered["client_id"] != template["client_id"] and oidc.client_id == registered["client_id"]
     assert registered["grant_types"] == ["client_credentials"] and registered["scope"] == "reports"
