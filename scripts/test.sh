@@ -27,6 +27,7 @@ python3 scripts/check-imports.py
 echo "== the SDK product: declared platforms' APIs only, no server module (self-test, then check)"
 python3 scripts/check-sdk-availability.py --self-test | grep "self-test"
 python3 scripts/check-sdk-availability.py
+python3 scripts/check-recipe-imports.py --self-test && python3 scripts/check-recipe-imports.py
 
 echo "== swift build"
 swift build --build-tests
