@@ -48,7 +48,7 @@ public struct OAuthConfiguration: Sendable {
     public var dcrTemplate: DCRTemplate?
     /// Extra headers for every request to `URL` (an app's own tracing, say).
     public var headerProvider: (@Sendable (URL) async -> [String: String])?
-    /// Extra parameters for the authorization request (`ui_locales`, `acr_values`, …).
+    /// Extra parameters for the authorization request, such as `max_age` (OpenID Connect Core §3.1.2.1).
     public var parameterProvider: (@Sendable () async -> [String: String])?
     /// Told of every token-endpoint answer, with its body and headers (Curity's
     /// `tokenEndpointResponseListener`).
