@@ -95,22 +95,22 @@ struct APIFlowTests {
             #expect(signedUp.tokens.scope?.contains("urn:umfa:api-flow") == true)
 
             let driver = accounts.driver
-            var step = try await driver.start()
+            var step = try await driver.beginStep(prompt: nil, loginHint: nil, scopes: nil)
             let create = try #require(step.action("create-account")?.form)
             let missing = await #expect(throws: FlowError.self) {
-                _ = try await driver.submit(create, parameters: ["given_name": "Lin"])
+                _ = try await driver.sendForm(create, parameters: ["given_name": "Lin"])
             }
             #expect(missing?.problem?.type == .invalidInput)
             #expect(missing?.problem?.invalidFields == [.init(name: "email", reason: .missing)])
             #expect(missing?.recovery == .retry)
             let taken = await #expect(throws: FlowError.self) {
-                _ = try await driver.submit(create, parameters: ["email": .string(email)])
+                _ = try await driver.sendForm(create, parameters: ["email": .string(email)])
             }
             #expect(taken?.problem?.invalidFields?.first?.name == "email")
             #expect(taken?.problem?.invalidFields?.first?.reason == .invalidValue)
 
             // The same flow goes on: a passkey sign-in whose signature was changed is refused.
-            step = try await driver.submit(
+            step = try await driver.sendForm(
                 try #require(step.action("passkey-sign-in")?.form), parameters: ["username": .string(email)])
             let operation = try #require(step.actions.first?.clientOperation)
             guard case .object(var credential) = try await accounts.perform(operation, label: email),
@@ -122,7 +122,7 @@ struct APIFlowTests {
             response["signature"] = .string(Base64URL.encode(changed))
             credential["response"] = .object(response)
             let wrong = await #expect(throws: FlowError.self) {
-                _ = try await driver.submit(
+                _ = try await driver.sendForm(
                     try #require(operation.continueActions.first?.form), parameters: ["credential": .object(credential)]
                 )
             }
@@ -132,7 +132,7 @@ struct APIFlowTests {
             // A user's access token that carries the flow scope (same DPoP key) is no flow token.
             driver.state.withLock { $0.flowToken = signedUp.tokens.accessToken }
             let userToken = await #expect(throws: FlowError.self) {
-                _ = try await driver.submit(create, parameters: ["email": "x@example.com"])
+                _ = try await driver.sendForm(create, parameters: ["email": "x@example.com"])
             }
             #expect(userToken?.httpStatus == 401 && userToken?.recovery == .startOver)
         }
@@ -186,17 +186,17 @@ struct APIFlowTests {
             let accounts = try fixture.accounts()
             let driver = accounts.driver
             let email = "noor.\(UUID().uuidString.prefix(8))@example.com"
-            var step = try await driver.start(prompt: "create")
-            step = try await driver.submit(
+            var step = try await driver.beginStep(prompt: "create", loginHint: nil, scopes: nil)
+            step = try await driver.sendForm(
                 try #require(step.action("create-account")?.form), parameters: ["email": .string(email)])
             // The application starts requiring nonces now.
             try await server.patch(fixture.app, ["dpop_nonce": "required"])
             let operation = try #require(step.actions.first?.clientOperation)
             let credential = try await accounts.perform(operation, label: email)
-            step = try await driver.submit(
+            step = try await driver.sendForm(
                 try #require(operation.continueActions.first?.form), parameters: ["credential": credential])
             #expect(step.type == .authorizationResponse)
-            let (tokens, claims) = try await driver.finish(step)
+            let (tokens, claims) = try await driver.finishStep(step)
             #expect(claims["email"]?.stringValue == email)
             #expect(tokens.tokenType == "DPoP")
             // The flow endpoint itself asked (401 use_dpop_nonce), not only the token endpoint.
@@ -304,18 +304,18 @@ struct APIFlowTests {
             let email = "zoe.\(UUID().uuidString.prefix(8))@example.com"
             // The journey step by step, so the test sees the flow's own secrets too.
             let driver = accounts.driver
-            var step = try await driver.start(prompt: "create")
-            step = try await driver.submit(
+            var step = try await driver.beginStep(prompt: "create", loginHint: nil, scopes: nil)
+            step = try await driver.sendForm(
                 try #require(step.action("create-account")?.form), parameters: ["email": .string(email)])
             let operation = try #require(step.actions.first?.clientOperation)
-            step = try await driver.submit(
+            step = try await driver.sendForm(
                 try #require(operation.continueActions.first?.form),
                 parameters: ["credential": try await accounts.perform(operation, label: email)])
             let flow = driver.state.withLock { $0 }
             let flowToken = try #require(flow.flowToken)
             let secrets = try #require(flow.secrets)
             let code = try #require(step.properties["code"]?.stringValue)
-            let (tokens, _) = try await driver.finish(step)
+            let (tokens, _) = try await driver.finishStep(step)
             let refreshed = try await driver.tokens.refreshAccessToken(with: try #require(tokens.refreshToken)).get()
             let text = log.text
             #expect(text.contains("→ POST") && text.contains("→ GET") && text.contains("[masked]"))
@@ -409,13 +409,15 @@ struct APIFlowApprovalTests {
 
             // A device without a passkey (a kiosk, a TV) asks for an approval.
             let driver = devices.kiosk
-            let ask = try #require(try await driver.start().action("approve-on-another-device")?.form)
-            var step = try await driver.submit(ask, parameters: ["username": .string(email)])
+            let ask = try #require(
+                try await driver.beginStep(prompt: nil, loginHint: nil, scopes: nil).action(
+                    "approve-on-another-device")?.form)
+            var step = try await driver.sendForm(ask, parameters: ["username": .string(email)])
             #expect(step.type == .polling && step.pollingStatus == "pending")
             #expect(
                 step.properties["qrCode"]?.objectValue?["dataUri"]?.stringValue?.hasPrefix("data:image/png") == true)
             let poll = try #require(step.action("poll")?.form)
-            #expect(try await driver.submit(poll).pollingStatus == "pending")
+            #expect(try await driver.sendForm(poll, parameters: [:]).pollingStatus == "pending")
 
             // Another account's device cannot answer it: the approval names this user. (Its
             // attempt spends the link, as any redemption does; the kiosk asks again.)
@@ -431,15 +433,15 @@ struct APIFlowApprovalTests {
             await #expect(throws: ZSMError.self) {
                 _ = try await intruding.answerApproval(userId: try #require(stranger.subject))
             }
-            #expect(try await driver.submit(poll).pollingStatus == "pending")
+            #expect(try await driver.sendForm(poll, parameters: [:]).pollingStatus == "pending")
 
             // The phone opens the new link and approves with its passkey and the number shown.
-            step = try await driver.submit(ask, parameters: ["username": .string(email)])
+            step = try await driver.sendForm(ask, parameters: ["username": .string(email)])
             _ = try await devices.answering(step).answerApproval(userId: subject)
-            step = try await driver.submit(poll)
+            step = try await driver.sendForm(poll, parameters: [:])
             #expect(step.pollingStatus == "done")
-            step = try await driver.submit(try #require(step.action("continue")?.form))
-            let (tokens, claims) = try await driver.finish(step)
+            step = try await driver.sendForm(try #require(step.action("continue")?.form), parameters: [:])
+            let (tokens, claims) = try await driver.finishStep(step)
             #expect(claims["sub"]?.stringValue == subject && claims["email"]?.stringValue == email)
             #expect(tokens.tokenType == "DPoP")
             // The kiosk holds no passkey.
@@ -458,22 +460,24 @@ struct APIFlowApprovalTests {
             }
             let devices = try await Devices.make(server, phone: phoneStorage, kiosk: kioskStorage)
             let driver = devices.kiosk
-            let ask = try #require(try await driver.start().action("approve-on-another-device")?.form)
-            let first = try await driver.submit(ask, parameters: ["username": .string(devices.email)])
+            let ask = try #require(
+                try await driver.beginStep(prompt: nil, loginHint: nil, scopes: nil).action(
+                    "approve-on-another-device")?.form)
+            let first = try await driver.sendForm(ask, parameters: ["username": .string(devices.email)])
             // Asked again: the first approval is cancelled, its link answers nothing.
-            let second = try await driver.submit(ask, parameters: ["username": .string(devices.email)])
+            let second = try await driver.sendForm(ask, parameters: ["username": .string(devices.email)])
             await #expect(throws: ZSMError.self) {
                 _ = try await devices.answering(first).answerApproval(userId: devices.subject)
             }
             let poll = try #require(second.action("poll")?.form)
-            #expect(try await driver.submit(poll).pollingStatus == "pending")
+            #expect(try await driver.sendForm(poll, parameters: [:]).pollingStatus == "pending")
 
             let number = try #require(second.properties["matchingNumber"]?.stringValue)
             await #expect(throws: ZSMError.self) {
                 _ = try await devices.answering(second, number: number == "10" ? "11" : "10")
                     .answerApproval(userId: devices.subject)
             }
-            #expect(try await driver.submit(poll).pollingStatus == "failed")
+            #expect(try await driver.sendForm(poll, parameters: [:]).pollingStatus == "failed")
         }
     }
 
@@ -488,15 +492,15 @@ struct APIFlowApprovalTests {
             }
             let devices = try await Devices.make(server, phone: phoneStorage, kiosk: kioskStorage)
             let driver = devices.kiosk
-            var step = try await driver.start()
-            step = try await driver.submit(
+            var step = try await driver.beginStep(prompt: nil, loginHint: nil, scopes: nil)
+            step = try await driver.sendForm(
                 try #require(step.action("approve-on-another-device")?.form),
                 parameters: ["username": .string(devices.email)])
             _ = try await devices.answering(step, decision: .deny).answerApproval(userId: devices.subject)
-            step = try await driver.submit(try #require(step.action("poll")?.form))
+            step = try await driver.sendForm(try #require(step.action("poll")?.form), parameters: [:])
             #expect(step.pollingStatus == "failed")
             #expect(step.messages.first?.classList == ["error"])
-            let restarted = try await driver.submit(try #require(step.action("restart")?.form))
+            let restarted = try await driver.sendForm(try #require(step.action("restart")?.form), parameters: [:])
             #expect(restarted.metadata?.viewName == "umfa:choose")
         }
     }

@@ -14,7 +14,9 @@ import UMFATestSupport
 /// server.
 @Suite("OAuth token manager: the documented shapes")
 struct TokenManagerShapeTests {
-    @Test("fetchAccessToken(with:) redeems the code with the verifier the manager kept; the listener hears the bodies")
+    @Test(
+        "fetchAccessToken(with:) redeems a checked code with the verifier the manager kept; the listener hears the bodies"
+    )
     func fetchAccessTokenWithCode() async throws {
         try await LiveServer.with(ownPublicURL: true) { server in
             let storage = DeviceStorage()
@@ -25,20 +27,23 @@ struct TokenManagerShapeTests {
             let accounts = try fixture.accounts()
             let driver = accounts.driver
             let email = "tove.\(UUID().uuidString.prefix(8))@example.com"
-            // The flow driver's completion forms, step by step.
+            // The flow driver's completion forms, step by step, typed as Curity's steps.
             var step = try await awaiting { driver.start(prompt: "create", completion: $0) }.get()
-            let create = try #require(step.action("create-account")?.form)
-            step = try await awaiting { driver.submit(create, parameters: ["email": .string(email)], completion: $0) }
-                .get()
-            let operation = try #require(step.actions.first?.clientOperation)
-            let credential = try await accounts.perform(operation, label: email)
-            let next = try #require(operation.continueActions.first?.form)
-            step = try await awaiting { driver.submit(next, parameters: ["credential": credential], completion: $0) }
-                .get()
-            #expect(step.type == .authorizationResponse)
-            let code = try #require(step.properties["code"]?.stringValue)
+            let create = try #require(step.formAction(kind: "create-account"))
+            step = try await awaiting {
+                driver.submitForm(create.model, parameters: ["email": .string(email)], completion: $0)
+            }.get()
+            let operation = try #require((step as? any ClientOperationStep)?.actionModel)
+            let credential = try await accounts.perform(operation.operation, label: email)
+            let next = try #require(operation.continueFormAction)
+            step = try await awaiting {
+                driver.submitForm(next.model, parameters: ["credential": credential], completion: $0)
+            }.get()
+            let response = try #require(step as? OAuthAuthorizationResponseStep)
+            let code = try #require(response.oauthAuthorizationResponseProperties.code)
 
-            // The code alone: the manager holds the PKCE verifier and nonce of the request it built.
+            // The code alone: the manager holds the PKCE verifier and nonce of the request it built,
+            // and the driver checked the response's state.
             let manager = driver.tokens
             guard
                 case .successfulToken(let tokens) = await awaiting({

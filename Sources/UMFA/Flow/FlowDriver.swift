@@ -4,16 +4,23 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthnModel
 
-/// Drives the API-driven flow (docs/contract.md §6): starts it with a DPoP-bound flow token, submits
-/// forms, follows links, and finishes with the code exchanged for tokens. Steps and problems are
-/// UMFAContract's `FlowStep` and `FlowProblem`; every failure is a ``FlowError`` that says
-/// whether to retry, restart the flow or give up.
+/// Drives the API-driven flow (docs/contract.md §6), Curity's `HaapiManager`: starts it with a
+/// DPoP-bound flow token, submits forms, follows links; each answer is a ``HaapiResult``, whose
+/// steps are typed as Curity's documentation names them (``InteractiveFormStep``,
+/// ``WebAuthnRegistrationClientOperationStep``, ``PollingStep``, ``UserConsentStep``,
+/// ``OAuthAuthorizationResponseStep``, …) and whose problems are ``ProblemRepresentation``s.
 ///
 /// ```swift
 /// let driver = FlowDriver(tokens: manager)
-/// var step = try await driver.start()
-/// step = try await driver.submit(step.action("passkey-sign-in")!.form!, parameters: ["username": email])
+/// if case .representation(let step as InteractiveFormStep) = await driver.start(),
+///     let signIn = step.formAction(kind: "passkey-sign-in")
+/// {
+///     let next = await driver.submitForm(signIn.model, parameters: ["username": .string(email)])
+/// }
 /// ```
+///
+/// The stringly `FlowStep` methods (``startFlowStep(prompt:loginHint:scopes:)``,
+/// ``submit(_:parameters:)``, ``follow(_:)``, ``finish(_:)``) remain, deprecated.
 public final class FlowDriver: Sendable {
     /// The token manager whose client, DPoP key and issuer the flow uses.
     public let tokens: OAuthTokenManager
@@ -32,13 +39,7 @@ public final class FlowDriver: Sendable {
 
     /// Starts a flow: a new flow token, and an authorization request (PKCE, `state`, `nonce`)
     /// the token manager keeps for the code; the first step.
-    /// - Parameters:
-    ///   - prompt: `create` to offer account creation alone, `login`, …
-    ///   - loginHint: an email address or user id.
-    ///   - scopes: the scopes to ask for, when not the configuration's.
-    public func start(prompt: String? = nil, loginHint: String? = nil, scopes: [String]? = nil)
-        async throws(FlowError) -> FlowStep
-    {
+    func beginStep(prompt: String?, loginHint: String?, scopes: [String]?) async throws(FlowError) -> FlowStep {
         // RFC 9449 §10: the server binds the flow's code to the flow token's key, so the flow
         // needs one; unbound tokens come from a browser's authorization request.
         guard tokens.session.key != nil else {
@@ -65,7 +66,7 @@ public final class FlowDriver: Sendable {
 
     /// Submits `form` with `parameters` (hidden fields are sent with their values). A
     /// `credential` parameter is the WebAuthn response JSON.
-    public func submit(_ form: FlowForm, parameters: [String: JSONValue] = [:]) async throws(FlowError) -> FlowStep {
+    func sendForm(_ form: FlowForm, parameters: [String: JSONValue]) async throws(FlowError) -> FlowStep {
         guard let url = URL(string: form.href) else {
             throw FlowError(ZSMError(.serverError, "a form of the flow has no valid href"))
         }
@@ -85,7 +86,7 @@ public final class FlowDriver: Sendable {
     }
 
     /// Follows `link` (a `restart`, say).
-    public func follow(_ link: FlowLink) async throws(FlowError) -> FlowStep {
+    func followFlowLink(_ link: FlowLink) async throws(FlowError) -> FlowStep {
         guard let url = URL(string: link.href) else {
             throw FlowError(ZSMError(.serverError, "a link of the flow has no valid href"))
         }
@@ -94,7 +95,7 @@ public final class FlowDriver: Sendable {
 
     /// The end of the flow: the authorization response's `state` and `iss` checked (RFC 9207),
     /// its code exchanged with the PKCE verifier; the tokens and the verified ID token's claims.
-    public func finish(_ step: FlowStep) async throws(FlowError) -> (OAuthTokenResponse, [String: JSONValue]) {
+    func finishStep(_ step: FlowStep) async throws(FlowError) -> (OAuthTokenResponse, [String: JSONValue]) {
         guard step.type == .authorizationResponse, let code = step.properties["code"]?.stringValue else {
             throw FlowError(ZSMError(.serverError, "the flow has not ended with an authorization response"))
         }
@@ -138,6 +139,7 @@ public final class FlowDriver: Sendable {
         }
         if answer.status == 200, let step = try? JSONDecoder().decode(FlowStep.self, from: answer.data) {
             configuration.logger.debug("flow step \(step.type.rawValue) \(step.metadata?.viewName ?? "")")
+            if step.type == .authorizationResponse { try checkResponse(step) }
             return step
         }
         if let problem = try? JSONDecoder().decode(FlowProblem.self, from: answer.data) {
@@ -150,5 +152,18 @@ public final class FlowDriver: Sendable {
                 status: answer.status)
         }
         throw FlowError(ZSMError(.serverError, "the flow's answer does not read", httpStatus: answer.status))
+    }
+
+    /// An authorization response must carry the flow's `state` (RFC 6749 §10.12) and the issuer
+    /// (RFC 9207 §2.4); then its code is the flow request's, for any manager of its storage.
+    private func checkResponse(_ step: FlowStep) throws(FlowError) {
+        guard let secrets = state.withLock({ $0.secrets }), let code = step.properties["code"]?.stringValue,
+            step.properties["state"]?.stringValue == secrets.state,
+            step.properties["iss"]?.stringValue.map({ $0.utf8.elementsEqual(configuration.issuerString.utf8) }) == true,
+            tokens.pending.checked(state: secrets.state, code: code)
+        else {
+            throw FlowError(
+                ZSMError(.verificationFailed, "the authorization response is not this flow's", recovery: .startOver))
+        }
     }
 }

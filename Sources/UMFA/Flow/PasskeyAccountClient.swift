@@ -83,16 +83,16 @@ public final class PasskeyAccountClient: Sendable {
     private func journey(
         action kind: String, form: [String: JSONValue], label: String, prompt: String?, scopes: [String]?
     ) async throws(FlowError) -> AccountTokens {
-        var step = try await driver.start(prompt: prompt, scopes: scopes)
+        var step = try await driver.beginStep(prompt: prompt, loginHint: nil, scopes: scopes)
         guard let first = step.action(kind)?.form else {
             throw FlowError(ZSMError(.serverError, "the flow does not offer \(kind)", recovery: .giveUp))
         }
-        step = try await driver.submit(first, parameters: form)
+        step = try await driver.sendForm(first, parameters: form)
         var created: DeviceEnrollments.Entry?
         for _ in 0..<6 {
             switch step.type {
             case .authorizationResponse:
-                let (tokens, claims) = try await driver.finish(step)
+                let (tokens, claims) = try await driver.finishStep(step)
                 if var entry = created, let subject = claims["sub"]?.stringValue {
                     // The device knows the new passkey as the account's, as after an enrollment.
                     entry.userId = subject
@@ -110,7 +110,7 @@ public final class PasskeyAccountClient: Sendable {
                 guard let answer = step.action(allowed ? "consent-allow" : "consent-deny")?.form else {
                     throw FlowError(ZSMError(.serverError, "the consent step has no answer", recovery: .giveUp))
                 }
-                step = try await driver.submit(answer)
+                step = try await driver.sendForm(answer, parameters: [:])
             case .authentication, .registration:
                 guard let action = step.actions.first(where: { $0.clientOperation != nil }),
                     let operation = action.clientOperation, let next = operation.continueActions.first?.form
@@ -125,7 +125,7 @@ public final class PasskeyAccountClient: Sendable {
                         rpId: Self.rpID(of: operation) ?? "", enrolledAt: Date(), userVerification: verified.label,
                         biometricSetHash: verified.biometricSetHash)
                 }
-                step = try await driver.submit(next, parameters: ["credential": credential])
+                step = try await driver.sendForm(next, parameters: ["credential": credential])
             default:
                 throw FlowError(
                     ZSMError(.serverError, "the flow answered a \(step.type.rawValue) this client does not handle"))

@@ -5,9 +5,6 @@ import UMFAEncoding
 /// The authorization request (RFC 6749 §4.1.1) and the redemption of its code: the manager
 /// makes PKCE (RFC 7636), `state` and `nonce` and keeps them until the code comes back.
 extension OAuthTokenManager {
-    /// How many unredeemed authorization requests the manager remembers.
-    static let pendingLimit = 8
-
     /// The URL of a new authorization request for a browser (`ASWebAuthenticationSession`, a
     /// custom tab) with PKCE S256, `state` and `nonce` the manager keeps for
     /// ``fetchAccessToken(with:)``, and `dpop_jkt` (RFC 9449 §10) when tokens are bound.
@@ -45,33 +42,24 @@ extension OAuthTokenManager {
         guard let url = URL(string: metadata.authorizationEndpoint + "?" + OAuthSession.encode(query)) else {
             throw ZSMError(.invalidConfiguration, "the authorization endpoint is not a URL")
         }
-        pending.withLock { requests in
-            requests.append(secrets)
-            if requests.count > Self.pendingLimit { requests.removeFirst(requests.count - Self.pendingLimit) }
-        }
+        pending.add(secrets)
         return (url, secrets)
-    }
-
-    /// The pending request of `state` (the newest when `nil`), no longer pending: a code is
-    /// redeemed once.
-    func takePending(state: String?) -> AuthorizationSecrets? {
-        pending.withLock { requests in
-            guard let index = state.map({ state in requests.lastIndex { $0.state == state } }) ?? requests.indices.last
-            else { return nil }
-            return requests.remove(at: index)
-        }
     }
 
     /// `code` → tokens with `secrets`' verifier; the ID token verified with their `nonce`, and
     /// its claims. A verification that fails makes the answer an error.
-    func redeem(_ code: String, _ secrets: AuthorizationSecrets) async -> (TokenResponse, [String: JSONValue]) {
-        _ = takePending(state: secrets.state)
+    func redeem(_ code: String, _ secrets: AuthorizationSecrets, dpop: Dpop? = nil) async -> (
+        TokenResponse, [String: JSONValue]
+    ) {
+        _ = pending.take(state: secrets.state)
+        // The flow's key proves the request when it is given (RFC 9449 §10).
+        let session = dpop.map { OAuthSession(configuration: configuration, key: $0.keyProvider) } ?? self.session
         let response = await withCurrentClient { client in
             await self.tokenRequest(
                 [
                     "grant_type": "authorization_code", "code": code, "code_verifier": secrets.verifier,
                     "redirect_uri": self.configuration.redirectURI,
-                ], client: client)
+                ], client: client, session: session)
         }
         guard case .successfulToken(let tokens) = response else { return (response, [:]) }
         do throws(ZSMError) {

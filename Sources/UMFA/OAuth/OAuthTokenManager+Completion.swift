@@ -6,9 +6,16 @@ public typealias OAuthCompletion = @Sendable (TokenResponse) -> Void
 /// The completion-handler forms of the token manager, next to the `async` ones; completions run
 /// on an arbitrary thread.
 extension OAuthTokenManager {
-    /// ``fetchAccessToken(with:)`` with a completion handler.
-    public func fetchAccessToken(with authorizationCode: String, completion: @escaping OAuthCompletion) {
-        Task { completion(await fetchAccessToken(with: authorizationCode)) }
+    /// ``fetchAccessToken(with:dpop:)`` with a completion handler.
+    public func fetchAccessToken(
+        with authorizationCode: String, dpop: Dpop? = nil, completion: @escaping OAuthCompletion
+    ) {
+        Task { completion(await fetchAccessToken(with: authorizationCode, dpop: dpop)) }
+    }
+
+    /// ``fetchAccessToken(redirectURL:dpop:)`` with a completion handler.
+    public func fetchAccessToken(redirectURL: URL, dpop: Dpop? = nil, completion: @escaping OAuthCompletion) {
+        Task { completion(await fetchAccessToken(redirectURL: redirectURL, dpop: dpop)) }
     }
 
     /// ``refreshAccessToken(with:)`` with a completion handler.

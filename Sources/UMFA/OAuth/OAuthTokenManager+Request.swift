@@ -4,11 +4,13 @@ import UMFAContract
 extension OAuthTokenManager {
     /// One token-endpoint request with `client`'s authentication (its attestation for the
     /// challenge in `attested`, for the flow token); the configuration's listener hears the
-    /// answer, body and headers, before it is returned.
+    /// answer, body and headers, before it is returned. `session` sends it (another DPoP key's).
     func tokenRequest(
         _ parameters: [String: String], client: Client,
-        attested: (challenge: String, attestation: ClientAuthentication.ClientAttestation)? = nil
+        attested: (challenge: String, attestation: ClientAuthentication.ClientAttestation)? = nil,
+        session: OAuthSession? = nil
     ) async -> TokenResponse {
+        let session = session ?? self.session
         let url: URL
         do throws(ZSMError) {
             guard let endpoint = URL(string: try await metadata().tokenEndpoint) else {

@@ -28,9 +28,9 @@ public final class OAuthTokenManager: Sendable {
     /// Whether this manager registered a client already: it registers at most one, so a template
     /// whose clients the server refuses cannot make it register one per request.
     let registered = Mutex(false)
-    /// The secrets of the authorization requests this manager built and whose code it has not
-    /// redeemed yet, newest last (at most ``pendingLimit``).
-    let pending = Mutex<[AuthorizationSecrets]>([])
+    /// The authorization requests this manager (or another of the same storage location)
+    /// built and whose code is not redeemed yet.
+    let pending: PendingAuthorizations
 
     /// A manager whose DPoP key (with ``BoundedTokenConfiguration/init(keyPairType:)``) lives in
     /// `device`'s storage location, made on first use, and whose dynamic client, when one is
@@ -39,7 +39,10 @@ public final class OAuthTokenManager: Sendable {
         let key = try Self.key(configuration.tokenBoundConfiguration) { () throws(ZSMError) in
             try DPoPKey.stored(config: device, issuer: configuration.issuerString)
         }
-        self.init(configuration: configuration, key: key, clients: DynamicClients(config: device))
+        self.init(
+            configuration: configuration, key: key, clients: DynamicClients(config: device),
+            pending: PendingAuthorizations(
+                config: device, issuer: configuration.issuerString, client: configuration.clientId))
     }
 
     /// A manager that keeps nothing on the device (Curity's
@@ -56,10 +59,14 @@ public final class OAuthTokenManager: Sendable {
         self.init(configuration: configuration, key: dpopKey, clients: nil)
     }
 
-    init(configuration: OAuthConfiguration, key: (any DPoPKeyProvider)?, clients: DynamicClients?) {
+    init(
+        configuration: OAuthConfiguration, key: (any DPoPKeyProvider)?, clients: DynamicClients?,
+        pending: PendingAuthorizations = PendingAuthorizations()
+    ) {
         self.configuration = configuration
         self.session = OAuthSession(configuration: configuration, key: key)
         self.clients = clients
+        self.pending = pending
     }
 
     /// The DPoP key of `binding`: none when unbound, the app's provider, or the SDK's P-256 key.
@@ -110,18 +117,67 @@ public final class OAuthTokenManager: Sendable {
         await withClientFallback { client in await self.flowTokenAttempt(client) }
     }
 
-    /// The code of the newest authorization request this manager built (by
-    /// ``authorizationRequestURL(prompt:loginHint:scopes:)`` or a ``FlowDriver``) → tokens
-    /// (RFC 6749 §4.1.3), with that request's PKCE verifier (RFC 7636 §4.5) and, when it asked
-    /// for `openid`, the ID token verified against its `nonce`. Curity's
-    /// `fetchAccessToken(with:)`.
-    public func fetchAccessToken(with authorizationCode: String) async -> TokenResponse {
-        guard let secrets = takePending(state: nil) else {
+    /// A code → tokens (RFC 6749 §4.1.3), Curity's `fetchAccessToken(with:dpop:)`: the code of an
+    /// authorization response whose `state` was checked against a request of this client (the
+    /// ``FlowDriver`` checks each ``OAuthAuthorizationResponseStep``; a browser's redirect goes
+    /// to ``fetchAccessToken(redirectURL:dpop:)``), with that request's PKCE verifier (RFC 7636
+    /// §4.5) and, when it asked for `openid`, the ID token verified against its `nonce`.
+    ///
+    /// Any manager of the same storage location (``init(configuration:device:)``, so the same
+    /// persisted DPoP key) finds the request; a manager built elsewhere is given the flow's
+    /// ``FlowDriver/dpop``, whose key then proves the request (the flow's code is bound to it,
+    /// RFC 9449 §10). A code whose response was not checked is refused.
+    /// - Parameters:
+    ///   - authorizationCode: ``OAuthAuthorizationResponseProperties/code``.
+    ///   - dpop: the flow's key, when this manager is not of the flow's storage location.
+    public func fetchAccessToken(with authorizationCode: String, dpop: Dpop? = nil) async -> TokenResponse {
+        if dpop != nil, configuration.tokenBoundConfiguration is UnboundedTokenConfiguration {
             return .error(
-                ZSMError(.invalidConfiguration, "this manager has built no authorization request for a code"))
+                ZSMError(
+                    .invalidConfiguration,
+                    "an UnboundedTokenConfiguration binds no token: pass no dpop, or use a BoundedTokenConfiguration"))
         }
-        return await redeem(authorizationCode, secrets).0
+        guard let secrets = pending.take(code: authorizationCode) ?? dpop?.pending.take(code: authorizationCode)
+        else {
+            return .error(
+                ZSMError(
+                    .invalidConfiguration,
+                    "no authorization response with this code was checked for this client: a flow's code goes to a "
+                        + "manager of the flow's storage location or with the flow's dpop, a browser's redirect to "
+                        + "fetchAccessToken(redirectURL:)"))
+        }
+        return await redeem(authorizationCode, secrets, dpop: dpop).0
     }
+
+    /// A browser's authorization response (RFC 6749 §4.1.2) → tokens: its `state` must be a
+    /// request's this client made, and its `iss`, when present, the issuer (RFC 9207 §2.4);
+    /// otherwise the response is refused (``ZSMError/Code/verificationFailed``) and nothing is
+    /// sent. An error response (§4.1.2.1) is ``TokenResponse/errorToken(_:)``.
+    public func fetchAccessToken(redirectURL: URL, dpop: Dpop? = nil) async -> TokenResponse {
+        let items = URLComponents(url: redirectURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        let refused = ZSMError(
+            .verificationFailed, "the authorization response is not one of this client's requests", recovery: .startOver
+        )
+        if let issuer = value("iss"), !issuer.utf8.elementsEqual(configuration.issuerString.utf8) {
+            return .error(refused)
+        }
+        guard let state = value("state"),
+            let secrets = pending.take(state: state) ?? dpop?.pending.take(state: state)
+        else { return .error(refused) }
+        if let error = value("error") {
+            return .errorToken(
+                ErrorTokenResponse(error: error, errorDescription: value("error_description"), statusCode: 302))
+        }
+        guard let code = value("code") else {
+            return .error(ZSMError(.serverError, "the authorization response carries no code"))
+        }
+        return await redeem(code, secrets, dpop: dpop).0
+    }
+
+    /// This manager's DPoP key and pending requests, for a manager built elsewhere; `nil` when
+    /// tokens are unbound.
+    public var dpop: Dpop? { session.key.map { Dpop(keyProvider: $0, pending: pending) } }
 
     /// A new access token (and a new refresh token: UMFA rotates them) for `refreshToken`,
     /// Curity's `refreshAccessToken(with:)`.
@@ -133,22 +189,14 @@ public final class OAuthTokenManager: Sendable {
 
     /// Revokes `token` (RFC 7009); a refresh token takes its whole family with it.
     public func revoke(_ token: String) async throws(ZSMError) {
-        let metadata = try await metadata()
-        guard let url = URL(string: metadata.revocationEndpoint), let audience = URL(string: metadata.tokenEndpoint)
-        else { throw ZSMError(.invalidConfiguration, "the revocation endpoint is not a URL") }
-        var form = ["token": token]
-        var headers: [String: String] = [:]
-        let client = try currentClient()
-        try client.authentication.outsideFlowToken.apply(
-            clientID: client.id, tokenEndpoint: audience, now: configuration.now(), form: &form, headers: &headers)
-        let answer = try await session.send("POST", url, body: .form(form), headers: headers)
-        guard answer.status == 200 else {
-            let error = try? JSONDecoder().decode(OAuthErrorAnswer.self, from: answer.data)
+        switch await revocation(token) {
+        case .successfulRevocation: return
+        case .errorRevocation(let refusal):
             throw ZSMError(
-                .serverError, "revocation was refused: \(error?.error ?? "HTTP \(answer.status)")",
-                httpStatus: answer.status, traceId: error?.traceId)
+                .serverError, "revocation was refused: \(refusal.error)", httpStatus: refusal.statusCode,
+                traceId: refusal.traceId)
+        case .error(let error): throw error
         }
-        configuration.logger.info("a token was revoked")
     }
 
     /// The claims of `idToken` once its signature (the issuer's JWKS) and claims check out.

@@ -78,7 +78,7 @@ public enum TokenResponse: Sendable {
 }
 
 /// PKCE (RFC 7636) for one authorization request, with its `state` and `nonce`.
-struct AuthorizationSecrets: Sendable {
+struct AuthorizationSecrets: Sendable, Codable {
     let verifier: String
     let state: String
     let nonce: String
