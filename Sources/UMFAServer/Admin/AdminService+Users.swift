@@ -13,7 +13,7 @@ extension AdminService {
 
     /// `GET /api/admin/applications/{id}/users?query=`: the user a query names by user id or
     /// e-mail (exactly, e-mail without regard to case), else the newest users.
-    func users(values: RouteValues, caller: Caller) async throws -> AdminUserListResponse {
+    func users(values: RequestValues, caller: Caller) async throws -> AdminUserListResponse {
         let application = try await lookup(values.path("id"))
         var users: [UserRecord] = []
         if let query = values.query("query")?.trimmingCharacters(in: .whitespaces), !query.isEmpty {
@@ -43,14 +43,14 @@ extension AdminService {
     }
 
     /// `GET /api/admin/applications/{id}/users/{user_id}/credentials`.
-    func userCredentials(values: RouteValues, caller: Caller) async throws -> CredentialListResponse {
+    func userCredentials(values: RequestValues, caller: Caller) async throws -> CredentialListResponse {
         let (application, userID) = try await user(values)
         return try await CredentialService.list(
             services.store, application: application.id, userID: userID, caller: caller)
     }
 
     /// `DELETE /api/admin/applications/{id}/users/{user_id}/credentials/{credential_id}`.
-    func deleteUserCredential(values: RouteValues, caller: Caller) async throws -> RemovedResponse {
+    func deleteUserCredential(values: RequestValues, caller: Caller) async throws -> RemovedResponse {
         let (application, userID) = try await user(values)
         let answer = try await CredentialService.delete(
             services.store, application: application.id, userID: userID, credentialID: values.path("credential_id"),
@@ -67,7 +67,7 @@ extension AdminService {
     }
 
     /// `POST /api/admin/applications/{id}/users/{user_id}/recovery-codes`.
-    func userRecoveryCodes(values: RouteValues, caller: Caller) async throws -> RecoveryCodesResponse {
+    func userRecoveryCodes(values: RequestValues, caller: Caller) async throws -> RecoveryCodesResponse {
         let (application, userID) = try await user(values)
         return RecoveryCodesResponse(
             traceID: caller.traceID,
@@ -86,7 +86,7 @@ extension AdminService {
     }
 
     /// The application and the existing user a path names (404 for an unknown one).
-    private func user(_ values: RouteValues) async throws -> (ApplicationRecord, String) {
+    private func user(_ values: RequestValues) async throws -> (ApplicationRecord, String) {
         let application = try await lookup(values.path("id"))
         guard let userID = values.path("user_id") else {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")

@@ -68,7 +68,7 @@ struct AdminService: Sendable {
 
     /// `POST /api/admin/applications/{id}/webhook-secret`: a new webhook secret, shown once;
     /// the old one signs nothing from now on.
-    func rotateWebhookSecret(values: RouteValues, caller: Caller) async throws -> WebhookSecretResponse {
+    func rotateWebhookSecret(values: RequestValues, caller: Caller) async throws -> WebhookSecretResponse {
         var application = try await lookup(values.path("id"))
         guard application.webhookURL != nil else {
             throw ServiceError.conflict("The application has no webhook_url; set one first")

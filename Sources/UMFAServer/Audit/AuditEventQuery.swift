@@ -15,7 +15,7 @@ struct AuditEventQuery: Sendable {
     static let maximumLimit = 1000
 
     /// Every application's events, for the admin.
-    func all(values: RouteValues, caller: Caller) async throws -> AuditEventListResponse {
+    func all(values: RequestValues, caller: Caller) async throws -> AuditEventListResponse {
         var filter = try Self.filter(values)
         if let text = values.query("application_id") {
             guard let id = UUID(uuidString: text) else { throw ServiceError.invalid("application_id must be a UUID") }
@@ -25,7 +25,7 @@ struct AuditEventQuery: Sendable {
     }
 
     /// One application's events, for its backend.
-    func application(values: RouteValues, caller: Caller) async throws -> AuditEventListResponse {
+    func application(values: RequestValues, caller: Caller) async throws -> AuditEventListResponse {
         let application = try await APIKeyAuthentication(services: services)
             .application(for: caller, applicationID: values.query("application_id"))
         var filter = try Self.filter(values)
@@ -33,7 +33,7 @@ struct AuditEventQuery: Sendable {
         return try await page(filter, values: values, caller: caller)
     }
 
-    private func page(_ filter: AuditEventFilter, values: RouteValues, caller: Caller) async throws
+    private func page(_ filter: AuditEventFilter, values: RequestValues, caller: Caller) async throws
         -> AuditEventListResponse
     {
         let limit = try Self.limit(values.query("limit"))
@@ -47,7 +47,7 @@ struct AuditEventQuery: Sendable {
             nextCursor: more ? events.last.map { Self.cursorText(AuditCursor(after: $0)) } : nil)
     }
 
-    static func filter(_ values: RouteValues) throws -> AuditEventFilter {
+    static func filter(_ values: RequestValues) throws -> AuditEventFilter {
         AuditEventFilter(
             userID: values.query("user_id"), action: values.query("action"),
             since: try values.query("since").map { try time($0, name: "since") },

@@ -12,9 +12,9 @@ public struct Caller: Sendable {
     public let deviceProof: String?
     /// The client certificate of the request (RFC 8705), when one was presented or trusted.
     var clientCertificate: PresentedClientCertificate?
-    /// The base URL of the mutual-TLS endpoint alias (RFC 8705 §5) when the request arrived on
-    /// that listener: a DPoP proof's `htu` names the URL the client sent to (RFC 9449 §4.3).
-    var mutualTLSAliasBase: String?
+    /// Where the request was addressed (the public URL or the mutual-TLS endpoint alias,
+    /// RFC 8705 §5): a DPoP proof's `htu` names the URL the client sent to (RFC 9449 §4.3).
+    var address = RequestAddress.publicListener
 
     /// Creates a caller.
     public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil) {

@@ -28,7 +28,7 @@ enum ErrorMap {
         case let refusal as AccessTokenChallenge:
             // RFC 6750 §3, RFC 9449 §7.1 and §9: the challenge, and the nonce to send again with.
             var fields: HTTPFields = [.wwwAuthenticate: refusal.challenge]
-            if let nonce = refusal.dpopNonce { fields[DPoPCheck.nonceHeader] = nonce }
+            if let nonce = refusal.dpopNonce { fields[.dpopNonce] = nonce }
             return (status(of: refusal.error.code), refusal.error.message, fields)
         case let error as HTTPError:
             let message =

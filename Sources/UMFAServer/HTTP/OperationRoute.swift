@@ -31,7 +31,7 @@ struct OperationRoute {
 
     /// A JSON body and path values in, a JSON answer out.
     func jsonWithPath<Body: ContractBody, Answer: Encodable & Sendable>(
-        _ call: @escaping @Sendable (Body, RouteValues, Caller) async throws -> Answer
+        _ call: @escaping @Sendable (Body, RequestValues, Caller) async throws -> Answer
     ) -> RouteHandler {
         assert(
             declaration.requestBody.map(ObjectIdentifier.init) == ObjectIdentifier(Body.self),
@@ -41,19 +41,19 @@ struct OperationRoute {
 
     /// No body in (path and query values), a JSON answer out.
     func plain<Answer: Encodable & Sendable>(
-        _ call: @escaping @Sendable (RouteValues, Caller) async throws -> Answer
+        _ call: @escaping @Sendable (RequestValues, Caller) async throws -> Answer
     ) -> RouteHandler {
         RouteHandlers.plain(status: status, precheck: precheck, call)
     }
 
     /// A route under an issuer (``IssuerResolution``), no body in, a JSON answer out.
     func issuer<Answer: Encodable & Sendable>(
-        _ call: @escaping @Sendable (OAuthIssuer, RouteValues, Caller) async throws -> Answer
+        _ call: @escaping @Sendable (OAuthIssuer, RequestValues, Caller) async throws -> Answer
     ) -> RouteHandler {
         { request, context in
             let caller = context.caller(request, traceID: TraceID.from(request, context: context))
             let answer = try await call(
-                try context.resolvedIssuer(), RouteValues(request: request, context: context), caller)
+                try context.resolvedIssuer(), RequestValues(request: request, context: context), caller)
             return try JSONExchange.response(answer, status: status)
         }
     }

@@ -23,15 +23,12 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
     /// The issuer of a route under `/oidc/{application_id}`, resolved once by
     /// ``IssuerResolution`` before the route runs.
     var issuer: OAuthIssuer?
-    /// The form body of an OAuth client-authenticated route (token, introspection, revocation,
-    /// PAR), read by ``IssuerResolution`` to find the client in the issuer's statement: the
-    /// parsed form, or why it could not be parsed (answered after an unknown issuer's 404).
-    var clientForm: Result<OAuthForm, any Error>?
     /// The client certificate of this request (RFC 8705): from the mutual-TLS handshake, or
     /// from a trusted proxy's header; `nil` when none was presented or trusted.
     var clientCertificate: PresentedClientCertificate?
-    /// The mutual-TLS alias's base URL when the request arrived on that listener (RFC 8705 §5).
-    var mutualTLSAliasBase: String?
+    /// Where the request was addressed: the public listener, or the mutual-TLS alias
+    /// (RFC 8705 §5) set by ``MutualTLSAliasMiddleware``; the one source of endpoint URLs.
+    var address = RequestAddress.publicListener
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -53,7 +50,7 @@ struct UMFARequestContext: RequestContext, RemoteAddressRequestContext {
             traceID: traceID, clientAddress: clientAddress, bearer: BearerToken.from(request),
             deviceProof: BearerToken.deviceProof(request))
         caller.clientCertificate = clientCertificate
-        caller.mutualTLSAliasBase = mutualTLSAliasBase
+        caller.address = address
         return caller
     }
 }

@@ -21,11 +21,13 @@ struct RouteGroups {
 
     let router: Router<UMFARequestContext>
     let services: ServerServices
+    let issuers: IssuerDirectory
     private var groups: [Kind: RouterGroup<UMFARequestContext>] = [:]
 
-    init(router: Router<UMFARequestContext>, services: ServerServices) {
+    init(router: Router<UMFARequestContext>, services: ServerServices, issuers: IssuerDirectory) {
         self.router = router
         self.services = services
+        self.issuers = issuers
     }
 
     /// The group a declared operation belongs in, made the first time it is asked for.
@@ -37,9 +39,8 @@ struct RouteGroups {
             group = group.add(middleware: ErrorRendering(shape: kind.shape, services: services))
         }
         if kind.admin { group = group.add(middleware: AdminAuthorization(services: services)) }
-        if kind.underIssuer {
-            group = group.add(middleware: IssuerResolution(services: services, readsClientForm: kind.clientForm))
-        }
+        // The client-authenticated form routes read their issuer with the client (OAuthRoutes).
+        if kind.underIssuer, !kind.clientForm { group = group.add(middleware: IssuerResolution(issuers: issuers)) }
         groups[kind] = group
         return group
     }

@@ -22,7 +22,7 @@ enum RouteHandlers {
     /// A route with a JSON body and path values (`PATCH /api/admin/applications/{id}`).
     static func jsonWithPath<Body: ContractBody, Answer: Encodable & Sendable>(
         status: HTTPResponse.Status = .ok, precheck: (@Sendable (Caller) throws -> Void)? = nil,
-        _ call: @escaping @Sendable (Body, RouteValues, Caller) async throws -> Answer
+        _ call: @escaping @Sendable (Body, RequestValues, Caller) async throws -> Answer
     ) -> RouteHandler {
         { request, context in
             let input = try await JSONExchange.read(Body.self, request, context: context)
@@ -30,63 +30,40 @@ enum RouteHandlers {
             try precheck?(caller)
             let body = try input.decode()
             return try JSONExchange.response(
-                try await call(body, RouteValues(request: request, context: context), caller), status: status)
+                try await call(body, RequestValues(request: request, context: context), caller), status: status)
         }
     }
 
     /// A route without a body: the trace id comes from the query; path and query values are
-    /// handed over as ``RouteValues``.
+    /// handed over as ``RequestValues``.
     static func plain<Answer: Encodable & Sendable>(
         status: HTTPResponse.Status = .ok, precheck: (@Sendable (Caller) throws -> Void)? = nil,
-        _ call: @escaping @Sendable (RouteValues, Caller) async throws -> Answer
+        _ call: @escaping @Sendable (RequestValues, Caller) async throws -> Answer
     ) -> RouteHandler {
         { request, context in
             let caller = context.caller(request, traceID: TraceID.from(request, context: context))
             try precheck?(caller)
             return try JSONExchange.response(
-                try await call(RouteValues(request: request, context: context), caller), status: status)
+                try await call(RequestValues(request: request, context: context), caller), status: status)
         }
     }
 }
 
-/// Path parameters (percent-decoded; `nil` when absent or not valid percent-encoded UTF-8)
-/// and query parameters of a request, read when asked for.
-struct RouteValues: Sendable {
-    private let parameters: Parameters
-    private let request: Request
-    private let clientCertificate: PresentedClientCertificate?
-    private let clientAddress: String
-    private let trace: TraceSlot
-
+extension RequestValues {
+    /// The values of `request`: its path parameters percent-decoded (absent when not valid
+    /// percent-encoded UTF-8), its query parameters (the first of each name), and what it
+    /// presents to a protected resource.
     init(request: Request, context: UMFARequestContext) {
-        parameters = context.parameters
-        self.request = request
-        clientCertificate = context.clientCertificate
-        clientAddress = context.clientAddress
-        trace = context.trace
-    }
-
-    /// The decoded path parameter `name`.
-    func path(_ name: String) -> String? {
-        parameters.get(name).flatMap { PercentEncoding.decode(Substring($0), plusAsSpace: false) }
-    }
-
-    /// The query parameter `name`.
-    func query(_ name: String) -> String? { request.uri.queryParameters.get(name) }
-
-    /// The request's header fields and method, for an access token and its DPoP proof.
-    var presented: ProtectedResource.Presented {
-        let trace = trace
-        return .init(
-            headers: request.headers, method: request.method.rawValue, clientCertificate: clientCertificate,
-            clientAddress: clientAddress, traceID: { trace.value ?? "-" })
-    }
-
-    /// The request's path, without the query (a DPoP proof's `htu`, RFC 9449 §4.3).
-    var requestPath: String { request.uri.path }
-
-    /// The values a credential route works on.
-    var credentialTarget: CredentialService.Target {
-        .init(applicationID: query("application_id"), userID: path("user_id"), credentialID: path("credential_id"))
+        var path: [String: String] = [:]
+        for (name, value) in context.parameters {
+            path[String(name)] = PercentEncoding.decode(value, plusAsSpace: false)
+        }
+        var query: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
+            query[String(name)] = String(value)
+        }
+        self.init(
+            pathValues: path, queryValues: query,
+            presented: ProtectedResource.Presented(request, context: context), requestPath: request.uri.path)
     }
 }

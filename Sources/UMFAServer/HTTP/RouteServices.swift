@@ -28,6 +28,8 @@ struct RouteServices: Sendable {
     let validateTokenService: ValidateTokenService
     let publicRoutes: PublicRoutes
     let demoPage: DemoPage
+    /// The issuers under `/oidc/{application_id}`.
+    let issuers: IssuerDirectory
 
     init(
         services: ServerServices, metrics: PrometheusCollectorRegistry, metricsTokenHash: [UInt8]?, demoRoutes: Bool
@@ -46,7 +48,8 @@ struct RouteServices: Sendable {
         interactionRoutes = InteractionRoutes(services: services)
         logoutEndpoint = LogoutEndpoint(services: services)
         oauthClientAdmin = OAuthClientAdmin(services: services)
-        oauthRoutes = OAuthRoutes(services: services)
+        issuers = IssuerDirectory(records: StoreIssuerRecords(store: services.store), publicURL: services.publicURL)
+        oauthRoutes = OAuthRoutes(services: services, issuers: issuers)
         outOfBandService = OutOfBandService(services: services)
         pendingApprovals = PendingApprovals(services: services)
         recoveryCodes = RecoveryCodes(services: services)

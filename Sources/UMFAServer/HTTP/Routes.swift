@@ -20,10 +20,10 @@ struct Routes {
         router.add(middleware: ErrorMiddleware())
         // RFC 8705 §5: the mutual-TLS alias listener answers its endpoints only.
         router.add(middleware: MutualTLSAliasMiddleware(aliasBase: services.mutualTLSAliasURL))
-        var groups = RouteGroups(router: router, services: services)
         let built = RouteServices(
             services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash),
             demoRoutes: demoRoutes)
+        var groups = RouteGroups(router: router, services: services, issuers: built.issuers)
         for operation in APIOperation.allCases {
             let declaration = operation.declaration
             let path = RouterPath(Self.routerPath(declaration.path))
@@ -92,11 +92,17 @@ struct Routes {
             return route.issuer { issuer, _, _ in issuer.metadata(mutualTLSAlias: alias) }
         case .oidcJWKS: return built.oauthRoutes.jwks
         case .oauthToken:
-            return built.oauthRoutes.form(route) { try await $0.token(form: $1, authorization: $2, caller: $3) }
+            return built.oauthRoutes.form(route) { [services] in
+                try await TokenPipeline(services: services, issuer: $0).token($1)
+            }
         case .oauthIntrospect:
-            return built.oauthRoutes.form(route) { try await $0.introspect(form: $1, authorization: $2, caller: $3) }
+            return built.oauthRoutes.form(route) { [services] in
+                try await TokenIntrospection(services: services, issuer: $0).introspect($1)
+            }
         case .oauthPushedAuthorizationRequest:
-            return built.oauthRoutes.form(route) { try await $0.push(form: $1, authorization: $2, caller: $3) }
+            return built.oauthRoutes.form(route) { [services] in
+                try await PushedAuthorization(services: services, issuer: $0).push($1)
+            }
         case .oauthAuthorize: return built.authorizeEndpoint.handle
         case .oauthUserinfo, .oauthUserinfoPost: return built.userinfoEndpoint.handle
         case .oauthLogout: return built.logoutEndpoint.handle
@@ -195,8 +201,8 @@ struct Routes {
                 try await $0.pollApproval($1, caller: $3)
             }
         case .oauthRevoke:
-            return built.oauthRoutes.form(route) { endpoint, form, authorization, caller -> RemovedResponse? in
-                try await endpoint.revoke(form: form, authorization: authorization, caller: caller)
+            return built.oauthRoutes.form(route) { [services] issuer, request -> RemovedResponse? in
+                try await TokenRevocation(services: services, issuer: issuer).revoke(request)
                 return nil
             }
         }

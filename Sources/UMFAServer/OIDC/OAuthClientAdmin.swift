@@ -9,7 +9,7 @@ import UMFATokens
 struct OAuthClientAdmin: Sendable {
     let services: ServerServices
 
-    func create(_ request: OAuthClientRequest, values: RouteValues, caller: Caller) async throws
+    func create(_ request: OAuthClientRequest, values: RequestValues, caller: Caller) async throws
         -> OAuthClientResponse
     {
         let application = try await AdminService(services: services).lookup(values.path("id"))
@@ -23,19 +23,19 @@ struct OAuthClientAdmin: Sendable {
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
-    func list(values: RouteValues, caller: Caller) async throws -> OAuthClientListResponse {
+    func list(values: RequestValues, caller: Caller) async throws -> OAuthClientListResponse {
         let application = try await AdminService(services: services).lookup(values.path("id"))
         let clients = try await services.store.oauthClients(applicationID: application.id)
         return OAuthClientListResponse(traceID: caller.traceID, clients: clients.map(Self.view))
     }
 
-    func show(values: RouteValues, caller: Caller) async throws -> OAuthClientResponse {
+    func show(values: RequestValues, caller: Caller) async throws -> OAuthClientResponse {
         OAuthClientResponse(traceID: caller.traceID, client: Self.view(try await lookup(values)))
     }
 
     /// Applies the members present; a change of authentication method makes or drops the secret
     /// (a new secret is shown in the answer).
-    func update(_ request: OAuthClientRequest, values: RouteValues, caller: Caller) async throws
+    func update(_ request: OAuthClientRequest, values: RequestValues, caller: Caller) async throws
         -> OAuthClientResponse
     {
         let stored = try await lookup(values)
@@ -53,7 +53,7 @@ struct OAuthClientAdmin: Sendable {
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
-    func delete(values: RouteValues, caller: Caller) async throws -> RemovedResponse {
+    func delete(values: RequestValues, caller: Caller) async throws -> RemovedResponse {
         let client = try await lookup(values)
         guard try await services.store.deleteOAuthClient(applicationID: client.applicationID, clientID: client.clientID)
         else { throw ServiceError.notFound("Unknown client") }
@@ -62,7 +62,7 @@ struct OAuthClientAdmin: Sendable {
     }
 
     /// A new secret; the old one stops working at once.
-    func rotateSecret(values: RouteValues, caller: Caller) async throws -> OAuthClientResponse {
+    func rotateSecret(values: RequestValues, caller: Caller) async throws -> OAuthClientResponse {
         var client = try await lookup(values)
         guard client.authenticationMethod.usesSecret else {
             throw ServiceError.invalid(
@@ -85,7 +85,7 @@ struct OAuthClientAdmin: Sendable {
         try OAuthClientSettings.newSecret(for: &client, sealed: services.sealed)
     }
 
-    private func lookup(_ values: RouteValues) async throws -> OAuthClientRecord {
+    private func lookup(_ values: RequestValues) async throws -> OAuthClientRecord {
         let application = try await AdminService(services: services).lookup(values.path("id"))
         guard let clientID = values.path("client_id"),
             let client = try await services.store.oauthClient(applicationID: application.id, clientID: clientID)

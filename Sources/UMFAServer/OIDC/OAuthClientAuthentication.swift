@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import UMFAEncoding
 import UMFAStorage
 import UMFATokens
@@ -116,7 +115,7 @@ struct OAuthClientAuthentication: Sendable {
                 audiences: [
                     issuer.tokenEndpoint, issuer.issuer,
                     // RFC 8705 §5: a client using the alias may name the alias's token endpoint.
-                    issuer.endpointURL("token", mutualTLSAliasBase: caller.mutualTLSAliasBase),
+                    caller.address.url(of: "token", at: issuer),
                 ], now: now)
         } catch {
             try await refuse(

@@ -9,7 +9,7 @@ import UMFATokens
 enum OAuthClientSettings {
     static let accessTokenTTL = 60...86_400
     static let refreshTokenTTL = 60...31_536_000
-    static let grantTypes: Set = ["authorization_code", "refresh_token", "client_credentials"]
+    static let grantTypes = Set(GrantRegistry.grantTypes)
 
     /// The settings of a new client before its request is applied.
     static func newClient(applicationID: UUID, at now: Date) -> OAuthClientRecord {

@@ -1,9 +1,9 @@
 import Foundation
-import HTTPTypes
 import UMFAContract
 
 /// An error of an OAuth endpoint, in RFC 6749 §5.2 terms: the error code a client library
-/// acts on, the description for its developer, and the HTTP status.
+/// acts on and the description for its developer; its HTTP status is the edge's to choose
+/// (``ErrorMap/status(of:)-swift.type.method``).
 struct OAuthError: Error, Sendable, Equatable {
     /// RFC 6749 §5.2, RFC 7009 §2.2.1 and RFC 6750 §3.1 error codes.
     enum Code: String, Sendable {
@@ -48,14 +48,5 @@ struct OAuthError: Error, Sendable, Equatable {
         self.code = code
         self.description = description
         self.basicChallenge = basicChallenge
-    }
-
-    var status: HTTPResponse.Status {
-        switch code {
-        case .invalidClient, .invalidToken: .unauthorized
-        case .temporarilyUnavailable: .serviceUnavailable
-        case .serverError: .internalServerError
-        default: .badRequest
-        }
     }
 }

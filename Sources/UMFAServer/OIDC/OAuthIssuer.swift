@@ -8,14 +8,14 @@ struct OAuthIssuer: Sendable {
     let application: ApplicationRecord
     let issuer: String
     /// The client the request names and its record (`nil`: the application has no such client),
-    /// read in the statement that read the application (``lookup(_:services:client:)``).
-    private var namedClient: (id: String, record: OAuthClientRecord?)?
+    /// read in the statement that read the application (``IssuerDirectory``).
+    private let namedClient: (id: String, record: OAuthClientRecord?)?
 
     /// The scopes of OpenID Connect Core §5.4 and `offline_access`; clients may also be given
     /// scopes of their own (API scopes for `client_credentials`).
     static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
     /// The grant types this version serves.
-    static let grantTypes = ["authorization_code", "refresh_token", "client_credentials"]
+    static let grantTypes = GrantRegistry.grantTypes
     /// How clients authenticate (`none`: public clients, PKCE S256 required; the mutual-TLS
     /// methods of RFC 8705 §2).
     static let authenticationMethods = [
@@ -28,32 +28,16 @@ struct OAuthIssuer: Sendable {
         "email_verified", "name", "given_name", "family_name", "updated_at", "phone_number", "phone_number_verified",
     ]
 
-    init(application: ApplicationRecord, publicURL: String) {
+    /// The issuer of `application` under `publicURL`, with the client the request named when it
+    /// was read in the same statement.
+    init(
+        application: ApplicationRecord, publicURL: String, namedClient: (id: String, record: OAuthClientRecord?)? = nil
+    ) {
         self.application = application
+        self.namedClient = namedClient
         var base = publicURL
         while base.hasSuffix("/") { base.removeLast() }
         issuer = base + "/oidc/" + application.id.uuidString.lowercased()
-    }
-
-    /// Looks the issuer up by the `{application_id}` of the path; an unknown one is 404. With
-    /// the `client` the request names, the client is read in the same statement, and
-    /// ``client(_:store:)`` answers it without another.
-    static func lookup(_ text: String?, services: ServerServices, client clientID: String? = nil) async throws
-        -> OAuthIssuer
-    {
-        guard let text, let id = UUID(uuidString: text) else { throw ServiceError.notFound("Unknown issuer") }
-        guard let clientID else {
-            guard let application = try await services.store.application(id: id) else {
-                throw ServiceError.notFound("Unknown issuer")
-            }
-            return OAuthIssuer(application: application, publicURL: services.publicURL)
-        }
-        guard let found = try await services.store.application(id: id, withOAuthClient: clientID) else {
-            throw ServiceError.notFound("Unknown issuer")
-        }
-        var issuer = OAuthIssuer(application: found.application, publicURL: services.publicURL)
-        issuer.namedClient = (clientID, found.client)
-        return issuer
     }
 
     /// The application's client `clientID` (`nil`: it has none by that id): the one read with the

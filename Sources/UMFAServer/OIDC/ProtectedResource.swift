@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import UMFATokens
 import UMFAWebAuthn
 
@@ -27,11 +26,14 @@ struct ProtectedResource: Sendable {
         var reason: TokenRefusal? = nil
     }
 
-    /// What a request presents to a protected resource: its header fields (`Authorization`,
-    /// `DPoP`) and its method, which a DPoP proof's `htm` must name. The HTTP edge reads them
+    /// What a request presents to a protected resource: its `Authorization` and `DPoP` header
+    /// values and its method, which a DPoP proof's `htm` must name. The HTTP edge reads them
     /// from the request.
     struct Presented: Sendable {
-        let headers: HTTPFields
+        /// The `Authorization` header value.
+        let authorization: String?
+        /// The `DPoP` header values (RFC 9449 §4.1).
+        var dpopProofs: [String] = []
         let method: String
         /// The request's client certificate, which a certificate-bound token needs (RFC 8705 §3).
         var clientCertificate: PresentedClientCertificate? = nil
@@ -64,7 +66,7 @@ struct ProtectedResource: Sendable {
     private func checkedClaims(
         of presented: Presented, accepts: (AccessTokenClaims) -> Bool, read: (AccessTokenClaims) -> Void
     ) async throws -> AccessTokenClaims {
-        guard let (scheme, token) = Self.credentials(presented.headers[.authorization]) else {
+        guard let (scheme, token) = Self.credentials(presented.authorization) else {
             throw Refusal(error: nil)
         }
         let invalid = OAuthError(code: .invalidToken, "The access token is invalid, expired or revoked")
@@ -83,7 +85,7 @@ struct ProtectedResource: Sendable {
             }
             do {
                 let proof = try await DPoPCheck(services: services, issuer: issuer)
-                    .verify(presented.headers, method: presented.method, url: url, accessToken: token)
+                    .verify(proofs: presented.dpopProofs, method: presented.method, url: url, accessToken: token)
                 guard let proof else {
                     throw OAuthError(code: .invalidDPoPProof, "Send a DPoP proof with the DPoP-bound access token")
                 }

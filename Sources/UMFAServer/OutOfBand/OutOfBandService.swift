@@ -30,7 +30,7 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/admin/applications/{id}/users/{user_id}/enroll`: the same for the admin (the
     /// console's enrollment QR code).
-    func enroll(values: RouteValues, caller: Caller) async throws -> OutOfBandEnrollResponse {
+    func enroll(values: RequestValues, caller: Caller) async throws -> OutOfBandEnrollResponse {
         let application = try await AdminService(services: services).lookup(values.path("id"))
         guard let userID = values.path("user_id") else {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")

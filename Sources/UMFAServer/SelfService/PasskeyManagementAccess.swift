@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import UMFAEncoding
 import UMFATokens
 
@@ -22,9 +21,9 @@ struct PasskeyManagementAccess: Sendable {
     let services: ServerServices
 
     /// The user `values`' request speaks for.
-    func user(_ caller: Caller, values: RouteValues) async throws -> SignedInUser {
+    func user(_ caller: Caller, values: RequestValues) async throws -> SignedInUser {
         let presented = values.presented
-        guard let (scheme, token) = ProtectedResource.credentials(presented.headers[.authorization]),
+        guard let (scheme, token) = ProtectedResource.credentials(presented.authorization),
             scheme == .dpop || Self.isAccessToken(token)
         else { return try await SignedInUser.from(caller, services: services) }
         let invalid = AccessTokenChallenge(

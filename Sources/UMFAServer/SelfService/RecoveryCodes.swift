@@ -30,7 +30,7 @@ struct RecoveryCodes: Sendable {
     }
 
     /// `POST /api/umfa/users/{user_id}/recovery-codes` (API key).
-    func createForUser(_ request: UserRecoveryCodesRequest, values: RouteValues, caller: Caller) async throws
+    func createForUser(_ request: UserRecoveryCodesRequest, values: RequestValues, caller: Caller) async throws
         -> RecoveryCodesResponse
     {
         let application = try await APIKeyAuthentication(services: services)

@@ -14,7 +14,7 @@ struct SelfServiceService: Sendable {
     /// The longest name, in characters.
     static let nameLength = 64
 
-    func list(values: RouteValues, caller: Caller) async throws -> MyCredentialListResponse {
+    func list(values: RequestValues, caller: Caller) async throws -> MyCredentialListResponse {
         let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
         let credentials = try await services.store.credentials(applicationID: user.application.id, userID: user.userID)
         guard let record = try await services.store.user(applicationID: user.application.id, userID: user.userID) else {
@@ -25,7 +25,7 @@ struct SelfServiceService: Sendable {
             userHandle: Base64URL.encode(record.userHandle))
     }
 
-    func rename(_ request: RenameCredentialRequest, values: RouteValues, caller: Caller) async throws
+    func rename(_ request: RenameCredentialRequest, values: RequestValues, caller: Caller) async throws
         -> MyCredentialResponse
     {
         let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
@@ -52,7 +52,7 @@ struct SelfServiceService: Sendable {
 
     /// Deletes a passkey; the user's last one only with `confirm_last=true` (409 otherwise), so
     /// nobody locks themselves out by accident.
-    func delete(values: RouteValues, caller: Caller) async throws -> RemovedResponse {
+    func delete(values: RequestValues, caller: Caller) async throws -> RemovedResponse {
         let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
         let credentialID = try Self.credentialID(values)
         let (applicationID, userID) = (user.application.id, user.userID)
@@ -84,7 +84,7 @@ struct SelfServiceService: Sendable {
             .conflict, "This is your last passkey: delete it with confirm_last=true, or add another one first")
     }
 
-    static func credentialID(_ values: RouteValues) throws -> [UInt8] {
+    static func credentialID(_ values: RequestValues) throws -> [UInt8] {
         guard let text = values.path("credential_id"), let id = Base64URL.decode(text) else {
             throw ServiceError.invalid("credential_id must be base64url")
         }

@@ -59,7 +59,7 @@ struct ClientRegistrationRoutes: Sendable {
     }
 
     private static func clientID(_ request: Request, _ context: UMFARequestContext) -> String? {
-        RouteValues(request: request, context: context).path("client_id")
+        RequestValues(request: request, context: context).path("client_id")
     }
 
     /// The metadata of the body; a body that does not decode is `invalid_client_metadata`

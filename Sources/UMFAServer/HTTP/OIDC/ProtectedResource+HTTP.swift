@@ -4,14 +4,17 @@ import UMFATokens
 extension ProtectedResource.Presented {
     /// What `request` presents: its header fields and its method.
     init(_ request: Request) {
-        self.init(headers: request.headers, method: request.method.rawValue)
+        self.init(
+            authorization: request.headers[.authorization], dpopProofs: request.headers[values: .dpop],
+            method: request.method.rawValue)
     }
 
     /// What `request` presents, with the client certificate of its connection or trusted proxy
     /// (RFC 8705 §3), which a certificate-bound token needs.
     init(_ request: Request, context: UMFARequestContext) {
         self.init(
-            headers: request.headers, method: request.method.rawValue, clientCertificate: context.clientCertificate,
+            authorization: request.headers[.authorization], dpopProofs: request.headers[values: .dpop],
+            method: request.method.rawValue, clientCertificate: context.clientCertificate,
             clientAddress: context.clientAddress,
             // Settled only when a refused token is traced, so it is the one the answer carries.
             traceID: { context.trace.value ?? TraceID.from(request, context: context) })

@@ -17,7 +17,7 @@ struct UserinfoEndpoint: Sendable {
         // Tokens that stand for a user only (client_credentials tokens have no auth_time).
         let claims = try await ProtectedResource(
             services: services, issuer: issuer,
-            url: issuer.endpointURL("userinfo", mutualTLSAliasBase: context.mutualTLSAliasBase)
+            url: context.address.url(of: "userinfo", at: issuer)
         )
         .claims(of: .init(request, context: context)) { $0.authTime != nil }
         let scopes = claims.scope.split(separator: " ").map(String.init)

@@ -24,7 +24,7 @@ struct MutualTLSAliasMiddleware: RouterMiddleware {
         guard Self.served(request.uri.path) else { throw HTTPError(.notFound) }
         var context = context
         context.clientCertificate = connection.clientCertificate
-        context.mutualTLSAliasBase = aliasBase
+        context.address = RequestAddress(mutualTLSAliasBase: aliasBase)
         return try await next(request, context)
     }
 

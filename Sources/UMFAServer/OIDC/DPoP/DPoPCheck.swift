@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import HTTPTypes
 import UMFAEncoding
 import UMFAStorage
 import UMFATokens
@@ -13,18 +12,14 @@ struct DPoPCheck: Sendable {
     let services: ServerServices
     let issuer: OAuthIssuer
 
-    /// `DPoP` (RFC 9449 §4.1) and `DPoP-Nonce` (§8.1): valid tokens, so the names always exist.
-    static let header = HTTPField.Name.dpop
-    static let nonceHeader = HTTPField.Name.dpopNonce
-
-    /// The proof of `request` for `method` and `url`, checked; `nil` when the request has none.
+    /// The proof among `values` (the request's `DPoP` header values, RFC 9449 §4.1) for `method`
+    /// and `url`, checked; `nil` when the request has none.
     /// - Parameter accessToken: the access token presented with it (resources), whose hash the
     ///   proof must carry.
     /// - Throws: ``OAuthError`` `invalid_dpop_proof`, or `use_dpop_nonce` with a fresh nonce.
-    func verify(_ headers: HTTPFields, method: String, url: String, accessToken: String? = nil) async throws
+    func verify(proofs values: [String], method: String, url: String, accessToken: String? = nil) async throws
         -> DPoPProof?
     {
-        let values = headers[values: Self.header]
         guard let proof = values.first else { return nil }
         guard values.count == 1 else { throw OAuthError(code: .invalidDPoPProof, "Send exactly one DPoP header") }
         let now = services.now()
@@ -77,17 +72,5 @@ struct DPoPCheck: Sendable {
             period == current || period == current - 1
         else { return false }
         return constantTimeEqual(Array(nonce(period: period).utf8), Array(text.utf8))
-    }
-}
-
-extension HTTPField.Name {
-    /// `DPoP` (RFC 9449 §4.1).
-    static var dpop: HTTPField.Name { named("DPoP") }
-    /// `DPoP-Nonce` (RFC 9449 §8.1).
-    static var dpopNonce: HTTPField.Name { named("DPoP-Nonce") }
-
-    /// A header name known to be a valid token; a typo would fall back to a name no client sends.
-    private static func named(_ name: String) -> HTTPField.Name {
-        HTTPField.Name(name) ?? HTTPField.Name("X-Invalid-Header-Name") ?? .contentType
     }
 }

@@ -16,7 +16,7 @@ extension ClientRegistrationService {
     /// read before this, so a caller without a token learns nothing (not even whether a
     /// `software_id` names a template); a token that fails counts against the caller's address.
     func authority(_ presented: ProtectedResource.Presented) async throws -> Authority {
-        let header = presented.headers[.authorization]
+        let header = presented.authorization
         if let (scheme, token) = ProtectedResource.credentials(header), scheme == .bearer,
             token.hasPrefix(Self.initialAccessTokenPrefix)
         {
@@ -52,7 +52,7 @@ extension ClientRegistrationService {
     {
         let refusal = ProtectedResource.Refusal(
             error: OAuthError(code: .invalidToken, "The registration access token is not valid for this client"))
-        guard let (scheme, token) = ProtectedResource.credentials(presented.headers[.authorization]),
+        guard let (scheme, token) = ProtectedResource.credentials(presented.authorization),
             scheme == .bearer
         else { throw ProtectedResource.Refusal(error: nil) }
         guard let clientID,

@@ -13,7 +13,7 @@ struct InitialAccessTokens: Sendable {
     static let ttl = 60...2_592_000
     static let uses = 1...1_000
 
-    func create(_ request: InitialAccessTokenRequest, values: RouteValues, caller: Caller) async throws
+    func create(_ request: InitialAccessTokenRequest, values: RequestValues, caller: Caller) async throws
         -> InitialAccessTokenResponse
     {
         let application = try await AdminService(services: services).lookup(values.path("id"))

@@ -3,17 +3,19 @@ import UMFAContract
 import UMFAStorage
 
 /// Introspection (RFC 7662) at `<issuer>/introspect`: who may ask, and what a token says.
-extension TokenEndpoint {
+struct TokenIntrospection: Sendable {
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
     /// RFC 7662 §2: a token that is not valid for this issuer now is `{"active": false}` and
     /// nothing more. Only an admin-made confidential client may ask (§4: a public client proves
     /// nothing about who is asking; a self-registered one could be anyone with an initial access
     /// token or a template's credentials, and would make introspection an oracle for leaked
     /// tokens), and a token issued to another client is inactive to it unless the application
     /// lists the caller in `introspection_clients` (docs/oidc-provider.md, "Introspection").
-    func introspect(form: OAuthForm, authorization: String?, caller: Caller) async throws -> IntrospectionResponse {
-        let token = try form.require("token")
-        let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
-            .authenticate(form: form, authorization: authorization, caller: caller)
+    func introspect(_ request: TokenRequest) async throws -> IntrospectionResponse {
+        let token = try request.form.require("token")
+        let client = try await ClientAuthenticationChain(services: services, issuer: issuer).registeredMethod(request)
         guard client.authenticationMethod.isConfidential else {
             throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
         }
@@ -24,9 +26,7 @@ extension TokenEndpoint {
         // RFC 9449: a proof sent here is checked as at the token endpoint (method, URL, time,
         // single use, nonce); one that fails is refused rather than ignored.
         _ = try await DPoPCheck(services: services, issuer: issuer)
-            .verify(
-                headers, method: "POST",
-                url: issuer.endpointURL("introspect", mutualTLSAliasBase: caller.mutualTLSAliasBase))
+            .verify(proofs: request.dpopProofs, method: "POST", url: request.url)
         let grants = OAuthGrants(services: services, issuer: issuer)
         if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
             let grant = refresh.payload

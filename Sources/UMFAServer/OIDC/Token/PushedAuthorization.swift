@@ -5,15 +5,18 @@ import UMFAStorage
 /// Pushed authorization requests (RFC 9126): the client posts the authorization request to the
 /// token-style endpoint, authenticated, and sends the browser with only `client_id` and the
 /// `request_uri` it got, which works once, for 60 seconds, on any instance.
-extension TokenEndpoint {
+struct PushedAuthorization: Sendable {
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
     static let pushedRequestLifetime = 60
 
     /// `POST <issuer>/par` (RFC 9126 §2): the same checks as the authorization endpoint, answered
     /// as OAuth errors, then a `request_uri`.
-    func push(form: OAuthForm, authorization: String?, caller: Caller) async throws -> PushedAuthorizationResponse {
-        let client = try await OAuthClientAuthentication(services: services, issuer: issuer)
-            .authenticate(form: form, authorization: authorization, caller: caller)
+    func push(_ pushed: TokenRequest) async throws -> PushedAuthorizationResponse {
+        let form = pushed.form
+        let client = try await ClientAuthenticationChain(services: services, issuer: issuer).registeredMethod(pushed)
         guard form["request_uri"] == nil else {
             throw OAuthError.invalidRequest("request_uri cannot be pushed (RFC 9126 §2.1)")
         }
@@ -47,7 +50,7 @@ extension AuthorizeEndpoint {
         let expired = AuthorizationRequest.Failure.page(
             title: "This sign-in link has expired",
             message: "Go back to the application and start again (the request_uri is unknown, used or expired).")
-        guard requestURI.hasPrefix(TokenEndpoint.requestURIPrefix),
+        guard requestURI.hasPrefix(PushedAuthorization.requestURIPrefix),
             let found = try await OAuthGrants(services: services, issuer: issuer)
                 .consume(.pushedRequest, requestURI, as: AuthorizationRequest.self).found
         else { throw expired }

@@ -1,0 +1,62 @@
+import UMFAContract
+import UMFAStorage
+
+/// `grant_type=refresh_token` (RFC 6749 §6): every use rotates the token; a spent one presented
+/// again revokes its whole family (RFC 9700 §4.14.2).
+struct RefreshTokenGrant: GrantHandler {
+    static let grantType = "refresh_token"
+    let services: ServerServices
+    let issuer: OAuthIssuer
+
+    func grant(_ input: GrantInput) async throws -> OAuthTokenResponse {
+        try input.requireRegistered(for: Self.grantType)
+        let client = input.client
+        let token = try input.form.require("refresh_token")
+        let grants = OAuthGrants(services: services, issuer: issuer)
+        // A bound token presented without its key is refused before it is spent, so whoever
+        // holds a stolen one cannot use it up for its owner (checked again after consuming).
+        // Only public clients' refresh tokens are bound: confidential clients skip the read.
+        if !client.authenticationMethod.isConfidential,
+            let live = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self)
+        {
+            try checkBinding(jkt: live.payload.jkt, x5t: live.payload.x5t, input)
+        }
+        let (found, replayed) = try await grants.consume(.refreshToken, token, as: UserTokens.RefreshGrant.self)
+        if let family = replayed?.family {
+            try await grants.revokeFamily(family)
+            await services.audit.record(
+                .refreshTokenReuseDetected, application: issuer.application.id, actor: .client(client.clientID),
+                userID: replayed?.subject, caller: input.caller, details: ["family_revoked": .bool(true)])
+            throw OAuthError(
+                code: .invalidGrant, "The refresh token was used before; all tokens of its family are revoked")
+        }
+        // A family revoked while this token was being issued (a spent token presented at the
+        // same time on another instance) ends the token too; the consuming statement says so.
+        guard let found, !found.familyRevoked else {
+            throw OAuthError(code: .invalidGrant, "The refresh token is invalid, expired or revoked")
+        }
+        let grant = found.payload
+        guard grant.clientID.utf8.elementsEqual(client.clientID.utf8) else {
+            try await grants.revokeFamily(grant.family)
+            throw OAuthError(code: .invalidGrant, "The refresh token was issued to another client")
+        }
+        try checkBinding(jkt: grant.jkt, x5t: grant.x5t, input)
+        var scopes = grant.scopes
+        if let asked = input.form["scope"] {
+            scopes = try GrantScopes.granted(asked, allowed: grant.scopes)
+        }
+        return try await UserTokens(services: services, issuer: issuer).issue(
+            to: client, signIn: grant.signIn, scopes: scopes, family: grant.family, nonce: nil,
+            familyStarted: grant.familyStarted, refreshScopes: grant.scopes, jkt: input.binding.jkt,
+            refreshJKT: grant.jkt, x5t: input.binding.x5t, refreshX5T: grant.x5t)
+    }
+
+    /// A public client's refresh token works only with a proof of its DPoP key (RFC 9449 §5)
+    /// and with its certificate (RFC 8705 §4).
+    private func checkBinding(jkt: String?, x5t: String?, _ input: GrantInput) throws {
+        if let jkt, input.binding.jkt != jkt {
+            throw OAuthError(code: .invalidDPoPProof, "The refresh token is bound to a DPoP key: send a proof of it")
+        }
+        try CertificateBinding.checkRefresh(bound: x5t, caller: input.caller)
+    }
+}
