@@ -20,7 +20,7 @@ import UMFAWebAuthnModel
 /// ```
 ///
 /// The stringly `FlowStep` methods (``startFlowStep(prompt:loginHint:scopes:)``,
-/// ``submit(_:parameters:)``, ``follow(_:)``, ``finish(_:)``) remain, deprecated.
+/// ``submit(_:parameters:)``, ``follow(_:)``, `finish(_:)` of a `FlowStep`) remain, deprecated.
 public final class FlowDriver: Sendable {
     /// The token manager whose client, DPoP key and issuer the flow uses.
     public let tokens: OAuthTokenManager

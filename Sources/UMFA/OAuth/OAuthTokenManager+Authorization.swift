@@ -7,7 +7,7 @@ import UMFAEncoding
 extension OAuthTokenManager {
     /// The URL of a new authorization request for a browser (`ASWebAuthenticationSession`, a
     /// custom tab) with PKCE S256, `state` and `nonce` the manager keeps for
-    /// ``fetchAccessToken(with:)``, and `dpop_jkt` (RFC 9449 §10) when tokens are bound.
+    /// ``fetchAccessToken(redirectURL:dpop:)``, and `dpop_jkt` (RFC 9449 §10) when tokens are bound.
     /// - Parameters:
     ///   - prompt: `create` to offer account creation alone, `login`, …
     ///   - loginHint: an email address or user id.

@@ -6,7 +6,7 @@ import UMFAEncoding
 import UMFAWebAuthnModel
 
 /// The OAuth token manager, Curity's `OAuthTokenManager`: the issuer's metadata, the flow token,
-/// the authorization request and its code → tokens (``fetchAccessToken(with:)``), refresh
+/// the authorization request and its code → tokens (``fetchAccessToken(with:dpop:)``, ``fetchAccessToken(redirectURL:dpop:)``), refresh
 /// (``refreshAccessToken(with:)``), revocation and ID-token verification, for one client of one
 /// issuer.
 ///

@@ -166,7 +166,7 @@ public struct GenericRepresentationStep: HaapiRepresentation {
 /// The authorization response's parameters (RFC 6749 §4.1.2, RFC 9207), Curity's
 /// `OAuthAuthorizationResponseProperties`.
 public struct OAuthAuthorizationResponseProperties: Sendable, Equatable {
-    /// The code to exchange with ``OAuthTokenManager/fetchAccessToken(with:)``.
+    /// The code to exchange with ``OAuthTokenManager/fetchAccessToken(with:dpop:)``.
     public let code: String?
     /// The request's `state`, already checked against the flow's.
     public let state: String?
