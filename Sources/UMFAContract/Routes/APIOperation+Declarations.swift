@@ -317,6 +317,10 @@ extension APIOperation {
                 "/api/umfa/approvals/pending", access: .deviceProof, body: PendingApprovalsRequest.self,
                 answer: PendingApprovalsResponse.self)
         case .approvalEvents: .get("/api/umfa/approvals/events", access: .deviceProof)
+        case .updateDeviceInformation:
+            .post(
+                "/api/umfa/device-information", access: .deviceProof, body: DeviceInformationRequest.self,
+                answer: DeviceInformationResponse.self)
         case .rotateWebhookSecret:
             .post(
                 "/api/admin/applications/{id}/webhook-secret", access: .adminToken, answer: WebhookSecretResponse.self)

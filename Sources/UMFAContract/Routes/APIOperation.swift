@@ -103,6 +103,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case adminOutOfBandEnroll
     case pendingApprovals
     case approvalEvents
+    case updateDeviceInformation
     case rotateWebhookSecret
     case flowStep
     case flowSignIn

@@ -182,6 +182,7 @@ struct Routes {
         case .pendingApprovals:
             return route.json(built.pendingApprovals.fetch)
         case .approvalEvents: return built.pendingApprovals.stream
+        case .updateDeviceInformation: return route.json(DeviceInformationRoute(services: services).update)
         case .rotateWebhookSecret: return route.plain(built.adminService.rotateWebhookSecret)
         case .flowStep: return built.apiFlowRoutes.route("", readsBody: false) { try await $0.current($1, caller: $3) }
         case .flowSignIn: return built.apiFlowRoutes.route("/sign-in") { try await $0.signIn($1, $2, caller: $3) }
