@@ -115,7 +115,7 @@ extension UMFAClient {
                 options.extensions?["prf"] = .object(prf)
             }
         }
-        let verified = try await verifyUser(userId: userId, creating: false)
+        let verified = try await verifyUser(userId: userId, creating: false, entry: entry)
         let request = options
         let context = context(verified, keyName: nil)
         return try await gate.run(for: entry.credentialId) { () async throws(ZSMError) -> CeremonyOutcome in
@@ -133,8 +133,11 @@ extension UMFAClient {
                 + "set ZSMConfig.origin to one of the application's origins")
     }
 
-    /// Gets the user's PIN, password or platform confirmation, as configured.
-    func verifyUser(userId: String, creating: Bool) async throws(ZSMError) -> VerifiedUser {
+    /// Gets the user's PIN, password or platform confirmation, as configured; for the passkey
+    /// of `entry`, biometrics fall back to the device passcode only if it was enrolled so.
+    func verifyUser(userId: String, creating: Bool, entry: DeviceEnrollments.Entry? = nil) async throws(ZSMError)
+        -> VerifiedUser
+    {
         let purpose: ZSMConfig.SecretPurpose = creating ? .create(userId: userId) : .enter(userId: userId)
         let reason = creating ? "Create a passkey" : "Sign in"
         switch config.userVerification {
@@ -154,8 +157,10 @@ extension UMFAClient {
             try await Self.confirm(with: verifier, reason: reason)
             return VerifiedUser(verification: .confirmedByPlatform(verifier.method), label: verifier.method.rawValue)
         case .biometric(let verifier, let fallback, let invalidateOnNewOsBiometrics):
+            let fallbackAllowed = creating || entry?.devicePasscodeFallback ?? true
             return try await verifyBiometrically(
-                with: verifier, fallback: fallback, binding: creating && invalidateOnNewOsBiometrics, reason: reason)
+                with: verifier, fallback: fallbackAllowed ? fallback : nil,
+                binding: creating && invalidateOnNewOsBiometrics, reason: reason)
         }
     }
 

@@ -112,7 +112,8 @@ public final class UMFAClient: Sendable {
             DeviceEnrollments.Entry(
                 applicationId: config.applicationId, userId: userId, credentialId: outcome.credentialId,
                 rpId: begun.options.rp.id ?? config.hostURL.host ?? "", enrolledAt: now,
-                userVerification: verified.label, biometricSetHash: verified.biometricSetHash))
+                userVerification: verified.label, biometricSetHash: verified.biometricSetHash,
+                devicePasscodeFallback: verified.devicePasscodeFallback))
         if let previous, previous.credentialId != outcome.credentialId,
             let oldID = Base64URL.decode(previous.credentialId)
         {

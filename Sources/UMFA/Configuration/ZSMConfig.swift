@@ -25,11 +25,13 @@ public struct ZSMConfig: Sendable {
         /// working (``ZSMError/Code/keyDisappearedPermanently``) once the verifier reports
         /// another biometric set. When biometrics are unavailable or do not verify the user,
         /// `devicePasscodeFallback` (if given) verifies instead, and a passkey created that way
-        /// is protected by the device passcode. `invalidateOnNewOsBiometrics` matters at
-        /// enrollment only: the binding is kept with the passkey.
+        /// is protected by the device passcode. Both matter at enrollment and are kept with the
+        /// passkey: its later sign-ins fall back to `devicePasscodeFallback` only if the passkey
+        /// was created with one. `invalidateOnNewOsBiometrics` is `true` unless given, as the
+        /// Nevis registration builder has it (docs/sdk-products.md).
         case biometric(
             any BiometricUserVerifier, devicePasscodeFallback: (any DevicePasscodeUserVerifier)? = nil,
-            invalidateOnNewOsBiometrics: Bool = false)
+            invalidateOnNewOsBiometrics: Bool = true)
     }
 
     /// Why the SDK asks for the PIN or password.

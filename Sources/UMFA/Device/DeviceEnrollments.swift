@@ -17,6 +17,11 @@ final class DeviceEnrollments: Sendable {
         /// base64url SHA-256; `nil`, and absent from the file, when it is not bound. Files
         /// written before the field existed load as unbound.
         var biometricSetHash: String?
+        /// Whether a biometric passkey's sign-ins may fall back to the device passcode
+        /// (`allowDevicePasscodeAsFallback`, a `devicePasscodeFallback` at enrollment); `nil`,
+        /// and absent from the file, for other passkeys and files written before the field
+        /// existed: the configuration decides then.
+        var devicePasscodeFallback: Bool? = nil
     }
 
     private let directory: URL

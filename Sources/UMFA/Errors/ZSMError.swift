@@ -14,12 +14,13 @@ public struct ZSMError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The user has no means of the chosen user verification: the authenticator selector
         /// picked a PIN or password without a PIN or password enroller, biometrics or the
         /// device passcode without that verifier, or biometrics the device has none enrolled
-        /// for (and no allowed device-passcode fallback). Nevis: `userNotEnrolled`.
+        /// for (and no allowed device-passcode fallback). The name Nevis's registration
+        /// reports to `onError` when a PIN is selected without a PIN enroller.
         case userNotEnrolled
         /// This device already holds a passkey for the user.
         case alreadyEnrolled
         /// The user cancelled (no PIN given, biometric prompt dismissed, no authenticator
-        /// selected). Nevis names this `userCanceled`; UMFA has the one code for it.
+        /// selected), or refused to create a passkey (ForgeRock's `WebAuthnError.cancelled`).
         case cancelled
         /// The user declined to create or reveal a passkey.
         case consentRefused
@@ -29,14 +30,14 @@ public struct ZSMError: Error, Sendable, Hashable, CustomStringConvertible {
         /// digits, a password 8 characters), or user verification is required and was not done.
         case userVerificationFailed
         /// Too many wrong PINs or passwords in a row for this passkey, or a platform verifier
-        /// that locked its method (too many failed biometric attempts): it is locked. Nevis
-        /// names this `userLockedOut`; UMFA has the one code for it.
+        /// that locked its method (too many failed biometric attempts): it is locked.
         case lockedOut
         /// The device's key store is damaged or was sealed with another device key.
         case keyStoreDamaged
         /// The passkey can never be used again and was deleted from the device: it was bound
         /// to the device's biometrics (`invalidateOnNewOsBiometrics`) and they changed since,
-        /// as an iOS Secure Enclave key bound to `biometryCurrentSet`. Enroll again.
+        /// as an iOS Secure Enclave key bound to `biometryCurrentSet`. Enroll again. Nevis:
+        /// `FidoErrorCode.keyDisappearedPermanently`.
         case keyDisappearedPermanently
         /// The enrollment needs a grant from the application's backend.
         case enrollmentNotAllowed

@@ -1,7 +1,11 @@
+import Foundation
 import UMFAContract
 
 /// Why a step of the API-driven flow failed, and what to do about it.
-public struct FlowError: Error, Sendable, CustomStringConvertible {
+///
+/// A `LocalizedError`: ``errorDescription`` (and so `localizedDescription`) is ``message``,
+/// the words an alert shows, as ReachFive's `errorDescription` is.
+public struct FlowError: LocalizedError, Sendable, CustomStringConvertible {
     /// What the app should do next: the SDK's one ``UMFA/Recovery`` (``Recovery/startOver``:
     /// start a new flow).
     public typealias Recovery = UMFA.Recovery
@@ -50,4 +54,7 @@ public struct FlowError: Error, Sendable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
+
+    /// The message, for an alert (`LocalizedError`).
+    public var errorDescription: String? { message }
 }

@@ -49,16 +49,22 @@ public final class PasskeyAccountClient: Sendable {
     }
 
     /// Creates an account with `profile` and a passkey named `friendlyName` on this device.
+    ///
+    /// The profile's identifier is its email or mobile number, as ReachFive's sign-up takes
+    /// either; UMFA's server needs the email today (a profile with only a mobile number is
+    /// refused as ``FlowProblem`` `invalidInput` naming the `email` field) and keeps the
+    /// number as the `phone_number` claim.
     public func signUp(profile: AccountProfile, friendlyName: String? = nil, scopes: [String]? = nil)
         async throws(FlowError) -> AccountTokens
     {
-        var form: [String: JSONValue] = ["email": .string(profile.email)]
+        var form: [String: JSONValue] = [:]
+        if let value = profile.email { form["email"] = .string(value) }
         if let value = profile.givenName { form["given_name"] = .string(value) }
         if let value = profile.familyName { form["family_name"] = .string(value) }
         if let value = profile.phoneNumber { form["phone_number"] = .string(value) }
         if let friendlyName { form["device_name"] = .string(friendlyName) }
         return try await run(
-            action: "create-account", form: form, label: profile.email, prompt: "create", scopes: scopes)
+            action: "create-account", form: form, label: profile.identifier, prompt: "create", scopes: scopes)
     }
 
     /// Signs in with this device's passkey for `email` (any discoverable passkey when `nil`).
@@ -123,7 +129,8 @@ public final class PasskeyAccountClient: Sendable {
                     created = DeviceEnrollments.Entry(
                         applicationId: device.config.applicationId, userId: "", credentialId: id,
                         rpId: Self.rpID(of: operation) ?? "", enrolledAt: Date(), userVerification: verified.label,
-                        biometricSetHash: verified.biometricSetHash)
+                        biometricSetHash: verified.biometricSetHash,
+                        devicePasscodeFallback: verified.devicePasscodeFallback)
                 }
                 step = try await driver.sendForm(next, parameters: ["credential": credential])
             default:
@@ -192,24 +199,30 @@ public final class PasskeyAccountClient: Sendable {
     }
 }
 
-/// The profile of a new account (OpenID Connect Core §5.1 claims).
+/// The profile of a new account (OpenID Connect Core §5.1 claims). Its identifier is the
+/// email or the mobile number (ReachFive's `ProfileWebAuthnSignupRequest`); give at least one.
 public struct AccountProfile: Sendable, Equatable {
-    /// Required.
-    public var email: String
+    /// The email address.
+    public var email: String?
     /// Optional.
     public var givenName: String?
     /// Optional.
     public var familyName: String?
-    /// Optional.
+    /// The mobile number, E.164 (`+33612345678`).
     public var phoneNumber: String?
 
-    /// Creates a profile.
-    public init(email: String, givenName: String? = nil, familyName: String? = nil, phoneNumber: String? = nil) {
+    /// Creates a profile identified by `email`, `phoneNumber` or both.
+    public init(
+        email: String? = nil, givenName: String? = nil, familyName: String? = nil, phoneNumber: String? = nil
+    ) {
         self.email = email
         self.givenName = givenName
         self.familyName = familyName
         self.phoneNumber = phoneNumber
     }
+
+    /// The email, else the mobile number: what names the account in the PIN prompt.
+    public var identifier: String { email ?? phoneNumber ?? "" }
 }
 
 /// The tokens of a sign-up or sign-in, with the verified ID token's claims.

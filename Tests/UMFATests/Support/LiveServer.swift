@@ -46,9 +46,11 @@ struct LiveServer: Sendable {
     ///     public URL, so the issuer's URLs (OpenID Connect, the API-driven flow) are reachable.
     ///   - now: the server's clock.
     ///   - attestationAnchors: the roots client attestations are judged against, when not UMFA's.
+    ///   - approvalDispatchers: the push services told of approvals.
     static func with<Value: Sendable>(
         ownPublicURL: Bool = false, now: (@Sendable () -> Date)? = nil,
-        attestationAnchors: AttestationTrustAnchors? = nil, _ body: @Sendable (LiveServer) async throws -> Value
+        attestationAnchors: AttestationTrustAnchors? = nil, approvalDispatchers: [any ApprovalDispatcher] = [],
+        _ body: @Sendable (LiveServer) async throws -> Value
     ) async throws -> Value {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-sdk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -59,6 +61,7 @@ struct LiveServer: Sendable {
         configuration.bodyReadTimeout = ServerTransport.patientTimeout
         if let now { configuration.now = now }
         if let attestationAnchors { configuration.attestationAnchors = attestationAnchors }
+        configuration.approvalDispatchers = approvalDispatchers
         if ownPublicURL {
             configuration.port = try TinyListener.closedPort()
             configuration.publicURL = "http://localhost:\(configuration.port)"

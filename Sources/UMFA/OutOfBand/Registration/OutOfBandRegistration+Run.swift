@@ -17,7 +17,9 @@ extension OutOfBandRegistration {
     /// handlers are not called.
     /// - Throws: `invalidConfiguration` when not exactly one of an enroll response and an app
     ///   link was given, either is unreadable, the link is not a registration, no
-    ///   authenticator selector was set, or no enroller or verifier was (nothing is redeemed then); `cancelled` when the selector chose nothing or the user
+    ///   authenticator selector was set, no enroller or verifier was, or
+    ///   ``allowDevicePasscodeAsFallback(_:)`` is `true` without a
+    ///   ``devicePasscodeUserVerifier(_:)`` (nothing is redeemed then); `cancelled` when the selector chose nothing or the user
     ///   cancelled a question; `userNotEnrolled` when the selected authenticator has no enroller
     ///   or verifier (or no biometrics are enrolled and no passcode fallback is allowed);
     ///   `userVerificationFailed`, `lockedOut`, `networkError`, `serverError`,
@@ -40,6 +42,11 @@ extension OutOfBandRegistration {
                 "an out-of-band registration needs a pinEnroller, passwordEnroller, biometricUserVerifier "
                     + "or devicePasscodeUserVerifier")
         }
+        guard !settings.passcodeFallbackAllowed || settings.devicePasscodeVerifier != nil else {
+            throw ZSMError(
+                .invalidConfiguration,
+                "allowDevicePasscodeAsFallback(true) needs a devicePasscodeUserVerifier to fall back to")
+        }
         let context = AuthenticatorSelectionContext(offered: offered, applicationId: link.applicationId)
         guard let chosen = await selector(context) else {
             throw ZSMError(.cancelled, "no authenticator was selected")
@@ -48,6 +55,13 @@ extension OutOfBandRegistration {
         config.hostURL = link.server
         config.applicationId = link.applicationId
         config.userVerification = try settings.userVerification(for: chosen)
+        // Nevis: device information given in an earlier registration stays; this one's is ignored.
+        let kept = DeviceInformationFile(directory: config.storageLocation)
+        let known = try kept.information(applicationId: link.applicationId)
+        if let used = known ?? settings.deviceInformation {
+            config.deviceName = used.name
+            config.pushToken = used.pushToken
+        }
 
         let relyingParty = OutOfBandRelyingParty(link: link, config: config)
         let client = UMFAClient(
@@ -60,6 +74,9 @@ extension OutOfBandRegistration {
             throw ZSMError(.invalidConfiguration, "the enroll response's link enrolls another user than it names")
         }
         let enrollment = try await client.enroll(userId: userId)
+        if known == nil, let given = settings.deviceInformation {
+            try kept.save(given, applicationId: link.applicationId)
+        }
         return OutOfBandRegistrationResult(
             enrollment: enrollment, transactionId: redeemed.transactionID,
             authenticator: AuthenticatorKind(rawValue: enrollment.userVerification) ?? chosen)

@@ -34,6 +34,7 @@ public final class OutOfBandRegistration: Sendable {
         var passwordEnroller: (any PasswordEnroller)?
         var biometricVerifier: (any BiometricUserVerifier)?
         var devicePasscodeVerifier: (any DevicePasscodeUserVerifier)?
+        var deviceInformation: DeviceInformation?
         var passcodeFallbackAllowed = false
         /// Nevis's documented default: invalidated when the OS biometrics change.
         var bindsToBiometricSet = true
@@ -97,14 +98,19 @@ public final class OutOfBandRegistration: Sendable {
     }
 
     /// Names this device in the user's credential lists and gives the push-service token
-    /// (APNs, FCM) that later approvals reach it with (``ZSMConfig/deviceName``,
-    /// ``ZSMConfig/pushToken``).
+    /// (APNs, FCM) that later approvals reach it with. As Nevis documents it, a device keeps
+    /// the information of its first registration that gives one (per application): a later
+    /// registration's is ignored, and ``UMFAClient/updateDeviceInformation(_:)`` changes it.
+    /// Without any, ``ZSMConfig/deviceName`` and ``ZSMConfig/pushToken`` are sent.
+    @discardableResult
+    public func deviceInformation(_ information: DeviceInformation) -> Self {
+        with { $0.deviceInformation = information }
+    }
+
+    /// ``deviceInformation(_:)`` with a name and an optional push token.
     @discardableResult
     public func deviceInformation(name: String, pushToken: String? = nil) -> Self {
-        with {
-            $0.config.deviceName = name
-            $0.config.pushToken = pushToken
-        }
+        deviceInformation(DeviceInformation(name: name, pushToken: pushToken))
     }
 
     /// Chooses how the passkey is protected, among the authenticators the app offers; required.
@@ -152,7 +158,10 @@ public final class OutOfBandRegistration: Sendable {
 
     /// Whether a biometric registration whose biometrics are unavailable or fail (not when
     /// the user cancels) may verify with the device passcode instead; the passkey is then
-    /// protected by the device passcode. `false` by default.
+    /// protected by the device passcode. `false` by default. The choice is kept with the
+    /// passkey: its later sign-ins fall back to the passcode only when it was `true`. `true`
+    /// needs a ``devicePasscodeUserVerifier(_:)``: without one, ``run()`` fails with
+    /// `invalidConfiguration` before the link is used.
     @discardableResult
     public func allowDevicePasscodeAsFallback(_ allowed: Bool) -> Self {
         with { $0.passcodeFallbackAllowed = allowed }

@@ -12,6 +12,8 @@ struct VerifiedUser: Sendable {
     let label: String
     /// The hash of the biometric set a new passkey is bound to; `nil` when it is not bound.
     var biometricSetHash: String?
+    /// For a biometric enrollment, whether its sign-ins may fall back to the device passcode.
+    var devicePasscodeFallback: Bool?
 }
 
 /// Platform verification, biometrics with a device-passcode fallback, and passkeys bound to the
@@ -49,7 +51,8 @@ extension UMFAClient {
                 return VerifiedUser(
                     verification: .confirmedByPlatform(.biometric),
                     label: PlatformVerificationMethod.biometric.rawValue,
-                    biometricSetHash: binding ? Self.biometricSetHash(set) : nil)
+                    biometricSetHash: binding ? Self.biometricSetHash(set) : nil,
+                    devicePasscodeFallback: fallback != nil)
             } catch {
                 if error.code == .cancelled { throw error }
                 biometricFailure = error
@@ -61,7 +64,7 @@ extension UMFAClient {
         try await Self.confirm(with: fallback, reason: reason)
         return VerifiedUser(
             verification: .confirmedByPlatform(.devicePasscode),
-            label: PlatformVerificationMethod.devicePasscode.rawValue)
+            label: PlatformVerificationMethod.devicePasscode.rawValue, devicePasscodeFallback: true)
     }
 
     /// Refuses a passkey bound to a biometric set the verifier no longer reports, and deletes
