@@ -93,15 +93,15 @@ struct Routes {
         case .oidcJWKS: return built.oauthRoutes.jwks
         case .oauthToken:
             return built.oauthRoutes.form(route) { [services] in
-                try await TokenPipeline(services: services, issuer: $0).token($1)
+                try await OAuthComposition(services: services, issuer: $0).tokenPipeline.token($1)
             }
         case .oauthIntrospect:
             return built.oauthRoutes.form(route) { [services] in
-                try await TokenIntrospection(services: services, issuer: $0).introspect($1)
+                try await OAuthComposition(services: services, issuer: $0).introspection.introspect($1)
             }
         case .oauthPushedAuthorizationRequest:
             return built.oauthRoutes.form(route) { [services] in
-                try await PushedAuthorization(services: services, issuer: $0).push($1)
+                try await OAuthComposition(services: services, issuer: $0).pushedAuthorization.push($1)
             }
         case .oauthAuthorize: return built.authorizeEndpoint.handle
         case .oauthUserinfo, .oauthUserinfoPost: return built.userinfoEndpoint.handle
@@ -203,7 +203,7 @@ struct Routes {
             }
         case .oauthRevoke:
             return built.oauthRoutes.form(route) { [services] issuer, request -> RemovedResponse? in
-                try await TokenRevocation(services: services, issuer: issuer).revoke(request)
+                try await OAuthComposition(services: services, issuer: issuer).revocation.revoke(request)
                 return nil
             }
         }

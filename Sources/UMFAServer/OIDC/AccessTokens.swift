@@ -97,4 +97,11 @@ struct AccessTokens: Sendable {
         }
         return claims
     }
+
+    /// Revokes the access token `claims` stand for until it expires, on every instance.
+    func revoke(_ claims: AccessTokenClaims) async throws {
+        try await services.store.revokeAccessToken(
+            jti: claims.jti, applicationID: issuer.application.id,
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
+    }
 }

@@ -4,8 +4,10 @@ import UMFAStorage
 /// attestation where the flow token allows it (docs/contract.md §6), else the client's registered
 /// method (``OAuthClientAuthentication``).
 struct ClientAuthenticationChain: Sendable {
-    let services: ServerServices
-    let issuer: OAuthIssuer
+    /// The registered methods (RFC 6749 §2.3.1, RFC 7523, RFC 8705 §2).
+    let registered: OAuthClientAuthentication
+    /// A public client's attestation (docs/contract.md §6).
+    let attestation: ClientAttestationCheck
 
     /// A client, authenticated, and whether by attestation.
     struct Authenticated: Sendable {
@@ -28,15 +30,15 @@ struct ClientAuthenticationChain: Sendable {
                 "A client attestation is for grant_type client_credentials with scope \(ClientAttestationCheck.apiFlowScope)"
             )
         }
-        let client = try await ClientAttestationCheck(services: services, issuer: issuer)
-            .authenticate(form: request.form, authorization: request.authorization, caller: request.caller)
+        let client = try await attestation.authenticate(
+            form: request.form, authorization: request.authorization, caller: request.caller)
         return Authenticated(client: client, attested: true)
     }
 
     /// The client `request` authenticates by its registered method (introspection, revocation,
     /// PAR: no attestation there).
     func registeredMethod(_ request: TokenRequest) async throws -> OAuthClientRecord {
-        try await OAuthClientAuthentication(services: services, issuer: issuer)
-            .authenticate(form: request.form, authorization: request.authorization, caller: request.caller)
+        try await registered.authenticate(
+            form: request.form, authorization: request.authorization, caller: request.caller)
     }
 }

@@ -3,13 +3,11 @@ import UMFAStorage
 
 /// One grant type of the token endpoint (RFC 6749 §4, §6): it receives a client already
 /// authenticated and a sender binding already checked, and answers tokens or an ``OAuthError``.
-/// A new grant is one more handler in ``GrantRegistry/handlerTypes`` and one file.
+/// A new grant is one file, listed in ``GrantRegistry/handlerTypes`` and built in
+/// ``OAuthComposition``.
 protocol GrantHandler: Sendable {
     /// The `grant_type` value this handler answers.
     static var grantType: String { get }
-
-    /// The handler for the issuer, from the services it uses.
-    init(services: ServerServices, issuer: OAuthIssuer)
 
     /// The tokens `input` earns.
     func grant(_ input: GrantInput) async throws -> OAuthTokenResponse
@@ -48,10 +46,10 @@ struct GrantRegistry: Sendable {
 
     private let handlers: [String: any GrantHandler]
 
-    /// The handlers of `issuer`.
-    init(services: ServerServices, issuer: OAuthIssuer) {
-        handlers = Dictionary(
-            uniqueKeysWithValues: Self.handlerTypes.map { ($0.grantType, $0.init(services: services, issuer: issuer)) })
+    /// The registry of `handlers`, one per grant type of ``handlerTypes``.
+    init(_ handlers: [any GrantHandler]) {
+        self.handlers = Dictionary(
+            handlers.map { (type(of: $0).grantType, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The handler of `grantType`; `unsupported_grant_type` for any other (RFC 6749 §5.2).

@@ -19,14 +19,13 @@ struct SenderBinding: Sendable {
 /// before any grant: the DPoP proof (method, URL as addressed, time, single use, nonce) and the
 /// certificate binding, with the client's requirements of both.
 struct SenderConstraint: Sendable {
-    let services: ServerServices
-    let issuer: OAuthIssuer
+    /// The issuer's DPoP checks (RFC 9449).
+    let dpop: DPoPCheck
 
     /// The binding of `request`'s tokens for `client`.
     func bind(_ request: TokenRequest, client: OAuthClientRecord) async throws -> SenderBinding {
         // RFC 9449 §5: a proof binds the access token (and a public client's refresh token).
-        let proof = try await DPoPCheck(services: services, issuer: issuer)
-            .verify(proofs: request.dpopProofs, method: "POST", url: request.url)
+        let proof = try await dpop.verify(proofs: request.dpopProofs, method: "POST", url: request.url)
         if client.dpopBoundAccessTokens, proof == nil {
             throw OAuthError(
                 code: .invalidDPoPProof, "This client's access tokens must be DPoP-bound: send a DPoP proof")

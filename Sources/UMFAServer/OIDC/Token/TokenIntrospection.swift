@@ -4,8 +4,13 @@ import UMFAStorage
 
 /// Introspection (RFC 7662) at `<issuer>/introspect`: who may ask, and what a token says.
 struct TokenIntrospection: Sendable {
-    let services: ServerServices
     let issuer: OAuthIssuer
+    let authentication: ClientAuthenticationChain
+    let dpop: DPoPCheck
+    let grants: OAuthGrants
+    let accessTokens: AccessTokens
+    /// Whether the passkey that signed a refresh token's user in is still registered.
+    let signInCredentials: SignInCredentials
 
     /// RFC 7662 §2: a token that is not valid for this issuer now is `{"active": false}` and
     /// nothing more. Only an admin-made confidential client may ask (§4: a public client proves
@@ -15,7 +20,7 @@ struct TokenIntrospection: Sendable {
     /// lists the caller in `introspection_clients` (docs/oidc-provider.md, "Introspection").
     func introspect(_ request: TokenRequest) async throws -> IntrospectionResponse {
         let token = try request.form.require("token")
-        let client = try await ClientAuthenticationChain(services: services, issuer: issuer).registeredMethod(request)
+        let client = try await authentication.registeredMethod(request)
         guard client.authenticationMethod.isConfidential else {
             throw OAuthError(code: .invalidClient, "Introspection needs a confidential client")
         }
@@ -25,17 +30,14 @@ struct TokenIntrospection: Sendable {
         }
         // RFC 9449: a proof sent here is checked as at the token endpoint (method, URL, time,
         // single use, nonce); one that fails is refused rather than ignored.
-        _ = try await DPoPCheck(services: services, issuer: issuer)
-            .verify(proofs: request.dpopProofs, method: "POST", url: request.url)
-        let grants = OAuthGrants(services: services, issuer: issuer)
+        _ = try await dpop.verify(proofs: request.dpopProofs, method: "POST", url: request.url)
         if let refresh = try await grants.live(.refreshToken, token, as: UserTokens.RefreshGrant.self) {
             let grant = refresh.payload
             guard mayIntrospect(issuedTo: grant.clientID, caller: client) else {
                 return IntrospectionResponse(active: false)
             }
             // A revoked family, or a passkey deleted since it signed in, ends the refresh token.
-            let registered = try await SignInCredentials(services: services, applicationID: issuer.application.id)
-                .isRegistered(grant.signIn)
+            let registered = try await signInCredentials.isRegistered(grant.signIn)
             let revoked = try await grants.isFamilyRevoked(grant.family)
             if revoked || !registered {
                 return IntrospectionResponse(active: false)
@@ -48,7 +50,7 @@ struct TokenIntrospection: Sendable {
                 iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
                 iss: issuer.issuer, cnf: bound ? TokenConfirmation(jkt: grant.jkt, x5tS256: grant.x5t) : nil)
         }
-        guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token),
+        guard let claims = try await accessTokens.validClaims(token),
             mayIntrospect(issuedTo: claims.clientID, caller: client)
         else {
             return IntrospectionResponse(active: false)

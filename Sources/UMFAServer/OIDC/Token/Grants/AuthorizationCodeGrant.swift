@@ -9,8 +9,8 @@ import UMFAWebAuthn
 /// twice revokes everything issued with it (RFC 6749 §4.1.2).
 struct AuthorizationCodeGrant: GrantHandler {
     static let grantType = "authorization_code"
-    let services: ServerServices
-    let issuer: OAuthIssuer
+    let grants: OAuthGrants
+    let userTokens: UserTokens
 
     func grant(_ input: GrantInput) async throws -> OAuthTokenResponse {
         try input.requireRegistered(for: Self.grantType)
@@ -24,7 +24,6 @@ struct AuthorizationCodeGrant: GrantHandler {
                 $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-._~".unicodeScalars.contains($0))
             })
         else { throw OAuthError.invalidRequest("code_verifier must be 43 to 128 unreserved characters") }
-        let grants = OAuthGrants(services: services, issuer: issuer)
         let (found, replayed) = try await grants.consume(
             .authorizationCode, code, as: AuthorizationFlow.CodeGrant.self)
         if let family = replayed?.family {
@@ -49,7 +48,7 @@ struct AuthorizationCodeGrant: GrantHandler {
             throw OAuthError(code: .invalidDPoPProof, "The code is bound to a DPoP key (dpop_jkt): send a proof of it")
         }
         let confidential = client.authenticationMethod.isConfidential
-        return try await UserTokens(services: services, issuer: issuer).issue(
+        return try await userTokens.issue(
             to: client, signIn: grant.signIn, scopes: grant.request.scopes, family: grant.family,
             nonce: grant.request.nonce, jkt: input.binding.jkt, refreshJKT: confidential ? nil : input.binding.jkt,
             x5t: input.binding.x5t, refreshX5T: confidential ? nil : input.binding.x5t)

@@ -7,8 +7,9 @@ import UMFAStorage
 /// flow's token (docs/contract.md §6).
 struct ClientCredentialsGrant: GrantHandler {
     static let grantType = "client_credentials"
-    let services: ServerServices
-    let issuer: OAuthIssuer
+    let accessTokens: AccessTokens
+    /// The application, whose resource indicators an audience must be one of (RFC 8707).
+    let application: ApplicationRecord
 
     func grant(_ input: GrantInput) async throws -> OAuthTokenResponse {
         let client = input.client
@@ -29,11 +30,10 @@ struct ClientCredentialsGrant: GrantHandler {
             try input.requireRegistered(for: Self.grantType)
             scopes = try GrantScopes.granted(asked, allowed: client.scopes)
         }
-        let (token, _) = try await AccessTokens(services: services, issuer: issuer)
-            .issue(
-                to: client, subject: client.clientID, scopes: scopes,
-                audience: try GrantScopes.audience(input.form["resource"], application: issuer.application),
-                jkt: input.binding.jkt, x5t: input.binding.x5t)
+        let (token, _) = try await accessTokens.issue(
+            to: client, subject: client.clientID, scopes: scopes,
+            audience: try GrantScopes.audience(input.form["resource"], application: application),
+            jkt: input.binding.jkt, x5t: input.binding.x5t)
         return OAuthTokenResponse(
             accessToken: token, tokenType: input.binding.tokenType, expiresIn: client.accessTokenTTLSeconds,
             scope: scopes.joined(separator: " "))

@@ -1,3 +1,4 @@
+import Foundation
 import UMFAContract
 import UMFAStorage
 
@@ -5,14 +6,16 @@ import UMFAStorage
 /// again revokes its whole family (RFC 9700 §4.14.2).
 struct RefreshTokenGrant: GrantHandler {
     static let grantType = "refresh_token"
-    let services: ServerServices
-    let issuer: OAuthIssuer
+    let grants: OAuthGrants
+    let userTokens: UserTokens
+    /// Where a refresh token presented twice is recorded.
+    let audit: AuditLog
+    let applicationID: UUID
 
     func grant(_ input: GrantInput) async throws -> OAuthTokenResponse {
         try input.requireRegistered(for: Self.grantType)
         let client = input.client
         let token = try input.form.require("refresh_token")
-        let grants = OAuthGrants(services: services, issuer: issuer)
         // A bound token presented without its key is refused before it is spent, so whoever
         // holds a stolen one cannot use it up for its owner (checked again after consuming).
         // Only public clients' refresh tokens are bound: confidential clients skip the read.
@@ -24,8 +27,8 @@ struct RefreshTokenGrant: GrantHandler {
         let (found, replayed) = try await grants.consume(.refreshToken, token, as: UserTokens.RefreshGrant.self)
         if let family = replayed?.family {
             try await grants.revokeFamily(family)
-            await services.audit.record(
-                .refreshTokenReuseDetected, application: issuer.application.id, actor: .client(client.clientID),
+            await audit.record(
+                .refreshTokenReuseDetected, application: applicationID, actor: .client(client.clientID),
                 userID: replayed?.subject, caller: input.caller, details: ["family_revoked": .bool(true)])
             throw OAuthError(
                 code: .invalidGrant, "The refresh token was used before; all tokens of its family are revoked")
@@ -45,7 +48,7 @@ struct RefreshTokenGrant: GrantHandler {
         if let asked = input.form["scope"] {
             scopes = try GrantScopes.granted(asked, allowed: grant.scopes)
         }
-        return try await UserTokens(services: services, issuer: issuer).issue(
+        return try await userTokens.issue(
             to: client, signIn: grant.signIn, scopes: scopes, family: grant.family, nonce: nil,
             familyStarted: grant.familyStarted, refreshScopes: grant.scopes, jkt: input.binding.jkt,
             refreshJKT: grant.jkt, x5t: input.binding.x5t, refreshX5T: grant.x5t)
