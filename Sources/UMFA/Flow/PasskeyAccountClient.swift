@@ -52,7 +52,7 @@ public final class PasskeyAccountClient: Sendable {
     ///
     /// The profile's identifier is its email or mobile number, as ReachFive's sign-up takes
     /// either; UMFA's server needs the email today (a profile with only a mobile number is
-    /// refused as ``FlowProblem`` `invalidInput` naming the `email` field) and keeps the
+    /// refused as `FlowProblem` `invalidInput` naming the `email` field) and keeps the
     /// number as the `phone_number` claim.
     public func signUp(profile: AccountProfile, friendlyName: String? = nil, scopes: [String]? = nil)
         async throws(FlowError) -> AccountTokens
