@@ -190,6 +190,16 @@ struct NevisCompatibilityTests {
             try await client.updateDeviceInformation(DeviceInformation(name: "Jo's phone", pushToken: "fcm-2"))
             _ = try await server.startApproval(app, user: "jo", message: "Pay 6 EUR")
             #expect(push.pushTokens == [["fcm-1"], ["fcm-2"]])
+            // Without the device's proof nobody changes it.
+            let unproven = try await server.send(
+                .post, APIOperation.updateDeviceInformation.path,
+                json: .object([
+                    "application_id": .string(app.id), "user_id": "jo", "name": "Mallory's phone",
+                    "push_token": "fcm-mallory",
+                ]), bearer: app.apiKey)
+            #expect(unproven.status == 401)
+            _ = try await server.startApproval(app, user: "jo", message: "Pay 8 EUR")
+            #expect(push.pushTokens.last == ["fcm-2"])
 
             // A later registration on this device sends the updated information, not its own.
             let second = try await server.startEnrollment(app, user: "kit").enrollment.appLinkUri
