@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import UMFAAttestationTestSupport
 import UMFAContract
 import UMFAEncoding
 import UMFATestSupport
@@ -353,6 +354,42 @@ struct CurityCompatibilityTests {
             throw TestFailure("a server that is gone answered")
         }
         #expect(Self.handleError(unreachable.haapiError) == "communication false true")
+    }
+}
+
+extension CurityCompatibilityTests {
+    @Test("HaapiError's attestation cases: a device that cannot attest, an attestation the server refuses")
+    func attestationErrors() async throws {
+        let ca = try AttestationTestCA()
+        try await LiveServer.with(ownPublicURL: true, attestationAnchors: ca.anchors) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            // A client that must attest itself, and no DCR template to fall back to.
+            var fixture = try await DCRFallbackTests.fixture(server, storage, template: false)
+            fixture.oauth.clientAuthentication =
+                DCRFallbackTests.Attester { _ in throw DCRFallbackTests.DeviceCannotAttest() }.authentication
+            guard case .error(let cannot) = try await fixture.accounts().driver.start() else {
+                throw TestFailure("a device that cannot attest started a flow")
+            }
+            #expect(Self.handleError(cannot) == "attestationFailure")
+            #expect((cannot as? HaapiError)?.recovery == .giveUp)
+
+            let untrusted = try AttestationTestCA()
+            fixture.oauth.clientAuthentication =
+                DCRFallbackTests.Attester { try untrusted.appAttest(appID: DCRFallbackTests.appID, challenge: $0) }
+                .authentication
+            guard case .error(let refused) = try await fixture.accounts().driver.start() else {
+                throw TestFailure("an attestation of an untrusted CA started a flow")
+            }
+            #expect(Self.handleError(refused) == "attestationRefusedByServer")
+
+            // The attestation the server trusts starts the flow.
+            fixture.oauth.clientAuthentication =
+                DCRFallbackTests.Attester { try ca.appAttest(appID: DCRFallbackTests.appID, challenge: $0) }
+                .authentication
+            let start = try Self.handleHaapiResult(await fixture.accounts().driver.start())
+            #expect(start is InteractiveFormStep)
+        }
     }
 }
 

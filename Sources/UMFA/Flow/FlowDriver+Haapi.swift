@@ -14,8 +14,12 @@ extension FlowDriver {
     ///   - loginHint: an email address or user id.
     ///   - scopes: the scopes to ask for, when not the configuration's.
     public func start(prompt: String? = nil, loginHint: String? = nil, scopes: [String]? = nil) async -> HaapiResult {
-        await Self.result { () async throws(FlowError) in
-            try await self.beginStep(prompt: prompt, loginHint: loginHint, scopes: scopes)
+        guard tokens.session.key != nil else { return .error(HaapiError(FlowDriver.unboundError)) }
+        let (token, attestation) = await tokens.flowTokenWithCause()
+        if let attestation { return .error(attestation) }
+        if let refusal = token.refusal { return .error(HaapiError(refusal)) }
+        return await Self.result { () async throws(FlowError) in
+            try await self.beginStep(prompt: prompt, loginHint: loginHint, scopes: scopes, token: token)
         }
     }
 

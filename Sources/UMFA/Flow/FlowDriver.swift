@@ -37,24 +37,27 @@ public final class FlowDriver: Sendable {
 
     private var configuration: OAuthConfiguration { tokens.configuration }
 
+    /// The flow of an unbound manager.
+    static let unboundError = ZSMError(
+        .invalidConfiguration,
+        "the API-driven flow binds its tokens to the flow's DPoP key: use a BoundedTokenConfiguration "
+            + "(an UnboundedTokenConfiguration suits authorizationRequestURL and a browser)",
+        recovery: .giveUp)
+
     /// Starts a flow: a new flow token, and an authorization request (PKCE, `state`, `nonce`)
     /// the token manager keeps for the code; the first step.
-    func beginStep(prompt: String?, loginHint: String?, scopes: [String]?) async throws(FlowError) -> FlowStep {
+    /// - Parameter token: the flow token's answer, when the caller fetched it already.
+    func beginStep(prompt: String?, loginHint: String?, scopes: [String]?, token answer: TokenResponse? = nil)
+        async throws(FlowError) -> FlowStep
+    {
         // RFC 9449 §10: the server binds the flow's code to the flow token's key, so the flow
         // needs one; unbound tokens come from a browser's authorization request.
-        guard tokens.session.key != nil else {
-            throw FlowError(
-                ZSMError(
-                    .invalidConfiguration,
-                    "the API-driven flow binds its tokens to the flow's DPoP key: use a BoundedTokenConfiguration "
-                        + "(an UnboundedTokenConfiguration suits authorizationRequestURL and a browser)",
-                    recovery: .giveUp))
-        }
+        guard tokens.session.key != nil else { throw FlowError(Self.unboundError) }
         let token: OAuthTokenResponse
         let url: URL
         let secrets: AuthorizationSecrets
         do throws(ZSMError) {
-            token = try await tokens.flowToken().get()
+            if let answer { token = try answer.get() } else { token = try await tokens.flowToken().get() }
             (url, secrets) = try await tokens.authorizationRequest(prompt: prompt, loginHint: loginHint, scopes: scopes)
         } catch {
             throw FlowError(error)

@@ -3,24 +3,24 @@
 /// for a refusal, and ``HaapiResult/error(_:)`` of ``FlowDriver``'s typed methods carries one.
 /// Each case keeps the ``ZSMError`` it came from (``zsmError``), with its ``Recovery``.
 ///
-/// Cases UMFA never produces, and why: `assertionFailure`, `attestationKeyGenFailure` and
-/// `attestationFailure` (the app attests itself in its own closure, ``ClientAuthentication/attestation(_:)``;
-/// the SDK makes no attestation key), `haapiTokenManagerAlreadyExists` and
+/// Cases UMFA never produces, and why: `assertionFailure` and `attestationKeyGenFailure` (the
+/// app attests itself in its own closure, ``ClientAuthentication/attestation(_:)``; the SDK makes
+/// no attestation key or assertion), `haapiTokenManagerAlreadyExists` and
 /// `haapiTokenManagerIsClosed` (no named, closable token manager: managers are plain values),
-/// `attestationNotSupported` (an app that cannot attest falls back to the DCR template, or gets
-/// `invalidConfiguration`), `dpopProofCreationFailure` (a proof that cannot be made is
-/// `dpopProofFailure`).
+/// `attestationNotSupported` (an app that cannot attest is `attestationFailure`),
+/// `dpopProofCreationFailure` (a proof that cannot be made is `dpopProofFailure`).
 public enum HaapiError: Error, Sendable {
     /// Not produced by UMFA.
     case assertionFailure(cause: any Error)
-    /// Not produced by UMFA.
+    /// The app could not attest itself (its ``ClientAuthentication/attestation(_:)`` closure
+    /// threw) and no DCR template took over: ``FlowDriver/start(prompt:loginHint:scopes:)``.
     case attestationFailure(cause: any Error)
     /// Not produced by UMFA.
     case attestationKeyGenFailure(cause: any Error)
     /// Not produced by UMFA.
     case attestationNotSupported
     /// The server refused the client's attestation (`invalid_client` to an attesting client)
-    /// and no DCR template was configured.
+    /// and no DCR template took over: ``FlowDriver/start(prompt:loginHint:scopes:)``.
     case attestationRefusedByServer(cause: any Error)
     /// The server could not be reached or did not answer in time (``ZSMError/Code/networkError``).
     case communication(message: String, cause: any Error)

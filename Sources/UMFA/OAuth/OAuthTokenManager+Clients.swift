@@ -68,11 +68,18 @@ extension OAuthTokenManager {
     /// registers a client from it (once per manager) and runs `attempt` once more with it;
     /// without a template, an app that cannot attest itself is an error that says so.
     func withClientFallback(_ attempt: (Client) async -> FlowTokenAttempt) async -> TokenResponse {
+        await withClientFallbackCause(attempt).0
+    }
+
+    /// ``withClientFallback(_:)``, and Curity's name for an attestation that failed for good:
+    /// `attestationFailure` when the app could not attest itself, `attestationRefusedByServer`
+    /// when the server refused its attestation, and no template took over.
+    func withClientFallbackCause(_ attempt: (Client) async -> FlowTokenAttempt) async -> (TokenResponse, HaapiError?) {
         let client: Client
         do throws(ZSMError) {
             client = try currentClient()
         } catch {
-            return .error(error)
+            return (.error(error), nil)
         }
         let attesting: Bool
         if case .attestation = client.authentication { attesting = true } else { attesting = false }
@@ -85,7 +92,7 @@ extension OAuthTokenManager {
         where Self.clientRefusals.contains(refusal.error) || (attesting && refusal.error == "invalid_request"):
             trigger = "the server refused the client (\(refusal.error))"
         case .answered(let response):
-            return response
+            return (response, nil)
         }
         let cannotAttest = ZSMError(
             .invalidConfiguration,
@@ -97,8 +104,12 @@ extension OAuthTokenManager {
                 return !done
             })
         else {
-            if case .answered(let response) = first { return response }
-            return .error(cannotAttest)
+            if case .answered(let response) = first {
+                let refused =
+                    attesting ? response.refusal.map { HaapiError.attestationRefusedByServer(cause: $0) } : nil
+                return (response, refused)
+            }
+            return (.error(cannotAttest), .attestationFailure(cause: cannotAttest))
         }
         configuration.logger.info("\(trigger); registering a client from the DCR template")
         do throws(ZSMError) {
@@ -109,11 +120,11 @@ extension OAuthTokenManager {
                 memoryClient.withLock { $0 = registered }
             }
             switch await attempt(Client(id: registered.clientID, authentication: registered.authentication)) {
-            case .answered(let response): return response
-            case .cannotAttest: return .error(cannotAttest)
+            case .answered(let response): return (response, nil)
+            case .cannotAttest: return (.error(cannotAttest), .attestationFailure(cause: cannotAttest))
             }
         } catch {
-            return .error(error)
+            return (.error(error), nil)
         }
     }
 

@@ -117,6 +117,11 @@ public final class OAuthTokenManager: Sendable {
         await withClientFallback { client in await self.flowTokenAttempt(client) }
     }
 
+    /// ``flowToken()``, with Curity's attestation case when the attestation failed for good.
+    func flowTokenWithCause() async -> (TokenResponse, HaapiError?) {
+        await withClientFallbackCause { client in await self.flowTokenAttempt(client) }
+    }
+
     /// A code → tokens (RFC 6749 §4.1.3), Curity's `fetchAccessToken(with:dpop:)`: the code of an
     /// authorization response whose `state` was checked against a request of this client (the
     /// ``FlowDriver`` checks each ``OAuthAuthorizationResponseStep``; a browser's redirect goes

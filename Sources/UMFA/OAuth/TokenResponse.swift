@@ -67,6 +67,12 @@ public enum TokenResponse: Sendable {
     /// The request did not get an answer it could use.
     case error(ZSMError)
 
+    /// The server's refusal, when it refused.
+    var refusal: ErrorTokenResponse? {
+        if case .errorToken(let refusal) = self { return refusal }
+        return nil
+    }
+
     /// The tokens, or the refusal as a ``ZSMError``.
     public func get() throws(ZSMError) -> SuccessfulTokenResponse {
         switch self {
