@@ -358,6 +358,24 @@ struct CurityCompatibilityTests {
 }
 
 extension CurityCompatibilityTests {
+    @Test("a manager built anywhere with the app's DPoPKeyProvider and the device's storage redeems the flow's code")
+    func keyProviderManager() async throws {
+        try await LiveServer.with(ownPublicURL: true) { server in
+            let storage = DeviceStorage()
+            defer { storage.remove() }
+            var fixture = try await FlowFixture.make(server, storage)
+            let provider = Ed25519DPoPKey()
+            fixture.oauth.tokenBoundConfiguration = BoundedTokenConfiguration(keyProvider: provider)
+            let driver = FlowDriver(tokens: try OAuthTokenManager(configuration: fixture.oauth, device: fixture.device))
+            let (_, authResponseStep) = try await Self.signUp(
+                fixture, driver, email: "pia.\(UUID().uuidString.prefix(8))@example.com")
+            let code = try #require(authResponseStep.oauthAuthorizationResponseProperties.code)
+            let elsewhere = try OAuthTokenManager(configuration: fixture.oauth, device: fixture.device)
+            let tokens = try await elsewhere.fetchAccessToken(with: code).get()
+            #expect(try jwtClaims(tokens.accessToken)["cnf"]?.objectValue?["jkt"]?.stringValue == provider.thumbprint)
+        }
+    }
+
     @Test("HaapiError's attestation cases: a device that cannot attest, an attestation the server refuses")
     func attestationErrors() async throws {
         let ca = try AttestationTestCA()
