@@ -62,7 +62,7 @@ import UMFA
     }
 }
 
-/// docs/sdk.md, line 206.
+/// docs/sdk.md, line 211.
 @Sendable func snippetSdk2() async throws {
     let appID = "6f1c2b9e-8d4a-4c3e-9b7a-2e5d1f0a3c48"
     @Sendable func askForPIN() async -> String? { "1234" }  // your PIN pad; nil: the user cancelled
