@@ -63,11 +63,21 @@ struct LiveServer: Sendable {
         if let attestationAnchors { configuration.attestationAnchors = attestationAnchors }
         configuration.approvalDispatchers = approvalDispatchers
         if ownPublicURL {
-            configuration.port = try TinyListener.closedPort()
-            configuration.publicURL = "http://localhost:\(configuration.port)"
             configuration.host = "127.0.0.1"
-            let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
-            return try await Self.run(app, port: configuration.port, body)
+            // The port is chosen before the server starts, so another server may take it in
+            // between; this server's bind then fails, and a new port is chosen (never the test
+            // run again: `body` has not started).
+            for _ in 0..<5 {
+                configuration.port = try TinyListener.closedPort()
+                configuration.publicURL = "http://localhost:\(configuration.port)"
+                let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
+                do {
+                    return try await Self.run(app, port: configuration.port, body)
+                } catch is PortTaken {
+                    continue
+                }
+            }
+            throw TestFailure("five chosen ports were taken before the server could bind them")
         }
         let (app, _) = try await buildApplication(configuration: configuration, logger: logger)
         return try await app.exercise(.live) { client in
@@ -85,23 +95,19 @@ struct LiveServer: Sendable {
     private static func run<Value: Sendable>(
         _ app: some ApplicationProtocol, port: Int, _ body: @Sendable (LiveServer) async throws -> Value
     ) async throws -> Value {
+        let bound = BindSignal()
         let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: Logger(label: "umfa-sdk-test")))
+            configuration: .init(
+                services: [BindReportingApplication(base: app, bound: bound)], gracefulShutdownSignals: [],
+                logger: Logger(label: "umfa-sdk-test")))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            // Wait until the server listens.
-            var connected = false
-            for _ in 0..<1200 where !connected {
-                if TinyListener.isListening(port: port) {
-                    connected = true
-                } else {
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+            tasks.addTask {
+                // A run that ends before the server listens is a port someone else took.
+                defer { bound.settle(false) }
+                try? await group.run()
             }
-            guard connected else {
-                await group.triggerGracefulShutdown()
-                throw TestFailure("the server did not listen on port \(port) within 60 s")
-            }
+            // Wait until this server listens (another one on the port would not say so).
+            guard await bound.value() else { throw PortTaken() }
             // Made only now: a test client that never connects leaks its channel promise, which
             // HummingbirdTesting reports as a fatal error (a CI run on a loaded machine hit it).
             let client = TestClient(
