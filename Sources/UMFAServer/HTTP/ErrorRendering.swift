@@ -9,7 +9,8 @@ import UMFAContract
 struct ErrorRendering: RouterMiddleware {
     typealias Context = UMFARequestContext
     let shape: APIOperation.ErrorShape
-    let services: ServerServices
+    /// The server's log, for failures that are the server's own.
+    let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -25,11 +26,11 @@ struct ErrorRendering: RouterMiddleware {
     /// The answer to `error` in this shape.
     func response(for error: any Error, traceID: String, logger: Logger) -> Response {
         if let refusal = error as? ProtectedResource.Refusal, shape == .oauth || shape == .problem {
-            return ProtectedResource.challenge(refusal, traceID: traceID, services: services)
+            return ProtectedResource.challenge(refusal, traceID: traceID, logger: self.logger)
         }
         switch shape {
-        case .oauth: return ErrorMap.oauthResponse(for: error, traceID: traceID, logger: services.logger)
-        case .problem: return ErrorMap.problemResponse(for: error, traceID: traceID, logger: services.logger)
+        case .oauth: return ErrorMap.oauthResponse(for: error, traceID: traceID, logger: self.logger)
+        case .problem: return ErrorMap.problemResponse(for: error, traceID: traceID, logger: self.logger)
         case .umfa, .page: return ErrorMap.response(for: error, traceID: traceID, logger: logger)
         }
     }

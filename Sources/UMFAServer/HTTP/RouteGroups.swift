@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import UMFAContract
 
 /// The route groups of the router, one per combination of what a declaration says about the
@@ -20,14 +21,19 @@ struct RouteGroups {
     }
 
     let router: Router<UMFARequestContext>
-    let services: ServerServices
     let issuers: IssuerDirectory
+    let logger: Logger
+    let adminAuthorization: AdminAuthorization
     private var groups: [Kind: RouterGroup<UMFARequestContext>] = [:]
 
-    init(router: Router<UMFARequestContext>, services: ServerServices, issuers: IssuerDirectory) {
+    init(
+        router: Router<UMFARequestContext>, issuers: IssuerDirectory, logger: Logger,
+        adminAuthorization: AdminAuthorization
+    ) {
         self.router = router
-        self.services = services
         self.issuers = issuers
+        self.logger = logger
+        self.adminAuthorization = adminAuthorization
     }
 
     /// The group a declared operation belongs in, made the first time it is asked for.
@@ -36,9 +42,9 @@ struct RouteGroups {
         if let group = groups[kind] { return group }
         var group = router.group()
         if kind.shape == .oauth || kind.shape == .problem {
-            group = group.add(middleware: ErrorRendering(shape: kind.shape, services: services))
+            group = group.add(middleware: ErrorRendering(shape: kind.shape, logger: logger))
         }
-        if kind.admin { group = group.add(middleware: AdminAuthorization(services: services)) }
+        if kind.admin { group = group.add(middleware: adminAuthorization) }
         // The client-authenticated form routes read their issuer with the client (OAuthRoutes).
         if kind.underIssuer, !kind.clientForm { group = group.add(middleware: IssuerResolution(issuers: issuers)) }
         groups[kind] = group

@@ -23,7 +23,9 @@ struct Routes {
         let built = RouteServices(
             services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash),
             demoRoutes: demoRoutes)
-        var groups = RouteGroups(router: router, services: services, issuers: built.issuers)
+        var groups = RouteGroups(
+            router: router, issuers: built.issuers, logger: services.logger,
+            adminAuthorization: AdminAuthorization(services: services))
         for operation in APIOperation.allCases {
             let declaration = operation.declaration
             let path = RouterPath(Self.routerPath(declaration.path))

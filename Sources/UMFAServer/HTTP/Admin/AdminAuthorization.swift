@@ -8,7 +8,18 @@ import UMFAWebAuthn
 /// checked, but judged only after: a caller without the token learns nothing from how it is read.
 struct AdminAuthorization: RouterMiddleware {
     typealias Context = UMFARequestContext
-    let services: ServerServices
+    /// The console's sessions, which stand for the token.
+    let consoleSessions: ConsoleSessions
+    let adminToken: AdminToken
+    /// Where wrong tokens count against the caller's address.
+    let abuse: AbuseGuard
+
+    /// The check, from the server's services.
+    init(services: ServerServices) {
+        consoleSessions = ConsoleSessions(services: services)
+        adminToken = services.adminToken
+        abuse = services.abuse
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -20,7 +31,7 @@ struct AdminAuthorization: RouterMiddleware {
         let bearer = BearerToken.from(request)
         // The console's operators: a session cookie with its CSRF token, and no bearer at all.
         if bearer == nil,
-            try await ConsoleSessions(services: services).authorized(
+            try await consoleSessions.authorized(
                 cookie: ConsoleCookie.value(in: request), csrfToken: ConsoleCookie.csrfToken(in: request)) != nil
         {
             return try await next(request, context)
@@ -32,8 +43,8 @@ struct AdminAuthorization: RouterMiddleware {
     /// The valid token is judged first: others failing at the caller's address never lock the
     /// token's holder out; a wrong one counts, and 429 answers it while the address is blocked.
     func authorize(_ caller: Caller) async throws {
-        guard let token = caller.bearer, services.adminToken.accepts(token) else {
-            try await services.abuse.refuseCredential(
+        guard let token = caller.bearer, adminToken.accepts(token) else {
+            try await abuse.refuseCredential(
                 caller, counting: caller.bearer != nil, ServiceError.unauthenticated("Missing or invalid admin token"))
         }
     }

@@ -27,7 +27,7 @@ struct APIFlowRoutes: Sendable {
                 token = try await FlowToken.check(
                     request, context: context, url: issuer.issuer + "/authorize", issuer: issuer, services)
             } catch let refusal as ProtectedResource.Refusal {
-                return ProtectedResource.challenge(refusal, traceID: traceID, services: services)
+                return ProtectedResource.challenge(refusal, traceID: traceID, logger: services.logger)
             }
             let (client, authorization) = try await AuthorizeEndpoint(services: services)
                 .parse(request, issuer: issuer)

@@ -4,7 +4,7 @@ import Hummingbird
 /// `<issuer>/logout`, the `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0), by
 /// GET and by POST (§2): parses the request and renders what ``LogoutService`` decides.
 struct LogoutEndpoint: Sendable {
-    let services: ServerServices
+    let logout: LogoutService
 
     /// The confirmation form's button and its CSRF field.
     static let confirmField = "logout_confirm"
@@ -55,8 +55,8 @@ struct LogoutEndpoint: Sendable {
     private func answer(
         _ parameters: OAuthForm, confirmed: Bool, issuer: OAuthIssuer, cookieHeader: String?, traceID: String
     ) async throws -> Response {
-        let outcome = try await LogoutService(services: services)
-            .decide(parameters, confirmed: confirmed, issuer: issuer, cookieHeader: cookieHeader)
+        let outcome = try await logout.decide(
+            parameters, confirmed: confirmed, issuer: issuer, cookieHeader: cookieHeader)
         switch outcome {
         case .invalid(let message):
             return Self.invalid(message, traceID: traceID)

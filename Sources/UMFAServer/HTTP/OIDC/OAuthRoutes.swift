@@ -2,18 +2,20 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import UMFAContract
+import UMFATokens
 
 /// The handlers of the issuer routes: JWKS, and the form-body endpoints (token, introspection,
 /// revocation, PAR), whose edge parses the request into a ``TokenRequest`` and renders the
 /// answer; failures take the RFC 6749 §5.2 shape of the route group (``ErrorRendering``).
 struct OAuthRoutes: Sendable {
-    let services: ServerServices
+    /// The server's token keys, for JWKS.
+    let tokens: TokenService
     let issuers: IssuerDirectory
 
     /// The issuer's JWK Set: the server's token keys.
     var jwks: RouteHandler {
-        { [services] _, _ in
-            var response = try JSONExchange.response(try await services.tokens.jwks())
+        { [tokens] _, _ in
+            var response = try JSONExchange.response(try await tokens.jwks())
             response.headers[.cacheControl] = "public, max-age=300"
             return response
         }

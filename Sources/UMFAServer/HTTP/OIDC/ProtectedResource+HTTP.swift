@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import UMFATokens
 
 extension ProtectedResource.Presented {
@@ -24,12 +25,12 @@ extension ProtectedResource.Presented {
 extension ProtectedResource {
     /// 401 with the challenge of RFC 6750 §3 or RFC 9449 §7.1 (with the algorithms a proof may
     /// use); without an error code when no token was sent; a `DPoP-Nonce` when one is needed.
-    static func challenge(_ refusal: Refusal, traceID: String, services: ServerServices) -> Response {
+    static func challenge(_ refusal: Refusal, traceID: String, logger: Logger) -> Response {
         let error =
             refusal.error
             ?? OAuthError(
                 code: .invalidToken, "Send the access token: Authorization: \(refusal.scheme.rawValue) <token>")
-        var response = ErrorMap.oauthResponse(for: error, traceID: traceID, logger: services.logger)
+        var response = ErrorMap.oauthResponse(for: error, traceID: traceID, logger: logger)
         response.status = .unauthorized
         var challenge = #"\#(refusal.scheme.rawValue) realm="umfa""#
         if let code = refusal.error?.code { challenge += #", error="\#(code.rawValue)""# }
