@@ -2,12 +2,14 @@ import Foundation
 import UMFATokens
 
 /// Everything the server keeps, behind one interface with two engines: an SQLite file
-/// (embedded default) and PostgreSQL (shared by many server instances).
+/// (embedded default) and PostgreSQL (shared by many server instances). Each feature of the
+/// server names the smaller stores it uses (docs/development.md, "Ports"); this is the sum
+/// the engines implement.
 ///
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
-public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore,
-    InitialAccessTokenStore, SelfServiceStore, AuditLogStore, ConsoleStore,
-    OutOfBandStore, DeviceKeyStore, WebhookOutboxStore
+public protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, SettingStore, SigningKeyStore,
+    AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore, InitialAccessTokenStore,
+    SelfServiceStore, AuditLogStore, ConsoleStore, OutOfBandStore, DeviceKeyStore, WebhookOutboxStore
 {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws
@@ -15,6 +17,12 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore,
     /// Closes the connections; the store is unusable afterwards.
     func close() async throws
 
+    /// Removes challenges, enrollment tokens and revoked-token records that expired before `date`.
+    func purgeExpired(before date: Date) async throws
+}
+
+/// Applications and their API keys.
+public protocol ApplicationStore: Sendable {
     /// Adds an application.
     func insertApplication(_ application: ApplicationRecord) async throws
     /// Looks an application up.
@@ -34,7 +42,10 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore,
     func apiKeys(applicationID: UUID) async throws -> [APIKeyRecord]
     /// Deletes an API key by id; `false` when the application has no such key.
     func deleteAPIKey(applicationID: UUID, keyID: String) async throws -> Bool
+}
 
+/// Users and their passkeys.
+public protocol CredentialStore: Sendable {
     /// Looks a user up by the application's user id.
     func user(applicationID: UUID, userID: String) async throws -> UserRecord?
     /// Looks a user up by WebAuthn user handle.
@@ -68,15 +79,16 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore,
     func insertFirstCredential(_ credential: StoredCredential) async throws -> Bool
     /// Removes a credential of a user; `false` when there was none.
     func deleteCredential(applicationID: UUID, userID: String, credentialID: [UInt8]) async throws -> Bool
+}
 
+/// The single-use values of a ceremony: challenges and enrollment tokens.
+public protocol CeremonyStore: Sendable {
     /// Stores an issued challenge.
     func insertChallenge(_ challenge: ChallengeRecord) async throws
     /// Atomically removes and returns a challenge of this application and ceremony, so it is
     /// used at most once even across server instances; `nil` when unknown or already used.
     func consumeChallenge(_ challenge: [UInt8], applicationID: UUID, ceremony: CeremonyKind) async throws
         -> ChallengeRecord?
-    /// Removes challenges, enrollment tokens and revoked-token records that expired before `date`.
-    func purgeExpired(before date: Date) async throws
 
     /// Stores an enrollment token hash.
     func insertEnrollmentToken(_ token: EnrollmentTokenRecord) async throws
@@ -86,7 +98,10 @@ public protocol UMFAStore: SigningKeyStore, AbuseCounterStore, OAuthClientStore,
     /// `nil` when unknown, used, or issued for someone else (which leaves it untouched).
     func consumeEnrollmentToken(hash: [UInt8], applicationID: UUID, userID: String) async throws
         -> EnrollmentTokenRecord?
+}
 
+/// Server settings (admin token hash, server secret).
+public protocol SettingStore: Sendable {
     /// A server setting (admin token hash, server secret).
     func setting(_ name: String) async throws -> String?
     /// Stores a setting unless it exists; returns the value now stored.

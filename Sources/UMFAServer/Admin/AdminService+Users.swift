@@ -91,7 +91,7 @@ extension AdminService {
         guard let userID = values.path("user_id") else {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
         }
-        try services.checkUserID(userID)
+        try FieldRules.checkUserID(userID)
         guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("Unknown user")
         }

@@ -73,7 +73,7 @@ struct AdminService: Sendable {
         guard application.webhookURL != nil else {
             throw ServiceError.conflict("The application has no webhook_url; set one first")
         }
-        let (secret, sealed) = try Webhooks(services: services).newSecret()
+        let (secret, sealed) = try services.webhooks.newSecret()
         application.sealedWebhookSecret = sealed
         try await services.store.updateApplication(application)
         await services.audit.record(.webhookSecretRotated, application: application.id, actor: .admin, caller: caller)
@@ -88,7 +88,7 @@ struct AdminService: Sendable {
             return nil
         }
         guard application.sealedWebhookSecret == nil else { return nil }
-        let (secret, sealed) = try Webhooks(services: services).newSecret()
+        let (secret, sealed) = try services.webhooks.newSecret()
         application.sealedWebhookSecret = sealed
         return secret
     }

@@ -8,7 +8,8 @@ import UMFAWebAuthn
 /// `GET /api/umfa/audit-events` (the API key's own application): filters from the query,
 /// oldest first, in pages joined by an opaque cursor.
 struct AuditEventQuery: Sendable {
-    let services: ServerServices
+    let apiKeys: APIKeyAuthentication
+    let store: any AuditLogStore
 
     /// Events per page when `limit` is not given, and the most a page holds.
     static let defaultLimit = 100
@@ -26,7 +27,7 @@ struct AuditEventQuery: Sendable {
 
     /// One application's events, for its backend.
     func application(values: RequestValues, caller: Caller) async throws -> AuditEventListResponse {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await apiKeys
             .application(for: caller, applicationID: values.query("application_id"))
         var filter = try Self.filter(values)
         filter.applicationID = application.id
@@ -39,7 +40,7 @@ struct AuditEventQuery: Sendable {
         let limit = try Self.limit(values.query("limit"))
         let cursor = try values.query("cursor").map(Self.cursor)
         // One more than asked tells whether another page follows.
-        var events = try await services.store.auditEvents(filter, after: cursor, limit: limit + 1)
+        var events = try await store.auditEvents(filter, after: cursor, limit: limit + 1)
         let more = events.count > limit
         if more { events.removeLast() }
         return AuditEventListResponse(

@@ -12,22 +12,24 @@ import UMFAWebAuthn
 /// An event is written after the change it records succeeded, in the same request. A store that
 /// fails to take the event is logged as an error and does not undo the change.
 struct AuditLog: Sendable {
-    let services: ServerServices
+    let store: any AuditLogStore
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     /// Records `action`.
     func record(
         _ action: AuditAction, application: UUID?, actor: AuditActor, userID: String? = nil,
         credentialID: [UInt8]? = nil, caller: Caller, details: [String: JSONValue] = [:]
     ) async {
-        let now = services.now()
+        let now = self.now()
         let event = AuditEventRecord(
             id: TimeOrderedID.next(at: now), occurredAt: now, applicationID: application, action: action.rawValue,
             actor: actor.text, userID: userID, credentialID: credentialID.map(Base64URL.encode),
             clientAddress: caller.clientAddress, traceID: caller.traceID, details: details)
         do {
-            try await services.store.insertAuditEvent(event)
+            try await store.insertAuditEvent(event)
         } catch {
-            services.logger.error(
+            logger.error(
                 "the audit log did not take an event",
                 metadata: [
                     "audit.action": .string(action.rawValue), "trace_id": .string(caller.traceID),

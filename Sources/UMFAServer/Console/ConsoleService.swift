@@ -67,7 +67,7 @@ struct ConsoleService: Sendable {
             credentialID: verified.record.id, publicKey: verified.record.publicKey.encoded,
             signCount: verified.record.signCount, userHandle: userHandle,
             backupEligible: verified.record.backupEligible, name: name, createdAt: services.now(),
-            tokenEpoch: ConsoleTokenEpoch(services: services).current)
+            tokenEpoch: services.consoleTokenEpoch.current)
         do {
             try await services.store.insertConsoleCredential(credential)
         } catch let error as StoreError where error.code == .conflict {
@@ -132,7 +132,7 @@ struct ConsoleService: Sendable {
     private func verify(_ response: AuthenticationResponseJSON) async throws -> ConsoleCredentialRecord {
         let engine = relyingParty.engine
         let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: .authentication)
-        let epoch = ConsoleTokenEpoch(services: services).current
+        let epoch = services.consoleTokenEpoch.current
         return try await engine.verifyAssertion(response, challenge: challenge) { stored in
             // An operator passkey stands for the admin token it was enrolled with, and no other.
             guard let enrolled = stored.tokenEpoch, constantTimeEqual(enrolled, epoch) else {

@@ -35,7 +35,7 @@ struct ConsoleSessions: Sendable {
     func current(cookie value: String?) async throws -> Current? {
         guard let value,
             let record = try await services.store.consoleSession(
-                hash: Secrets.hash(value), at: services.now(), tokenEpoch: ConsoleTokenEpoch(services: services).current
+                hash: Secrets.hash(value), at: services.now(), tokenEpoch: services.consoleTokenEpoch.current
             )
         else { return nil }
         return Current(value: value, record: record)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import UMFAStorage
 import UMFAWebAuthn
 
@@ -10,10 +11,13 @@ import UMFAWebAuthn
 /// new admin token deletes those passkeys and their sessions (under the lock migrations take,
 /// so instances starting together do it once) and records `admin.passkeys_revoked`.
 struct ConsoleTokenEpoch: Sendable {
-    let services: ServerServices
+    let adminToken: AdminToken
+    let store: any ConsoleStore
+    let audit: AuditLog
+    let logger: Logger
 
     /// The epoch of the server's admin token.
-    var current: [UInt8] { services.adminToken.consoleEpoch }
+    var current: [UInt8] { adminToken.consoleEpoch }
 
     /// The epoch of an admin token, from its SHA-256.
     static func epoch(adminTokenHash: [UInt8]) -> [UInt8] {
@@ -23,15 +27,15 @@ struct ConsoleTokenEpoch: Sendable {
     /// Removes the passkeys and sessions the admin token no longer vouches for, with an audit
     /// event when there were any.
     func enforce() async throws {
-        let removed = try await services.store.revokeConsoleCredentials(exceptEpoch: current)
+        let removed = try await store.revokeConsoleCredentials(exceptEpoch: current)
         guard removed.credentials > 0 || removed.sessions > 0 else { return }
-        services.logger.info(
+        logger.info(
             "the admin token changed: every console passkey of the previous token was removed",
             metadata: [
                 "console.passkeys_removed": .stringConvertible(removed.credentials),
                 "console.sessions_ended": .stringConvertible(removed.sessions),
             ])
-        await services.audit.record(
+        await audit.record(
             .adminPasskeysRevoked, application: nil, actor: .admin,
             caller: Caller(traceID: TraceID.make(), clientAddress: "server"),
             details: [

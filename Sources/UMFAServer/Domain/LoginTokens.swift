@@ -4,8 +4,16 @@ import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
 
-/// Builds login tokens with honest `amr` values (RFC 8176).
-enum LoginTokens {
+/// Issues and checks login tokens, with honest `amr` values (RFC 8176).
+struct LoginTokens: Sendable {
+    /// The stores a login token is checked against: the credential it names.
+    typealias Store = CredentialStore
+
+    let tokens: TokenService
+    let store: any Store
+    let validationCache: ValidationCache
+    let now: @Sendable () -> Date
+
     /// `uvm` extension method bits (FIDO registry, USER_VERIFY_*) and the `amr` they justify.
     static let uvmMethods: [(UInt64, String)] = [
         (0x0000_0002, "fpt"), (0x0000_0004, "pin"), (0x0000_0010, "face"), (0x0000_0800, "pwd"),
@@ -43,32 +51,32 @@ enum LoginTokens {
     /// Validates a login token of `application` for `userID` (docs/contract.md §2 and §4): the token
     /// service's checks with the application's TTL as the longest lifetime, then the credential
     /// it names must still be registered to that user, so deleting a credential ends its tokens.
-    static func validate(
-        _ jwt: String, services: ServerServices, application: ApplicationRecord, userID: String,
+    func validate(
+        _ jwt: String, application: ApplicationRecord, userID: String,
         lookup: CredentialLookup = .fresh
     ) async throws -> LoginTokenClaims? {
-        let claims = try await services.tokens.validate(
+        let claims = try await tokens.validate(
             jwt, applicationID: application.id, userID: userID,
-            maximumLifetime: TimeInterval(application.tokenTTLSeconds), now: services.now())
-        try await requireCredential(of: claims, services: services, application: application, lookup: lookup)
+            maximumLifetime: TimeInterval(application.tokenTTLSeconds), now: now())
+        try await requireCredential(of: claims, application: application, lookup: lookup)
         return claims
     }
 
     /// Throws ``TokenValidationFailure`` unless the credential `claims` name is still registered
     /// to their user.
-    static func requireCredential(
-        of claims: LoginTokenClaims?, services: ServerServices, application: ApplicationRecord,
+    func requireCredential(
+        of claims: LoginTokenClaims?, application: ApplicationRecord,
         lookup: CredentialLookup
     ) async throws {
         guard let claims, let id = Base64URL.decodeCanonical(claims.credentialID) else {
             throw TokenValidationFailure("Invalid JWT: There is no credential_id claim")
         }
-        let read = { try await services.store.credential(applicationID: application.id, credentialID: id)?.userID }
+        let read = { try await store.credential(applicationID: application.id, credentialID: id)?.userID }
         let owner =
             switch lookup {
             case .fresh: try await read()
             case .cached:
-                try await services.validationCache.owner(
+                try await validationCache.owner(
                     of: .init(applicationID: application.id, credentialID: id), read: read)
             }
         guard let owner, owner.isSameBytes(as: claims.userID) else {
@@ -76,19 +84,19 @@ enum LoginTokens {
         }
     }
 
-    static func issue(
-        services: ServerServices, application: ApplicationRecord, userID: String, credentialID: [UInt8],
+    func issue(
+        application: ApplicationRecord, userID: String, credentialID: [UInt8],
         authenticatorData: AuthenticatorData, userpwTime: Date?
     ) async throws -> String {
-        let now = services.now()
+        let now = self.now()
         let claims = LoginTokenClaims(
-            iss: services.tokens.issuer, sub: LoginTokenClaims.subject,
-            aud: [services.tokens.issuer, application.id.uuidString.lowercased()],
+            iss: tokens.issuer, sub: LoginTokenClaims.subject,
+            aud: [tokens.issuer, application.id.uuidString.lowercased()],
             iat: Int64(now.timeIntervalSince1970),
             exp: Int64(now.timeIntervalSince1970) + Int64(application.tokenTTLSeconds),
             jti: SecureRandom.uuidString(), userID: userID, applicationID: application.id.uuidString.lowercased(),
             credentialID: Base64URL.encode(credentialID), webauthnTime: Timestamps.rfc3339(now),
-            userpwTime: userpwTime.map(Timestamps.rfc3339), amr: amr(for: authenticatorData))
-        return try await services.tokens.issue(claims, algorithm: application.tokenSigningAlgorithm)
+            userpwTime: userpwTime.map(Timestamps.rfc3339), amr: Self.amr(for: authenticatorData))
+        return try await tokens.issue(claims, algorithm: application.tokenSigningAlgorithm)
     }
 }

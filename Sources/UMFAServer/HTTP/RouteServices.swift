@@ -37,7 +37,7 @@ struct RouteServices: Sendable {
         apiFlowRoutes = APIFlowRoutes(services: services)
         adminService = AdminService(services: services)
         appSiteAssociation = AppSiteAssociation(services: services)
-        auditEventQuery = AuditEventQuery(services: services)
+        auditEventQuery = AuditEventQuery(apiKeys: services.apiKeys, store: services.store)
         authenticationService = AuthenticationService(services: services)
         authorizeEndpoint = AuthorizeEndpoint(services: services)
         clientRegistrationRoutes = ClientRegistrationRoutes(services: services)

@@ -75,7 +75,7 @@ struct Routes {
         case .jwks: return built.publicRoutes.jwks
         case .appleAppSiteAssociation: return built.appSiteAssociation.apple
         case .assetLinks: return built.appSiteAssociation.android
-        case .relatedOrigins: return RelatedOriginsRoute(service: RelatedOriginsService(services: services)).handler
+        case .relatedOrigins: return RelatedOriginsRoute(service: RelatedOriginsService(store: services.store)).handler
         case .health: return route.plain { HealthResponse(traceID: $1.traceID) }
         case .metrics: return built.publicRoutes.prometheus
         case .openAPI: return built.publicRoutes.openAPI

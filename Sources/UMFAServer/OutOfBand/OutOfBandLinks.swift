@@ -10,11 +10,11 @@ import UMFAWebAuthn
 /// and a PNG of it from UMFA's own QR encoder (error correction M).
 enum OutOfBandLinks {
     /// The payload of `transaction`'s link with its dispatch token.
-    static func payload(_ transaction: OutOfBandTransactionRecord, token: String, _ services: ServerServices)
+    static func payload(_ transaction: OutOfBandTransactionRecord, token: String, publicURL: String)
         -> AppLinkPayload
     {
         AppLinkPayload(
-            server: services.publicURL, applicationID: transaction.applicationID.uuidString.lowercased(),
+            server: publicURL, applicationID: transaction.applicationID.uuidString.lowercased(),
             operation: transaction.operation.rawValue, token: token)
     }
 

@@ -23,7 +23,7 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/umfa/users/enroll`.
     func enroll(_ request: OutOfBandEnrollRequest, caller: Caller) async throws -> OutOfBandEnrollResponse {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await services.apiKeys
             .application(for: caller, applicationID: request.applicationID)
         return try await enroll(request, application: application, caller: caller)
     }
@@ -43,9 +43,9 @@ struct OutOfBandService: Sendable {
     private func enroll(_ request: OutOfBandEnrollRequest, application: ApplicationRecord, caller: Caller)
         async throws -> OutOfBandEnrollResponse
     {
-        try services.checkUserID(request.userID)
-        try services.checkName(request.displayName, field: "display_name", maximumBytes: 256)
-        try services.checkName(request.username, field: "username", maximumBytes: 256)
+        try FieldRules.checkUserID(request.userID)
+        try FieldRules.checkName(request.displayName, field: "display_name", maximumBytes: 256)
+        try FieldRules.checkName(request.username, field: "username", maximumBytes: 256)
         let ttl = try Self.ttl(request.ttlSeconds, default: Self.enrollmentTTL)
         let user = try await services.store.insertUser(
             UserRecord(
@@ -74,10 +74,10 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/umfa/approvals`.
     func approve(_ request: ApprovalRequest, caller: Caller) async throws -> ApprovalResponse {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await services.apiKeys
             .application(for: caller, applicationID: request.applicationID)
         if let userID = request.userID {
-            try services.checkUserID(userID)
+            try FieldRules.checkUserID(userID)
             guard try await !services.store.credentials(applicationID: application.id, userID: userID).isEmpty else {
                 throw ServiceError.notFound("The user has no passkey to approve with")
             }
@@ -86,7 +86,7 @@ struct OutOfBandService: Sendable {
             guard message.count <= Self.messageLength else {
                 throw ServiceError.invalid("message must be at most \(Self.messageLength) characters")
             }
-            try ServerServices.refuseNUL(message, field: "message")
+            try FieldRules.refuseNUL(message, field: "message")
         }
         return try await startApproval(
             application: application, userID: request.userID, message: request.message ?? "",
@@ -236,9 +236,9 @@ struct OutOfBandService: Sendable {
             matchingNumber: matchingNumber, createdAt: now, updatedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
         try await services.store.insertOutOfBandTransaction(record)
-        await Webhooks(services: services).record(record, status: .pending, userID: userID)
+        await services.webhooks.record(record, status: .pending, userID: userID)
         let link = try OutOfBandLinks.appLink(
-            publicURL: services.publicURL, payload: OutOfBandLinks.payload(record, token: dispatchToken, services))
+            publicURL: services.publicURL, payload: OutOfBandLinks.payload(record, token: dispatchToken, publicURL: services.publicURL))
         return Started(record: record, statusToken: statusToken, appLink: link, qrCode: try OutOfBandLinks.qrCode(link))
     }
 
@@ -250,8 +250,8 @@ struct OutOfBandService: Sendable {
         let credential = try Self.decode(request.credential, as: RegistrationResponseJSON.self)
         try Self.requireChallenge(challenge, in: credential.response.clientDataJSON)
         if let device = request.device {
-            try services.checkName(device.name, field: "device.name", maximumBytes: 128)
-            try services.checkName(device.pushToken, field: "device.push_token", maximumBytes: 4096)
+            try FieldRules.checkName(device.name, field: "device.name", maximumBytes: 128)
+            try FieldRules.checkName(device.pushToken, field: "device.push_token", maximumBytes: 4096)
             if let key = device.key { _ = try Self.deviceKey(key) }
             guard device.pushToken == nil || device.key != nil else {
                 throw ServiceError.invalid(
@@ -276,8 +276,8 @@ struct OutOfBandService: Sendable {
                     name: device.name, pushToken: device.pushToken, publicJWK: try Self.deviceKey(key),
                     createdAt: services.now()))
         }
-        let token = try await LoginTokens.issue(
-            services: services, application: application, userID: userID,
+        let token = try await services.loginTokens.issue(
+            application: application, userID: userID,
             credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
             userpwTime: nil)
         let status = await finish(
@@ -320,8 +320,8 @@ struct OutOfBandService: Sendable {
                 throw ServiceError.forbidden("The number does not match the one shown; the transaction has failed")
             }
         }
-        let token = try await LoginTokens.issue(
-            services: services, application: application, userID: userID, credentialID: credentialID,
+        let token = try await services.loginTokens.issue(
+            application: application, userID: userID, credentialID: credentialID,
             authenticatorData: outcome.verified.authenticatorData, userpwTime: nil)
         let status = await finish(
             transaction, .succeeded, userID: userID, credentialID: credentialID, token: token, caller: caller)
@@ -366,7 +366,7 @@ struct OutOfBandService: Sendable {
                 metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
             return .pending
         }
-        await Webhooks(services: services).record(transaction, status: status, userID: userID)
+        await services.webhooks.record(transaction, status: status, userID: userID)
         let action: AuditAction? =
             switch (transaction.operation, status) {
             case (.authentication, .succeeded): .approvalApproved

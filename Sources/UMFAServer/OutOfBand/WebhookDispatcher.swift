@@ -39,7 +39,7 @@ struct WebhookDispatcher: Service {
     func expireTransactions() async {
         do {
             for transaction in try await services.store.expireOutOfBandTransactions(at: services.now()) {
-                await Webhooks(services: services).record(transaction, status: .expired, userID: nil)
+                await services.webhooks.record(transaction, status: .expired, userID: nil)
             }
         } catch {
             services.logger.warning(

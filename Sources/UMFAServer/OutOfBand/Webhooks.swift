@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 import UMFAContract
 import UMFAEncoding
 import UMFAStorage
@@ -9,37 +10,40 @@ import UMFAWebAuthn
 /// its application, when the application has a webhook URL; ``WebhookDispatcher`` sends it,
 /// signed with the application's secret.
 struct Webhooks: Sendable {
-    let services: ServerServices
+    let store: any ApplicationStore & WebhookOutboxStore
+    let sealed: SealedSecrets
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     static let secretPrefix = "umfa_whs_"
 
     /// A new secret and its sealed form, to store.
     func newSecret() throws -> (secret: String, sealed: [UInt8]) {
         let secret = Secrets.make(prefix: Self.secretPrefix)
-        return (secret, try services.sealed.seal(secret, for: .webhookSecret))
+        return (secret, try sealed.seal(secret, for: .webhookSecret))
     }
 
     /// Puts `transaction`'s change to `status` into the outbox; an outbox that refuses it is an
     /// error in the server log (the change itself stands).
     func record(_ transaction: OutOfBandTransactionRecord, status: OutOfBandStatus, userID: String?) async {
         do {
-            guard let application = try await services.store.application(id: transaction.applicationID),
+            guard let application = try await store.application(id: transaction.applicationID),
                 application.webhookURL != nil
             else { return }
-            let now = services.now()
+            let now = self.now()
             let event = WebhookEvent(
                 type: status == .pending ? "transaction.created" : "transaction.\(status.rawValue)",
                 transactionId: transaction.transactionID, status: status.rawValue,
                 userId: userID ?? transaction.userID, occurredAt: Timestamps.rfc3339(now))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            try await services.store.enqueueWebhook(
+            try await store.enqueueWebhook(
                 WebhookDeliveryRecord(
                     id: TimeOrderedID.next(at: now), applicationID: application.id,
                     body: String(decoding: try encoder.encode(event), as: UTF8.self), nextAttemptAt: now,
                     createdAt: now))
         } catch {
-            services.logger.error(
+            logger.error(
                 "a webhook event could not be queued",
                 metadata: [
                     "transaction_id": .string(transaction.transactionID), "error.message": .string("\(error)"),

@@ -25,7 +25,7 @@ struct PasskeyManagementAccess: Sendable {
         let presented = values.presented
         guard let (scheme, token) = ProtectedResource.credentials(presented.authorization),
             scheme == .dpop || Self.isAccessToken(token)
-        else { return try await SignedInUser.from(caller, services: services) }
+        else { return try await SignedInUser.from(caller, loginTokens: services.loginTokens, applications: services.store) }
         let invalid = AccessTokenChallenge(
             error: .unauthenticated("The access token is invalid, expired or revoked"), scheme: scheme.rawValue,
             code: "invalid_token")

@@ -15,7 +15,7 @@ struct RecoveryCodes: Sendable {
 
     /// `POST /api/umfa/me/recovery-codes`.
     func createMine(caller: Caller) async throws -> RecoveryCodesResponse {
-        let user = try await SignedInUser.from(caller, services: services)
+        let user = try await SignedInUser.from(caller, loginTokens: services.loginTokens, applications: services.store)
         return RecoveryCodesResponse(
             traceID: caller.traceID,
             recoveryCodes: try await issue(
@@ -24,7 +24,7 @@ struct RecoveryCodes: Sendable {
 
     /// `GET /api/umfa/me/recovery-codes`.
     func countMine(caller: Caller) async throws -> RecoveryCodeCountResponse {
-        let user = try await SignedInUser.from(caller, services: services)
+        let user = try await SignedInUser.from(caller, loginTokens: services.loginTokens, applications: services.store)
         let remaining = try await services.store.recoveryCodes(applicationID: user.application.id, userID: user.userID)
         return RecoveryCodeCountResponse(traceID: caller.traceID, remaining: remaining.count)
     }
@@ -33,12 +33,12 @@ struct RecoveryCodes: Sendable {
     func createForUser(_ request: UserRecoveryCodesRequest, values: RequestValues, caller: Caller) async throws
         -> RecoveryCodesResponse
     {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await services.apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard let userID = values.path("user_id") else {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
         }
-        try services.checkUserID(userID)
+        try FieldRules.checkUserID(userID)
         guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("Unknown user")
         }
@@ -54,7 +54,7 @@ struct RecoveryCodes: Sendable {
         guard let applicationID = UUID(uuidString: request.applicationID),
             let application = try await services.store.application(id: applicationID)
         else { throw ServiceError.invalid("application_id must name an application") }
-        try services.checkUserID(request.userID)
+        try FieldRules.checkUserID(request.userID)
         guard request.recoveryCode.utf8.count <= 64 else { throw ServiceError.invalid("recovery_code is too long") }
         let hash = Secrets.hash(Self.canonical(request.recoveryCode))
         return try await services.abuse.ceremony(application: application.id, userID: request.userID, caller: caller) {

@@ -14,24 +14,27 @@ struct SignedInUser: Sendable {
     /// How old a login token may be for self-service.
     static let freshness: TimeInterval = 300
 
-    static func from(_ caller: Caller, services: ServerServices) async throws -> SignedInUser {
+    /// The signed-in user of `caller`, whose login token `loginTokens` accepts.
+    static func from(
+        _ caller: Caller, loginTokens: LoginTokens, applications: any ApplicationStore
+    ) async throws -> SignedInUser {
         guard let token = caller.bearer else {
             throw ServiceError.unauthenticated("Sign in first: send Authorization: Bearer <login token>")
         }
         let refused = ServiceError.unauthenticated("The login token was refused; sign in again")
         // The token names its application and user; the full check below proves it.
         guard let named = unverifiedClaims(token), let id = UUID(uuidString: named.applicationID),
-            let application = try await services.store.application(id: id)
+            let application = try await applications.application(id: id)
         else { throw refused }
         let claims: LoginTokenClaims?
         do {
-            claims = try await LoginTokens.validate(
-                token, services: services, application: application, userID: named.userID)
+            claims = try await loginTokens.validate(
+                token, application: application, userID: named.userID)
         } catch is TokenValidationFailure {
             throw refused
         }
         guard let claims else { throw refused }
-        guard Double(claims.iat) >= services.now().timeIntervalSince1970 - freshness else {
+        guard Double(claims.iat) >= loginTokens.now().timeIntervalSince1970 - freshness else {
             throw ServiceError.unauthenticated(
                 "Sign in again: self-service needs a login token at most \(Int(freshness)) seconds old")
         }

@@ -6,7 +6,9 @@ import UMFAStorage
 /// validate or change another's data. Wrong keys count against the client address's abuse limit;
 /// valid ones are never refused by it.
 struct APIKeyAuthentication {
-    let services: ServerServices
+    let store: any ApplicationStore
+    let validationCache: ValidationCache
+    let abuse: AbuseGuard
 
     static let missingKey = "Missing API key: send Authorization: Bearer <API key>"
 
@@ -25,13 +27,13 @@ struct APIKeyAuthentication {
         }
         // One query at most: the key's application, which must be the one named.
         let hash = Secrets.hash(key)
-        let owner = try await services.validationCache.application(forKeyHash: hash) {
-            try await services.store.application(forAPIKeyHash: hash)
+        let owner = try await validationCache.application(forKeyHash: hash) {
+            try await store.application(forAPIKeyHash: hash)
         }
         guard let owner, owner.id == applicationID else {
             // Only a key that exists nowhere is a guess; a real key naming another application is
             // not. A valid key is never refused for what others did at this address.
-            try await services.abuse.refuseCredential(
+            try await abuse.refuseCredential(
                 caller, counting: owner == nil,
                 ServiceError.unauthenticated("The API key is not valid for this application"))
         }

@@ -66,7 +66,7 @@ struct AssertionCheck {
     }
 
     private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
-        let engine = CeremonyEngine(application: application, services: services)
+        let engine = CeremonyEngine(application: application, ceremonies: services.ceremonies)
         // The challenge is found through the client data, then consumed exactly once.
         let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: ceremony)
         // User ids are compared as bytes: a Unicode-equal spelling is another user (docs/contract.md §4).

@@ -22,7 +22,7 @@ struct AuthenticationService: Sendable {
     {
         let requested = try CeremonyExtensions(hints: request.hints, prf: request.prf, registration: false)
         return try await options(
-            application: try await services.application(request.applicationID), userID: request.userID, caller: caller,
+            application: try await services.store.application(request.applicationID), userID: request.userID, caller: caller,
             requested: requested)
     }
 
@@ -37,7 +37,7 @@ struct AuthenticationService: Sendable {
         try services.abuse.countOptionsRequest(caller)
         var allow: [CredentialDescriptor]?
         if let userID {
-            try services.checkUserID(userID)
+            try FieldRules.checkUserID(userID)
             let credentials = try await services.store.credentials(applicationID: application.id, userID: userID)
             allow = credentials.map {
                 CredentialDescriptor(
@@ -45,7 +45,7 @@ struct AuthenticationService: Sendable {
                     transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
             }
             if credentials.isEmpty {
-                allow = try await PseudoCredentials(services: services, application: application).descriptors(
+                allow = try await PseudoCredentials(store: services.store, serverSecret: services.serverSecret, application: application).descriptors(
                     for: userID)
             }
         }
@@ -67,11 +67,11 @@ struct AuthenticationService: Sendable {
 
     /// §7.2 against a challenge this server issued, then a login token.
     func verify(_ request: AuthenticationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
-        let application = try await services.application(request.applicationID)
+        let application = try await services.store.application(request.applicationID)
         let outcome = try await signIn(
             application: application, userID: request.userID, credential: request.credential, caller: caller)
-        let token = try await LoginTokens.issue(
-            services: services, application: application, userID: outcome.credential.userID,
+        let token = try await services.loginTokens.issue(
+            application: application, userID: outcome.credential.userID,
             credentialID: outcome.credential.credentialID, authenticatorData: outcome.verified.authenticatorData,
             userpwTime: nil)
         return CeremonyResponse(
@@ -84,7 +84,7 @@ struct AuthenticationService: Sendable {
     func signIn(
         application: ApplicationRecord, userID: String?, credential: AuthenticationResponseJSON, caller: Caller
     ) async throws -> AssertionCheck.Outcome {
-        if let userID { try services.checkUserID(userID) }
+        if let userID { try FieldRules.checkUserID(userID) }
         return try await AssertionCheck(
             services: services, application: application, caller: caller, failureMessage: Self.failureMessage
         ).verify(credential, expectedUserID: userID)
@@ -92,8 +92,8 @@ struct AuthenticationService: Sendable {
 
     /// Removes the credential that signed a fresh challenge: only its holder can unenroll it.
     func unenroll(_ request: UnenrollRequest, caller: Caller) async throws -> UnenrollResponse {
-        let application = try await services.application(request.applicationID)
-        try services.checkUserID(request.userID)
+        let application = try await services.store.application(request.applicationID)
+        try FieldRules.checkUserID(request.userID)
         let outcome = try await AssertionCheck(
             services: services, application: application, caller: caller, failureMessage: Self.failureMessage,
             purpose: "unenroll"

@@ -83,10 +83,10 @@ struct CredentialService: Sendable {
     }
 
     private func authorize(_ target: Target, caller: Caller) async throws -> (ApplicationRecord, String) {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await services.apiKeys
             .application(for: caller, applicationID: target.applicationID)
         guard let userID = target.userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
-        try services.checkUserID(userID)
+        try FieldRules.checkUserID(userID)
         return (application, userID)
     }
 }

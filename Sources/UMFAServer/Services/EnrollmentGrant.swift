@@ -54,8 +54,8 @@ struct EnrollmentGrant {
             guard let loginToken else { throw ServiceError.forbidden(Self.anotherDeviceNeedsGrant) }
             let now = services.now()
             do {
-                let claims = try await LoginTokens.validate(
-                    loginToken, services: services, application: application, userID: userID)
+                let claims = try await services.loginTokens.validate(
+                    loginToken, application: application, userID: userID)
                 guard let issuedAt = claims?.iat,
                     now.timeIntervalSince1970 - Double(issuedAt) <= Self.loginTokenMaximumAge
                 else {

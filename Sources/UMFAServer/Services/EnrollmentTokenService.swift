@@ -14,9 +14,9 @@ struct EnrollmentTokenService: Sendable {
 
     /// Issues a token for `request.userID`, stored only as its hash.
     func create(_ request: EnrollmentTokenRequest, caller: Caller) async throws -> EnrollmentTokenResponse {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await services.apiKeys
             .application(for: caller, applicationID: request.applicationID)
-        try services.checkUserID(request.userID)
+        try FieldRules.checkUserID(request.userID)
         let lifetime = request.ttlSeconds ?? Self.defaultLifetime
         guard (1...Self.maximumLifetime).contains(lifetime) else {
             throw ServiceError.invalid("ttl_seconds must be 1 to \(Self.maximumLifetime)")

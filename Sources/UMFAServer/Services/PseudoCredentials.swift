@@ -9,7 +9,9 @@ import UMFAWebAuthnTypes
 /// list in the same application — as many ids, of the same lengths, with the same transports —
 /// so the options never tell whether a user exists.
 struct PseudoCredentials {
-    let services: ServerServices
+    let store: any CredentialStore
+    /// The server secret the pseudo ids derive from.
+    let serverSecret: [UInt8]
     let application: ApplicationRecord
 
     /// When the application has no credential to copy, the shape of a single platform passkey.
@@ -17,8 +19,8 @@ struct PseudoCredentials {
 
     func descriptors(for userID: String) async throws -> [CredentialDescriptor] {
         let label = "pseudo-credential:\(application.id.uuidString.lowercased()):\(userID)"
-        let seed = Secrets.derive(label, key: services.serverSecret)
-        let sample = try await services.store.sampleCredentials(applicationID: application.id, seed: seed)
+        let seed = Secrets.derive(label, key: serverSecret)
+        let sample = try await store.sampleCredentials(applicationID: application.id, seed: seed)
         let shapes =
             sample.isEmpty
             ? Self.fallbackShape : sample.map { (length: $0.credentialID.count, transports: $0.transports) }
@@ -34,7 +36,7 @@ struct PseudoCredentials {
         var bytes: [UInt8] = []
         var block = 0
         while bytes.count < length {
-            bytes += Secrets.derive("\(label):\(index):\(block)", key: services.serverSecret)
+            bytes += Secrets.derive("\(label):\(index):\(block)", key: serverSecret)
             block += 1
         }
         return Array(bytes.prefix(length))

@@ -20,9 +20,9 @@ struct RegistrationService: Sendable {
     /// Creation options for `request.userID`, once the enrollment policy allows it; the
     /// challenge is stored bound to the application, the user and the ceremony.
     func options(_ request: RegistrationOptionsRequest, caller: Caller) async throws -> RegistrationOptionsResponse {
-        let application = try await services.application(request.applicationID)
-        try services.checkUserID(request.userID)
-        try services.checkName(request.displayName, field: "display_name", maximumBytes: 256)
+        let application = try await services.store.application(request.applicationID)
+        try FieldRules.checkUserID(request.userID)
+        try FieldRules.checkName(request.displayName, field: "display_name", maximumBytes: 256)
         let requested = try CeremonyExtensions(hints: request.hints, prf: request.prf, registration: true)
         // Unauthenticated under the open policy, and stores a challenge: limited per address.
         try services.abuse.countOptionsRequest(caller)
@@ -90,10 +90,10 @@ struct RegistrationService: Sendable {
 
     /// §7.1 under the abuse limits (a failed verification counts against the caller).
     func verify(_ request: RegistrationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
-        let application = try await services.application(request.applicationID)
+        let application = try await services.store.application(request.applicationID)
         let registered = try await register(request, application: application, caller: caller)
-        let token = try await LoginTokens.issue(
-            services: services, application: application, userID: request.userID,
+        let token = try await services.loginTokens.issue(
+            application: application, userID: request.userID,
             credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
             userpwTime: registered.userpwTime)
         return CeremonyResponse(
@@ -132,8 +132,8 @@ struct RegistrationService: Sendable {
     )
         async throws -> Registered
     {
-        try services.checkUserID(request.userID)
-        try services.checkName(request.deviceName, field: "device_name", maximumBytes: 128)
+        try FieldRules.checkUserID(request.userID)
+        try FieldRules.checkName(request.deviceName, field: "device_name", maximumBytes: 128)
         let registered: Registered
         do {
             registered = try await services.abuse.ceremony(
@@ -164,7 +164,7 @@ struct RegistrationService: Sendable {
     )
         async throws -> Registered
     {
-        let engine = CeremonyEngine(application: application, services: services)
+        let engine = CeremonyEngine(application: application, ceremonies: services.ceremonies)
         let consumed = try await engine.consumeChallenge(request.credential.response.clientDataJSON, ceremony: ceremony)
         let challenge = consumed.record
         // Byte for byte: a Unicode-equal spelling of the user id is another user (docs/contract.md §4).

@@ -9,13 +9,13 @@ import UMFAStorage
 /// Applications that share an RP ID share its passkeys and publish one document: their related
 /// origins merged, the oldest application's first, duplicates removed (``RelatedOrigins/merged(_:)``).
 struct RelatedOriginsService: Sendable {
-    let services: ServerServices
+    let store: any ApplicationStore
 
     /// The document for the host of a request's `Host` header (`login.example.com:8443`); 404
     /// when no application has that RP ID, or none of them lists a related origin.
     func document(host: String) async throws -> RelatedOriginsDocument {
         guard let rpID = Self.rpID(fromHost: host) else { throw Self.unknown }
-        let applications = try await services.store.applications(rpID: rpID)
+        let applications = try await store.applications(rpID: rpID)
         let origins = RelatedOrigins.merged(applications.map(\.relatedOrigins))
         guard !origins.isEmpty else { throw Self.unknown }
         return RelatedOriginsDocument(origins: origins)

@@ -15,10 +15,10 @@ struct ValidateTokenService: Sendable {
 
     /// Checks the token for the application of the caller's API key.
     func validate(_ request: ValidateTokenRequest, caller: Caller) async throws -> ValidateTokenResponse {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await services.apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard !request.userID.isEmpty else { throw ServiceError.invalid("user_id is required") }
-        try services.checkUserID(request.userID)
+        try FieldRules.checkUserID(request.userID)
         switch request.tokenType {
         case nil, "jwt":
             guard case .string(let jwt) = request.token else {
@@ -58,8 +58,8 @@ struct ValidateTokenService: Sendable {
     /// the documented style. The demo page's validate route uses it too.
     func validateJWT(_ jwt: String, application: ApplicationRecord, userID: String) async throws {
         do {
-            _ = try await LoginTokens.validate(
-                jwt, services: services, application: application, userID: userID, lookup: .cached)
+            _ = try await services.loginTokens.validate(
+                jwt, application: application, userID: userID, lookup: .cached)
         } catch let failure as TokenValidationFailure {
             throw ServiceError.unauthenticated(Self.failurePrefix + "MFA login JWT was invalid: \(failure.message)")
         }

@@ -23,10 +23,10 @@ struct UserProfiles: Sendable {
 
     /// Changes the members the request names; an empty string removes a value.
     func update(_ request: UserProfileRequest, userID: String?, caller: Caller) async throws -> UserProfileResponse {
-        let application = try await APIKeyAuthentication(services: services)
+        let application = try await services.apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard let userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
-        try services.checkUserID(userID)
+        try FieldRules.checkUserID(userID)
         guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("No such user")
         }
@@ -41,7 +41,7 @@ struct UserProfiles: Sendable {
             guard value.utf8.count <= limit else {
                 throw ServiceError.invalid("\(field) must be at most \(limit) bytes")
             }
-            try ServerServices.refuseNUL(value, field: field)
+            try FieldRules.refuseNUL(value, field: field)
             return .some(value)
         }
         if let email = try change(request.email, "email", 254) {

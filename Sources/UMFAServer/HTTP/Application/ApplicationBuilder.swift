@@ -110,7 +110,7 @@ private func prepare(
         store: store, now: configuration.now, logger: logger, auditRetention: configuration.auditRetention
     ).purge()
     // Operator passkeys of an earlier admin token end now (issue 34 item 3).
-    try await ConsoleTokenEpoch(services: services).enforce()
+    try await services.consoleTokenEpoch.enforce()
     return (services, report)
 }
 

@@ -11,10 +11,10 @@ struct DeviceInformationRoute: Sendable {
 
     /// Checks the device proof and the new values, then keeps them with the proving key.
     func update(_ request: DeviceInformationRequest, caller: Caller) async throws -> DeviceInformationResponse {
-        try services.checkUserID(request.userID)
-        try services.checkName(request.name, field: "name", maximumBytes: 128)
-        try services.checkName(request.pushToken, field: "push_token", maximumBytes: 4096)
-        let application = try await services.application(request.applicationID)
+        try FieldRules.checkUserID(request.userID)
+        try FieldRules.checkName(request.name, field: "name", maximumBytes: 128)
+        try FieldRules.checkName(request.pushToken, field: "push_token", maximumBytes: 4096)
+        let application = try await services.store.application(request.applicationID)
         let credentialID = try await DeviceProofCheck(services: services).verify(
             caller, method: "POST", path: APIOperation.updateDeviceInformation.path, application: application,
             userID: request.userID)

@@ -110,8 +110,8 @@ struct PendingApprovals: Sendable {
     private func authorize(
         _ caller: Caller, method: String, operation: APIOperation, applicationID: String, userID: String
     ) async throws -> (ApplicationRecord, [UInt8]) {
-        try services.checkUserID(userID)
-        let application = try await services.application(applicationID)
+        try FieldRules.checkUserID(userID)
+        let application = try await services.store.application(applicationID)
         let credentialID = try await DeviceProofCheck(services: services).verify(
             caller, method: method, path: operation.path, application: application, userID: userID)
         return (application, credentialID)
@@ -128,7 +128,7 @@ struct PendingApprovals: Sendable {
                     createdAt: Timestamps.rfc3339(transaction.createdAt),
                     expiresAt: Timestamps.rfc3339(transaction.expiresAt),
                     dispatchTokenResponse: try OutOfBandLinks.dispatchTokenResponse(
-                        OutOfBandLinks.payload(transaction, token: token, services)))
+                        OutOfBandLinks.payload(transaction, token: token, publicURL: services.publicURL)))
             }
     }
 }

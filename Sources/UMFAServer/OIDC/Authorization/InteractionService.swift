@@ -44,7 +44,7 @@ struct InteractionService: Sendable {
     /// unknown one stays as given, so answers never tell who has an account).
     func userID(forLogin login: String?) async throws -> String? {
         guard let login else { return nil }
-        try services.checkUserID(login)
+        try FieldRules.checkUserID(login)
         if ASCIISplit.contains(login, "@"),
             let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
         {

@@ -13,7 +13,7 @@ import UMFAEncoding
 enum LoginHint {
     /// `text` when it is an identifier as above; `nil` otherwise.
     static func identifier(_ text: String) -> String? {
-        guard (try? ServerServices.checkUserID(text)) != nil, isVisibleText(text) else { return nil }
+        guard (try? FieldRules.checkUserID(text)) != nil, isVisibleText(text) else { return nil }
         if ASCIISplit.contains(text, "@") {
             guard (try? UserProfiles.checkEmail(text)) != nil else { return nil }
         }

@@ -6,7 +6,7 @@ import UMFAWebAuthnTypes
 /// An application's users' passkeys as a ``CredentialRepository``: each found with its owner's
 /// user handle in one read.
 struct ApplicationCredentials: CredentialRepository {
-    let store: any UMFAStore
+    let store: any CredentialStore
     let applicationID: UUID
 
     /// A stored credential and its owner's user handle.

@@ -18,7 +18,7 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
     /// The party's credentials.
     let credentials: Credentials
     /// The challenges table.
-    let challenges: any UMFAStore
+    let challenges: any CeremonyStore
     let now: @Sendable () -> Date
 
     /// A challenge found through a response's client data and consumed.

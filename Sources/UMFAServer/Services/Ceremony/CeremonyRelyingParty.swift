@@ -27,10 +27,10 @@ extension ApplicationRecord {
 
 extension CeremonyEngine where Credentials == ApplicationCredentials {
     /// The engine of an application's users.
-    init(application: ApplicationRecord, services: ServerServices) {
+    init(application: ApplicationRecord, ceremonies: CeremonyStores) {
         self.init(
-            relyingParty: application.ceremonyParty(anchors: services.attestationAnchors),
-            credentials: ApplicationCredentials(store: services.store, applicationID: application.id),
-            challenges: services.store, now: services.now)
+            relyingParty: application.ceremonyParty(anchors: ceremonies.attestationAnchors),
+            credentials: ApplicationCredentials(store: ceremonies.store, applicationID: application.id),
+            challenges: ceremonies.store, now: ceremonies.now)
     }
 }
