@@ -13,7 +13,7 @@ extension AdminService {
         }
         for id in ids {
             guard
-                let client = try await services.store.oauthClient(applicationID: application.id, clientID: id),
+                let client = try await store.oauthClient(applicationID: application.id, clientID: id),
                 client.authenticationMethod.isConfidential, !client.isSelfRegistered
             else {
                 throw ServiceError.invalid(

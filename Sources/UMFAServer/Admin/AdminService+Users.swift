@@ -18,22 +18,22 @@ extension AdminService {
         var users: [UserRecord] = []
         if let query = values.query("query")?.trimmingCharacters(in: .whitespaces), !query.isEmpty {
             guard query.byteCount <= 256 else { throw ServiceError.invalid("query must be at most 256 bytes") }
-            if let user = try await services.store.user(applicationID: application.id, userID: query) {
+            if let user = try await store.user(applicationID: application.id, userID: query) {
                 users.append(user)
             }
-            if let userID = try await services.store.userID(applicationID: application.id, email: query),
+            if let userID = try await store.userID(applicationID: application.id, email: query),
                 !users.contains(where: { $0.userID == userID }),
-                let user = try await services.store.user(applicationID: application.id, userID: userID)
+                let user = try await store.user(applicationID: application.id, userID: userID)
             {
                 users.append(user)
             }
         } else {
-            users = try await services.store.recentUsers(applicationID: application.id, limit: Self.recentUserCount)
+            users = try await store.recentUsers(applicationID: application.id, limit: Self.recentUserCount)
         }
         var summaries: [AdminUserSummary] = []
         for user in users {
-            let profile = try await services.store.userProfile(applicationID: application.id, userID: user.userID)
-            let credentials = try await services.store.credentials(applicationID: application.id, userID: user.userID)
+            let profile = try await store.userProfile(applicationID: application.id, userID: user.userID)
+            let credentials = try await store.credentials(applicationID: application.id, userID: user.userID)
             summaries.append(
                 AdminUserSummary(
                     userID: user.userID, displayName: user.displayName, email: profile?.email,
@@ -46,22 +46,22 @@ extension AdminService {
     func userCredentials(values: RequestValues, caller: Caller) async throws -> CredentialListResponse {
         let (application, userID) = try await user(values)
         return try await CredentialService.list(
-            services.store, application: application.id, userID: userID, caller: caller)
+            store, application: application.id, userID: userID, caller: caller)
     }
 
     /// `DELETE /api/admin/applications/{id}/users/{user_id}/credentials/{credential_id}`.
     func deleteUserCredential(values: RequestValues, caller: Caller) async throws -> RemovedResponse {
         let (application, userID) = try await user(values)
         let answer = try await CredentialService.delete(
-            services.store, application: application.id, userID: userID, credentialID: values.path("credential_id"),
+            store, application: application.id, userID: userID, credentialID: values.path("credential_id"),
             caller: caller)
         let credentialID = values.path("credential_id").flatMap(Base64URL.decode)
-        await services.audit.record(
+        await audit.record(
             .credentialDeleted, application: application.id, actor: .admin, userID: userID,
             credentialID: credentialID, caller: caller, details: ["via": .string("admin")])
         if let credentialID {
-            await SignInCredentials(services: services, applicationID: application.id).revoke(
-                userID: userID, credentialID: credentialID, actor: .admin, caller: caller, via: "admin")
+            await signIns.revoke(
+                in: application.id, userID: userID, credentialID: credentialID, actor: .admin, caller: caller, via: "admin")
         }
         return answer
     }
@@ -71,13 +71,13 @@ extension AdminService {
         let (application, userID) = try await user(values)
         return RecoveryCodesResponse(
             traceID: caller.traceID,
-            recoveryCodes: try await RecoveryCodes(services: services).issue(
+            recoveryCodes: try await recoveryCodes.issue(
                 application: application.id, userID: userID, actor: .admin, caller: caller))
     }
 
     /// `GET /api/admin/signing-keys`: newest first.
     func signingKeys(caller: Caller) async throws -> SigningKeyListResponse {
-        let keys = try await services.store.signingKeys().map {
+        let keys = try await store.signingKeys().map {
             SigningKeySummary(
                 kid: $0.kid, alg: $0.algorithm, createdAt: Timestamps.rfc3339($0.createdAt),
                 retiredAt: $0.retiredAt.map(Timestamps.rfc3339))
@@ -92,7 +92,7 @@ extension AdminService {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
         }
         try FieldRules.checkUserID(userID)
-        guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
+        guard try await store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("Unknown user")
         }
         return (application, userID)

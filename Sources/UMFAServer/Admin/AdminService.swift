@@ -8,14 +8,24 @@ import UMFAWebAuthn
 /// The admin API: applications, their API keys and the signing keys. Callers are authorised
 /// by ``AdminAuthorization`` (middleware on the admin route group) before anything here runs.
 struct AdminService: Sendable {
-    let services: ServerServices
+    /// The stores the admin API reads and changes.
+    typealias Store = ApplicationStore & CredentialStore & UserProfileStore & ConsoleStore & SigningKeyStore & OAuthClientStore
+
+    let store: any Store
+    /// Signing-key rotation.
+    let tokens: TokenService
+    let webhooks: Webhooks
+    let signIns: SignInCredentials
+    let recoveryCodes: RecoveryCodes
+    let audit: AuditLog
+    let now: @Sendable () -> Date
 
     /// Creates an application with its first API key (shown once, stored hashed).
     func create(_ request: CreateApplicationRequest, caller: Caller) async throws -> ApplicationResponse {
         var application = ApplicationRecord(
             id: UUID(), name: request.name, rpID: request.rpID, rpName: request.settings.rpName ?? request.name,
             origins: request.origins, enrollmentPolicy: .grant, userVerification: .preferred, attestation: .none,
-            tokenTTLSeconds: 300, createdAt: services.now())
+            tokenTTLSeconds: 300, createdAt: now())
         var settings = request.settings
         (settings.name, settings.rpID, settings.rpName, settings.origins) = (nil, nil, nil, nil)
         try apply(settings, to: &application)
@@ -25,13 +35,13 @@ struct AdminService: Sendable {
         try await checkIntrospectionClients(application)
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
         let apiKey = Secrets.make(prefix: "umfa_ak_")
-        try await services.store.insertApplication(application)
+        try await store.insertApplication(application)
         let hash = Secrets.hash(apiKey)
-        try await services.store.insertAPIKey(hash: hash, applicationID: application.id, createdAt: services.now())
-        await services.audit.record(
+        try await store.insertAPIKey(hash: hash, applicationID: application.id, createdAt: now())
+        await audit.record(
             .applicationCreated, application: application.id, actor: .admin, caller: caller,
             details: ["name": .string(application.name), "rp_id": .string(application.rpID)])
-        await services.audit.record(
+        await audit.record(
             .apiKeyCreated, application: application.id, actor: .admin, caller: caller,
             details: ["key_id": .string(APIKeyRecord.keyID(forHash: hash))])
         return Self.view(application, traceID: caller.traceID, apiKey: apiKey, webhookSecret: webhookSecret)
@@ -44,7 +54,7 @@ struct AdminService: Sendable {
 
     /// Every application.
     func list(caller: Caller) async throws -> ApplicationListResponse {
-        let applications = try await services.store.applications().map { Self.view($0, traceID: caller.traceID) }
+        let applications = try await store.applications().map { Self.view($0, traceID: caller.traceID) }
         return ApplicationListResponse(traceID: caller.traceID, applications: applications)
     }
 
@@ -59,8 +69,8 @@ struct AdminService: Sendable {
         if request.relatedOrigins != nil || request.rpID != nil { try await checkRelatedOriginLabels(application) }
         if request.introspectionClients != nil { try await checkIntrospectionClients(application) }
         let webhookSecret = try issueWebhookSecretIfNeeded(&application)
-        try await services.store.updateApplication(application)
-        await services.audit.record(
+        try await store.updateApplication(application)
+        await audit.record(
             .applicationUpdated, application: application.id, actor: .admin, caller: caller,
             details: ["settings": .array(Self.settingNames(request).map(JSONValue.string))])
         return Self.view(application, traceID: caller.traceID, webhookSecret: webhookSecret)
@@ -73,10 +83,10 @@ struct AdminService: Sendable {
         guard application.webhookURL != nil else {
             throw ServiceError.conflict("The application has no webhook_url; set one first")
         }
-        let (secret, sealed) = try services.webhooks.newSecret()
+        let (secret, sealed) = try webhooks.newSecret()
         application.sealedWebhookSecret = sealed
-        try await services.store.updateApplication(application)
-        await services.audit.record(.webhookSecretRotated, application: application.id, actor: .admin, caller: caller)
+        try await store.updateApplication(application)
+        await audit.record(.webhookSecretRotated, application: application.id, actor: .admin, caller: caller)
         return WebhookSecretResponse(traceID: caller.traceID, webhookSecret: secret)
     }
 
@@ -88,7 +98,7 @@ struct AdminService: Sendable {
             return nil
         }
         guard application.sealedWebhookSecret == nil else { return nil }
-        let (secret, sealed) = try services.webhooks.newSecret()
+        let (secret, sealed) = try webhooks.newSecret()
         application.sealedWebhookSecret = sealed
         return secret
     }
@@ -103,13 +113,7 @@ struct AdminService: Sendable {
 
     /// The application a path's `{id}` names: 400 when it is not a UUID, 404 when unknown.
     func lookup(_ text: String?) async throws -> ApplicationRecord {
-        guard let text, let id = UUID(uuidString: text) else {
-            throw ServiceError.invalid("The application id must be a UUID")
-        }
-        guard let application = try await services.store.application(id: id) else {
-            throw ServiceError.notFound("Unknown application")
-        }
-        return application
+        try await store.administeredApplication(text)
     }
 
     private func apply(_ patch: ApplicationSettingsRequest, to application: inout ApplicationRecord) throws {
@@ -217,7 +221,7 @@ struct AdminService: Sendable {
     /// their related origins together must stay within the labels a client honours (§5.11.1).
     private func checkRelatedOriginLabels(_ application: ApplicationRecord) async throws {
         guard !application.relatedOrigins.isEmpty else { return }
-        let others = try await services.store.applications(rpID: application.rpID).filter { $0.id != application.id }
+        let others = try await store.applications(rpID: application.rpID).filter { $0.id != application.id }
         guard !others.isEmpty else { return }
         try RelatedOrigins.checkLabels(
             RelatedOrigins.merged(others.map(\.relatedOrigins) + [application.relatedOrigins]),
@@ -228,7 +232,7 @@ struct AdminService: Sendable {
     /// which issuer's tokens it takes, though every issuer signs with the server's keys.
     private func checkResourcesUnique(_ application: ApplicationRecord) async throws {
         guard !application.resourceIndicators.isEmpty else { return }
-        for other in try await services.store.applications() where other.id != application.id {
+        for other in try await store.applications() where other.id != application.id {
             if let taken = other.resourceIndicators.first(where: application.resourceIndicators.contains) {
                 throw ServiceError.conflict("resource_indicators: \(taken) belongs to another application")
             }

@@ -9,14 +9,16 @@ import UMFAWebAuthn
 /// (or a console session). Removing a passkey ends every session it started; each removal is
 /// audited.
 struct ConsoleAdministration: Sendable {
-    let services: ServerServices
+    let store: any ConsoleStore
+    let audit: AuditLog
+    let now: @Sendable () -> Date
 
     /// `GET /api/admin/console/credentials`: every operator passkey, oldest first, with the
     /// number of live sessions it started.
     func credentials(caller: Caller) async throws -> ConsoleCredentialListResponse {
-        let sessions = try await services.store.consoleSessions(at: services.now())
+        let sessions = try await store.consoleSessions(at: now())
         let counts = Dictionary(sessions.map { (Base64URL.encode($0.credentialID), 1) }, uniquingKeysWith: +)
-        let credentials = try await services.store.consoleCredentials().map { credential in
+        let credentials = try await store.consoleCredentials().map { credential in
             let id = Base64URL.encode(credential.credentialID)
             return ConsoleCredentialSummary(
                 credentialID: id, name: credential.name, createdAt: Timestamps.rfc3339(credential.createdAt),
@@ -30,11 +32,11 @@ struct ConsoleAdministration: Sendable {
         guard let text, let id = Base64URL.decode(text), !id.isEmpty else {
             throw ServiceError.invalid("credential_id must be base64url")
         }
-        let name = try await services.store.consoleCredential(id: id)?.name
-        guard let ended = try await services.store.deleteConsoleCredential(id: id) else {
+        let name = try await store.consoleCredential(id: id)?.name
+        guard let ended = try await store.deleteConsoleCredential(id: id) else {
             throw ServiceError.notFound("Unknown console passkey")
         }
-        await services.audit.record(
+        await audit.record(
             .adminPasskeyRemoved, application: nil, actor: .admin, credentialID: id, caller: caller,
             details: ["name": .string(name ?? ""), "sessions_ended": .number(Double(ended))])
         return ConsoleCredentialRemovedResponse(traceID: caller.traceID, sessionsEnded: ended)
@@ -44,9 +46,9 @@ struct ConsoleAdministration: Sendable {
     /// session whose cookie came with the request.
     func sessions(currentHash: [UInt8]?, caller: Caller) async throws -> ConsoleSessionListResponse {
         let names = Dictionary(
-            try await services.store.consoleCredentials().map { (Base64URL.encode($0.credentialID), $0.name) },
+            try await store.consoleCredentials().map { (Base64URL.encode($0.credentialID), $0.name) },
             uniquingKeysWith: { first, _ in first })
-        let sessions = try await services.store.consoleSessions(at: services.now()).map { session in
+        let sessions = try await store.consoleSessions(at: now()).map { session in
             let credentialID = Base64URL.encode(session.credentialID)
             return ConsoleSessionSummary(
                 sessionID: Base64URL.encode(session.sessionHash), credentialID: credentialID,
@@ -62,11 +64,11 @@ struct ConsoleAdministration: Sendable {
         guard let text, let hash = Base64URL.decode(text), hash.count == 32 else {
             throw ServiceError.invalid("session_id must be a session id from the list of sessions")
         }
-        let session = try await services.store.consoleSessions(at: services.now()).first { $0.sessionHash == hash }
-        guard try await services.store.deleteConsoleSession(hash: hash) else {
+        let session = try await store.consoleSessions(at: now()).first { $0.sessionHash == hash }
+        guard try await store.deleteConsoleSession(hash: hash) else {
             throw ServiceError.notFound("Unknown console session")
         }
-        await services.audit.record(
+        await audit.record(
             .adminSessionEnded, application: nil, actor: .admin, credentialID: session?.credentialID, caller: caller,
             details: ["session_id": .string(text)])
         return RemovedResponse(traceID: caller.traceID)

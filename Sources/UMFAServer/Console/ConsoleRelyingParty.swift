@@ -8,7 +8,12 @@ import UMFAWebAuthn
 /// applications' in the challenges table, under an application id no application can have, and
 /// its ceremonies run on the applications' engine (``engine``).
 struct ConsoleRelyingParty: Sendable {
-    let services: ServerServices
+    let store: any ConsoleStore & CeremonyStore
+    /// The server's public URL: the console's RP ID and origin.
+    let publicURL: String
+    /// How long a challenge is accepted.
+    let challengeLifetime: TimeInterval
+    let now: @Sendable () -> Date
 
     /// The challenges' application id: the nil UUID (applications get random version 4 ids).
     static let challengeScope = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -16,14 +21,14 @@ struct ConsoleRelyingParty: Sendable {
     /// The public URL's host. Browsers refuse an IP address as RP ID, so a loopback address is
     /// served as `localhost` (open the console at `http://localhost:<port>/admin`).
     var rpID: String {
-        let host = URLComponents(string: services.publicURL)?.host ?? "localhost"
+        let host = URLComponents(string: publicURL)?.host ?? "localhost"
         return ["127.0.0.1", "::1", "[::1]"].contains(host) ? "localhost" : host
     }
 
     /// The public URL's origin (`scheme://host[:port]`), with the host as ``rpID`` names it.
     var origin: String {
-        guard let url = URLComponents(string: services.publicURL), let scheme = url.scheme else {
-            return services.publicURL
+        guard let url = URLComponents(string: publicURL), let scheme = url.scheme else {
+            return publicURL
         }
         let host = rpID.contains(":") ? "[\(rpID)]" : rpID
         return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
@@ -38,11 +43,11 @@ struct ConsoleRelyingParty: Sendable {
     /// user id, base64url) and returns it.
     func newChallenge(_ ceremony: CeremonyKind, userHandle: [UInt8]? = nil) async throws -> [UInt8] {
         let challenge = Secrets.randomBytes(32)
-        try await services.store.insertChallenge(
+        try await store.insertChallenge(
             ChallengeRecord(
                 challenge: challenge, applicationID: Self.challengeScope, userID: userHandle.map(Base64URL.encode),
                 ceremony: ceremony,
-                userVerification: .required, expiresAt: services.now().addingTimeInterval(services.challengeLifetime)))
+                userVerification: .required, expiresAt: now().addingTimeInterval(challengeLifetime)))
         return challenge
     }
 
@@ -55,7 +60,7 @@ struct ConsoleRelyingParty: Sendable {
     /// The one ceremony engine (``CeremonyEngine``), over the operator passkeys.
     var engine: CeremonyEngine<ConsoleCredentials> {
         CeremonyEngine(
-            relyingParty: party, credentials: ConsoleCredentials(store: services.store), challenges: services.store,
-            now: services.now)
+            relyingParty: party, credentials: ConsoleCredentials(store: store), challenges: store,
+            now: now)
     }
 }

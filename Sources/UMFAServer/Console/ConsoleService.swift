@@ -11,9 +11,14 @@ import UMFAWebAuthnTypes
 /// run on the applications' engine (``CeremonyEngine``); the session cookie and the CSRF header
 /// are read and written at the HTTP edge, which passes their values in.
 struct ConsoleService: Sendable {
-    let services: ServerServices
-    var relyingParty: ConsoleRelyingParty { ConsoleRelyingParty(services: services) }
-    var sessions: ConsoleSessions { ConsoleSessions(services: services) }
+    let relyingParty: ConsoleRelyingParty
+    let sessions: ConsoleSessions
+    /// The admin token check, shared with the admin API.
+    let authorization: AdminAuthorization
+    let store: any ConsoleStore
+    let abuse: AbuseGuard
+    let audit: AuditLog
+    let now: @Sendable () -> Date
 
     static let signInFailed = "Sign-in failed"
     static let nameLength = 64
@@ -29,16 +34,16 @@ struct ConsoleService: Sendable {
         -> RegistrationOptionsResponse
     {
         try await checkAdminToken(request.adminToken, caller: caller)
-        try services.abuse.countOptionsRequest(caller)
+        try abuse.countOptionsRequest(caller)
         let userHandle = Secrets.randomBytes(32)
         let challenge = try await relyingParty.newChallenge(.registration, userHandle: userHandle)
-        let existing = try await services.store.consoleCredentials()
+        let existing = try await store.consoleCredentials()
         let options = CreationOptionsJSON(
             rp: RelyingPartyEntity(id: relyingParty.rpID, name: "UMFA admin console"),
             user: UserEntity(id: Base64URLBytes(userHandle), name: "umfa-admin", displayName: "UMFA operator"),
             challenge: Base64URLBytes(challenge),
             pubKeyCredParams: RegistrationService.offeredAlgorithms.map { CredentialParameters(alg: $0) },
-            timeout: UInt32(services.challengeLifetime * 1000),
+            timeout: UInt32(relyingParty.challengeLifetime * 1000),
             excludeCredentials: existing.map { CredentialDescriptor(id: Base64URLBytes($0.credentialID)) },
             authenticatorSelection: AuthenticatorSelectionCriteria(
                 residentKey: .required, requireResidentKey: true, userVerification: .required),
@@ -49,7 +54,7 @@ struct ConsoleService: Sendable {
     /// `POST /admin/session/enroll`: the new passkey is stored and signs in at once.
     func enroll(_ request: ConsoleEnrollRequest, caller: Caller) async throws -> Signed {
         try await checkAdminToken(request.adminToken, caller: caller)
-        let name = try Self.checkedName(request.name) ?? "Passkey of \(Timestamps.rfc3339WholeSeconds(services.now()))"
+        let name = try Self.checkedName(request.name) ?? "Passkey of \(Timestamps.rfc3339WholeSeconds(now()))"
         let engine = relyingParty.engine
         let challenge = try await engine.consumeChallenge(
             request.credential.response.clientDataJSON, ceremony: .registration)
@@ -66,14 +71,14 @@ struct ConsoleService: Sendable {
         let credential = ConsoleCredentialRecord(
             credentialID: verified.record.id, publicKey: verified.record.publicKey.encoded,
             signCount: verified.record.signCount, userHandle: userHandle,
-            backupEligible: verified.record.backupEligible, name: name, createdAt: services.now(),
-            tokenEpoch: services.consoleTokenEpoch.current)
+            backupEligible: verified.record.backupEligible, name: name, createdAt: now(),
+            tokenEpoch: sessions.epoch.current)
         do {
-            try await services.store.insertConsoleCredential(credential)
+            try await store.insertConsoleCredential(credential)
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("This passkey is enrolled already")
         }
-        await services.audit.record(
+        await audit.record(
             .adminPasskeyEnrolled, application: nil, actor: .admin, credentialID: credential.credentialID,
             caller: caller, details: ["name": .string(name)])
         return try await signIn(credential, caller: caller)
@@ -81,12 +86,12 @@ struct ConsoleService: Sendable {
 
     /// `POST /admin/session/options`: a discoverable sign-in.
     func signInOptions(caller: Caller) async throws -> AuthenticationOptionsResponse {
-        try services.abuse.countOptionsRequest(caller)
+        try abuse.countOptionsRequest(caller)
         let challenge = try await relyingParty.newChallenge(.authentication)
         return AuthenticationOptionsResponse(
             traceID: caller.traceID,
             publicKey: RequestOptionsJSON(
-                challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),
+                challenge: Base64URLBytes(challenge), timeout: UInt32(relyingParty.challengeLifetime * 1000),
                 rpId: relyingParty.rpID, allowCredentials: [], userVerification: .required))
     }
 
@@ -94,13 +99,13 @@ struct ConsoleService: Sendable {
     func signIn(_ request: ConsoleSignInRequest, caller: Caller) async throws -> Signed {
         let credential: ConsoleCredentialRecord
         do {
-            credential = try await services.abuse.ceremony(
+            credential = try await abuse.ceremony(
                 application: ConsoleRelyingParty.challengeScope, userID: nil, caller: caller
             ) {
                 try await verify(request.credential)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
-            await services.audit.record(
+            await audit.record(
                 .adminSignInFailed, application: nil, actor: .anonymous, credentialID: request.credential.rawId.bytes,
                 caller: caller, details: ["reason": .string(error.detail ?? error.message)])
             throw ServiceError.unauthenticated(Self.signInFailed, detail: error.detail ?? error.message)
@@ -122,8 +127,8 @@ struct ConsoleService: Sendable {
         guard let session = try await sessions.authorized(cookie: value, csrfToken: csrfToken) else {
             throw ServiceError.unauthenticated("Not signed in, or the X-CSRF-Token header is missing")
         }
-        _ = try await services.store.deleteConsoleSession(hash: session.record.sessionHash)
-        await services.audit.record(
+        _ = try await store.deleteConsoleSession(hash: session.record.sessionHash)
+        await audit.record(
             .adminSignedOut, application: nil, actor: .admin, credentialID: session.record.credentialID,
             caller: caller)
         return RemovedResponse(traceID: caller.traceID)
@@ -132,7 +137,7 @@ struct ConsoleService: Sendable {
     private func verify(_ response: AuthenticationResponseJSON) async throws -> ConsoleCredentialRecord {
         let engine = relyingParty.engine
         let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: .authentication)
-        let epoch = services.consoleTokenEpoch.current
+        let epoch = sessions.epoch.current
         return try await engine.verifyAssertion(response, challenge: challenge) { stored in
             // An operator passkey stands for the admin token it was enrolled with, and no other.
             guard let enrolled = stored.tokenEpoch, constantTimeEqual(enrolled, epoch) else {
@@ -144,14 +149,14 @@ struct ConsoleService: Sendable {
 
     private func signIn(_ credential: ConsoleCredentialRecord, caller: Caller) async throws -> Signed {
         let session = try await sessions.start(credentialID: credential.credentialID)
-        await services.audit.record(
+        await audit.record(
             .adminSignedIn, application: nil, actor: .admin, credentialID: credential.credentialID, caller: caller,
             details: ["passkey": .string(credential.name)])
         return Signed(answer: try await answer(session, caller: caller), session: session)
     }
 
     private func answer(_ session: ConsoleSessions.Current, caller: Caller) async throws -> ConsoleSessionResponse {
-        let name = try await services.store.consoleCredential(id: session.record.credentialID)?.name ?? "passkey"
+        let name = try await store.consoleCredential(id: session.record.credentialID)?.name ?? "passkey"
         return ConsoleSessionResponse(
             traceID: caller.traceID, csrfToken: sessions.csrfToken(for: session.value),
             expiresAt: Timestamps.rfc3339(session.record.expiresAt), passkeyName: name)
@@ -159,7 +164,7 @@ struct ConsoleService: Sendable {
 
     /// The admin token, judged as the admin API judges it (wrong guesses count).
     private func checkAdminToken(_ token: String, caller: Caller) async throws {
-        try await AdminAuthorization(services: services).authorize(
+        try await authorization.authorize(
             Caller(traceID: caller.traceID, clientAddress: caller.clientAddress, bearer: token))
     }
 

@@ -8,7 +8,11 @@ import UMFAWebAuthn
 /// it with the server secret, which the page must send as `X-CSRF-Token` with every admin call
 /// it makes. The edge reads both from the request and passes them in as plain values.
 struct ConsoleSessions: Sendable {
-    let services: ServerServices
+    let store: any ConsoleStore
+    let epoch: ConsoleTokenEpoch
+    /// The server secret CSRF tokens derive from.
+    let serverSecret: [UInt8]
+    let now: @Sendable () -> Date
 
     /// How long a session lasts (it does not extend itself).
     static let lifetime: TimeInterval = 8 * 3600
@@ -22,11 +26,11 @@ struct ConsoleSessions: Sendable {
     /// Starts a session for the passkey; the new cookie value and record.
     func start(credentialID: [UInt8]) async throws -> Current {
         let value = Secrets.make(prefix: "umfa_cs_")
-        let now = services.now()
+        let now = self.now()
         let record = ConsoleSessionRecord(
             sessionHash: Secrets.hash(value), credentialID: credentialID, createdAt: now,
             expiresAt: now.addingTimeInterval(Self.lifetime))
-        try await services.store.insertConsoleSession(record)
+        try await store.insertConsoleSession(record)
         return Current(value: value, record: record)
     }
 
@@ -34,8 +38,8 @@ struct ConsoleSessions: Sendable {
     /// current admin token.
     func current(cookie value: String?) async throws -> Current? {
         guard let value,
-            let record = try await services.store.consoleSession(
-                hash: Secrets.hash(value), at: services.now(), tokenEpoch: services.consoleTokenEpoch.current
+            let record = try await store.consoleSession(
+                hash: Secrets.hash(value), at: now(), tokenEpoch: epoch.current
             )
         else { return nil }
         return Current(value: value, record: record)
@@ -52,6 +56,6 @@ struct ConsoleSessions: Sendable {
 
     /// The CSRF token of a session cookie value.
     func csrfToken(for value: String) -> String {
-        Base64URL.encode(Secrets.derive("umfa-console-csrf:" + value, key: services.serverSecret))
+        Base64URL.encode(Secrets.derive("umfa-console-csrf:" + value, key: serverSecret))
     }
 }

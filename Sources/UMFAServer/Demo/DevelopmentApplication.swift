@@ -9,12 +9,12 @@ enum DevelopmentApplication {
     static let settingName = "development_application_id"
 
     /// Records `id` as the development application (first writer wins).
-    static func record(_ id: UUID, in store: any UMFAStore) async throws {
+    static func record(_ id: UUID, in store: any SettingStore) async throws {
         _ = try await store.insertSettingIfAbsent(settingName, value: id.uuidString.lowercased())
     }
 
     /// The development application's id, or `nil` when this database has none.
-    static func id(in store: any UMFAStore) async throws -> UUID? {
+    static func id(in store: any SettingStore) async throws -> UUID? {
         try await store.setting(settingName).flatMap(UUID.init(uuidString:))
     }
 }

@@ -41,3 +41,16 @@ extension ApplicationStore {
         return application
     }
 }
+
+extension ApplicationStore {
+    /// Looks an application up for an admin route, by the id in its path: 404 when unknown.
+    func administeredApplication(_ text: String?) async throws -> ApplicationRecord {
+        guard let text, let id = UUID(uuidString: text) else {
+            throw ServiceError.invalid("The application id must be a UUID")
+        }
+        guard let application = try await application(id: id) else {
+            throw ServiceError.notFound("Unknown application")
+        }
+        return application
+    }
+}

@@ -44,7 +44,12 @@ struct ServerServices: Sendable {
     var loginTokens: LoginTokens {
         LoginTokens(tokens: tokens, store: store, validationCache: validationCache, now: now)
     }
-    var ceremonies: CeremonyStores { CeremonyStores(store: store, attestationAnchors: attestationAnchors, now: now) }
+    var ceremonies: Ceremonies {
+        Ceremonies(
+            store: store, attestationAnchors: attestationAnchors, challengeLifetime: challengeLifetime, abuse: abuse,
+            metrics: metrics, audit: audit, now: now)
+    }
+    var signIns: SignInCredentials { SignInCredentials(store: store, audit: audit, logger: logger, now: now) }
     var apiKeys: APIKeyAuthentication {
         APIKeyAuthentication(store: store, validationCache: validationCache, abuse: abuse)
     }
@@ -52,4 +57,42 @@ struct ServerServices: Sendable {
     var consoleTokenEpoch: ConsoleTokenEpoch {
         ConsoleTokenEpoch(adminToken: adminToken, store: store, audit: audit, logger: logger)
     }
+    var authentication: AuthenticationService {
+        AuthenticationService(
+            ceremonies: ceremonies, store: store, loginTokens: loginTokens, signIns: signIns, serverSecret: serverSecret)
+    }
+    var registration: RegistrationService {
+        RegistrationService(ceremonies: ceremonies, store: store, loginTokens: loginTokens)
+    }
+    var deviceProofs: DeviceProofCheck {
+        DeviceProofCheck(store: store, abuse: abuse, publicURL: publicURL, now: now)
+    }
+    var outOfBand: OutOfBandService {
+        OutOfBandService(
+            store: store, apiKeys: apiKeys, ceremonies: ceremonies, registration: registration,
+            authentication: authentication, loginTokens: loginTokens, webhooks: webhooks,
+            approvalDispatchers: approvalDispatchers, sealed: sealed, abuse: abuse, audit: audit, logger: logger,
+            publicURL: publicURL, now: now)
+    }
+    var userProfiles: UserProfiles { UserProfiles(apiKeys: apiKeys, store: store, now: now) }
+    var recoveryCodes: RecoveryCodes {
+        RecoveryCodes(
+            store: store, loginTokens: loginTokens, apiKeys: apiKeys, enrollmentTokens: enrollmentTokens, abuse: abuse,
+            audit: audit, now: now)
+    }
+    var passkeyAccess: PasskeyManagementAccess { PasskeyManagementAccess(services: self) }
+    var consoleSessions: ConsoleSessions {
+        ConsoleSessions(store: store, epoch: consoleTokenEpoch, serverSecret: serverSecret, now: now)
+    }
+    var adminAuthorization: AdminAuthorization {
+        AdminAuthorization(consoleSessions: consoleSessions, adminToken: adminToken, abuse: abuse)
+    }
+    var console: ConsoleService {
+        ConsoleService(
+            relyingParty: ConsoleRelyingParty(
+                store: store, publicURL: publicURL, challengeLifetime: challengeLifetime, now: now),
+            sessions: consoleSessions, authorization: adminAuthorization, store: store, abuse: abuse, audit: audit,
+            now: now)
+    }
+    var enrollmentTokens: EnrollmentTokenService { EnrollmentTokenService(apiKeys: apiKeys, store: store, now: now) }
 }

@@ -35,30 +35,42 @@ struct RouteServices: Sendable {
         services: ServerServices, metrics: PrometheusCollectorRegistry, metricsTokenHash: [UInt8]?, demoRoutes: Bool
     ) {
         apiFlowRoutes = APIFlowRoutes(services: services)
-        adminService = AdminService(services: services)
-        appSiteAssociation = AppSiteAssociation(services: services)
+        adminService = AdminService(
+            store: services.store, tokens: services.tokens, webhooks: services.webhooks, signIns: services.signIns,
+            recoveryCodes: services.recoveryCodes, audit: services.audit, now: services.now)
+        appSiteAssociation = AppSiteAssociation(store: services.store)
         auditEventQuery = AuditEventQuery(apiKeys: services.apiKeys, store: services.store)
-        authenticationService = AuthenticationService(services: services)
+        authenticationService = services.authentication
         authorizeEndpoint = AuthorizeEndpoint(services: services)
         clientRegistrationRoutes = ClientRegistrationRoutes(services: services)
-        consoleRoutes = ConsoleRoutes(services: services)
-        credentialService = CredentialService(services: services)
-        enrollmentTokenService = EnrollmentTokenService(services: services)
+        consoleRoutes = ConsoleRoutes(
+            console: services.console,
+            administration: ConsoleAdministration(store: services.store, audit: services.audit, now: services.now),
+            publicURL: services.publicURL)
+        credentialService = CredentialService(
+            apiKeys: services.apiKeys, store: services.store, audit: services.audit, signIns: services.signIns)
+        enrollmentTokenService = services.enrollmentTokens
         initialAccessTokens = InitialAccessTokens(services: services)
         interactionRoutes = InteractionRoutes(services: services)
         logoutEndpoint = LogoutEndpoint(logout: LogoutService(services: services))
         oauthClientAdmin = OAuthClientAdmin(services: services)
         issuers = IssuerDirectory(records: StoreIssuerRecords(store: services.store), publicURL: services.publicURL)
         oauthRoutes = OAuthRoutes(tokens: services.tokens, issuers: issuers)
-        outOfBandService = OutOfBandService(services: services)
-        pendingApprovals = PendingApprovals(services: services)
-        recoveryCodes = RecoveryCodes(services: services)
-        registrationService = RegistrationService(services: services)
-        selfServiceService = SelfServiceService(services: services)
-        userProfiles = UserProfiles(services: services)
+        outOfBandService = services.outOfBand
+        pendingApprovals = PendingApprovals(
+            store: services.store, deviceProofs: services.deviceProofs, sealed: services.sealed,
+            publicURL: services.publicURL, now: services.now)
+        recoveryCodes = services.recoveryCodes
+        registrationService = services.registration
+        selfServiceService = SelfServiceService(
+            access: services.passkeyAccess, store: services.store, audit: services.audit, signIns: services.signIns)
+        userProfiles = services.userProfiles
         userinfoEndpoint = UserinfoEndpoint(services: services)
-        validateTokenService = ValidateTokenService(services: services)
-        publicRoutes = PublicRoutes(services: services, metrics: metrics, metricsTokenHash: metricsTokenHash)
-        demoPage = DemoPage(services: services, demoRoutes: demoRoutes)
+        validateTokenService = ValidateTokenService(
+            apiKeys: services.apiKeys, ceremonies: services.ceremonies, loginTokens: services.loginTokens,
+            refusals: services.refusals)
+        publicRoutes = PublicRoutes(
+            tokens: services.tokens, abuse: services.abuse, metrics: metrics, metricsTokenHash: metricsTokenHash)
+        demoPage = DemoPage(store: services.store, demoRoutes: demoRoutes)
     }
 }

@@ -25,7 +25,7 @@ struct Routes {
             demoRoutes: demoRoutes)
         var groups = RouteGroups(
             router: router, issuers: built.issuers, logger: services.logger,
-            adminAuthorization: AdminAuthorization(services: services))
+            adminAuthorization: services.adminAuthorization)
         for operation in APIOperation.allCases {
             let declaration = operation.declaration
             let path = RouterPath(Self.routerPath(declaration.path))
@@ -184,7 +184,7 @@ struct Routes {
         case .pendingApprovals:
             return route.json(built.pendingApprovals.fetch)
         case .approvalEvents: return built.pendingApprovals.stream
-        case .updateDeviceInformation: return route.json(DeviceInformationRoute(services: services).update)
+        case .updateDeviceInformation: return route.json(DeviceInformationRoute(store: services.store, deviceProofs: services.deviceProofs).update)
         case .rotateWebhookSecret: return route.plain(built.adminService.rotateWebhookSecret)
         case .flowStep: return built.apiFlowRoutes.route("", readsBody: false) { try await $0.current($1, caller: $3) }
         case .flowSignIn: return built.apiFlowRoutes.route("/sign-in") { try await $0.signIn($1, $2, caller: $3) }

@@ -90,8 +90,8 @@ struct AccessTokens: Sendable {
         }
         // A user's token ends with the passkey that signed in (its `credential_id` claim).
         if claims.authTime != nil || claims.credentialID != nil,
-            try await !SignInCredentials(services: services, applicationID: issuer.application.id)
-                .isRegistered(credentialID: claims.credentialID, userID: claims.sub)
+            try await !services.signIns.isRegistered(
+                credentialID: claims.credentialID, userID: claims.sub, in: issuer.application.id)
         {
             return nil
         }

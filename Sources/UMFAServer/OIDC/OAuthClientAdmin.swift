@@ -12,7 +12,7 @@ struct OAuthClientAdmin: Sendable {
     func create(_ request: OAuthClientRequest, values: RequestValues, caller: Caller) async throws
         -> OAuthClientResponse
     {
-        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let application = try await services.store.administeredApplication(values.path("id"))
         let defaults = OAuthClientSettings.newClient(applicationID: application.id, at: services.now())
         guard request.clientName != nil else { throw ServiceError.invalid("client_name is required") }
         var client = try OAuthClientSettings.apply(request, to: defaults)
@@ -24,7 +24,7 @@ struct OAuthClientAdmin: Sendable {
     }
 
     func list(values: RequestValues, caller: Caller) async throws -> OAuthClientListResponse {
-        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let application = try await services.store.administeredApplication(values.path("id"))
         let clients = try await services.store.oauthClients(applicationID: application.id)
         return OAuthClientListResponse(traceID: caller.traceID, clients: clients.map(Self.view))
     }
@@ -86,7 +86,7 @@ struct OAuthClientAdmin: Sendable {
     }
 
     private func lookup(_ values: RequestValues) async throws -> OAuthClientRecord {
-        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let application = try await services.store.administeredApplication(values.path("id"))
         guard let clientID = values.path("client_id"),
             let client = try await services.store.oauthClient(applicationID: application.id, clientID: clientID)
         else { throw ServiceError.notFound("Unknown client") }

@@ -34,13 +34,13 @@ public struct ApprovalNotice: Sendable, Equatable {
 extension OutOfBandService {
     /// Tells every dispatcher about an approval for a named user with devices that have push tokens.
     func dispatch(_ transaction: OutOfBandTransactionNotice, caller: Caller) async {
-        guard !services.approvalDispatchers.isEmpty, let userID = transaction.userID else { return }
+        guard !approvalDispatchers.isEmpty, let userID = transaction.userID else { return }
         let tokens: [String]
         do {
-            tokens = try await services.store.deviceKeys(applicationID: transaction.applicationID, userID: userID)
+            tokens = try await store.deviceKeys(applicationID: transaction.applicationID, userID: userID)
                 .compactMap(\.pushToken)
         } catch {
-            services.logger.error(
+            logger.error(
                 "the devices of an approval could not be read",
                 metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
             return
@@ -49,11 +49,11 @@ extension OutOfBandService {
         let notice = ApprovalNotice(
             applicationID: transaction.applicationID, userID: userID, transactionID: transaction.transactionID,
             message: transaction.message, expiresAt: transaction.expiresAt, pushTokens: tokens)
-        for dispatcher in services.approvalDispatchers {
+        for dispatcher in approvalDispatchers {
             do {
                 try await dispatcher.dispatch(notice)
             } catch {
-                services.logger.error(
+                logger.error(
                     "an approval dispatcher failed",
                     metadata: [
                         "trace_id": .string(caller.traceID), "dispatcher": .string("\(type(of: dispatcher))"),

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import UMFAContract
 import UMFAEncoding
 import UMFAJOSE
@@ -12,7 +13,25 @@ import UMFAWebAuthnTypes
 /// ceremony and completes it; the backend polls the status token for the outcome and the login
 /// token. Every end of a transaction is one compare-and-set, so it ends once.
 struct OutOfBandService: Sendable {
-    let services: ServerServices
+    /// The stores out-of-band enrollment and approval use.
+    typealias Store = ApplicationStore & CredentialStore & OutOfBandStore & DeviceKeyStore
+
+    let store: any Store
+    let apiKeys: APIKeyAuthentication
+    let ceremonies: Ceremonies
+    let registration: RegistrationService
+    let authentication: AuthenticationService
+    let loginTokens: LoginTokens
+    let webhooks: Webhooks
+    /// Push services for approvals (``ServerConfiguration/approvalDispatchers``).
+    let approvalDispatchers: [any ApprovalDispatcher]
+    let sealed: SealedSecrets
+    let abuse: AbuseGuard
+    let audit: AuditLog
+    let logger: Logger
+    /// The server's public URL, the base of app links.
+    let publicURL: String
+    let now: @Sendable () -> Date
 
     static let enrollmentTTL = 600
     static let approvalTTL = 300
@@ -23,7 +42,7 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/umfa/users/enroll`.
     func enroll(_ request: OutOfBandEnrollRequest, caller: Caller) async throws -> OutOfBandEnrollResponse {
-        let application = try await services.apiKeys
+        let application = try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         return try await enroll(request, application: application, caller: caller)
     }
@@ -31,7 +50,7 @@ struct OutOfBandService: Sendable {
     /// `POST /api/admin/applications/{id}/users/{user_id}/enroll`: the same for the admin (the
     /// console's enrollment QR code).
     func enroll(values: RequestValues, caller: Caller) async throws -> OutOfBandEnrollResponse {
-        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let application = try await store.administeredApplication(values.path("id"))
         guard let userID = values.path("user_id") else {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
         }
@@ -47,11 +66,11 @@ struct OutOfBandService: Sendable {
         try FieldRules.checkName(request.displayName, field: "display_name", maximumBytes: 256)
         try FieldRules.checkName(request.username, field: "username", maximumBytes: 256)
         let ttl = try Self.ttl(request.ttlSeconds, default: Self.enrollmentTTL)
-        let user = try await services.store.insertUser(
+        let user = try await store.insertUser(
             UserRecord(
                 applicationID: application.id, userID: request.userID, userHandle: Secrets.randomBytes(32),
-                displayName: request.displayName ?? request.username ?? request.userID, createdAt: services.now()))
-        let credentials = try await services.store.credentials(applicationID: application.id, userID: request.userID)
+                displayName: request.displayName ?? request.username ?? request.userID, createdAt: now()))
+        let credentials = try await store.credentials(applicationID: application.id, userID: request.userID)
         let started = try await start(
             application: application, operation: .registration, userID: request.userID, username: request.username,
             ttl: ttl)
@@ -74,11 +93,11 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/umfa/approvals`.
     func approve(_ request: ApprovalRequest, caller: Caller) async throws -> ApprovalResponse {
-        let application = try await services.apiKeys
+        let application = try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         if let userID = request.userID {
             try FieldRules.checkUserID(userID)
-            guard try await !services.store.credentials(applicationID: application.id, userID: userID).isEmpty else {
+            guard try await !store.credentials(applicationID: application.id, userID: userID).isEmpty else {
                 throw ServiceError.notFound("The user has no passkey to approve with")
             }
         }
@@ -117,16 +136,16 @@ struct OutOfBandService: Sendable {
     /// `POST /api/umfa/status`.
     func status(_ request: StatusRequest, caller: Caller) async throws -> StatusResponse {
         guard
-            let transaction = try await services.store.outOfBandTransaction(
+            let transaction = try await store.outOfBandTransaction(
                 statusTokenHash: Secrets.hash(request.statusToken))
         else {
-            try await services.abuse.refuseCredential(
+            try await abuse.refuseCredential(
                 caller, counting: true, ServiceError.unauthenticated("Unknown status token"))
         }
-        let status = Self.currentStatus(transaction, now: services.now())
+        let status = Self.currentStatus(transaction, now: now())
         var token: String?
         if status == .succeeded, let sealed = transaction.sealedToken {
-            token = try services.sealed.open(sealed, for: .transactionToken)
+            token = try self.sealed.open(sealed, for: .transactionToken)
         }
         return StatusResponse(
             traceID: caller.traceID, transactionId: transaction.transactionID, status: status.rawValue,
@@ -144,11 +163,11 @@ struct OutOfBandService: Sendable {
         // The challenge is made before the token is spent, so spending it and setting the
         // challenge are one statement; the approval's needs the transaction, read first.
         guard
-            let found = try await services.store.outOfBandTransaction(dispatchTokenHash: hash),
-            found.redeemedAt == nil, found.status == .pending, found.expiresAt > services.now(),
-            let application = try await services.store.application(id: found.applicationID)
+            let found = try await store.outOfBandTransaction(dispatchTokenHash: hash),
+            found.redeemedAt == nil, found.status == .pending, found.expiresAt > now(),
+            let application = try await store.application(id: found.applicationID)
         else {
-            try await services.abuse.refuseCredential(
+            try await abuse.refuseCredential(
                 caller, counting: true,
                 ServiceError.unauthenticated("The dispatch token is unknown, used or expired"))
         }
@@ -158,24 +177,24 @@ struct OutOfBandService: Sendable {
                 transactionID: found.transactionID, message: found.message ?? "", nonce: found.approvalNonce ?? [])
             : Secrets.randomBytes(32)
         guard
-            let transaction = try await services.store.redeemOutOfBandDispatch(
-                tokenHash: hash, challenge: challenge, at: services.now())
+            let transaction = try await store.redeemOutOfBandDispatch(
+                tokenHash: hash, challenge: challenge, at: now())
         else { throw ServiceError.unauthenticated("The dispatch token is unknown, used or expired") }
         let expiresAt = transaction.expiresAt
         let publicKey: JSONValue
         switch transaction.operation {
         case .registration:
             guard let userID = transaction.userID else { throw ServiceError.internalFailure }
-            let existing = try await services.store.credentials(applicationID: application.id, userID: userID)
-            let user = try await services.store.user(applicationID: application.id, userID: userID)
-            let options = try await RegistrationService(services: services).options(
+            let existing = try await store.credentials(applicationID: application.id, userID: userID)
+            let user = try await store.user(applicationID: application.id, userID: userID)
+            let options = try await registration.options(
                 application: application, userID: userID, userName: userID,
                 displayName: user?.displayName ?? userID, existing: existing,
                 grant: EnrollmentGrant.Grant(kind: .outOfBand), caller: caller, challenge: challenge,
                 expiresAt: expiresAt, ceremony: .outOfBandRegistration)
             publicKey = try Self.json(options.publicKey)
         case .authentication:
-            let options = try await AuthenticationService(services: services).options(
+            let options = try await authentication.options(
                 application: application, userID: transaction.userID, caller: caller, challenge: challenge,
                 expiresAt: expiresAt, ceremony: .outOfBandApproval)
             publicKey = try Self.json(options.publicKey)
@@ -191,11 +210,11 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/umfa/dispatch/complete`: the ceremony's answer for a redeemed transaction.
     func complete(_ request: DispatchCompleteRequest, caller: Caller) async throws -> DispatchCompleteResponse {
-        guard let transaction = try await services.store.outOfBandTransaction(id: request.transactionID),
+        guard let transaction = try await store.outOfBandTransaction(id: request.transactionID),
             transaction.redeemedAt != nil, let challenge = transaction.challenge,
-            let application = try await services.store.application(id: transaction.applicationID)
+            let application = try await store.application(id: transaction.applicationID)
         else { throw ServiceError.notFound("Unknown transaction") }
-        guard transaction.status == .pending, transaction.expiresAt > services.now() else {
+        guard transaction.status == .pending, transaction.expiresAt > now() else {
             throw ServiceError.conflict(
                 "The transaction is \(transaction.status == .pending ? "expired" : transaction.status.rawValue)")
         }
@@ -224,21 +243,21 @@ struct OutOfBandService: Sendable {
     ) async throws -> Started {
         let statusToken = Secrets.make(prefix: "umfa_st_")
         let dispatchToken = Secrets.make(prefix: "umfa_dt_")
-        let now = services.now()
+        let now = self.now()
         let record = OutOfBandTransactionRecord(
             transactionID: TimeOrderedID.next(at: now), applicationID: application.id, operation: operation,
             userID: userID, username: username, statusTokenHash: Secrets.hash(statusToken),
             dispatchTokenHash: Secrets.hash(dispatchToken),
             // Only an approval for a named user is ever listed to a device again.
             sealedDispatchToken: operation == .authentication && userID != nil
-                ? try services.sealed.seal(dispatchToken, for: .dispatchToken) : nil,
+                ? try self.sealed.seal(dispatchToken, for: .dispatchToken) : nil,
             message: message, approvalNonce: operation == .authentication ? Secrets.randomBytes(32) : nil,
             matchingNumber: matchingNumber, createdAt: now, updatedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
-        try await services.store.insertOutOfBandTransaction(record)
-        await services.webhooks.record(record, status: .pending, userID: userID)
+        try await store.insertOutOfBandTransaction(record)
+        await webhooks.record(record, status: .pending, userID: userID)
         let link = try OutOfBandLinks.appLink(
-            publicURL: services.publicURL, payload: OutOfBandLinks.payload(record, token: dispatchToken, publicURL: services.publicURL))
+            publicURL: publicURL, payload: OutOfBandLinks.payload(record, token: dispatchToken, publicURL: publicURL))
         return Started(record: record, statusToken: statusToken, appLink: link, qrCode: try OutOfBandLinks.qrCode(link))
     }
 
@@ -263,20 +282,20 @@ struct OutOfBandService: Sendable {
             deviceName: request.device?.name)
         let registered: RegistrationService.Registered
         do {
-            registered = try await RegistrationService(services: services).register(
+            registered = try await registration.register(
                 verify, application: application, caller: caller, ceremony: .outOfBandRegistration)
         } catch let error as ServiceError where error.code == .unauthenticated {
             await finish(transaction, .failed, userID: userID, credentialID: nil, token: nil, caller: caller)
             throw error
         }
         if let device = request.device, let key = device.key {
-            try await services.store.upsertDeviceKey(
+            try await store.upsertDeviceKey(
                 DeviceKeyRecord(
                     applicationID: application.id, credentialID: registered.credential.credentialID, userID: userID,
                     name: device.name, pushToken: device.pushToken, publicJWK: try Self.deviceKey(key),
-                    createdAt: services.now()))
+                    createdAt: now()))
         }
-        let token = try await services.loginTokens.issue(
+        let token = try await loginTokens.issue(
             application: application, userID: userID,
             credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
             userpwTime: nil)
@@ -300,7 +319,7 @@ struct OutOfBandService: Sendable {
         try Self.requireChallenge(challenge, in: credential.response.clientDataJSON)
         // Denying needs the passkey too: only the user's device may end the transaction.
         let outcome = try await AssertionCheck(
-            services: services, application: application, caller: caller,
+            ceremonies: ceremonies, application: application, caller: caller,
             failureMessage: AuthenticationService.failureMessage, purpose: "approval", ceremony: .outOfBandApproval
         ).verify(credential, expectedUserID: transaction.userID)
         let userID = outcome.credential.userID
@@ -320,7 +339,7 @@ struct OutOfBandService: Sendable {
                 throw ServiceError.forbidden("The number does not match the one shown; the transaction has failed")
             }
         }
-        let token = try await services.loginTokens.issue(
+        let token = try await loginTokens.issue(
             application: application, userID: userID, credentialID: credentialID,
             authenticatorData: outcome.verified.authenticatorData, userpwTime: nil)
         let status = await finish(
@@ -339,8 +358,8 @@ struct OutOfBandService: Sendable {
     /// Ends a pending approval nobody answered as failed (its requester gave up); a finished one
     /// stays as it is.
     func cancel(transactionID: String, caller: Caller) async throws {
-        guard let transaction = try await services.store.outOfBandTransaction(id: transactionID),
-            Self.currentStatus(transaction, now: services.now()) == .pending
+        guard let transaction = try await store.outOfBandTransaction(id: transactionID),
+            Self.currentStatus(transaction, now: now()) == .pending
         else { return }
         await finish(transaction, .failed, userID: transaction.userID, credentialID: nil, token: nil, caller: caller)
     }
@@ -352,21 +371,21 @@ struct OutOfBandService: Sendable {
         token: String?, caller: Caller
     ) async -> OutOfBandStatus {
         do {
-            let sealed = try token.map { try services.sealed.seal($0, for: .transactionToken) }
+            let sealed = try token.map { try self.sealed.seal($0, for: .transactionToken) }
             guard
-                try await services.store.finishOutOfBandTransaction(
+                try await store.finishOutOfBandTransaction(
                     id: transaction.transactionID, status: status, userID: userID, credentialID: credentialID,
-                    sealedToken: sealed, at: services.now())
+                    sealedToken: sealed, at: now())
             else {
-                return try await services.store.outOfBandTransaction(id: transaction.transactionID)?.status ?? status
+                return try await store.outOfBandTransaction(id: transaction.transactionID)?.status ?? status
             }
         } catch {
-            services.logger.error(
+            logger.error(
                 "an out-of-band transaction could not be ended",
                 metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
             return .pending
         }
-        await services.webhooks.record(transaction, status: status, userID: userID)
+        await webhooks.record(transaction, status: status, userID: userID)
         let action: AuditAction? =
             switch (transaction.operation, status) {
             case (.authentication, .succeeded): .approvalApproved
@@ -375,7 +394,7 @@ struct OutOfBandService: Sendable {
             default: nil
             }
         if let action {
-            await services.audit.record(
+            await audit.record(
                 action, application: transaction.applicationID, actor: userID.map(AuditActor.user) ?? .anonymous,
                 userID: userID, credentialID: credentialID, caller: caller,
                 details: ["transaction_id": .string(transaction.transactionID)])

@@ -18,7 +18,12 @@ import UMFAStorage
 /// event is dropped with an error in the server log. A server killed mid-delivery leaves the
 /// row in the table, and the next start (or another instance) sends it when its lease ends.
 struct WebhookDispatcher: Service {
-    let services: ServerServices
+    let store: any ApplicationStore & OutOfBandStore & WebhookOutboxStore
+    let webhooks: Webhooks
+    let sealed: SealedSecrets
+    let metrics: ServerMetrics
+    let logger: Logger
+    let now: @Sendable () -> Date
     /// How long one delivery may take.
     var timeout: Duration = .seconds(10)
     var interval: Duration = .seconds(1)
@@ -38,11 +43,11 @@ struct WebhookDispatcher: Service {
     /// Ends pending transactions past their expiry and queues their webhook events.
     func expireTransactions() async {
         do {
-            for transaction in try await services.store.expireOutOfBandTransactions(at: services.now()) {
-                await services.webhooks.record(transaction, status: .expired, userID: nil)
+            for transaction in try await store.expireOutOfBandTransactions(at: now()) {
+                await webhooks.record(transaction, status: .expired, userID: nil)
             }
         } catch {
-            services.logger.warning(
+            logger.warning(
                 "expiring out-of-band transactions failed", metadata: ["error.message": .string("\(error)")])
         }
     }
@@ -51,13 +56,13 @@ struct WebhookDispatcher: Service {
     /// lease runs out while its row waits behind another.
     func deliverDue(session: URLSession) async {
         for _ in 0..<Self.batch {
-            let now = services.now()
+            let now = self.now()
             let due: [WebhookDeliveryRecord]
             do {
-                due = try await services.store.claimDueWebhooks(
+                due = try await store.claimDueWebhooks(
                     at: now, leaseUntil: now.addingTimeInterval(timeout.timeInterval + 5), limit: 1)
             } catch {
-                services.logger.warning(
+                logger.warning(
                     "reading the webhook outbox failed", metadata: ["error.message": .string("\(error)")])
                 return
             }
@@ -71,15 +76,15 @@ struct WebhookDispatcher: Service {
 
     private func deliver(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
         do {
-            guard let application = try await services.store.application(id: delivery.applicationID),
+            guard let application = try await store.application(id: delivery.applicationID),
                 let target = application.webhookURL, let url = URL(string: target),
                 let sealed = application.sealedWebhookSecret
             else {
                 // The application no longer wants webhooks: nothing to send to.
-                try await services.store.deleteWebhook(id: delivery.id)
+                try await store.deleteWebhook(id: delivery.id)
                 return
             }
-            let secret = try services.sealed.open(sealed, for: .webhookSecret)
+            let secret = try self.sealed.open(sealed, for: .webhookSecret)
             var request = URLRequest(url: url, timeoutInterval: timeout.timeInterval)
             request.httpMethod = "POST"
             request.httpBody = Data(delivery.body.utf8)
@@ -87,15 +92,15 @@ struct WebhookDispatcher: Service {
             request.setValue("UMFA-Webhooks/1", forHTTPHeaderField: "User-Agent")
             request.setValue(delivery.id, forHTTPHeaderField: "UMFA-Webhook-Id")
             request.setValue(
-                Webhooks.signature(body: delivery.body, secret: secret, at: services.now()),
+                Webhooks.signature(body: delivery.body, secret: secret, at: now()),
                 forHTTPHeaderField: "UMFA-Signature")
             let failure: String
             do {
                 let (_, response) = try await session.data(for: request)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 if (200..<300).contains(status) {
-                    try await services.store.deleteWebhook(id: delivery.id)
-                    services.metrics.webhook("delivered")
+                    try await store.deleteWebhook(id: delivery.id)
+                    metrics.webhook("delivered")
                     return
                 }
                 failure = "the receiver answered HTTP \(status)"
@@ -105,7 +110,7 @@ struct WebhookDispatcher: Service {
             try await retry(delivery, failure: failure)
         } catch {
             // The store or the sealed secret failed: an attempt like any other, so retries end.
-            services.logger.error(
+            logger.error(
                 "a webhook delivery failed",
                 metadata: ["webhook_id": .string(delivery.id), "error.message": .string("\(error)")])
             try? await retry(delivery, failure: "the server could not send it")
@@ -115,26 +120,26 @@ struct WebhookDispatcher: Service {
     private func retry(_ delivery: WebhookDeliveryRecord, failure: String) async throws {
         let attempts = delivery.attempts + 1
         guard attempts <= Self.backoff.count else {
-            services.logger.error(
+            logger.error(
                 "a webhook event was dropped after every retry",
                 metadata: [
                     "webhook_id": .string(delivery.id), "application_id": .string(delivery.applicationID.uuidString),
                     "error.message": .string(failure),
                 ])
-            try await services.store.deleteWebhook(id: delivery.id)
-            services.metrics.webhook("dropped")
+            try await store.deleteWebhook(id: delivery.id)
+            metrics.webhook("dropped")
             return
         }
-        services.metrics.webhook("retried")
-        services.logger.warning(
+        metrics.webhook("retried")
+        logger.warning(
             "a webhook delivery will be retried",
             metadata: [
                 "webhook_id": .string(delivery.id), "attempts": .stringConvertible(attempts),
                 "error.message": .string(failure),
             ])
-        try await services.store.rescheduleWebhook(
+        try await store.rescheduleWebhook(
             id: delivery.id, claimedUntil: delivery.nextAttemptAt, attempts: attempts,
-            nextAttemptAt: services.now().addingTimeInterval(Self.backoff[attempts - 1]), error: failure)
+            nextAttemptAt: now().addingTimeInterval(Self.backoff[attempts - 1]), error: failure)
     }
 }
 

@@ -20,7 +20,7 @@ struct Webhooks: Sendable {
     /// A new secret and its sealed form, to store.
     func newSecret() throws -> (secret: String, sealed: [UInt8]) {
         let secret = Secrets.make(prefix: Self.secretPrefix)
-        return (secret, try sealed.seal(secret, for: .webhookSecret))
+        return (secret, try self.sealed.seal(secret, for: .webhookSecret))
     }
 
     /// Puts `transaction`'s change to `status` into the outbox; an outbox that refuses it is an

@@ -3,7 +3,7 @@ import UMFAEncoding
 import UMFATokens
 
 /// Who may list, rename and delete a user's passkeys at `/api/umfa/me/credentials…`: the user's
-/// fresh login token (``SignedInUser/from(_:services:)``), or an OAuth access token of the
+/// fresh login token (``SignedInUser/from(_:loginTokens:applications:)``), or an OAuth access token of the
 /// application's issuer that was granted ``scope`` (RFC 9068), sent as `Bearer` (RFC 6750 §2.1)
 /// or, when DPoP-bound, as `DPoP` with a proof of its key (RFC 9449 §7), checked exactly as at
 /// the userinfo endpoint (``ProtectedResource``).

@@ -7,7 +7,16 @@ import UMFAWebAuthn
 /// their canonical form, each good once for an enrollment token, so a passkey-only account
 /// survives a lost device. New codes replace the old set.
 struct RecoveryCodes: Sendable {
-    let services: ServerServices
+    /// The stores recovery codes are kept and spent in.
+    typealias Store = ApplicationStore & CredentialStore & SelfServiceStore
+
+    let store: any Store
+    let loginTokens: LoginTokens
+    let apiKeys: APIKeyAuthentication
+    let enrollmentTokens: EnrollmentTokenService
+    let abuse: AbuseGuard
+    let audit: AuditLog
+    let now: @Sendable () -> Date
 
     static let count = 10
     /// Crockford's base32 alphabet: no I, L, O or U to misread.
@@ -15,7 +24,7 @@ struct RecoveryCodes: Sendable {
 
     /// `POST /api/umfa/me/recovery-codes`.
     func createMine(caller: Caller) async throws -> RecoveryCodesResponse {
-        let user = try await SignedInUser.from(caller, loginTokens: services.loginTokens, applications: services.store)
+        let user = try await SignedInUser.from(caller, loginTokens: loginTokens, applications: store)
         return RecoveryCodesResponse(
             traceID: caller.traceID,
             recoveryCodes: try await issue(
@@ -24,8 +33,8 @@ struct RecoveryCodes: Sendable {
 
     /// `GET /api/umfa/me/recovery-codes`.
     func countMine(caller: Caller) async throws -> RecoveryCodeCountResponse {
-        let user = try await SignedInUser.from(caller, loginTokens: services.loginTokens, applications: services.store)
-        let remaining = try await services.store.recoveryCodes(applicationID: user.application.id, userID: user.userID)
+        let user = try await SignedInUser.from(caller, loginTokens: loginTokens, applications: store)
+        let remaining = try await store.recoveryCodes(applicationID: user.application.id, userID: user.userID)
         return RecoveryCodeCountResponse(traceID: caller.traceID, remaining: remaining.count)
     }
 
@@ -33,13 +42,13 @@ struct RecoveryCodes: Sendable {
     func createForUser(_ request: UserRecoveryCodesRequest, values: RequestValues, caller: Caller) async throws
         -> RecoveryCodesResponse
     {
-        let application = try await services.apiKeys
+        let application = try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard let userID = values.path("user_id") else {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
         }
         try FieldRules.checkUserID(userID)
-        guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
+        guard try await store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("Unknown user")
         }
         return RecoveryCodesResponse(
@@ -52,22 +61,22 @@ struct RecoveryCodes: Sendable {
     /// counts against the user and the address like a failed sign-in, and says nothing more.
     func redeem(_ request: RecoveryRequest, caller: Caller) async throws -> EnrollmentTokenResponse {
         guard let applicationID = UUID(uuidString: request.applicationID),
-            let application = try await services.store.application(id: applicationID)
+            let application = try await store.application(id: applicationID)
         else { throw ServiceError.invalid("application_id must name an application") }
         try FieldRules.checkUserID(request.userID)
         guard request.recoveryCode.utf8.count <= 64 else { throw ServiceError.invalid("recovery_code is too long") }
         let hash = Secrets.hash(Self.canonical(request.recoveryCode))
-        return try await services.abuse.ceremony(application: application.id, userID: request.userID, caller: caller) {
+        return try await abuse.ceremony(application: application.id, userID: request.userID, caller: caller) {
             guard try await spend(hash, application: application.id, userID: request.userID) else {
-                await services.audit.record(
+                await audit.record(
                     .recoveryFailed, application: application.id, actor: .anonymous, userID: request.userID,
                     caller: caller)
                 throw ServiceError.unauthenticated("Recovery failed")
             }
-            let answer = try await EnrollmentTokenService(services: services)
+            let answer = try await enrollmentTokens
                 .issue(applicationID: application.id, userID: request.userID, caller: caller)
-            let left = try await services.store.recoveryCodes(applicationID: application.id, userID: request.userID)
-            await services.audit.record(
+            let left = try await store.recoveryCodes(applicationID: application.id, userID: request.userID)
+            await audit.record(
                 .recoveryUsed, application: application.id, actor: .user(request.userID), userID: request.userID,
                 caller: caller, details: ["remaining": .number(Double(left.count))])
             return answer
@@ -77,12 +86,12 @@ struct RecoveryCodes: Sendable {
     /// Removes `hash` from the user's set, once, whoever else spends a code at the same time.
     private func spend(_ hash: [UInt8], application: UUID, userID: String) async throws -> Bool {
         for _ in 0..<5 {
-            let codes = try await services.store.recoveryCodes(applicationID: application, userID: userID)
+            let codes = try await store.recoveryCodes(applicationID: application, userID: userID)
             guard let index = codes.firstIndex(where: { constantTimeEqual($0, hash) }) else { return false }
             var remaining = codes
             remaining.remove(at: index)
-            if try await services.store.spendRecoveryCode(
-                applicationID: application, userID: userID, expected: codes, remaining: remaining, at: services.now())
+            if try await store.spendRecoveryCode(
+                applicationID: application, userID: userID, expected: codes, remaining: remaining, at: now())
             {
                 return true
             }
@@ -94,10 +103,10 @@ struct RecoveryCodes: Sendable {
         -> [String]
     {
         let codes = (0..<Self.count).map { _ in Self.makeCode() }
-        try await services.store.setRecoveryCodes(
+        try await store.setRecoveryCodes(
             applicationID: application, userID: userID, hashes: codes.map { Secrets.hash(Self.canonical($0)) },
-            at: services.now())
-        await services.audit.record(
+            at: now())
+        await audit.record(
             .recoveryCodesCreated, application: application, actor: actor, userID: userID, caller: caller,
             details: ["count": .number(Double(codes.count))])
         return codes

@@ -9,15 +9,18 @@ import UMFAWebAuthn
 /// (``PasskeyManagementAccess``). Another user's or application's credential is simply unknown
 /// (404).
 struct SelfServiceService: Sendable {
-    let services: ServerServices
+    let access: PasskeyManagementAccess
+    let store: any CredentialStore & SelfServiceStore
+    let audit: AuditLog
+    let signIns: SignInCredentials
 
     /// The longest name, in characters.
     static let nameLength = 64
 
     func list(values: RequestValues, caller: Caller) async throws -> MyCredentialListResponse {
-        let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
-        let credentials = try await services.store.credentials(applicationID: user.application.id, userID: user.userID)
-        guard let record = try await services.store.user(applicationID: user.application.id, userID: user.userID) else {
+        let user = try await access.user(caller, values: values)
+        let credentials = try await store.credentials(applicationID: user.application.id, userID: user.userID)
+        guard let record = try await store.user(applicationID: user.application.id, userID: user.userID) else {
             throw ServiceError.notFound("Unknown user")
         }
         return MyCredentialListResponse(
@@ -28,7 +31,7 @@ struct SelfServiceService: Sendable {
     func rename(_ request: RenameCredentialRequest, values: RequestValues, caller: Caller) async throws
         -> MyCredentialResponse
     {
-        let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
+        let user = try await access.user(caller, values: values)
         let credentialID = try Self.credentialID(values)
         var name: String?
         if let given = request.name {
@@ -41,10 +44,10 @@ struct SelfServiceService: Sendable {
             name = trimmed
         }
         guard
-            let credential = try await services.store.renameCredential(
+            let credential = try await store.renameCredential(
                 applicationID: user.application.id, userID: user.userID, credentialID: credentialID, name: name)
         else { throw ServiceError.notFound("Unknown credential") }
-        await services.audit.record(
+        await audit.record(
             .credentialRenamed, application: user.application.id, actor: .user(user.userID), userID: user.userID,
             credentialID: credentialID, caller: caller, details: ["name": name.map(JSONValue.string) ?? .null])
         return MyCredentialResponse(traceID: caller.traceID, credential: Self.view(credential))
@@ -53,30 +56,30 @@ struct SelfServiceService: Sendable {
     /// Deletes a passkey; the user's last one only with `confirm_last=true` (409 otherwise), so
     /// nobody locks themselves out by accident.
     func delete(values: RequestValues, caller: Caller) async throws -> RemovedResponse {
-        let user = try await PasskeyManagementAccess(services: services).user(caller, values: values)
+        let user = try await access.user(caller, values: values)
         let credentialID = try Self.credentialID(values)
         let (applicationID, userID) = (user.application.id, user.userID)
         let removed = {
-            await services.audit.record(
+            await audit.record(
                 .credentialDeleted, application: applicationID, actor: .user(userID), userID: userID,
                 credentialID: credentialID, caller: caller, details: ["via": .string("self_service")])
-            await SignInCredentials(services: services, applicationID: applicationID).revoke(
-                userID: userID, credentialID: credentialID, actor: .user(userID), caller: caller, via: "self_service")
+            await signIns.revoke(
+                in: applicationID, userID: userID, credentialID: credentialID, actor: .user(userID), caller: caller, via: "self_service")
             return RemovedResponse(traceID: caller.traceID)
         }
         if values.query("confirm_last") == "true" {
             guard
-                try await services.store.deleteCredential(
+                try await store.deleteCredential(
                     applicationID: applicationID, userID: userID, credentialID: credentialID)
             else { throw ServiceError.notFound("Unknown credential") }
             return await removed()
         }
-        if try await services.store.deleteCredentialKeepingLast(
+        if try await store.deleteCredentialKeepingLast(
             applicationID: applicationID, userID: userID, credentialID: credentialID)
         {
             return await removed()
         }
-        let owned = try await services.store.credentials(applicationID: applicationID, userID: userID)
+        let owned = try await store.credentials(applicationID: applicationID, userID: userID)
         guard owned.contains(where: { $0.credentialID == credentialID }) else {
             throw ServiceError.notFound("Unknown credential")
         }

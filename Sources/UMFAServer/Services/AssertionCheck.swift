@@ -8,7 +8,7 @@ import UMFAWebAuthnTypes
 /// through the one ``CeremonyEngine``: the shared core of sign-in, unenroll and
 /// `validate-token` in credential mode, under the abuse limits and with its audit events.
 struct AssertionCheck {
-    let services: ServerServices
+    let ceremonies: Ceremonies
     let application: ApplicationRecord
     let caller: Caller
     /// Whether failures count against the abuse limits: yes for devices; no for an application
@@ -36,7 +36,7 @@ struct AssertionCheck {
         let outcome: Outcome
         do {
             if countsFailures {
-                outcome = try await services.abuse.ceremony(
+                outcome = try await ceremonies.abuse.ceremony(
                     application: application.id, userID: expectedUserID, caller: caller
                 ) {
                     try await check(response, expectedUserID: expectedUserID)
@@ -45,16 +45,16 @@ struct AssertionCheck {
                 outcome = try await check(response, expectedUserID: expectedUserID)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
-            services.metrics.ceremony(purpose, succeeded: false)
-            await services.audit.record(
+            ceremonies.metrics.ceremony(purpose, succeeded: false)
+            await ceremonies.audit.record(
                 .authenticationFailed, application: application.id, actor: .anonymous, userID: expectedUserID,
                 credentialID: response.rawId.bytes, caller: caller,
                 details: ["purpose": .string(purpose), "reason": .string(error.detail ?? error.message)])
             guard let failureMessage else { throw error }
             throw ServiceError.unauthenticated(failureMessage, detail: error.message)
         }
-        services.metrics.ceremony(purpose, succeeded: true)
-        await services.audit.record(
+        ceremonies.metrics.ceremony(purpose, succeeded: true)
+        await ceremonies.audit.record(
             .authenticationSucceeded, application: application.id, actor: .user(outcome.credential.userID),
             userID: outcome.credential.userID, credentialID: outcome.credential.credentialID, caller: caller,
             details: [
@@ -66,7 +66,7 @@ struct AssertionCheck {
     }
 
     private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
-        let engine = CeremonyEngine(application: application, ceremonies: services.ceremonies)
+        let engine = CeremonyEngine(application: application, ceremonies: ceremonies)
         // The challenge is found through the client data, then consumed exactly once.
         let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: ceremony)
         // User ids are compared as bytes: a Unicode-equal spelling is another user (docs/contract.md §4).
@@ -79,7 +79,7 @@ struct AssertionCheck {
             guard let identifiedUserID else { return nil }
             // Usually the owner itself, already read; another user's handle makes step 6 fail.
             if identifiedUserID.isSameBytes(as: found.credential.userID) { return found.ownerHandle }
-            guard let user = try await services.store.user(applicationID: application.id, userID: identifiedUserID)
+            guard let user = try await ceremonies.store.user(applicationID: application.id, userID: identifiedUserID)
             else {
                 throw ServiceError.unauthenticated("The credential does not belong to this user")
             }

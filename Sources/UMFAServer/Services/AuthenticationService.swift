@@ -8,7 +8,15 @@ import UMFAWebAuthnTypes
 /// Sign-in (WebAuthn L3 §7.2) and unenroll for an application's users. Knows the store, the
 /// token service and the clock; nothing of HTTP.
 struct AuthenticationService: Sendable {
-    let services: ServerServices
+    /// The stores sign-in and unenroll use.
+    typealias Store = ApplicationStore & CredentialStore & CeremonyStore
+
+    let ceremonies: Ceremonies
+    let store: any Store
+    let loginTokens: LoginTokens
+    let signIns: SignInCredentials
+    /// The server secret pseudo credential ids derive from.
+    let serverSecret: [UInt8]
 
     /// The one answer to every failed sign-in or unenroll (docs/contract.md §4): an unknown
     /// credential, a wrong signature and a wrong challenge look alike; the reason is logged.
@@ -22,7 +30,7 @@ struct AuthenticationService: Sendable {
     {
         let requested = try CeremonyExtensions(hints: request.hints, prf: request.prf, registration: false)
         return try await options(
-            application: try await services.store.application(request.applicationID), userID: request.userID, caller: caller,
+            application: try await store.application(request.applicationID), userID: request.userID, caller: caller,
             requested: requested)
     }
 
@@ -34,31 +42,31 @@ struct AuthenticationService: Sendable {
         requested: CeremonyExtensions = CeremonyExtensions()
     ) async throws -> AuthenticationOptionsResponse {
         // Unauthenticated and writes a challenge row: limited per client address.
-        try services.abuse.countOptionsRequest(caller)
+        try ceremonies.abuse.countOptionsRequest(caller)
         var allow: [CredentialDescriptor]?
         if let userID {
             try FieldRules.checkUserID(userID)
-            let credentials = try await services.store.credentials(applicationID: application.id, userID: userID)
+            let credentials = try await store.credentials(applicationID: application.id, userID: userID)
             allow = credentials.map {
                 CredentialDescriptor(
                     id: Base64URLBytes($0.credentialID),
                     transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
             }
             if credentials.isEmpty {
-                allow = try await PseudoCredentials(store: services.store, serverSecret: services.serverSecret, application: application).descriptors(
+                allow = try await PseudoCredentials(store: store, serverSecret: serverSecret, application: application).descriptors(
                     for: userID)
             }
         }
         let challenge = given ?? Secrets.randomBytes(32)
-        try await services.store.insertChallenge(
+        try await store.insertChallenge(
             ChallengeRecord(
                 challenge: challenge, applicationID: application.id, userID: userID,
                 ceremony: ceremony, userVerification: application.userVerification,
-                expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
+                expiresAt: expiresAt ?? ceremonies.now().addingTimeInterval(ceremonies.challengeLifetime),
                 allowCredentials: (allow ?? []).map(\.id.bytes)))
         let extras = requested.authentication(application, allowCredentials: (allow ?? []).map(\.id.bytes))
         let options = RequestOptionsJSON(
-            challenge: Base64URLBytes(challenge), timeout: UInt32(services.challengeLifetime * 1000),
+            challenge: Base64URLBytes(challenge), timeout: UInt32(ceremonies.challengeLifetime * 1000),
             rpId: application.rpID, allowCredentials: allow ?? [],
             userVerification: UserVerificationRequirement(rawValue: application.userVerification.rawValue),
             hints: extras.hints, extensions: extras.extensions)
@@ -67,10 +75,10 @@ struct AuthenticationService: Sendable {
 
     /// §7.2 against a challenge this server issued, then a login token.
     func verify(_ request: AuthenticationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
-        let application = try await services.store.application(request.applicationID)
+        let application = try await store.application(request.applicationID)
         let outcome = try await signIn(
             application: application, userID: request.userID, credential: request.credential, caller: caller)
-        let token = try await services.loginTokens.issue(
+        let token = try await loginTokens.issue(
             application: application, userID: outcome.credential.userID,
             credentialID: outcome.credential.credentialID, authenticatorData: outcome.verified.authenticatorData,
             userpwTime: nil)
@@ -86,26 +94,26 @@ struct AuthenticationService: Sendable {
     ) async throws -> AssertionCheck.Outcome {
         if let userID { try FieldRules.checkUserID(userID) }
         return try await AssertionCheck(
-            services: services, application: application, caller: caller, failureMessage: Self.failureMessage
+            ceremonies: ceremonies, application: application, caller: caller, failureMessage: Self.failureMessage
         ).verify(credential, expectedUserID: userID)
     }
 
     /// Removes the credential that signed a fresh challenge: only its holder can unenroll it.
     func unenroll(_ request: UnenrollRequest, caller: Caller) async throws -> UnenrollResponse {
-        let application = try await services.store.application(request.applicationID)
+        let application = try await store.application(request.applicationID)
         try FieldRules.checkUserID(request.userID)
         let outcome = try await AssertionCheck(
-            services: services, application: application, caller: caller, failureMessage: Self.failureMessage,
+            ceremonies: ceremonies, application: application, caller: caller, failureMessage: Self.failureMessage,
             purpose: "unenroll"
         ).verify(request.credential, expectedUserID: request.userID)
-        if try await services.store.deleteCredential(
+        if try await store.deleteCredential(
             applicationID: application.id, userID: request.userID, credentialID: outcome.credential.credentialID)
         {
-            await services.audit.record(
+            await ceremonies.audit.record(
                 .credentialDeleted, application: application.id, actor: .user(request.userID), userID: request.userID,
                 credentialID: outcome.credential.credentialID, caller: caller, details: ["via": .string("unenroll")])
-            await SignInCredentials(services: services, applicationID: application.id).revoke(
-                userID: request.userID, credentialID: outcome.credential.credentialID, actor: .user(request.userID),
+            await signIns.revoke(
+                in: application.id, userID: request.userID, credentialID: outcome.credential.credentialID, actor: .user(request.userID),
                 caller: caller, via: "unenroll")
         }
         return UnenrollResponse(

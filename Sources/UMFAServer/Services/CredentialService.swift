@@ -7,7 +7,10 @@ import UMFAWebAuthn
 /// A user's credentials for the application's backend (API key), and for the demo page's
 /// signed-in user: list and delete.
 struct CredentialService: Sendable {
-    let services: ServerServices
+    let apiKeys: APIKeyAuthentication
+    let store: any CredentialStore
+    let audit: AuditLog
+    let signIns: SignInCredentials
 
     /// Path values as the route read them: `nil` when one was not valid percent-encoded UTF-8.
     struct Target: Sendable {
@@ -22,32 +25,32 @@ struct CredentialService: Sendable {
     /// `GET /api/umfa/users/{user_id}/credentials`.
     func list(_ target: Target, caller: Caller) async throws -> CredentialListResponse {
         let (application, userID) = try await authorize(target, caller: caller)
-        guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
+        guard try await store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("Unknown user")
         }
-        return try await Self.list(services.store, application: application.id, userID: userID, caller: caller)
+        return try await Self.list(store, application: application.id, userID: userID, caller: caller)
     }
 
     /// `DELETE /api/umfa/users/{user_id}/credentials/{credential_id}`.
     func delete(_ target: Target, caller: Caller) async throws -> RemovedResponse {
         let (application, userID) = try await authorize(target, caller: caller)
         let answer = try await Self.delete(
-            services.store, application: application.id, userID: userID, credentialID: target.credentialID,
+            store, application: application.id, userID: userID, credentialID: target.credentialID,
             caller: caller)
         let credentialID = target.credentialID.flatMap(Base64URL.decode)
-        await services.audit.record(
+        await audit.record(
             .credentialDeleted, application: application.id, actor: AuditLog.apiKeyActor(caller), userID: userID,
             credentialID: credentialID, caller: caller, details: ["via": .string("api_key")])
         if let credentialID {
-            await SignInCredentials(services: services, applicationID: application.id).revoke(
-                userID: userID, credentialID: credentialID, actor: AuditLog.apiKeyActor(caller), caller: caller,
+            await signIns.revoke(
+                in: application.id, userID: userID, credentialID: credentialID, actor: AuditLog.apiKeyActor(caller), caller: caller,
                 via: "api_key")
         }
         return answer
     }
 
     /// The credential list of a user whose right to see it the caller has checked.
-    static func list(_ store: any UMFAStore, application: UUID, userID: String, caller: Caller) async throws
+    static func list(_ store: any CredentialStore, application: UUID, userID: String, caller: Caller) async throws
         -> CredentialListResponse
     {
         let credentials = try await store.credentials(applicationID: application, userID: userID)
@@ -57,7 +60,7 @@ struct CredentialService: Sendable {
     /// Deletes a credential of a user whose right to do so the caller has checked; another
     /// user's credential id is simply unknown.
     static func delete(
-        _ store: any UMFAStore, application: UUID, userID: String, credentialID text: String?, caller: Caller
+        _ store: any CredentialStore, application: UUID, userID: String, credentialID text: String?, caller: Caller
     ) async throws -> RemovedResponse {
         guard let text, let credentialID = Base64URL.decode(text) else {
             throw ServiceError.invalid("credential_id must be base64url")
@@ -83,7 +86,7 @@ struct CredentialService: Sendable {
     }
 
     private func authorize(_ target: Target, caller: Caller) async throws -> (ApplicationRecord, String) {
-        let application = try await services.apiKeys
+        let application = try await apiKeys
             .application(for: caller, applicationID: target.applicationID)
         guard let userID = target.userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
         try FieldRules.checkUserID(userID)

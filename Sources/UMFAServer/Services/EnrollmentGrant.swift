@@ -11,7 +11,12 @@ import UMFATokens
 /// policy's first enrollment is re-checked at verification too: a victim's own first
 /// enrollment stops a registration an attacker started earlier.
 struct EnrollmentGrant {
-    let services: ServerServices
+    /// The stores an enrollment grant reads and spends.
+    typealias Store = CredentialStore & CeremonyStore & UserProfileStore
+
+    let store: any Store
+    let loginTokens: LoginTokens
+    let now: @Sendable () -> Date
     let application: ApplicationRecord
 
     /// The most a login token may be old to add a device under the `open` policy.
@@ -36,9 +41,9 @@ struct EnrollmentGrant {
         if let enrollmentToken {
             let hash = Secrets.hash(enrollmentToken)
             guard
-                let grant = try await services.store.enrollmentToken(
+                let grant = try await store.enrollmentToken(
                     hash: hash, applicationID: application.id, userID: userID),
-                grant.expiresAt > services.now()
+                grant.expiresAt > now()
             else {
                 throw ServiceError.unauthenticated(Self.invalidEnrollmentToken)
             }
@@ -52,9 +57,9 @@ struct EnrollmentGrant {
             return Grant(kind: .openFirstEnrollment)
         case .open:
             guard let loginToken else { throw ServiceError.forbidden(Self.anotherDeviceNeedsGrant) }
-            let now = services.now()
+            let now = self.now()
             do {
-                let claims = try await services.loginTokens.validate(
+                let claims = try await loginTokens.validate(
                     loginToken, application: application, userID: userID)
                 guard let issuedAt = claims?.iat,
                     now.timeIntervalSince1970 - Double(issuedAt) <= Self.loginTokenMaximumAge
@@ -81,16 +86,16 @@ struct EnrollmentGrant {
         switch challenge.grant {
         case .enrollmentToken:
             guard let hash = challenge.enrollmentTokenHash,
-                let token = try await services.store.consumeEnrollmentToken(
+                let token = try await store.consumeEnrollmentToken(
                     hash: hash, applicationID: application.id, userID: credential.userID),
-                token.expiresAt > services.now()
+                token.expiresAt > now()
             else {
                 throw ServiceError.unauthenticated(Self.invalidEnrollmentToken)
             }
             do {
-                try await services.store.insertCredential(credential)
+                try await store.insertCredential(credential)
             } catch {
-                try? await services.store.insertEnrollmentToken(token)
+                try? await store.insertEnrollmentToken(token)
                 throw error
             }
         case .signUp:
@@ -98,24 +103,24 @@ struct EnrollmentGrant {
                 throw ServiceError.forbidden("This application does not accept new accounts")
             }
             guard
-                try await services.store.insertAccount(account.user, profile: account.profile, credential: credential)
+                try await store.insertAccount(account.user, profile: account.profile, credential: credential)
             else { throw ServiceError.conflict(Self.emailTaken) }
         case .openFirstEnrollment:
             try requireOpenPolicy()
-            guard try await services.store.insertFirstCredential(credential) else {
+            guard try await store.insertFirstCredential(credential) else {
                 throw ServiceError.forbidden(Self.anotherDeviceNeedsGrant)
             }
         case .loginToken:
             try requireOpenPolicy()
-            try await services.store.insertCredential(credential)
+            try await store.insertCredential(credential)
         case .outOfBand:
             // The backend asked for this enrollment with its API key; the phone proved it holds
             // the single-use dispatch token (OutOfBandService checks the transaction).
-            try await services.store.insertCredential(credential)
+            try await store.insertCredential(credential)
         case nil:
             // A challenge issued before grants were recorded (an upgrade in flight): its token,
             // if any, was spent when the options were given.
-            try await services.store.insertCredential(credential)
+            try await store.insertCredential(credential)
         }
     }
 

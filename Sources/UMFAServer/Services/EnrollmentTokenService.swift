@@ -7,14 +7,16 @@ import UMFAWebAuthn
 /// Enrollment tokens: one-time grants the application's backend asks for (API key) after its
 /// own login of a user, to register a device under the `grant` policy.
 struct EnrollmentTokenService: Sendable {
-    let services: ServerServices
+    let apiKeys: APIKeyAuthentication
+    let store: any CeremonyStore
+    let now: @Sendable () -> Date
 
     static let defaultLifetime = 600
     static let maximumLifetime = 86_400
 
     /// Issues a token for `request.userID`, stored only as its hash.
     func create(_ request: EnrollmentTokenRequest, caller: Caller) async throws -> EnrollmentTokenResponse {
-        let application = try await services.apiKeys
+        let application = try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         try FieldRules.checkUserID(request.userID)
         let lifetime = request.ttlSeconds ?? Self.defaultLifetime
@@ -39,8 +41,8 @@ struct EnrollmentTokenService: Sendable {
         applicationID: UUID, userID: String, lifetime: Int = defaultLifetime, userpwTime: Date? = nil, caller: Caller
     ) async throws -> EnrollmentTokenResponse {
         let token = Secrets.make(prefix: "umfa_et_")
-        let expiresAt = services.now().addingTimeInterval(TimeInterval(lifetime))
-        try await services.store.insertEnrollmentToken(
+        let expiresAt = now().addingTimeInterval(TimeInterval(lifetime))
+        try await store.insertEnrollmentToken(
             EnrollmentTokenRecord(
                 tokenHash: Secrets.hash(token), applicationID: applicationID, userID: userID,
                 userpwTime: userpwTime, expiresAt: expiresAt))

@@ -9,7 +9,12 @@ import UMFAWebAuthnTypes
 /// policy, then verification, storage of the credential and a login token. Knows the store,
 /// the token service and the clock; nothing of HTTP.
 struct RegistrationService: Sendable {
-    let services: ServerServices
+    /// The stores registration uses.
+    typealias Store = ApplicationStore & EnrollmentGrant.Store
+
+    let ceremonies: Ceremonies
+    let store: any Store
+    let loginTokens: LoginTokens
 
     /// The algorithms offered, in order of preference, and the only ones accepted (§7.1 step 20).
     static let offeredAlgorithms: [COSEAlgorithm] = [.es256, .edDSA, .es384, .ps256, .rs256]
@@ -20,14 +25,14 @@ struct RegistrationService: Sendable {
     /// Creation options for `request.userID`, once the enrollment policy allows it; the
     /// challenge is stored bound to the application, the user and the ceremony.
     func options(_ request: RegistrationOptionsRequest, caller: Caller) async throws -> RegistrationOptionsResponse {
-        let application = try await services.store.application(request.applicationID)
+        let application = try await store.application(request.applicationID)
         try FieldRules.checkUserID(request.userID)
         try FieldRules.checkName(request.displayName, field: "display_name", maximumBytes: 256)
         let requested = try CeremonyExtensions(hints: request.hints, prf: request.prf, registration: true)
         // Unauthenticated under the open policy, and stores a challenge: limited per address.
-        try services.abuse.countOptionsRequest(caller)
-        let existing = try await services.store.credentials(applicationID: application.id, userID: request.userID)
-        let grant = try await EnrollmentGrant(services: services, application: application)
+        try ceremonies.abuse.countOptionsRequest(caller)
+        let existing = try await store.credentials(applicationID: application.id, userID: request.userID)
+        let grant = try await EnrollmentGrant(store: store, loginTokens: loginTokens, now: ceremonies.now, application: application)
             .authorize(
                 userID: request.userID, hasCredentials: !existing.isEmpty, enrollmentToken: request.enrollmentToken,
                 loginToken: request.token)
@@ -53,18 +58,18 @@ struct RegistrationService: Sendable {
         if let newUserHandle {
             userHandle = newUserHandle
         } else {
-            userHandle = try await services.store.insertUser(
+            userHandle = try await store.insertUser(
                 UserRecord(
                     applicationID: application.id, userID: userID, userHandle: Secrets.randomBytes(32),
-                    displayName: displayName, createdAt: services.now())
+                    displayName: displayName, createdAt: ceremonies.now())
             ).userHandle
         }
         let challenge = given ?? Secrets.randomBytes(32)
-        try await services.store.insertChallenge(
+        try await store.insertChallenge(
             ChallengeRecord(
                 challenge: challenge, applicationID: application.id, userID: userID, ceremony: ceremony,
                 userVerification: application.userVerification, userpwTime: grant.userpwTime,
-                expiresAt: expiresAt ?? services.now().addingTimeInterval(services.challengeLifetime),
+                expiresAt: expiresAt ?? ceremonies.now().addingTimeInterval(ceremonies.challengeLifetime),
                 grant: grant.kind,
                 enrollmentTokenHash: grant.enrollmentTokenHash))
         let extras = requested.registration(application)
@@ -73,7 +78,7 @@ struct RegistrationService: Sendable {
             user: UserEntity(id: Base64URLBytes(userHandle), name: userName, displayName: displayName),
             challenge: Base64URLBytes(challenge),
             pubKeyCredParams: Self.offeredAlgorithms.map { CredentialParameters(alg: $0) },
-            timeout: UInt32(services.challengeLifetime * 1000),
+            timeout: UInt32(ceremonies.challengeLifetime * 1000),
             excludeCredentials: existing.map {
                 CredentialDescriptor(
                     id: Base64URLBytes($0.credentialID),
@@ -90,9 +95,9 @@ struct RegistrationService: Sendable {
 
     /// §7.1 under the abuse limits (a failed verification counts against the caller).
     func verify(_ request: RegistrationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
-        let application = try await services.store.application(request.applicationID)
+        let application = try await store.application(request.applicationID)
         let registered = try await register(request, application: application, caller: caller)
-        let token = try await services.loginTokens.issue(
+        let token = try await loginTokens.issue(
             application: application, userID: request.userID,
             credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
             userpwTime: registered.userpwTime)
@@ -136,23 +141,23 @@ struct RegistrationService: Sendable {
         try FieldRules.checkName(request.deviceName, field: "device_name", maximumBytes: 128)
         let registered: Registered
         do {
-            registered = try await services.abuse.ceremony(
+            registered = try await ceremonies.abuse.ceremony(
                 application: application.id, userID: request.userID, caller: caller
             ) {
                 try await verifyAndStore(request, application: application, ceremony: ceremony, account: account)
             }
         } catch let error as ServiceError where error.code == .unauthenticated {
-            services.metrics.ceremony("registration", succeeded: false)
+            ceremonies.metrics.ceremony("registration", succeeded: false)
             throw ServiceError.unauthenticated(Self.failureMessage, detail: error.message)
         }
-        services.metrics.ceremony("registration", succeeded: true)
+        ceremonies.metrics.ceremony("registration", succeeded: true)
         let credential = registered.credential
         var details: [String: JSONValue] = [
             "attestation_format": .string(credential.attestationFormat),
             "aaguid": .string(AAGUID.string(credential.aaguid)),
         ]
         if let name = credential.authenticatorName { details["authenticator_name"] = .string(name) }
-        await services.audit.record(
+        await ceremonies.audit.record(
             .registrationSucceeded, application: application.id, actor: .user(request.userID), userID: request.userID,
             credentialID: credential.credentialID, caller: caller, details: details)
         return registered
@@ -164,7 +169,7 @@ struct RegistrationService: Sendable {
     )
         async throws -> Registered
     {
-        let engine = CeremonyEngine(application: application, ceremonies: services.ceremonies)
+        let engine = CeremonyEngine(application: application, ceremonies: ceremonies)
         let consumed = try await engine.consumeChallenge(request.credential.response.clientDataJSON, ceremony: ceremony)
         let challenge = consumed.record
         // Byte for byte: a Unicode-equal spelling of the user id is another user (docs/contract.md §4).
@@ -179,7 +184,7 @@ struct RegistrationService: Sendable {
             }
             userHandle = account.user.userHandle
         } else {
-            guard let user = try await services.store.user(applicationID: application.id, userID: request.userID)
+            guard let user = try await store.user(applicationID: application.id, userID: request.userID)
             else { throw ServiceError.unauthenticated("The challenge was issued for another user") }
             userHandle = user.userHandle
         }
@@ -202,14 +207,14 @@ struct RegistrationService: Sendable {
             publicKey: record.publicKey.encoded, signCount: record.signCount, aaguid: record.aaguid,
             transports: record.transports.map(\.rawValue), backupEligible: record.backupEligible,
             backupState: record.backupState, uvInitialized: record.uvInitialized, attestationFormat: verified.format,
-            deviceName: request.deviceName, createdAt: services.now(), lastUsedAt: nil,
+            deviceName: request.deviceName, createdAt: ceremonies.now(), lastUsedAt: nil,
             authenticatorName: verified.attestation.authenticatorName)
         // §10.1.3 and §10.1.4: what the client said of the credential (never `prf.results`).
         (credential.discoverable, credential.prfEnabled) = CeremonyExtensions.registrationOutputs(
             verified.clientExtensionResults)
         do {
             // The grant is checked again and spent with the store write (docs/contract.md §2, §4).
-            try await EnrollmentGrant(services: services, application: application)
+            try await EnrollmentGrant(store: store, loginTokens: loginTokens, now: ceremonies.now, application: application)
                 .complete(challenge, storing: credential, creating: account)
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("This credential is already registered")

@@ -9,13 +9,16 @@ import UMFAWebAuthnTypes
 /// `validate-token`, exactly as the UMFA documentation describes it: a login JWT, or an
 /// assertion (`token_type` `credential`) checked by §7.2 against a challenge of this server.
 struct ValidateTokenService: Sendable {
-    let services: ServerServices
+    let apiKeys: APIKeyAuthentication
+    let ceremonies: Ceremonies
+    let loginTokens: LoginTokens
+    let refusals: RefusalTrail
 
     static let failurePrefix = "Validate token failed with: "
 
     /// Checks the token for the application of the caller's API key.
     func validate(_ request: ValidateTokenRequest, caller: Caller) async throws -> ValidateTokenResponse {
-        let application = try await services.apiKeys
+        let application = try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard !request.userID.isEmpty else { throw ServiceError.invalid("user_id is required") }
         try FieldRules.checkUserID(request.userID)
@@ -34,7 +37,7 @@ struct ValidateTokenService: Sendable {
             let assertion = try Self.assertion(from: request.token)
             do {
                 _ = try await AssertionCheck(
-                    services: services, application: application, caller: caller, countsFailures: false,
+                    ceremonies: ceremonies, application: application, caller: caller, countsFailures: false,
                     purpose: "validate_token"
                 ).verify(assertion, expectedUserID: request.userID)
             } catch let error as ServiceError where error.code == .unauthenticated {
@@ -49,7 +52,7 @@ struct ValidateTokenService: Sendable {
 
     /// The operator's trace of a refused token (``RefusalTrail``), by the application of the API key.
     private func trace(_ reason: TokenRefusal, application: ApplicationRecord, caller: Caller) {
-        services.refusals.token(
+        refusals.token(
             reason, at: .validateToken, clientID: nil, applicationID: application.id, address: caller.clientAddress,
             traceID: caller.traceID)
     }
@@ -58,7 +61,7 @@ struct ValidateTokenService: Sendable {
     /// the documented style. The demo page's validate route uses it too.
     func validateJWT(_ jwt: String, application: ApplicationRecord, userID: String) async throws {
         do {
-            _ = try await services.loginTokens.validate(
+            _ = try await loginTokens.validate(
                 jwt, application: application, userID: userID, lookup: .cached)
         } catch let failure as TokenValidationFailure {
             throw ServiceError.unauthenticated(Self.failurePrefix + "MFA login JWT was invalid: \(failure.message)")

@@ -7,7 +7,9 @@ import UMFAStorage
 /// changed by the application's backend (`PATCH /api/umfa/users/{user_id}/profile`), and read
 /// into ID tokens and UserInfo by scope.
 struct UserProfiles: Sendable {
-    let services: ServerServices
+    let apiKeys: APIKeyAuthentication
+    let store: any CredentialStore & UserProfileStore
+    let now: @Sendable () -> Date
 
     /// An email address as HTML's `type=email` takes it: one `@`, no spaces, at most 254 bytes.
     static func checkEmail(_ email: String) throws {
@@ -23,18 +25,18 @@ struct UserProfiles: Sendable {
 
     /// Changes the members the request names; an empty string removes a value.
     func update(_ request: UserProfileRequest, userID: String?, caller: Caller) async throws -> UserProfileResponse {
-        let application = try await services.apiKeys
+        let application = try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard let userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
         try FieldRules.checkUserID(userID)
-        guard try await services.store.user(applicationID: application.id, userID: userID) != nil else {
+        guard try await store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("No such user")
         }
         var profile =
-            try await services.store.userProfile(applicationID: application.id, userID: userID)
+            try await store.userProfile(applicationID: application.id, userID: userID)
             ?? UserProfileRecord(
                 applicationID: application.id, userID: userID, email: nil, emailVerified: false, givenName: nil,
-                familyName: nil, phoneNumber: nil, phoneNumberVerified: false, updatedAt: services.now())
+                familyName: nil, phoneNumber: nil, phoneNumberVerified: false, updatedAt: now())
         func change(_ value: String?, _ field: String, _ limit: Int) throws -> String?? {
             guard let value else { return .none }
             if value.isEmpty { return .some(nil) }
@@ -59,9 +61,9 @@ struct UserProfiles: Sendable {
         if let verified = request.phoneNumberVerified {
             profile.phoneNumberVerified = verified && profile.phoneNumber != nil
         }
-        profile.updatedAt = services.now()
+        profile.updatedAt = now()
         do {
-            try await services.store.saveUserProfile(profile)
+            try await store.saveUserProfile(profile)
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("Another user of this application has this email address")
         }
@@ -75,7 +77,7 @@ struct UserProfiles: Sendable {
     func claims(applicationID: UUID, userID: String, scopes: [String]) async throws -> UserinfoResponse {
         var claims = UserinfoResponse(sub: userID)
         guard scopes.contains(where: { ["profile", "email", "phone"].contains($0) }),
-            let profile = try await services.store.userProfile(applicationID: applicationID, userID: userID)
+            let profile = try await store.userProfile(applicationID: applicationID, userID: userID)
         else { return claims }
         if scopes.contains("email"), let email = profile.email {
             claims.email = email

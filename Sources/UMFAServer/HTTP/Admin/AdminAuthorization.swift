@@ -14,13 +14,6 @@ struct AdminAuthorization: RouterMiddleware {
     /// Where wrong tokens count against the caller's address.
     let abuse: AbuseGuard
 
-    /// The check, from the server's services.
-    init(services: ServerServices) {
-        consoleSessions = ConsoleSessions(services: services)
-        adminToken = services.adminToken
-        abuse = services.abuse
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {

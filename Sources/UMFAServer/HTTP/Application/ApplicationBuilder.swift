@@ -66,7 +66,9 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
                     store: store, now: configuration.now, logger: logger,
                     auditRetention: configuration.auditRetention),
                 AbuseSweep(abuse: services.abuse, logger: logger),
-                WebhookDispatcher(services: services, timeout: configuration.webhookTimeout),
+                WebhookDispatcher(
+                    store: store, webhooks: services.webhooks, sealed: services.sealed, metrics: metrics,
+                    logger: logger, now: configuration.now, timeout: configuration.webhookTimeout),
             ] + listeners.services(router: router, logger: logger), logger: logger)
         return (app, report)
     } catch {

@@ -6,8 +6,10 @@ import UMFAContract
 /// (`/admin/session…`), whose answers set or clear the session cookie. The cookie and the CSRF
 /// header are read and written here (``ConsoleCookie``); the services get their values.
 struct ConsoleRoutes: Sendable {
-    let services: ServerServices
-    var console: ConsoleService { ConsoleService(services: services) }
+    let console: ConsoleService
+    let administration: ConsoleAdministration
+    /// The server's public URL: the cookie's `Secure` attribute follows its scheme.
+    let publicURL: String
 
     /// `GET /admin`: the page. It shows the sign-in controls until the script finds a session.
     func page(_ request: Request, context: UMFARequestContext) async throws -> Response {
@@ -41,20 +43,20 @@ struct ConsoleRoutes: Sendable {
                 cookie: ConsoleCookie.value(in: request), csrfToken: ConsoleCookie.csrfToken(in: request),
                 caller: caller)
             var response = try JSONExchange.response(answer)
-            response.headers[.setCookie] = ConsoleCookie.setCookie(nil, publicURL: services.publicURL)
+            response.headers[.setCookie] = ConsoleCookie.setCookie(nil, publicURL: publicURL)
             return response
         }
     }
 
     /// `GET /api/admin/console/credentials`.
     var listCredentials: RouteHandler {
-        RouteHandlers.plain { try await ConsoleAdministration(services: services).credentials(caller: $1) }
+        RouteHandlers.plain { try await administration.credentials(caller: $1) }
     }
 
     /// `DELETE /api/admin/console/credentials/{credential_id}`.
     var deleteCredential: RouteHandler {
         RouteHandlers.plain {
-            try await ConsoleAdministration(services: services).deleteCredential(
+            try await administration.deleteCredential(
                 id: $0.path("credential_id"), caller: $1)
         }
     }
@@ -63,9 +65,9 @@ struct ConsoleRoutes: Sendable {
     var listSessions: RouteHandler {
         { request, context in
             let caller = context.caller(request, traceID: TraceID.from(request, context: context))
-            let own = try await ConsoleSessions(services: services).current(cookie: ConsoleCookie.value(in: request))
+            let own = try await console.sessions.current(cookie: ConsoleCookie.value(in: request))
             return try JSONExchange.response(
-                try await ConsoleAdministration(services: services).sessions(
+                try await administration.sessions(
                     currentHash: own?.record.sessionHash, caller: caller))
         }
     }
@@ -73,7 +75,7 @@ struct ConsoleRoutes: Sendable {
     /// `DELETE /api/admin/console/sessions/{session_id}`.
     var deleteSession: RouteHandler {
         RouteHandlers.plain {
-            try await ConsoleAdministration(services: services).deleteSession(id: $0.path("session_id"), caller: $1)
+            try await administration.deleteSession(id: $0.path("session_id"), caller: $1)
         }
     }
 
@@ -86,7 +88,7 @@ struct ConsoleRoutes: Sendable {
             let caller = context.caller(request, traceID: input.traceID)
             let signed = try await call(try input.decode(Body.self), caller)
             var response = try JSONExchange.response(signed.answer)
-            response.headers[.setCookie] = ConsoleCookie.setCookie(signed.session, publicURL: services.publicURL)
+            response.headers[.setCookie] = ConsoleCookie.setCookie(signed.session, publicURL: publicURL)
             return response
         }
     }

@@ -1,3 +1,4 @@
+import UMFAStorage
 import Foundation
 import Hummingbird
 
@@ -6,7 +7,7 @@ import Hummingbird
 /// Everything the page needs comes from this server: no inline script or style and nothing
 /// from another host, enforced by a strict `Content-Security-Policy`, so it works offline.
 struct DemoPage {
-    let services: ServerServices
+    let store: any SettingStore
     /// Whether the page names the development application; without it the page asks for `?app=`.
     let demoRoutes: Bool
 
@@ -17,7 +18,7 @@ struct DemoPage {
 
     func home(_ request: Request, context: some RequestContext) async throws -> Response {
         var applicationID = ""
-        if demoRoutes, let id = try await DevelopmentApplication.id(in: services.store) {
+        if demoRoutes, let id = try await DevelopmentApplication.id(in: store) {
             applicationID = id.uuidString.lowercased()
         }
         let html = DemoAssets.indexHTML.replacingOccurrences(

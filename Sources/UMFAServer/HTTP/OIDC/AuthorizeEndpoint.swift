@@ -48,7 +48,7 @@ struct AuthorizeEndpoint: Sendable {
     private func decide(
         _ authorization: AuthorizationRequest, client: OAuthClientRecord, flow: AuthorizationFlow, cookies: String?
     ) async throws -> Response {
-        let sessions = SSOSessions(grants: flow.grants)
+        let sessions = SSOSessions(grants: flow.grants, signIns: services.signIns)
         var signIn = try await sessions.current(cookieHeader: cookies)?.signIn
         if let current = signIn,
             try await !isUsable(current, for: authorization, applicationID: flow.issuer.application.id)

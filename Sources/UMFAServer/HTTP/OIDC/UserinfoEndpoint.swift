@@ -29,7 +29,7 @@ struct UserinfoEndpoint: Sendable {
             response.headers[.wwwAuthenticate] = #"Bearer error="insufficient_scope", scope="openid""#
             return response
         }
-        let userinfo = try await UserProfiles(services: services)
+        let userinfo = try await services.userProfiles
             .claims(applicationID: issuer.application.id, userID: claims.sub, scopes: scopes)
         var response = try JSONExchange.response(userinfo)
         response.headers[.cacheControl] = "no-store"

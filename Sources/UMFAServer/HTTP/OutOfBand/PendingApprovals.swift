@@ -12,7 +12,12 @@ import UMFAWebAuthn
 /// (`GET /api/umfa/approvals/events`), both under a device proof. Each approval carries the
 /// app link's `dispatchTokenResponse`, which the device redeems as if it had scanned the QR code.
 struct PendingApprovals: Sendable {
-    let services: ServerServices
+    let store: any ApplicationStore & OutOfBandStore
+    let deviceProofs: DeviceProofCheck
+    let sealed: SealedSecrets
+    /// The server's public URL, the base of app links.
+    let publicURL: String
+    let now: @Sendable () -> Date
 
     /// How long one event stream stays open at most (clients reconnect, as SSE clients do).
     static let streamLifetime = 300
@@ -49,7 +54,7 @@ struct PendingApprovals: Sendable {
         }
         let (application, credentialID) = try await authorize(
             caller, method: "GET", operation: .approvalEvents, applicationID: applicationID, userID: userID)
-        let services = services
+        let approvals = self
         let deadline = ContinuousClock.now + .seconds(lifetime)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
@@ -64,16 +69,16 @@ struct PendingApprovals: Sendable {
                     var sent = Set<String>()
                     var polls = 0
                     while ContinuousClock.now < deadline, !Task.isCancelled, !stopping.isSet {
-                        let approvals = try await PendingApprovals(services: services).approvals(
+                        let pending = try await approvals.approvals(
                             application: application, userID: userID)
-                        for approval in approvals where sent.insert(approval.transactionID).inserted {
+                        for approval in pending where sent.insert(approval.transactionID).inserted {
                             try await writer.write(ByteBuffer(string: try Self.event(approval)))
                         }
                         polls += 1
                         if polls % Self.heartbeatEvery == 0 {
                             // A device whose passkey was deleted hears nothing more.
                             guard
-                                try await DeviceProofCheck(services: services).stillValid(
+                                try await approvals.deviceProofs.stillValid(
                                     application: application, credentialID: credentialID, userID: userID)
                             else { break }
                             try await writer.write(ByteBuffer(string: ": alive\n\n"))
@@ -111,24 +116,24 @@ struct PendingApprovals: Sendable {
         _ caller: Caller, method: String, operation: APIOperation, applicationID: String, userID: String
     ) async throws -> (ApplicationRecord, [UInt8]) {
         try FieldRules.checkUserID(userID)
-        let application = try await services.store.application(applicationID)
-        let credentialID = try await DeviceProofCheck(services: services).verify(
+        let application = try await store.application(applicationID)
+        let credentialID = try await deviceProofs.verify(
             caller, method: method, path: operation.path, application: application, userID: userID)
         return (application, credentialID)
     }
 
     /// The user's pending approvals with their links' payloads.
     func approvals(application: ApplicationRecord, userID: String) async throws -> [PendingApproval] {
-        try await services.store.pendingApprovals(applicationID: application.id, userID: userID, at: services.now())
+        try await store.pendingApprovals(applicationID: application.id, userID: userID, at: now())
             .compactMap { transaction in
                 guard let sealed = transaction.sealedDispatchToken else { return nil }
-                let token = try services.sealed.open(sealed, for: .dispatchToken)
+                let token = try self.sealed.open(sealed, for: .dispatchToken)
                 return PendingApproval(
                     transactionID: transaction.transactionID, message: transaction.message ?? "",
                     createdAt: Timestamps.rfc3339(transaction.createdAt),
                     expiresAt: Timestamps.rfc3339(transaction.expiresAt),
                     dispatchTokenResponse: try OutOfBandLinks.dispatchTokenResponse(
-                        OutOfBandLinks.payload(transaction, token: token, publicURL: services.publicURL)))
+                        OutOfBandLinks.payload(transaction, token: token, publicURL: publicURL)))
             }
     }
 }

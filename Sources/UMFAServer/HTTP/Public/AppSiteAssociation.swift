@@ -13,18 +13,18 @@ import UMFAStorage
 /// A platform fetches them from the host a passkey's RP ID names, so they take effect when UMFA
 /// answers on that host (or the application's site serves UMFA's documents there).
 struct AppSiteAssociation: Sendable {
-    let services: ServerServices
+    let store: any ApplicationStore
 
     var apple: RouteHandler {
         { _, _ in
-            let applications = try await services.store.applications()
+            let applications = try await store.applications()
             return try Self.response(Self.appleDocument(appIDs: applications.flatMap(\.appleAppIDs)))
         }
     }
 
     var android: RouteHandler {
         { _, _ in
-            let applications = try await services.store.applications()
+            let applications = try await store.applications()
             return try Self.response(Self.androidStatements(apps: applications.flatMap(\.androidApps)))
         }
     }

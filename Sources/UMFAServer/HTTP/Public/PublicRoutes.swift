@@ -1,3 +1,4 @@
+import UMFATokens
 import Foundation
 import Hummingbird
 import Prometheus
@@ -5,13 +6,14 @@ import UMFAWebAuthn
 
 /// `/.well-known/jwks.json`, `/health`, `/metrics` and `/openapi.yaml`; `/` is the ``DemoPage``.
 struct PublicRoutes {
-    let services: ServerServices
+    let tokens: TokenService
+    let abuse: AbuseGuard
     let metrics: PrometheusCollectorRegistry
     /// SHA-256 of `UMFA_METRICS_TOKEN`; `nil` serves `/metrics` only to callers on this machine.
     var metricsTokenHash: [UInt8]? = nil
 
     func jwks(_ request: Request, context: some RequestContext) async throws -> Response {
-        var response = try JSONExchange.response(try await services.tokens.jwks())
+        var response = try JSONExchange.response(try await tokens.jwks())
         response.headers[.cacheControl] = "public, max-age=300"
         return response
     }
@@ -38,7 +40,7 @@ struct PublicRoutes {
         }
         let caller = Caller(traceID: "", clientAddress: context.clientAddress, bearer: BearerToken.from(request))
         guard let token = caller.bearer, constantTimeEqual(Secrets.hash(token), expected) else {
-            try await services.abuse.refuseCredential(
+            try await abuse.refuseCredential(
                 caller, counting: caller.bearer != nil, ServiceError.unauthenticated("Missing or invalid metrics token")
             )
         }

@@ -44,7 +44,7 @@ struct APIFlowService: Sendable {
         guard let signIn = state.payload.signIn else {
             // Back at the start: an approval still waiting is cancelled, so no device can answer it.
             if let pending = state.payload.approvalTransaction {
-                try await OutOfBandService(services: services).cancel(transactionID: pending, caller: caller)
+                try await services.outOfBand.cancel(transactionID: pending, caller: caller)
                 state.payload.approvalTransaction = nil
                 try await save(handle, state)
             }
@@ -136,7 +136,7 @@ struct APIFlowService: Sendable {
         var state = try await interactions.interaction(handle)
         let userID = try await userID(form)
         try services.abuse.countOptionsRequest(caller)
-        let outOfBand = OutOfBandService(services: services)
+        let outOfBand = services.outOfBand
         if let previous = state.payload.approvalTransaction {
             try await outOfBand.cancel(transactionID: previous, caller: caller)
         }

@@ -36,7 +36,7 @@ struct InteractionService: Sendable {
         -> AuthenticationOptionsResponse
     {
         _ = try await interaction(request.interaction)
-        return try await AuthenticationService(services: services)
+        return try await services.authentication
             .options(application: issuer.application, userID: try await userID(forLogin: request.login), caller: caller)
     }
 
@@ -56,7 +56,7 @@ struct InteractionService: Sendable {
     /// Checks the passkey, starts the SSO session, and sends the person on.
     func signInVerify(_ request: InteractionSignInVerifyRequest, caller: Caller) async throws -> Step {
         var state = try await interaction(request.interaction)
-        let outcome = try await AuthenticationService(services: services)
+        let outcome = try await services.authentication
             .signIn(application: issuer.application, userID: nil, credential: request.credential, caller: caller)
         let signIn = newSignIn(
             userID: outcome.credential.userID, amr: LoginTokens.amr(for: outcome.verified.authenticatorData),
@@ -87,7 +87,7 @@ struct InteractionService: Sendable {
             try await grants.update(
                 .interaction, request.interaction, state.payload, subject: nil, expiresAt: state.record.expiresAt)
         else { throw Self.expiredError }
-        return try await RegistrationService(services: services).options(
+        return try await services.registration.options(
             application: issuer.application, userID: account.userID, userName: account.email,
             displayName: account.displayName, existing: [], grant: EnrollmentGrant.Grant(kind: .signUp),
             caller: caller, newUserHandle: userHandle)
@@ -101,7 +101,7 @@ struct InteractionService: Sendable {
         guard let account = state.payload.pendingAccount, let userHandle = account.userHandleBytes else {
             throw ServiceError.invalid("Start account creation with create-account/options first")
         }
-        let registered = try await RegistrationService(services: services).register(
+        let registered = try await services.registration.register(
             RegistrationVerifyRequest(
                 applicationID: issuer.application.id.uuidString, userID: account.userID,
                 credential: request.credential, deviceName: account.deviceName),
@@ -147,7 +147,7 @@ struct InteractionService: Sendable {
         _ handle: String, _ state: OAuthGrants.Found<Interaction>, signIn: SignIn, caller: Caller
     ) async throws -> Step {
         // An API-driven flow has no browser to keep a session cookie.
-        let cookie = flowKey == nil ? try await SSOSessions(grants: grants).start(signIn) : nil
+        let cookie = flowKey == nil ? try await SSOSessions(grants: grants, signIns: services.signIns).start(signIn) : nil
         let authorization = state.payload.request
         guard
             let client = try await services.store.oauthClient(

@@ -56,6 +56,7 @@ struct Interaction: Codable, Sendable {
 /// expires or RP-initiated logout ends it.
 struct SSOSessions: Sendable {
     let grants: OAuthGrants
+    let signIns: SignInCredentials
 
     static let cookieName = "umfa_sso"
     /// How long a session lasts without a new sign-in.
@@ -66,8 +67,7 @@ struct SSOSessions: Sendable {
     func current(cookieHeader: String?) async throws -> (handle: String, signIn: SignIn)? {
         guard let handle = Self.cookie(Self.cookieName, in: cookieHeader),
             let found = try await grants.live(.session, handle, as: SignIn.self),
-            try await SignInCredentials(services: grants.services, applicationID: grants.issuer.application.id)
-                .isRegistered(found.payload)
+            try await signIns.isRegistered(found.payload, in: grants.issuer.application.id)
         else { return nil }
         return (handle, found.payload)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
@@ -9,27 +10,32 @@ import UMFAWebAuthn
 /// does (docs/contract.md §4).
 ///
 /// Two halves, so that neither alone must be perfect: a deletion revokes what the store finds
-/// recorded with the passkey (``revoke(userID:credentialID:actor:caller:via:)``), and every use
-/// checks that the passkey is still registered to the user (``isRegistered(_:)``): a session
+/// recorded with the passkey (``revoke(in:userID:credentialID:actor:caller:via:)``), and every use
+/// checks that the passkey is still registered to the user (``isRegistered(_:in:)``): a session
 /// being reused, a code or refresh token being redeemed, an access token at userinfo or
 /// introspection (its `credential_id` claim).
 struct SignInCredentials: Sendable {
-    let services: ServerServices
-    let applicationID: UUID
+    /// The stores a sign-in is checked and ended in.
+    typealias Store = CredentialStore & OAuthGrantStore
+
+    let store: any Store
+    let audit: AuditLog
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     /// Whether the passkey that made `signIn` is still registered to its user.
-    func isRegistered(_ signIn: SignIn) async throws -> Bool {
-        try await isRegistered(credentialID: signIn.credentialID, userID: signIn.userID)
+    func isRegistered(_ signIn: SignIn, in applicationID: UUID) async throws -> Bool {
+        try await isRegistered(credentialID: signIn.credentialID, userID: signIn.userID, in: applicationID)
     }
 
     /// Whether `credentialID` (base64url) is still registered to `userID`. Without one (a
     /// sign-in stored before the credential was recorded), whether the user still has a passkey.
-    func isRegistered(credentialID: String?, userID: String) async throws -> Bool {
+    func isRegistered(credentialID: String?, userID: String, in applicationID: UUID) async throws -> Bool {
         guard let credentialID else {
-            return try await !services.store.credentials(applicationID: applicationID, userID: userID).isEmpty
+            return try await !store.credentials(applicationID: applicationID, userID: userID).isEmpty
         }
         guard let bytes = Base64URL.decodeCanonical(credentialID),
-            let credential = try await services.store.credential(applicationID: applicationID, credentialID: bytes)
+            let credential = try await store.credential(applicationID: applicationID, credentialID: bytes)
         else { return false }
         return credential.userID.isSameBytes(as: userID)
     }
@@ -39,17 +45,18 @@ struct SignInCredentials: Sendable {
     /// records `sessions.revoked` with what ended, when anything did. A store failure here is
     /// logged, not thrown: the deletion is done, and the checks at every use refuse what could
     /// not be revoked.
-    func revoke(userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String) async {
-        let now = services.now()
+    func revoke(
+        in applicationID: UUID, userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String) async {
+        let now = self.now()
         // Long enough for any access token or refresh token of the families to have expired.
         let longest = max(OAuthClientSettings.refreshTokenTTL.upperBound, OAuthClientSettings.accessTokenTTL.upperBound)
         do {
-            let revoked = try await services.store.revokeOAuthGrants(
+            let revoked = try await store.revokeOAuthGrants(
                 applicationID: applicationID, subject: userID, credentialID: credentialID, at: now,
                 markedUntil: now.addingTimeInterval(TimeInterval(longest)))
             // Nothing signed in with it (a passkey used only on the device routes): nothing to record.
             guard revoked != OAuthGrantRevocation() else { return }
-            await services.audit.record(
+            await audit.record(
                 .sessionsRevoked, application: applicationID, actor: actor, userID: userID, credentialID: credentialID,
                 caller: caller,
                 details: [
@@ -59,7 +66,7 @@ struct SignInCredentials: Sendable {
                     "codes": .number(Double(revoked.codes)),
                 ])
         } catch {
-            services.logger.error(
+            logger.error(
                 "the sign-ins of a deleted passkey were not revoked; each use still refuses them",
                 metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
         }

@@ -76,7 +76,7 @@ struct UserTokens: Sendable {
     ) async throws -> OAuthTokenResponse {
         // A code or refresh token of a passkey deleted since ends here, with its family.
         guard
-            try await SignInCredentials(services: services, applicationID: issuer.application.id).isRegistered(signIn)
+            try await services.signIns.isRegistered(signIn, in: issuer.application.id)
         else {
             try await OAuthGrants(services: services, issuer: issuer).revokeFamily(family)
             throw OAuthError(code: .invalidGrant, "The passkey that signed in was removed; sign in again")
@@ -88,7 +88,7 @@ struct UserTokens: Sendable {
         var idToken: String?
         let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
-            let profile = try await UserProfiles(services: services)
+            let profile = try await services.userProfiles
                 .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
             idToken = try await services.tokens.sign(
                 IDTokenClaims(

@@ -51,7 +51,7 @@ struct LogoutService: Sendable {
             }
             clientID = hint.aud
         }
-        let sessions = SSOSessions(grants: OAuthGrants(services: services, issuer: issuer))
+        let sessions = SSOSessions(grants: OAuthGrants(services: services, issuer: issuer), signIns: services.signIns)
         let handle = SSOSessions.cookie(SSOSessions.cookieName, in: cookieHeader)
         let session = handle == nil ? nil : try await sessions.current(cookieHeader: cookieHeader)
         var location: String?

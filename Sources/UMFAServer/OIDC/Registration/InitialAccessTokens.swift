@@ -16,7 +16,7 @@ struct InitialAccessTokens: Sendable {
     func create(_ request: InitialAccessTokenRequest, values: RequestValues, caller: Caller) async throws
         -> InitialAccessTokenResponse
     {
-        let application = try await AdminService(services: services).lookup(values.path("id"))
+        let application = try await services.store.administeredApplication(values.path("id"))
         let ttl = request.ttlSeconds ?? 86_400
         let uses = request.uses ?? 1
         guard Self.ttl.contains(ttl) else { throw ServiceError.invalid("ttl_seconds must be 60 to 2592000") }

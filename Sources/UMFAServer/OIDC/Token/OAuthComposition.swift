@@ -37,7 +37,7 @@ struct OAuthComposition: Sendable {
     var introspection: TokenIntrospection {
         TokenIntrospection(
             issuer: issuer, authentication: authentication, dpop: dpop, grants: grants, accessTokens: accessTokens,
-            signInCredentials: SignInCredentials(services: services, applicationID: issuer.application.id))
+            signInCredentials: services.signIns)
     }
 
     /// Revocation (RFC 7009).

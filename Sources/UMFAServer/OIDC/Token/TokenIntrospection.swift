@@ -37,7 +37,7 @@ struct TokenIntrospection: Sendable {
                 return IntrospectionResponse(active: false)
             }
             // A revoked family, or a passkey deleted since it signed in, ends the refresh token.
-            let registered = try await signInCredentials.isRegistered(grant.signIn)
+            let registered = try await signInCredentials.isRegistered(grant.signIn, in: issuer.application.id)
             let revoked = try await grants.isFamilyRevoked(grant.family)
             if revoked || !registered {
                 return IntrospectionResponse(active: false)

@@ -27,7 +27,7 @@ extension ApplicationRecord {
 
 extension CeremonyEngine where Credentials == ApplicationCredentials {
     /// The engine of an application's users.
-    init(application: ApplicationRecord, ceremonies: CeremonyStores) {
+    init(application: ApplicationRecord, ceremonies: Ceremonies) {
         self.init(
             relyingParty: application.ceremonyParty(anchors: ceremonies.attestationAnchors),
             credentials: ApplicationCredentials(store: ceremonies.store, applicationID: application.id),
