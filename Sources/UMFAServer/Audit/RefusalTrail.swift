@@ -98,8 +98,3 @@ struct RefusalTrail: Sendable {
         return LogText.escape(String(scalars)) + (cut ? "…" : "")
     }
 }
-
-extension ServerServices {
-    /// The trace of refused client authentications and tokens.
-    var refusals: RefusalTrail { RefusalTrail(metrics: metrics, logger: logger) }
-}

@@ -8,7 +8,7 @@ import UMFAContract
 /// access and error shape: admin operations behind ``AdminAuthorization``, issuer routes behind
 /// ``IssuerResolution``, OAuth and flow routes behind their ``ErrorRendering``.
 struct Routes {
-    let services: ServerServices
+    let features: ServerComposition
     let metrics: PrometheusCollectorRegistry
     let demoRoutes: Bool
     /// `UMFA_METRICS_TOKEN`; `nil` serves `/metrics` only to callers on this machine.
@@ -19,13 +19,13 @@ struct Routes {
         router.add(middleware: RequestMetricsMiddleware(registry: metrics))
         router.add(middleware: ErrorMiddleware())
         // RFC 8705 §5: the mutual-TLS alias listener answers its endpoints only.
-        router.add(middleware: MutualTLSAliasMiddleware(aliasBase: services.mutualTLSAliasURL))
+        router.add(middleware: MutualTLSAliasMiddleware(aliasBase: features.mutualTLSAliasURL))
         let built = RouteServices(
-            services: services, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash),
+            features, metrics: metrics, metricsTokenHash: metricsToken.map(Secrets.hash),
             demoRoutes: demoRoutes)
         var groups = RouteGroups(
-            router: router, issuers: built.issuers, logger: services.logger,
-            adminAuthorization: services.adminAuthorization)
+            router: router, issuers: features.issuers, logger: features.logger,
+            adminAuthorization: features.adminAuthorization)
         for operation in APIOperation.allCases {
             let declaration = operation.declaration
             let path = RouterPath(Self.routerPath(declaration.path))
@@ -39,43 +39,43 @@ struct Routes {
         path.replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")
     }
 
-    /// The handler of each operation: decode, call the service, encode. The services are built
-    /// once (``RouteServices``), when the router is.
+    /// The handler of each operation: decode, call the feature, encode. The features are built
+    /// once (``ServerComposition``), and their route adapters when the router is (``RouteServices``).
     func handler(for operation: APIOperation, _ built: RouteServices) -> RouteHandler {
         let route = OperationRoute(operation)
         switch operation {
-        case .registrationOptions: return route.json(built.registrationService.options)
-        case .registrationVerify: return route.json(built.registrationService.verify)
-        case .authenticationOptions: return route.json(built.authenticationService.options)
-        case .authenticationVerify: return route.json(built.authenticationService.verify)
-        case .unenroll: return route.json(built.authenticationService.unenroll)
+        case .registrationOptions: return route.json(features.registration.options)
+        case .registrationVerify: return route.json(features.registration.verify)
+        case .authenticationOptions: return route.json(features.authentication.options)
+        case .authenticationVerify: return route.json(features.authentication.verify)
+        case .unenroll: return route.json(features.authentication.unenroll)
         case .validateToken:
-            return route.json(built.validateTokenService.validate)
+            return route.json(features.validateToken.validate)
         case .createEnrollmentToken:
-            return route.json(built.enrollmentTokenService.create)
+            return route.json(features.enrollmentTokens.create)
         case .listUserCredentials:
-            return route.plain { try await built.credentialService.list($0.credentialTarget, caller: $1) }
+            return route.plain { try await features.credentials.list($0.credentialTarget, caller: $1) }
         case .deleteUserCredential:
-            return route.plain { try await built.credentialService.delete($0.credentialTarget, caller: $1) }
-        case .createApplication: return route.json(built.adminService.create)
-        case .listApplications: return route.plain { try await built.adminService.list(caller: $1) }
-        case .getApplication: return route.plain { try await built.adminService.show(id: $0.path("id"), caller: $1) }
+            return route.plain { try await features.credentials.delete($0.credentialTarget, caller: $1) }
+        case .createApplication: return route.json(features.admin.create)
+        case .listApplications: return route.plain { try await features.admin.list(caller: $1) }
+        case .getApplication: return route.plain { try await features.admin.show(id: $0.path("id"), caller: $1) }
         case .updateApplication:
-            return route.jsonWithPath { try await built.adminService.update(id: $1.path("id"), $0, caller: $2) }
+            return route.jsonWithPath { try await features.admin.update(id: $1.path("id"), $0, caller: $2) }
         case .createAPIKey:
-            return route.plain { try await built.adminService.addAPIKey(id: $0.path("id"), caller: $1) }
+            return route.plain { try await features.admin.addAPIKey(id: $0.path("id"), caller: $1) }
         case .listAPIKeys:
-            return route.plain { try await built.adminService.listAPIKeys(id: $0.path("id"), caller: $1) }
+            return route.plain { try await features.admin.listAPIKeys(id: $0.path("id"), caller: $1) }
         case .deleteAPIKey:
             return route.plain {
-                try await built.adminService.deleteAPIKey(id: $0.path("id"), keyID: $0.path("key_id"), caller: $1)
+                try await features.admin.deleteAPIKey(id: $0.path("id"), keyID: $0.path("key_id"), caller: $1)
             }
         case .rotateSigningKey:
-            return route.plain { try await built.adminService.rotateSigningKey(caller: $1) }
+            return route.plain { try await features.admin.rotateSigningKey(caller: $1) }
         case .jwks: return built.publicRoutes.jwks
         case .appleAppSiteAssociation: return built.appSiteAssociation.apple
         case .assetLinks: return built.appSiteAssociation.android
-        case .relatedOrigins: return RelatedOriginsRoute(service: RelatedOriginsService(store: services.store)).handler
+        case .relatedOrigins: return built.relatedOrigins.handler
         case .health: return route.plain { HealthResponse(traceID: $1.traceID) }
         case .metrics: return built.publicRoutes.prometheus
         case .openAPI: return built.publicRoutes.openAPI
@@ -83,27 +83,27 @@ struct Routes {
         case .demoStylesheet, .demoScript, .demoWebAuthnScript, .hostedStylesheet, .hostedScript,
             .hostedWebAuthnScript, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
             return StaticFiles.handler(operation)
-        case .createOAuthClient: return route.jsonWithPath(built.oauthClientAdmin.create)
-        case .listOAuthClients: return route.plain(built.oauthClientAdmin.list)
-        case .getOAuthClient: return route.plain(built.oauthClientAdmin.show)
-        case .updateOAuthClient: return route.jsonWithPath(built.oauthClientAdmin.update)
-        case .deleteOAuthClient: return route.plain(built.oauthClientAdmin.delete)
-        case .rotateOAuthClientSecret: return route.plain(built.oauthClientAdmin.rotateSecret)
+        case .createOAuthClient: return route.jsonWithPath(features.oauthClientAdmin.create)
+        case .listOAuthClients: return route.plain(features.oauthClientAdmin.list)
+        case .getOAuthClient: return route.plain(features.oauthClientAdmin.show)
+        case .updateOAuthClient: return route.jsonWithPath(features.oauthClientAdmin.update)
+        case .deleteOAuthClient: return route.plain(features.oauthClientAdmin.delete)
+        case .rotateOAuthClientSecret: return route.plain(features.oauthClientAdmin.rotateSecret)
         case .oidcDiscovery, .oauthServerMetadata:
-            let alias = services.mutualTLSAliasURL
+            let alias = features.mutualTLSAliasURL
             return route.issuer { issuer, _, _ in issuer.metadata(mutualTLSAlias: alias) }
         case .oidcJWKS: return built.oauthRoutes.jwks
         case .oauthToken:
-            return built.oauthRoutes.form(route) { [services] in
-                try await OAuthComposition(services: services, issuer: $0).tokenPipeline.token($1)
+            return built.oauthRoutes.form(route) { [features] in
+                try await features.provider.engine(for: $0).tokenPipeline.token($1)
             }
         case .oauthIntrospect:
-            return built.oauthRoutes.form(route) { [services] in
-                try await OAuthComposition(services: services, issuer: $0).introspection.introspect($1)
+            return built.oauthRoutes.form(route) { [features] in
+                try await features.provider.engine(for: $0).introspection.introspect($1)
             }
         case .oauthPushedAuthorizationRequest:
-            return built.oauthRoutes.form(route) { [services] in
-                try await OAuthComposition(services: services, issuer: $0).pushedAuthorization.push($1)
+            return built.oauthRoutes.form(route) { [features] in
+                try await features.provider.engine(for: $0).pushedAuthorization.push($1)
             }
         case .oauthAuthorize: return built.authorizeEndpoint.handle
         case .oauthUserinfo, .oauthUserinfoPost: return built.userinfoEndpoint.handle
@@ -119,46 +119,46 @@ struct Routes {
         case .interactionConsent: return built.interactionRoutes.step { try await $0.consent($1, caller: $2) }
         case .updateUserProfile:
             return route.jsonWithPath {
-                try await built.userProfiles.update($0, userID: $1.path("user_id"), caller: $2)
+                try await features.userProfiles.update($0, userID: $1.path("user_id"), caller: $2)
             }
         case .createInitialAccessToken:
-            return route.jsonWithPath(built.initialAccessTokens.create)
+            return route.jsonWithPath(features.initialAccessTokens.create)
         case .oauthRegisterClient: return built.clientRegistrationRoutes.register(route)
         case .oauthReadClientRegistration: return built.clientRegistrationRoutes.read(route)
         case .oauthUpdateClientRegistration: return built.clientRegistrationRoutes.update(route)
         case .oauthDeleteClientRegistration: return built.clientRegistrationRoutes.delete(route)
         case .oauthAttestationChallenge:
             return route.issuer { issuer, _, caller in
-                try await ClientAttestationCheck(services: services, issuer: issuer).newChallenge(caller: caller)
+                try await features.provider.engine(for: issuer).attestation.newChallenge(caller: caller)
             }
         case .listMyCredentials:
-            return route.plain { try await built.selfServiceService.list(values: $0, caller: $1) }
-        case .renameMyCredential: return route.jsonWithPath(built.selfServiceService.rename)
+            return route.plain { try await features.selfService.list(values: $0, caller: $1) }
+        case .renameMyCredential: return route.jsonWithPath(features.selfService.rename)
         case .deleteMyCredential:
             return route.plain {
-                try await built.selfServiceService.delete(values: $0, caller: $1)
+                try await features.selfService.delete(values: $0, caller: $1)
             }
         case .createMyRecoveryCodes:
             return route.plain {
-                try await built.recoveryCodes.createMine(caller: $1)
+                try await features.recoveryCodes.createMine(caller: $1)
             }
         case .countMyRecoveryCodes:
-            return route.plain { try await built.recoveryCodes.countMine(caller: $1) }
-        case .recoverAccount: return route.json(built.recoveryCodes.redeem)
+            return route.plain { try await features.recoveryCodes.countMine(caller: $1) }
+        case .recoverAccount: return route.json(features.recoveryCodes.redeem)
         case .createUserRecoveryCodes:
-            return route.jsonWithPath(built.recoveryCodes.createForUser)
+            return route.jsonWithPath(features.recoveryCodes.createForUser)
         case .listAuditEvents:
-            return route.plain { try await built.auditEventQuery.all(values: $0, caller: $1) }
+            return route.plain { try await features.auditEvents.all(values: $0, caller: $1) }
         case .listApplicationAuditEvents:
             return route.plain {
-                try await built.auditEventQuery.application(values: $0, caller: $1)
+                try await features.auditEvents.application(values: $0, caller: $1)
             }
-        case .listApplicationUsers: return route.plain(built.adminService.users)
-        case .listApplicationUserCredentials: return route.plain(built.adminService.userCredentials)
-        case .deleteApplicationUserCredential: return route.plain(built.adminService.deleteUserCredential)
+        case .listApplicationUsers: return route.plain(features.admin.users)
+        case .listApplicationUserCredentials: return route.plain(features.admin.userCredentials)
+        case .deleteApplicationUserCredential: return route.plain(features.admin.deleteUserCredential)
         case .createApplicationUserRecoveryCodes:
-            return route.plain(built.adminService.userRecoveryCodes)
-        case .listSigningKeys: return route.plain { try await built.adminService.signingKeys(caller: $1) }
+            return route.plain(features.admin.userRecoveryCodes)
+        case .listSigningKeys: return route.plain { try await features.admin.signingKeys(caller: $1) }
         case .consolePage: return built.consoleRoutes.page
         case .consoleSession: return built.consoleRoutes.session
         case .consoleEnrollOptions: return built.consoleRoutes.enrollOptions
@@ -171,21 +171,21 @@ struct Routes {
         case .listConsoleSessions: return built.consoleRoutes.listSessions
         case .deleteConsoleSession: return built.consoleRoutes.deleteSession
         case .outOfBandEnroll:
-            return route.json(built.outOfBandService.enroll)
+            return route.json(features.outOfBand.enroll)
         case .createApproval:
             return route.json(
-                built.outOfBandService.approve
+                features.outOfBand.approve
             )
-        case .transactionStatus: return route.json(built.outOfBandService.status)
-        case .dispatchRedeem: return route.json(built.outOfBandService.redeem)
-        case .dispatchComplete: return route.json(built.outOfBandService.complete)
+        case .transactionStatus: return route.json(features.outOfBand.status)
+        case .dispatchRedeem: return route.json(features.outOfBand.redeem)
+        case .dispatchComplete: return route.json(features.outOfBand.complete)
         case .openAppLink: return { _, _ in OpenPage.response() }
-        case .adminOutOfBandEnroll: return route.plain(built.outOfBandService.enroll)
+        case .adminOutOfBandEnroll: return route.plain(features.outOfBand.enroll)
         case .pendingApprovals:
-            return route.json(built.pendingApprovals.fetch)
-        case .approvalEvents: return built.pendingApprovals.stream
-        case .updateDeviceInformation: return route.json(DeviceInformationRoute(store: services.store, deviceProofs: services.deviceProofs).update)
-        case .rotateWebhookSecret: return route.plain(built.adminService.rotateWebhookSecret)
+            return route.json(features.pendingApprovals.fetch)
+        case .approvalEvents: return features.pendingApprovals.stream
+        case .updateDeviceInformation: return route.json(features.deviceInformation.update)
+        case .rotateWebhookSecret: return route.plain(features.admin.rotateWebhookSecret)
         case .flowStep: return built.apiFlowRoutes.route("", readsBody: false) { try await $0.current($1, caller: $3) }
         case .flowSignIn: return built.apiFlowRoutes.route("/sign-in") { try await $0.signIn($1, $2, caller: $3) }
         case .flowSignInVerify:
@@ -204,8 +204,8 @@ struct Routes {
                 try await $0.pollApproval($1, caller: $3)
             }
         case .oauthRevoke:
-            return built.oauthRoutes.form(route) { [services] issuer, request -> RemovedResponse? in
-                try await OAuthComposition(services: services, issuer: issuer).revocation.revoke(request)
+            return built.oauthRoutes.form(route) { [features] issuer, request -> RemovedResponse? in
+                try await features.provider.engine(for: issuer).revocation.revoke(request)
                 return nil
             }
         }

@@ -45,7 +45,11 @@ struct AccessTokenClaims: Codable, Sendable {
 /// that signed in is registered.
 struct AccessTokens: Sendable {
     static let type = JWTType.accessToken
-    let services: ServerServices
+    let tokens: TokenService
+    /// The revocation marks.
+    let store: any OAuthClientStore
+    let signIns: SignInCredentials
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
     /// A new access token for `client`, with the subject `subject` and `scopes`, bound to the DPoP
@@ -59,7 +63,7 @@ struct AccessTokens: Sendable {
         if client.isSelfRegistered, let refused = scopes.first(where: ClientRegistrationRules.isFirstPartyOnly) {
             throw OAuthError(code: .invalidScope, "The client may not be granted the scope \(refused)")
         }
-        let now = Int(services.now().timeIntervalSince1970)
+        let now = Int(now().timeIntervalSince1970)
         let random = Base64URL.encode(Secrets.randomBytes(16))
         let claims = AccessTokenClaims(
             iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
@@ -68,16 +72,16 @@ struct AccessTokens: Sendable {
             cnf: jkt == nil && x5t == nil ? nil : TokenConfirmation(jkt: jkt, x5tS256: x5t),
             credentialID: signIn?.credentialID)
         let algorithm = issuer.application.tokenSigningAlgorithm
-        return (try await services.tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
+        return (try await tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
     }
 
     /// The claims of `token` when it is a valid access token of this issuer now; `nil` otherwise
     /// (another issuer's, expired, revoked, a login token, a forgery).
     func validClaims(_ token: String) async throws -> AccessTokenClaims? {
-        let now = services.now()
+        let now = self.now()
         let maximumLifetime = TimeInterval(OAuthClientSettings.accessTokenTTL.upperBound)
         guard
-            let payload = try? await services.tokens.verifiedPayload(
+            let payload = try? await tokens.verifiedPayload(
                 of: token, type: Self.type, now: now, maximumLifetime: maximumLifetime),
             let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: payload),
             claims.iss.utf8.elementsEqual(issuer.issuer.utf8), Double(claims.exp) > now.timeIntervalSince1970,
@@ -85,12 +89,12 @@ struct AccessTokens: Sendable {
         else { return nil }
         // The token itself, or its family (RFC 9700 §4.14.2), revoked.
         let revocable = [claims.jti] + (claims.family.map { [$0] } ?? [])
-        if try await services.store.isAnyAccessTokenRevoked(jtis: revocable, applicationID: issuer.application.id) {
+        if try await store.isAnyAccessTokenRevoked(jtis: revocable, applicationID: issuer.application.id) {
             return nil
         }
         // A user's token ends with the passkey that signed in (its `credential_id` claim).
         if claims.authTime != nil || claims.credentialID != nil,
-            try await !services.signIns.isRegistered(
+            try await !signIns.isRegistered(
                 credentialID: claims.credentialID, userID: claims.sub, in: issuer.application.id)
         {
             return nil
@@ -100,7 +104,7 @@ struct AccessTokens: Sendable {
 
     /// Revokes the access token `claims` stand for until it expires, on every instance.
     func revoke(_ claims: AccessTokenClaims) async throws {
-        try await services.store.revokeAccessToken(
+        try await store.revokeAccessToken(
             jti: claims.jti, applicationID: issuer.application.id,
             expiresAt: Date(timeIntervalSince1970: TimeInterval(claims.exp)))
     }

@@ -14,7 +14,7 @@ protocol IssuerRecords: Sendable {
 
 /// The store as ``IssuerRecords``.
 struct StoreIssuerRecords: IssuerRecords {
-    let store: any UMFAStore
+    let store: any ApplicationStore & OAuthClientStore
 
     func application(id: UUID) async throws -> ApplicationRecord? { try await store.application(id: id) }
 

@@ -7,25 +7,29 @@ import UMFATokens
 /// The admin API's OAuth clients of an application (docs/contract.md §5): the secret of a confidential
 /// client is shown once, at creation and at rotation, and stored as SHA-256.
 struct OAuthClientAdmin: Sendable {
-    let services: ServerServices
+    let store: any ApplicationStore & OAuthClientStore
+    /// Seals client secrets.
+    let sealed: SealedSecrets
+    let audit: AuditLog
+    let now: @Sendable () -> Date
 
     func create(_ request: OAuthClientRequest, values: RequestValues, caller: Caller) async throws
         -> OAuthClientResponse
     {
-        let application = try await services.store.administeredApplication(values.path("id"))
-        let defaults = OAuthClientSettings.newClient(applicationID: application.id, at: services.now())
+        let application = try await store.administeredApplication(values.path("id"))
+        let defaults = OAuthClientSettings.newClient(applicationID: application.id, at: now())
         guard request.clientName != nil else { throw ServiceError.invalid("client_name is required") }
         var client = try OAuthClientSettings.apply(request, to: defaults)
         var secret: String?
         if client.authenticationMethod.usesSecret { secret = try newSecret(for: &client) }
-        try await services.store.insertOAuthClient(client)
+        try await store.insertOAuthClient(client)
         await record(.oauthClientCreated, client, caller: caller)
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
     func list(values: RequestValues, caller: Caller) async throws -> OAuthClientListResponse {
-        let application = try await services.store.administeredApplication(values.path("id"))
-        let clients = try await services.store.oauthClients(applicationID: application.id)
+        let application = try await store.administeredApplication(values.path("id"))
+        let clients = try await store.oauthClients(applicationID: application.id)
         return OAuthClientListResponse(traceID: caller.traceID, clients: clients.map(Self.view))
     }
 
@@ -48,14 +52,14 @@ struct OAuthClientAdmin: Sendable {
             (client.secretHash, client.sealedSecret) = (nil, nil)
         }
         if client.authenticationMethod != .clientSecretJWT { client.sealedSecret = nil }
-        guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
+        guard try await store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
         await record(.oauthClientUpdated, client, caller: caller)
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
     func delete(values: RequestValues, caller: Caller) async throws -> RemovedResponse {
         let client = try await lookup(values)
-        guard try await services.store.deleteOAuthClient(applicationID: client.applicationID, clientID: client.clientID)
+        guard try await store.deleteOAuthClient(applicationID: client.applicationID, clientID: client.clientID)
         else { throw ServiceError.notFound("Unknown client") }
         await record(.oauthClientDeleted, client, caller: caller)
         return RemovedResponse(traceID: caller.traceID)
@@ -70,25 +74,25 @@ struct OAuthClientAdmin: Sendable {
             )
         }
         let secret = try newSecret(for: &client)
-        guard try await services.store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
+        guard try await store.updateOAuthClient(client) else { throw ServiceError.notFound("Unknown client") }
         await record(.oauthClientSecretRotated, client, caller: caller)
         return OAuthClientResponse(traceID: caller.traceID, client: Self.view(client), clientSecret: secret)
     }
 
     private func record(_ action: AuditAction, _ client: OAuthClientRecord, caller: Caller) async {
-        await services.audit.record(
+        await audit.record(
             action, application: client.applicationID, actor: .admin, caller: caller,
             details: ["client_id": .string(client.clientID)])
     }
 
     private func newSecret(for client: inout OAuthClientRecord) throws -> String {
-        try OAuthClientSettings.newSecret(for: &client, sealed: services.sealed)
+        try OAuthClientSettings.newSecret(for: &client, sealed: sealed)
     }
 
     private func lookup(_ values: RequestValues) async throws -> OAuthClientRecord {
-        let application = try await services.store.administeredApplication(values.path("id"))
+        let application = try await store.administeredApplication(values.path("id"))
         guard let clientID = values.path("client_id"),
-            let client = try await services.store.oauthClient(applicationID: application.id, clientID: clientID)
+            let client = try await store.oauthClient(applicationID: application.id, clientID: clientID)
         else { throw ServiceError.notFound("Unknown client") }
         return client
     }

@@ -1,4 +1,5 @@
 import Foundation
+import X509
 import UMFAEncoding
 import UMFAStorage
 import UMFATokens
@@ -11,7 +12,16 @@ import UMFAWebAuthn
 /// ``MutualTLSClientAuthentication``). A wrong secret or a bad assertion counts
 /// against the caller's address like a wrong API key; the right one is never limited.
 struct OAuthClientAuthentication: Sendable {
-    let services: ServerServices
+    let store: any OAuthClientStore
+    /// Where spent client assertions are remembered.
+    let grants: OAuthGrants
+    let refusals: RefusalTrail
+    let abuse: AbuseGuard
+    /// Opens client secrets.
+    let sealed: SealedSecrets
+    /// The CAs a `tls_client_auth` client's certificate must chain to (RFC 8705 §2.1).
+    let mutualTLSAnchors: [Certificate]
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
     /// The authenticated client; `invalid_client` (401) for an unknown client, a wrong secret
@@ -25,7 +35,7 @@ struct OAuthClientAuthentication: Sendable {
             throw OAuthError.invalidRequest("Use one client authentication method, not two")
         }
         guard let clientID = basic?.id ?? form["client_id"] else {
-            services.refusals.clientAuthentication(.missingCredentials, clientID: nil, caller: caller)
+            refusals.clientAuthentication(.missingCredentials, clientID: nil, caller: caller)
             throw OAuthError(code: .invalidClient, "Client authentication is required")
         }
         if let basic, let named = form["client_id"], named != basic.id {
@@ -36,13 +46,13 @@ struct OAuthClientAuthentication: Sendable {
             basic != nil ? .clientSecretBasic : (secret != nil ? .clientSecretPost : .none)
         let failure = OAuthError(code: .invalidClient, "Client authentication failed", basicChallenge: basic != nil)
         guard
-            let client = try await issuer.client(clientID, store: services.store)
+            let client = try await issuer.client(clientID, store: store)
         else { try await refuse(caller, counting: true, .unknownClient, clientID: clientID, failure) }
         // RFC 8705 §2: a mutual-TLS client names itself with client_id and proves itself with
         // its certificate alone; with a secret beside it, the methods differ below.
         if client.authenticationMethod.usesCertificate, basic == nil, secret == nil {
             do {
-                try await MutualTLSClientAuthentication(anchors: services.mutualTLSAnchors, now: services.now())
+                try await MutualTLSClientAuthentication(anchors: mutualTLSAnchors, now: now())
                     .verify(client, presented: caller.clientCertificate)
             } catch let refusal as MutualTLSClientAuthentication.Refusal {
                 try await refuse(
@@ -83,11 +93,11 @@ struct OAuthClientAuthentication: Sendable {
             throw OAuthError.invalidRequest("Use one client authentication method, not two")
         }
         guard form["client_assertion_type"] == ClientAssertion.type else {
-            services.refusals.clientAuthentication(.badAssertion, clientID: form["client_id"], caller: caller)
+            refusals.clientAuthentication(.badAssertion, clientID: form["client_id"], caller: caller)
             throw OAuthError(code: .invalidClient, "client_assertion_type must be \(ClientAssertion.type)")
         }
         guard let assertion = form["client_assertion"], let clientID = ClientAssertion.claimedClient(assertion) else {
-            services.refusals.clientAuthentication(.badAssertion, clientID: form["client_id"], caller: caller)
+            refusals.clientAuthentication(.badAssertion, clientID: form["client_id"], caller: caller)
             throw OAuthError(code: .invalidClient, "client_assertion must be a JWT whose iss is the client_id")
         }
         if let named = form["client_id"], named != clientID {
@@ -95,7 +105,7 @@ struct OAuthClientAuthentication: Sendable {
         }
         let failure = OAuthError(code: .invalidClient, "Client authentication failed")
         guard
-            let client = try await issuer.client(clientID, store: services.store)
+            let client = try await issuer.client(clientID, store: store)
         else { try await refuse(caller, counting: true, .unknownClient, clientID: clientID, failure) }
         let verification: ClientAssertion.Verification
         switch (client.authenticationMethod, client.jwks, client.sealedSecret) {
@@ -103,11 +113,11 @@ struct OAuthClientAuthentication: Sendable {
             verification = .jwks(jwks)
         case (.clientSecretJWT, _, .some(let sealed)):
             verification = .secret(
-                try services.sealed.openBytes(sealed, for: .clientSecret(clientID: client.clientID)))
+                try self.sealed.openBytes(sealed, for: .clientSecret(clientID: client.clientID)))
         default:
             try await refuse(caller, counting: false, .wrongMethod, clientID: clientID, failure)
         }
-        let now = services.now()
+        let now = self.now()
         let checked: ClientAssertion
         do {
             checked = try ClientAssertion(
@@ -123,11 +133,11 @@ struct OAuthClientAuthentication: Sendable {
                 OAuthError(code: .invalidClient, "Client authentication failed: \(error.message)"))
         }
         do {
-            try await OAuthGrants(services: services, issuer: issuer).store(
+            try await grants.store(
                 .clientAssertion, handleHash: Secrets.hash("assertion:\(clientID):\(checked.jti)"), SeenAssertion(),
                 lifetime: max(1, checked.expiresAt.timeIntervalSince(now)) + ClientAssertion.skew)
         } catch let error as StoreError where error.code == .conflict {
-            services.refusals.clientAuthentication(.replayedAssertion, clientID: clientID, caller: caller)
+            refusals.clientAuthentication(.replayedAssertion, clientID: clientID, caller: caller)
             throw OAuthError(code: .invalidClient, "The client assertion was used before (its jti)")
         }
         return client
@@ -143,9 +153,9 @@ struct OAuthClientAuthentication: Sendable {
         _ caller: Caller, counting: Bool, _ reason: ClientAuthenticationRefusal, clientID: String?,
         _ failure: OAuthError
     ) async throws -> Never {
-        services.refusals.clientAuthentication(reason, clientID: clientID, caller: caller)
+        refusals.clientAuthentication(reason, clientID: clientID, caller: caller)
         do {
-            try await services.abuse.refuseCredential(caller, counting: counting, .unauthenticated(failure.description))
+            try await abuse.refuseCredential(caller, counting: counting, .unauthenticated(failure.description))
         } catch let error as ServiceError where error.code == .unauthenticated {
             throw failure
         }

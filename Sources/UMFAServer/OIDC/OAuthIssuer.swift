@@ -43,7 +43,7 @@ struct OAuthIssuer: Sendable {
     /// The application's client `clientID` (`nil`: it has none by that id): the one read with the
     /// application when the request named it, else read now. Ids match byte for byte, as in the
     /// store.
-    func client(_ clientID: String, store: any UMFAStore) async throws -> OAuthClientRecord? {
+    func client(_ clientID: String, store: any OAuthClientStore) async throws -> OAuthClientRecord? {
         if let namedClient, namedClient.id.utf8.elementsEqual(clientID.utf8) { return namedClient.record }
         return try await store.oauthClient(applicationID: application.id, clientID: clientID)
     }

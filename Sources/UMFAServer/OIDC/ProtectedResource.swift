@@ -7,7 +7,9 @@ import UMFAWebAuthn
 /// of the key a DPoP-bound token names (RFC 9449 §7); a certificate-bound token only with its
 /// certificate (RFC 8705 §3). Refusals carry the challenge to send.
 struct ProtectedResource: Sendable {
-    let services: ServerServices
+    let accessTokens: AccessTokens
+    let dpop: DPoPCheck
+    let refusals: RefusalTrail
     let issuer: OAuthIssuer
     /// The endpoint's URL, which a DPoP proof's `htu` must name.
     let url: String
@@ -55,7 +57,7 @@ struct ProtectedResource: Sendable {
             return try await checkedClaims(of: presented, accepts: accepts) { named = $0.clientID }
         } catch let refusal as Refusal {
             if let reason = refusal.reason {
-                services.refusals.token(
+                refusals.token(
                     reason, at: .protectedResource, clientID: named, address: presented.clientAddress,
                     traceID: presented.traceID())
             }
@@ -70,7 +72,7 @@ struct ProtectedResource: Sendable {
             throw Refusal(error: nil)
         }
         let invalid = OAuthError(code: .invalidToken, "The access token is invalid, expired or revoked")
-        guard let claims = try await AccessTokens(services: services, issuer: issuer).validClaims(token) else {
+        guard let claims = try await accessTokens.validClaims(token) else {
             throw Refusal(error: invalid, scheme: scheme, reason: .invalid)
         }
         read(claims)
@@ -84,7 +86,7 @@ struct ProtectedResource: Sendable {
                     scheme: .dpop, reason: .wrongScheme)
             }
             do {
-                let proof = try await DPoPCheck(services: services, issuer: issuer)
+                let proof = try await dpop
                     .verify(proofs: presented.dpopProofs, method: presented.method, url: url, accessToken: token)
                 guard let proof else {
                     throw OAuthError(code: .invalidDPoPProof, "Send a DPoP proof with the DPoP-bound access token")

@@ -18,25 +18,27 @@ struct PasskeyManagementAccess: Sendable {
     /// The scope an access token needs for the passkey routes.
     static let scope = "umfa:passkeys"
 
-    let services: ServerServices
+    /// The OpenID provider whose issuers this edge serves.
+    let provider: OpenIDProvider
+    let loginTokens: LoginTokens
 
     /// The user `values`' request speaks for.
     func user(_ caller: Caller, values: RequestValues) async throws -> SignedInUser {
         let presented = values.presented
         guard let (scheme, token) = ProtectedResource.credentials(presented.authorization),
             scheme == .dpop || Self.isAccessToken(token)
-        else { return try await SignedInUser.from(caller, loginTokens: services.loginTokens, applications: services.store) }
+        else { return try await SignedInUser.from(caller, loginTokens: loginTokens, applications: provider.store) }
         let invalid = AccessTokenChallenge(
             error: .unauthenticated("The access token is invalid, expired or revoked"), scheme: scheme.rawValue,
             code: "invalid_token")
         guard let issuer = try await issuer(of: token) else { throw invalid }
-        var base = services.publicURL
+        var base = provider.publicURL
         while base.hasSuffix("/") { base.removeLast() }
         let claims: AccessTokenClaims
         do {
             // Step 1 (RFC 9068 §4): the token is the issuer's, valid, unrevoked, for a user, for
             // the issuer itself; RFC 9449 §7: a bound token with a proof of its key for this URL.
-            claims = try await ProtectedResource(services: services, issuer: issuer, url: base + values.requestPath)
+            claims = try await provider.engine(for: issuer).protectedResource(url: base + values.requestPath)
                 .claims(of: presented) { $0.authTime != nil && $0.aud.utf8.elementsEqual(issuer.issuer.utf8) }
         } catch let refusal as ProtectedResource.Refusal {
             throw AccessTokenChallenge(refusal)
@@ -50,7 +52,7 @@ struct PasskeyManagementAccess: Sendable {
         // Step 3 (RFC 9470 §3): a sign-in as recent as a login token's must be. A refreshed
         // access token keeps its first sign-in's `auth_time`, so a stolen refresh token (or an
         // old session) cannot rename or delete passkeys weeks later.
-        let oldest = services.now().timeIntervalSince1970 - SignedInUser.freshness
+        let oldest = provider.now().timeIntervalSince1970 - SignedInUser.freshness
         guard let authTime = claims.authTime, Double(authTime) >= oldest else {
             var challenge = AccessTokenChallenge(
                 error: .unauthenticated(
@@ -80,9 +82,9 @@ struct PasskeyManagementAccess: Sendable {
             let named = try? JSONDecoder().decode(Named.self, from: Data(payload)),
             let slash = named.iss.lastIndex(of: "/"),
             let id = UUID(uuidString: String(named.iss[slash...].dropFirst())),
-            let application = try await services.store.application(id: id)
+            let application = try await provider.store.application(id: id)
         else { return nil }
-        let issuer = OAuthIssuer(application: application, publicURL: services.publicURL)
+        let issuer = OAuthIssuer(application: application, publicURL: provider.publicURL)
         return issuer.issuer.utf8.elementsEqual(named.iss.utf8) ? issuer : nil
     }
 }

@@ -36,7 +36,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
         .observed(by: StoreObservers(observers: [metrics, validationCache]))
     let store = served.store
     do {
-        let (services, report) = try await served.starting {
+        let (features, report) = try await served.starting {
             try await prepare(
                 store: store, configuration: configuration, metrics: metrics, validationCache: validationCache,
                 logger: logger)
@@ -51,7 +51,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
                 bodyReadTimeout: configuration.bodyReadTimeout))
         router.add(middleware: ClientCertificateHeaderMiddleware(settings: configuration.mutualTLS, logger: logger))
         Routes(
-            services: services, metrics: registry, demoRoutes: configuration.demoRoutes,
+            features: features, metrics: registry, demoRoutes: configuration.demoRoutes,
             metricsToken: configuration.metricsToken
         ).install(on: router)
         let listeners = try Listeners(configuration: configuration)
@@ -65,10 +65,8 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
                 ExpiryPurge(
                     store: store, now: configuration.now, logger: logger,
                     auditRetention: configuration.auditRetention),
-                AbuseSweep(abuse: services.abuse, logger: logger),
-                WebhookDispatcher(
-                    store: store, webhooks: services.webhooks, sealed: services.sealed, metrics: metrics,
-                    logger: logger, now: configuration.now, timeout: configuration.webhookTimeout),
+                AbuseSweep(abuse: features.abuse, logger: logger),
+                features.webhookDispatcher,
             ] + listeners.services(router: router, logger: logger), logger: logger)
         return (app, report)
     } catch {
@@ -81,7 +79,7 @@ public func buildApplication(configuration: ServerConfiguration, logger: Logger)
 private func prepare(
     store: any UMFAStore, configuration: ServerConfiguration, metrics: ServerMetrics,
     validationCache: ValidationCache, logger: Logger
-) async throws -> (ServerServices, StartupReport) {
+) async throws -> (ServerComposition, StartupReport) {
     let masterKey =
         try configuration.masterKey.map { try MasterKey(base64: $0) }
         ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)
@@ -94,7 +92,8 @@ private func prepare(
     var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
         .run()
     let publicURL = configuration.publicURL ?? configuration.publicOrigin ?? defaultPublicURL(configuration)
-    let services = ServerServices(
+    let features = ServerComposition(
+        .init(
         store: store, tokens: tokens, serverSecret: serverSecret, sealed: SealedSecrets(masterKey: masterKey),
         adminToken: AdminToken(hash: adminTokenHash),
         challengeLifetime: configuration.challengeLifetime.timeInterval, now: configuration.now, logger: logger,
@@ -104,7 +103,8 @@ private func prepare(
         attestationAnchors: configuration.attestationAnchors, approvalDispatchers: configuration.approvalDispatchers,
         publicURL: publicURL,
         metrics: metrics, validationCache: validationCache, mutualTLSAnchors: configuration.mutualTLS.trustAnchors,
-        mutualTLSAliasURL: configuration.tls?.aliasBaseURL(publicURL: publicURL))
+        mutualTLSAliasURL: configuration.tls?.aliasBaseURL(publicURL: publicURL),
+        webhookTimeout: configuration.webhookTimeout))
     report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
         "\($0.name) (\($0.id.uuidString.lowercased()))"
     }
@@ -112,8 +112,8 @@ private func prepare(
         store: store, now: configuration.now, logger: logger, auditRetention: configuration.auditRetention
     ).purge()
     // Operator passkeys of an earlier admin token end now (issue 34 item 3).
-    try await services.consoleTokenEpoch.enforce()
-    return (services, report)
+    try await features.consoleTokenEpoch.enforce()
+    return (features, report)
 }
 
 /// The server's own `http://host:port` (docs/contract.md §5; `https` when it serves TLS), with a

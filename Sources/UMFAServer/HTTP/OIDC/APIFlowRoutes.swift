@@ -11,7 +11,8 @@ import UMFAEncoding
 /// A refused flow token or proof is 401 with the `WWW-Authenticate: DPoP` challenge (and the
 /// `DPoP-Nonce` to use), as at every protected resource.
 struct APIFlowRoutes: Sendable {
-    let services: ServerServices
+    /// The OpenID provider whose issuers this edge serves.
+    let provider: OpenIDProvider
 
     /// Whether an authorization request asks for the flow rather than the hosted pages.
     static func wantsFlow(_ request: Request) -> Bool {
@@ -25,11 +26,11 @@ struct APIFlowRoutes: Sendable {
             let token: FlowToken
             do {
                 token = try await FlowToken.check(
-                    request, context: context, url: issuer.issuer + "/authorize", issuer: issuer, services)
+                    request, context: context, url: issuer.issuer + "/authorize", issuer: issuer, provider)
             } catch let refusal as ProtectedResource.Refusal {
-                return ProtectedResource.challenge(refusal, traceID: traceID, logger: services.logger)
+                return ProtectedResource.challenge(refusal, traceID: traceID, logger: provider.logger)
             }
-            let (client, authorization) = try await AuthorizeEndpoint(services: services)
+            let (client, authorization) = try await AuthorizeEndpoint(provider: provider)
                 .parse(request, issuer: issuer)
             guard client.clientID.utf8.elementsEqual(token.clientID.utf8) else {
                 throw FlowProblem(.invalidInput, "The flow token was issued to another client")
@@ -40,11 +41,11 @@ struct APIFlowRoutes: Sendable {
             }
             // RFC 9449 §10: the code is redeemed with the flow's key only.
             bound.dpopJKT = token.key
-            let step = try await APIFlowService(services: services, issuer: issuer, flowKey: token.key)
+            let step = try await provider.engine(for: issuer).apiFlow(flowKey: token.key)
                 .start(bound)
             return try Self.response(step)
         } catch {
-            return ErrorMap.problemResponse(for: error, traceID: traceID, logger: services.logger)
+            return ErrorMap.problemResponse(for: error, traceID: traceID, logger: provider.logger)
         }
     }
 
@@ -54,15 +55,15 @@ struct APIFlowRoutes: Sendable {
         _ suffix: String, readsBody: Bool = true,
         _ call: @escaping @Sendable (APIFlowService, String, FlowSubmission, Caller) async throws -> FlowStep
     ) -> RouteHandler {
-        { [services] request, context in
+        { [provider] request, context in
             let traceID = TraceID.from(request, context: context)
             let issuer = try context.resolvedIssuer()
             let handle = context.parameters.get("flow_id") ?? ""
             let token = try await FlowToken.check(
-                request, context: context, url: APIFlowService.base(issuer, handle) + suffix, issuer: issuer, services)
+                request, context: context, url: APIFlowService.base(issuer, handle) + suffix, issuer: issuer, provider)
             let form = readsBody ? try await Self.submission(request, context: context) : FlowSubmission()
             let step = try await call(
-                APIFlowService(services: services, issuer: issuer, flowKey: token.key), handle, form,
+                provider.engine(for: issuer).apiFlow(flowKey: token.key), handle, form,
                 context.caller(request, traceID: traceID))
             return try Self.response(step)
         }
@@ -112,13 +113,13 @@ struct FlowToken: Sendable {
 
     /// - Throws: ``ProtectedResource/Refusal`` (401 with its challenge).
     static func check(
-        _ request: Request, context: UMFARequestContext, url: String, issuer: OAuthIssuer, _ services: ServerServices
+        _ request: Request, context: UMFARequestContext, url: String, issuer: OAuthIssuer, _ provider: OpenIDProvider
     ) async throws
         -> FlowToken
     {
         let claims: AccessTokenClaims
         do {
-            claims = try await ProtectedResource(services: services, issuer: issuer, url: url)
+            claims = try await provider.engine(for: issuer).protectedResource(url: url)
                 .claims(of: .init(request, context: context)) {
                     // A client's own token (client_credentials): a user's token that happens to
                     // carry the scope would pass by the client's attestation rule.

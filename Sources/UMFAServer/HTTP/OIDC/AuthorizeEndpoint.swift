@@ -6,15 +6,16 @@ import UMFAStorage
 /// then either sends the browser straight back (an SSO session, `prompt=none`, an error) or
 /// shows the hosted page in the view the request needs.
 struct AuthorizeEndpoint: Sendable {
-    let services: ServerServices
+    /// The OpenID provider whose issuers this edge serves.
+    let provider: OpenIDProvider
 
     func handle(_ request: Request, context: UMFARequestContext) async throws -> Response {
         let traceID = TraceID.from(request, context: context)
         let issuer = try context.resolvedIssuer()
         if APIFlowRoutes.wantsFlow(request) {
-            return await APIFlowRoutes(services: services).start(request, context: context, issuer: issuer)
+            return await APIFlowRoutes(provider: provider).start(request, context: context, issuer: issuer)
         }
-        let flow = AuthorizationFlow(services: services, issuer: issuer)
+        let flow = provider.engine(for: issuer).authorizationFlow
         do {
             let (client, authorization) = try await parse(request, issuer: issuer)
             return try await decide(authorization, client: client, flow: flow, cookies: request.headers[.cookie])
@@ -35,7 +36,7 @@ struct AuthorizeEndpoint: Sendable {
     func parse(_ request: Request, issuer: OAuthIssuer) async throws -> (OAuthClientRecord, AuthorizationRequest) {
         let query = try OAuthForm(encoded: request.uri.query ?? "")
         if query["request_uri"] != nil { return try await pushedRequest(query, issuer: issuer) }
-        let (client, authorization) = try await AuthorizationRequest.parse(query, issuer: issuer, store: services.store)
+        let (client, authorization) = try await AuthorizationRequest.parse(query, issuer: issuer, store: provider.store)
         guard !client.requirePushedAuthorizationRequests else {
             throw AuthorizationRequest.Failure.redirect(
                 OAuthError.invalidRequest("This client must push its authorization requests (PAR, RFC 9126)"),
@@ -48,7 +49,7 @@ struct AuthorizeEndpoint: Sendable {
     private func decide(
         _ authorization: AuthorizationRequest, client: OAuthClientRecord, flow: AuthorizationFlow, cookies: String?
     ) async throws -> Response {
-        let sessions = SSOSessions(grants: flow.grants, signIns: services.signIns)
+        let sessions = provider.engine(for: flow.issuer).sessions
         var signIn = try await sessions.current(cookieHeader: cookies)?.signIn
         if let current = signIn,
             try await !isUsable(current, for: authorization, applicationID: flow.issuer.application.id)
@@ -98,12 +99,12 @@ struct AuthorizeEndpoint: Sendable {
     {
         if authorization.prompt.contains("login") || authorization.prompt.contains("create") { return false }
         if let maxAge = authorization.maxAge,
-            Int(services.now().timeIntervalSince1970) - signIn.authTime > maxAge
+            Int(provider.now().timeIntervalSince1970) - signIn.authTime > maxAge
         {
             return false
         }
         if let hint = authorization.loginHint, !hint.utf8.elementsEqual(signIn.userID.utf8) {
-            let profile = try await services.store.userProfile(applicationID: applicationID, userID: signIn.userID)
+            let profile = try await provider.store.userProfile(applicationID: applicationID, userID: signIn.userID)
             guard let email = profile?.email, email.lowercased() == hint.lowercased() else { return false }
         }
         return true

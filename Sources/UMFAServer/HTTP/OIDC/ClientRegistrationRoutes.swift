@@ -9,12 +9,13 @@ import UMFAContract
 /// (``IssuerResolution``); failures take the route group's RFC 6749 §5.2 shape, a refused token
 /// its `WWW-Authenticate` challenge (``ErrorRendering``).
 struct ClientRegistrationRoutes: Sendable {
-    let services: ServerServices
+    /// The OpenID provider whose issuers this edge serves.
+    let provider: OpenIDProvider
 
     /// `POST <issuer>/register`.
     func register(_ route: OperationRoute) -> RouteHandler {
-        { [services] request, context in
-            let service = try Self.service(services, request, context)
+        { [provider] request, context in
+            let service = try Self.service(provider, request, context)
             let answer = try await service.register(presented: .init(request, context: context)) {
                 try await Self.metadata(request, context)
             }
@@ -24,8 +25,8 @@ struct ClientRegistrationRoutes: Sendable {
 
     /// `GET <issuer>/register/<client_id>`.
     func read(_ route: OperationRoute) -> RouteHandler {
-        { [services] request, context in
-            let answer = try await Self.service(services, request, context)
+        { [provider] request, context in
+            let answer = try await Self.service(provider, request, context)
                 .read(clientID: Self.clientID(request, context), presented: .init(request, context: context))
             return try JSONExchange.response(answer, status: route.status)
         }
@@ -33,8 +34,8 @@ struct ClientRegistrationRoutes: Sendable {
 
     /// `PUT <issuer>/register/<client_id>`.
     func update(_ route: OperationRoute) -> RouteHandler {
-        { [services] request, context in
-            let answer = try await Self.service(services, request, context)
+        { [provider] request, context in
+            let answer = try await Self.service(provider, request, context)
                 .update(clientID: Self.clientID(request, context), presented: .init(request, context: context)) {
                     try await Self.metadata(request, context)
                 }
@@ -44,18 +45,18 @@ struct ClientRegistrationRoutes: Sendable {
 
     /// `DELETE <issuer>/register/<client_id>`: no body.
     func delete(_ route: OperationRoute) -> RouteHandler {
-        { [services] request, context in
-            try await Self.service(services, request, context)
+        { [provider] request, context in
+            try await Self.service(provider, request, context)
                 .delete(clientID: Self.clientID(request, context), presented: .init(request, context: context))
             return Response(status: route.status, headers: [.cacheControl: "no-store"])
         }
     }
 
-    private static func service(_ services: ServerServices, _ request: Request, _ context: UMFARequestContext) throws
+    private static func service(_ provider: OpenIDProvider, _ request: Request, _ context: UMFARequestContext) throws
         -> ClientRegistrationService
     {
         let caller = context.caller(request, traceID: TraceID.from(request, context: context))
-        return ClientRegistrationService(services: services, issuer: try context.resolvedIssuer(), caller: caller)
+        return provider.engine(for: try context.resolvedIssuer()).clientRegistration(caller: caller)
     }
 
     private static func clientID(_ request: Request, _ context: UMFARequestContext) -> String? {

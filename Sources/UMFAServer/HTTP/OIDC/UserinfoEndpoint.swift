@@ -9,27 +9,26 @@ import UMFATokens
 /// `WWW-Authenticate: Bearer error="invalid_token"`; a proof refused is 401 with
 /// `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (or `use_dpop_nonce` and `DPoP-Nonce`).
 struct UserinfoEndpoint: Sendable {
-    let services: ServerServices
+    /// The OpenID provider whose issuers this edge serves.
+    let provider: OpenIDProvider
 
     func handle(_ request: Request, context: UMFARequestContext) async throws -> Response {
         let traceID = TraceID.from(request, context: context)
         let issuer = try context.resolvedIssuer()
         // Tokens that stand for a user only (client_credentials tokens have no auth_time).
-        let claims = try await ProtectedResource(
-            services: services, issuer: issuer,
-            url: context.address.url(of: "userinfo", at: issuer)
-        )
+        let claims = try await provider.engine(for: issuer).protectedResource(
+            url: context.address.url(of: "userinfo", at: issuer))
         .claims(of: .init(request, context: context)) { $0.authTime != nil }
         let scopes = claims.scope.split(separator: " ").map(String.init)
         guard scopes.contains("openid") else {
             var response = ErrorMap.oauthResponse(
                 for: OAuthError.invalidRequest("The access token was not granted the openid scope"),
-                traceID: traceID, logger: services.logger)
+                traceID: traceID, logger: provider.logger)
             response.status = .forbidden
             response.headers[.wwwAuthenticate] = #"Bearer error="insufficient_scope", scope="openid""#
             return response
         }
-        let userinfo = try await services.userProfiles
+        let userinfo = try await provider.userProfiles
             .claims(applicationID: issuer.application.id, userID: claims.sub, scopes: scopes)
         var response = try JSONExchange.response(userinfo)
         response.headers[.cacheControl] = "no-store"

@@ -12,14 +12,18 @@ import UMFAWebAuthnTypes
 /// ceremony is ``InteractionService``'s, so the hosted pages and the flow share each rule: the
 /// WebAuthn checks, the abuse limits, the sign-up setting, consent and the code.
 struct APIFlowService: Sendable {
-    let services: ServerServices
+    let interactions: InteractionService
+    let grants: OAuthGrants
+    let outOfBand: OutOfBandService
+    let store: any OAuthClientStore & OutOfBandStore
+    let abuse: AbuseGuard
+    /// Opens the login token an approval issued.
+    let sealed: SealedSecrets
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
     /// The JWK thumbprint of the flow token's DPoP key.
     let flowKey: String
 
-    private var interactions: InteractionService {
-        InteractionService(services: services, issuer: issuer, flowKey: flowKey)
-    }
 
     private func steps(_ handle: String) -> FlowSteps { FlowSteps(base: Self.base(issuer, handle)) }
 
@@ -32,7 +36,7 @@ struct APIFlowService: Sendable {
             // OpenID Connect Core §3.1.2.6: a flow has no session to answer without a step.
             throw OAuthError(code: .loginRequired, "No one is signed in")
         }
-        let handle = try await OAuthGrants(services: services, issuer: issuer)
+        let handle = try await grants
             .create(
                 .interaction, Interaction(request: authorization, flowKey: flowKey), lifetime: Interaction.lifetime)
         return startStep(handle, authorization)
@@ -44,7 +48,7 @@ struct APIFlowService: Sendable {
         guard let signIn = state.payload.signIn else {
             // Back at the start: an approval still waiting is cancelled, so no device can answer it.
             if let pending = state.payload.approvalTransaction {
-                try await services.outOfBand.cancel(transactionID: pending, caller: caller)
+                try await outOfBand.cancel(transactionID: pending, caller: caller)
                 state.payload.approvalTransaction = nil
                 try await save(handle, state)
             }
@@ -135,12 +139,12 @@ struct APIFlowService: Sendable {
     func startApproval(_ handle: String, _ form: FlowSubmission, caller: Caller) async throws -> FlowStep {
         var state = try await interactions.interaction(handle)
         let userID = try await userID(form)
-        try services.abuse.countOptionsRequest(caller)
-        let outOfBand = services.outOfBand
+        try abuse.countOptionsRequest(caller)
+        let outOfBand = outOfBand
         if let previous = state.payload.approvalTransaction {
             try await outOfBand.cancel(transactionID: previous, caller: caller)
         }
-        let client = try await services.store.oauthClient(
+        let client = try await store.oauthClient(
             applicationID: issuer.application.id, clientID: state.payload.request.clientID)
         let approval = try await outOfBand.startApproval(
             application: issuer.application, userID: userID,
@@ -157,12 +161,12 @@ struct APIFlowService: Sendable {
         var state = try await interactions.interaction(handle)
         if state.payload.signIn != nil { return steps(handle).approvalDone() }
         guard let id = state.payload.approvalTransaction,
-            let transaction = try await services.store.outOfBandTransaction(id: id),
+            let transaction = try await store.outOfBandTransaction(id: id),
             transaction.applicationID == issuer.application.id
         else {
             throw FlowProblem(.invalidInput, "Start an approval on another device first")
         }
-        let status = OutOfBandService.currentStatus(transaction, now: services.now())
+        let status = OutOfBandService.currentStatus(transaction, now: now())
         switch status {
         case .pending:
             return steps(handle).approvalWaiting()
@@ -212,7 +216,7 @@ struct APIFlowService: Sendable {
 
     private func save(_ handle: String, _ state: OAuthGrants.Found<Interaction>, subject: String? = nil) async throws {
         guard
-            try await OAuthGrants(services: services, issuer: issuer)
+            try await grants
                 .update(
                     .interaction, handle, state.payload, subject: subject ?? state.record.subject,
                     expiresAt: state.record.expiresAt)
@@ -225,7 +229,7 @@ struct APIFlowService: Sendable {
         guard let sealed = transaction.sealedToken else {
             throw ServiceError(.internalFailure, "An approval succeeded without a login token")
         }
-        let token = try services.sealed.open(sealed, for: .transactionToken)
+        let token = try self.sealed.open(sealed, for: .transactionToken)
         guard let parts = try? CompactJWSParts(token, canonical: false),
             let claims = try? JSONDecoder().decode(Claims.self, from: Data(parts.payload))
         else { throw ServiceError(.internalFailure, "An approval's login token does not decode") }

@@ -16,7 +16,14 @@ import UMFAWebAuthn
 /// `apple_app_ids` and `android_apps`; the roots, Apple's App Attestation root and Google's
 /// hardware attestation roots (plus any the server was given).
 struct ClientAttestationCheck: Sendable {
-    let services: ServerServices
+    let store: any OAuthClientStore
+    /// Where attestation challenges are kept.
+    let grants: OAuthGrants
+    let clientAuthentication: OAuthClientAuthentication
+    let abuse: AbuseGuard
+    /// The roots attestations are judged against.
+    let attestationAnchors: AttestationTrustAnchors
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
     /// The scope of an API-flow token.
@@ -37,8 +44,8 @@ struct ClientAttestationCheck: Sendable {
     /// A new challenge, stored by its hash until it is used or expires (rate-limited per address,
     /// as the ceremony options are: each one is a row).
     func newChallenge(caller: Caller) async throws -> AttestationChallengeResponse {
-        try services.abuse.countOptionsRequest(caller)
-        let challenge = try await OAuthGrants(services: services, issuer: issuer)
+        try abuse.countOptionsRequest(caller)
+        let challenge = try await grants
             .create(
                 .attestationChallenge, Challenge(), lifetime: TimeInterval(Self.challengeLifetime), prefix: "umfa_ac_")
         return AttestationChallengeResponse(challenge: challenge, expiresIn: Self.challengeLifetime)
@@ -47,7 +54,7 @@ struct ClientAttestationCheck: Sendable {
     /// The public client named by the form, once its attestation verifies; `invalid_client`
     /// (counted against the address) when it does not.
     func authenticate(form: OAuthForm, authorization: String?, caller: Caller) async throws -> OAuthClientRecord {
-        let authentication = OAuthClientAuthentication(services: services, issuer: issuer)
+        let authentication = clientAuthentication
         guard authorization == nil, form["client_secret"] == nil else {
             throw OAuthError.invalidRequest("Use one client authentication method, not two")
         }
@@ -59,7 +66,7 @@ struct ClientAttestationCheck: Sendable {
         }
         let failure = OAuthError(code: .invalidClient, "Client authentication failed")
         guard
-            let client = try await issuer.client(clientID, store: services.store)
+            let client = try await issuer.client(clientID, store: store)
         else { try await authentication.refuse(caller, counting: true, .unknownClient, clientID: clientID, failure) }
         guard client.authenticationMethod == .none else {
             try await authentication.refuse(
@@ -68,7 +75,7 @@ struct ClientAttestationCheck: Sendable {
                     code: .invalidClient, "Client attestation is for public clients; this one has a secret or keys"))
         }
         // The challenge is the server's, live, and spent now: one attestation per challenge.
-        let (found, _) = try await OAuthGrants(services: services, issuer: issuer)
+        let (found, _) = try await grants
             .consume(.attestationChallenge, challenge, as: Challenge.self)
         guard found != nil else {
             try await authentication.refuse(
@@ -86,8 +93,8 @@ struct ClientAttestationCheck: Sendable {
     }
 
     private func verify(_ type: String, _ assertion: String, challenge: String) async throws {
-        let anchors = services.attestationAnchors
-        let now = services.now()
+        let anchors = attestationAnchors
+        let now = self.now()
         let application = issuer.application
         switch type {
         case Self.appleType:

@@ -7,10 +7,9 @@ import UMFAWebAuthn
 /// The decisions of the authorization endpoint once the person is known: consent, the code, and
 /// the redirect back to the client (RFC 6749 §4.1.2, RFC 9207 `iss`).
 struct AuthorizationFlow: Sendable {
-    let services: ServerServices
+    let store: any OAuthClientStore & OAuthGrantStore
+    let grants: OAuthGrants
     let issuer: OAuthIssuer
-
-    var grants: OAuthGrants { OAuthGrants(services: services, issuer: issuer) }
 
     /// What an authorization code stands for.
     struct CodeGrant: Codable, Sendable {
@@ -59,7 +58,7 @@ struct AuthorizationFlow: Sendable {
         guard client.firstParty else { return false }
         guard client.registrationTokenHash != nil else { return true }
         guard let softwareID = client.softwareID,
-            let template = try await services.store.oauthClient(
+            let template = try await store.oauthClient(
                 applicationID: issuer.application.id, clientID: softwareID)
         else { return false }
         return ClientRegistrationRules.isFirstParty(client, template: template)
@@ -70,7 +69,7 @@ struct AuthorizationFlow: Sendable {
     func recordConsent(_ request: AuthorizationRequest, userID: String) async throws {
         let hash = consentHash(client: request.clientID, userID: userID)
         let earlier = try await grants.live(.consent, handleHash: hash, as: [String].self)?.payload ?? []
-        _ = try await services.store.deleteOAuthGrant(
+        _ = try await store.deleteOAuthGrant(
             kind: .consent, handleHash: hash, applicationID: issuer.application.id)
         let scopes = earlier + request.scopes.filter { !earlier.contains($0) }
         try await grants.store(.consent, handleHash: hash, scopes, lifetime: Self.consentLifetime, subject: userID)

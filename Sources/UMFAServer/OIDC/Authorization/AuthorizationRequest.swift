@@ -36,7 +36,7 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     }
 
     /// Parses and validates the request's query for `issuer`; the client is returned with it.
-    static func parse(_ query: OAuthForm, issuer: OAuthIssuer, store: any UMFAStore) async throws
+    static func parse(_ query: OAuthForm, issuer: OAuthIssuer, store: any OAuthClientStore) async throws
         -> (OAuthClientRecord, AuthorizationRequest)
     {
         // Step 1: the client and the redirect URI; until both are known good, nothing is

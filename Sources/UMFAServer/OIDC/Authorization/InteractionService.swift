@@ -9,13 +9,18 @@ import UMFAWebAuthn
 /// passkey, and consent. The ceremonies are the device routes' own (``AuthenticationService``,
 /// ``RegistrationService``), so every WebAuthn rule and abuse limit holds here too.
 struct InteractionService: Sendable {
-    let services: ServerServices
+    let flow: AuthorizationFlow
+    let sessions: SSOSessions
+    let authentication: AuthenticationService
+    let registration: RegistrationService
+    let store: any CredentialStore & UserProfileStore & OAuthClientStore
+    let abuse: AbuseGuard
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
     /// The DPoP key of the API-driven flow being served; `nil` for the hosted pages. An
     /// interaction is found only by the side it belongs to.
     var flowKey: String? = nil
 
-    private var flow: AuthorizationFlow { AuthorizationFlow(services: services, issuer: issuer) }
     private var grants: OAuthGrants { flow.grants }
 
     /// The answer and, after a sign-in, the SSO session cookie to set.
@@ -36,7 +41,7 @@ struct InteractionService: Sendable {
         -> AuthenticationOptionsResponse
     {
         _ = try await interaction(request.interaction)
-        return try await services.authentication
+        return try await authentication
             .options(application: issuer.application, userID: try await userID(forLogin: request.login), caller: caller)
     }
 
@@ -46,7 +51,7 @@ struct InteractionService: Sendable {
         guard let login else { return nil }
         try FieldRules.checkUserID(login)
         if ASCIISplit.contains(login, "@"),
-            let owner = try await services.store.userID(applicationID: issuer.application.id, email: login)
+            let owner = try await store.userID(applicationID: issuer.application.id, email: login)
         {
             return owner
         }
@@ -56,7 +61,7 @@ struct InteractionService: Sendable {
     /// Checks the passkey, starts the SSO session, and sends the person on.
     func signInVerify(_ request: InteractionSignInVerifyRequest, caller: Caller) async throws -> Step {
         var state = try await interaction(request.interaction)
-        let outcome = try await services.authentication
+        let outcome = try await authentication
             .signIn(application: issuer.application, userID: nil, credential: request.credential, caller: caller)
         let signIn = newSignIn(
             userID: outcome.credential.userID, amr: LoginTokens.amr(for: outcome.verified.authenticatorData),
@@ -72,12 +77,12 @@ struct InteractionService: Sendable {
     {
         var state = try await interaction(request.interaction)
         // Anyone may ask, and each answer stores a challenge: counted like every options route.
-        try services.abuse.countOptionsRequest(caller)
+        try abuse.countOptionsRequest(caller)
         guard issuer.application.signup == .enabled else {
             throw ServiceError.forbidden("This application does not accept new accounts")
         }
         var account = try Self.account(request)
-        if try await services.store.userID(applicationID: issuer.application.id, email: account.email) != nil {
+        if try await store.userID(applicationID: issuer.application.id, email: account.email) != nil {
             throw ServiceError.conflict(EnrollmentGrant.emailTaken)
         }
         let userHandle = Secrets.randomBytes(32)
@@ -87,7 +92,7 @@ struct InteractionService: Sendable {
             try await grants.update(
                 .interaction, request.interaction, state.payload, subject: nil, expiresAt: state.record.expiresAt)
         else { throw Self.expiredError }
-        return try await services.registration.options(
+        return try await registration.options(
             application: issuer.application, userID: account.userID, userName: account.email,
             displayName: account.displayName, existing: [], grant: EnrollmentGrant.Grant(kind: .signUp),
             caller: caller, newUserHandle: userHandle)
@@ -101,13 +106,13 @@ struct InteractionService: Sendable {
         guard let account = state.payload.pendingAccount, let userHandle = account.userHandleBytes else {
             throw ServiceError.invalid("Start account creation with create-account/options first")
         }
-        let registered = try await services.registration.register(
+        let registered = try await registration.register(
             RegistrationVerifyRequest(
                 applicationID: issuer.application.id.uuidString, userID: account.userID,
                 credential: request.credential, deviceName: account.deviceName),
             application: issuer.application, caller: caller,
             account: account.newAccount(
-                applicationID: issuer.application.id, userHandle: userHandle, now: services.now()))
+                applicationID: issuer.application.id, userHandle: userHandle, now: now()))
         let signIn = newSignIn(
             userID: account.userID, amr: LoginTokens.amr(for: registered.authenticatorData),
             credentialID: registered.credential.credentialID)
@@ -134,7 +139,7 @@ struct InteractionService: Sendable {
                 response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: location))
         }
         guard
-            let client = try await services.store.oauthClient(
+            let client = try await store.oauthClient(
                 applicationID: issuer.application.id, clientID: authorization.clientID)
         else { throw ServiceError.forbidden("The application that asked for this sign-in was removed") }
         try await flow.recordConsent(authorization, userID: signIn.userID)
@@ -147,10 +152,10 @@ struct InteractionService: Sendable {
         _ handle: String, _ state: OAuthGrants.Found<Interaction>, signIn: SignIn, caller: Caller
     ) async throws -> Step {
         // An API-driven flow has no browser to keep a session cookie.
-        let cookie = flowKey == nil ? try await SSOSessions(grants: grants, signIns: services.signIns).start(signIn) : nil
+        let cookie = flowKey == nil ? try await sessions.start(signIn) : nil
         let authorization = state.payload.request
         guard
-            let client = try await services.store.oauthClient(
+            let client = try await store.oauthClient(
                 applicationID: issuer.application.id, clientID: authorization.clientID)
         else { throw ServiceError.forbidden("The application that asked for this sign-in was removed") }
         if try await flow.hasConsent(authorization, client: client, userID: signIn.userID) {
@@ -175,7 +180,7 @@ struct InteractionService: Sendable {
     /// A sign-in now by `userID` with the passkey `credentialID`, in a new session.
     func newSignIn(userID: String, amr: [String], credentialID: [UInt8]) -> SignIn {
         SignIn(
-            userID: userID, authTime: Int(services.now().timeIntervalSince1970), amr: amr,
+            userID: userID, authTime: Int(now().timeIntervalSince1970), amr: amr,
             sessionID: Base64URL.encode(Secrets.randomBytes(16)), credentialID: Base64URL.encode(credentialID))
     }
 

@@ -7,7 +7,9 @@ import UMFAWebAuthn
 /// sessions, consents. A handle is 256 random bits shown once; the store keeps its SHA-256 and a
 /// JSON payload, so a database read gives no usable handle (docs/contract.md §4).
 struct OAuthGrants: Sendable {
-    let services: ServerServices
+    /// Grants, and the revocation marks of their access tokens.
+    let store: any OAuthGrantStore & OAuthClientStore
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
     /// A stored grant and its decoded payload.
@@ -37,8 +39,8 @@ struct OAuthGrants: Sendable {
         _ kind: OAuthGrantKind, handleHash: [UInt8], _ payload: Payload, lifetime: TimeInterval,
         family: String? = nil, subject: String? = nil, credentialID: [UInt8]? = nil
     ) async throws {
-        let now = services.now()
-        try await services.store.insertOAuthGrant(
+        let now = self.now()
+        try await store.insertOAuthGrant(
             OAuthGrantRecord(
                 kind: kind, handleHash: handleHash, applicationID: issuer.application.id, family: family,
                 subject: subject, payload: Array(try JSONEncoder().encode(payload)), createdAt: now,
@@ -57,9 +59,9 @@ struct OAuthGrants: Sendable {
         async throws -> Found<Payload>?
     {
         guard
-            let record = try await services.store.oauthGrant(
+            let record = try await store.oauthGrant(
                 kind: kind, handleHash: handleHash, applicationID: issuer.application.id),
-            record.consumedAt == nil, record.expiresAt > services.now()
+            record.consumedAt == nil, record.expiresAt > now()
         else { return nil }
         return try decode(record, as: type)
     }
@@ -71,14 +73,14 @@ struct OAuthGrants: Sendable {
     {
         let hash = Secrets.hash(handle)
         let id = issuer.application.id
-        if let consumed = try await services.store.consumeOAuthGrant(
-            kind: kind, handleHash: hash, applicationID: id, at: services.now())
+        if let consumed = try await store.consumeOAuthGrant(
+            kind: kind, handleHash: hash, applicationID: id, at: now())
         {
             var found = try decode(consumed.record, as: type)
             found.familyRevoked = consumed.familyRevoked
             return (found, nil)
         }
-        let spent = try await services.store.oauthGrant(kind: kind, handleHash: hash, applicationID: id)
+        let spent = try await store.oauthGrant(kind: kind, handleHash: hash, applicationID: id)
         return (nil, spent?.consumedAt == nil ? nil : spent)
     }
 
@@ -86,10 +88,10 @@ struct OAuthGrants: Sendable {
     func update<Payload: Codable & Sendable>(
         _ kind: OAuthGrantKind, _ handle: String, _ payload: Payload, subject: String?, expiresAt: Date
     ) async throws -> Bool {
-        try await services.store.updateOAuthGrant(
+        try await store.updateOAuthGrant(
             kind: kind, handleHash: Secrets.hash(handle), applicationID: issuer.application.id,
             payload: Array(try JSONEncoder().encode(payload)), subject: subject, expiresAt: expiresAt,
-            now: services.now())
+            now: now())
     }
 
     /// Ends everything issued in `family`: its refresh tokens and codes, and its access tokens
@@ -100,15 +102,15 @@ struct OAuthGrants: Sendable {
     /// statement or refused later by the mark (``consume(_:_:as:)`` reports it with the grant).
     func revokeFamily(_ family: String) async throws {
         let id = issuer.application.id
-        try await services.store.revokeAccessToken(
+        try await store.revokeAccessToken(
             jti: family, applicationID: id,
-            expiresAt: services.now().addingTimeInterval(TimeInterval(OAuthClientSettings.refreshTokenTTL.upperBound)))
-        _ = try await services.store.revokeOAuthGrantFamily(applicationID: id, family: family, at: services.now())
+            expiresAt: now().addingTimeInterval(TimeInterval(OAuthClientSettings.refreshTokenTTL.upperBound)))
+        _ = try await store.revokeOAuthGrantFamily(applicationID: id, family: family, at: now())
     }
 
     /// Whether `family` was revoked.
     func isFamilyRevoked(_ family: String) async throws -> Bool {
-        try await services.store.isAccessTokenRevoked(jti: family, applicationID: issuer.application.id)
+        try await store.isAccessTokenRevoked(jti: family, applicationID: issuer.application.id)
     }
 
     private func decode<Payload: Codable & Sendable>(_ record: OAuthGrantRecord, as type: Payload.Type) throws

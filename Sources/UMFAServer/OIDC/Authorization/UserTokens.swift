@@ -10,7 +10,12 @@ import UMFAWebAuthn
 /// grants: an access token (RFC 9068), an ID token when `openid` was granted (OpenID Connect
 /// Core §2), and a rotating refresh token when the client may use that grant.
 struct UserTokens: Sendable {
-    let services: ServerServices
+    let tokens: TokenService
+    let grants: OAuthGrants
+    let accessTokens: AccessTokens
+    let signIns: SignInCredentials
+    let userProfiles: UserProfiles
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
     /// What a refresh token stands for; each use replaces it with a new one of the same family.
@@ -76,21 +81,21 @@ struct UserTokens: Sendable {
     ) async throws -> OAuthTokenResponse {
         // A code or refresh token of a passkey deleted since ends here, with its family.
         guard
-            try await services.signIns.isRegistered(signIn, in: issuer.application.id)
+            try await signIns.isRegistered(signIn, in: issuer.application.id)
         else {
-            try await OAuthGrants(services: services, issuer: issuer).revokeFamily(family)
+            try await grants.revokeFamily(family)
             throw OAuthError(code: .invalidGrant, "The passkey that signed in was removed; sign in again")
         }
-        let (accessToken, claims) = try await AccessTokens(services: services, issuer: issuer)
+        let (accessToken, claims) = try await accessTokens
             .issue(
                 to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family,
                 jkt: jkt, x5t: x5t)
         var idToken: String?
         let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
-            let profile = try await services.userProfiles
+            let profile = try await userProfiles
                 .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
-            idToken = try await services.tokens.sign(
+            idToken = try await tokens.sign(
                 IDTokenClaims(
                     iss: issuer.issuer, sub: signIn.userID, aud: client.clientID, azp: client.clientID, exp: claims.exp,
                     iat: claims.iat, authTime: signIn.authTime, nonce: nonce, amr: signIn.amr,
@@ -101,9 +106,9 @@ struct UserTokens: Sendable {
         if client.grantTypes.contains("refresh_token") {
             let started = familyStarted ?? claims.iat
             let end = started + client.refreshTokenTTLSeconds
-            let lifetime = TimeInterval(end) - services.now().timeIntervalSince1970
+            let lifetime = TimeInterval(end) - now().timeIntervalSince1970
             if lifetime > 0 {
-                refreshToken = try await OAuthGrants(services: services, issuer: issuer).create(
+                refreshToken = try await grants.create(
                     .refreshToken,
                     RefreshGrant(
                         clientID: client.clientID, scopes: refreshScopes ?? scopes, signIn: signIn, family: family,

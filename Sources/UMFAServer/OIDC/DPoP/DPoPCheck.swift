@@ -9,7 +9,11 @@ import UMFAWebAuthn
 /// needs the server: the application's nonce when it requires one (§8) and the `jti` seen
 /// before on any instance (§11.1, a store row that expires with the proof's window).
 struct DPoPCheck: Sendable {
-    let services: ServerServices
+    /// Where spent proofs are remembered.
+    let grants: OAuthGrants
+    /// The server secret nonces derive from.
+    let serverSecret: [UInt8]
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
     /// The proof among `values` (the request's `DPoP` header values, RFC 9449 §4.1) for `method`
@@ -22,7 +26,7 @@ struct DPoPCheck: Sendable {
     {
         guard let proof = values.first else { return nil }
         guard values.count == 1 else { throw OAuthError(code: .invalidDPoPProof, "Send exactly one DPoP header") }
-        let now = services.now()
+        let now = self.now()
         let checked: DPoPProof
         do {
             checked = try DPoPProof(proof, method: method, url: url, accessToken: accessToken, now: now)
@@ -39,7 +43,7 @@ struct DPoPCheck: Sendable {
         }
         // The proof's key and jti: a second use anywhere conflicts with the first's row.
         do {
-            try await OAuthGrants(services: services, issuer: issuer).store(
+            try await grants.store(
                 .dpopProof, handleHash: Secrets.hash("dpop:\(checked.thumbprint):\(checked.jti)"), Seen(),
                 lifetime: 2 * DPoPProof.window + 10)
         } catch let error as StoreError where error.code == .conflict {
@@ -63,7 +67,7 @@ struct DPoPCheck: Sendable {
 
     private func nonce(period: Int64) -> String {
         let label = "dpop-nonce:\(issuer.application.id.uuidString.lowercased()):\(period)"
-        return "\(period)." + Base64URL.encode(Array(Secrets.derive(label, key: services.serverSecret).prefix(16)))
+        return "\(period)." + Base64URL.encode(Array(Secrets.derive(label, key: serverSecret).prefix(16)))
     }
 
     func isValidNonce(_ text: String, now: Date) -> Bool {

@@ -17,7 +17,13 @@ import UMFAWebAuthn
 /// client, or, for a client that registered itself, when an unexpired hint names the browser's
 /// current session; otherwise the person sees that they are signed out.
 struct LogoutService: Sendable {
-    let services: ServerServices
+    let store: any OAuthClientStore & OAuthGrantStore
+    /// Checks ID token hints.
+    let tokens: TokenService
+    let signIns: SignInCredentials
+    /// The server secret the confirmation's CSRF token derives from.
+    let serverSecret: [UInt8]
+    let now: @Sendable () -> Date
 
     /// The confirmation form's CSRF field.
     static let csrfField = "csrf_token"
@@ -51,14 +57,14 @@ struct LogoutService: Sendable {
             }
             clientID = hint.aud
         }
-        let sessions = SSOSessions(grants: OAuthGrants(services: services, issuer: issuer), signIns: services.signIns)
+        let sessions = SSOSessions(grants: OAuthGrants(store: store, now: now, issuer: issuer), signIns: signIns)
         let handle = SSOSessions.cookie(SSOSessions.cookieName, in: cookieHeader)
         let session = handle == nil ? nil : try await sessions.current(cookieHeader: cookieHeader)
         var location: String?
         let target = parameters["post_logout_redirect_uri"]
         if let target {
             guard let clientID,
-                let client = try await services.store.oauthClient(
+                let client = try await store.oauthClient(
                     applicationID: issuer.application.id, clientID: clientID),
                 client.postLogoutRedirectURIs.contains(where: { $0.utf8.elementsEqual(target.utf8) })
             else {
@@ -94,13 +100,13 @@ struct LogoutService: Sendable {
     private func mayReturn(to client: OAuthClientRecord, hint: Hint?, session: SignIn?) -> Bool {
         guard client.isSelfRegistered else { return true }
         guard let hint, let session, hint.belongs(to: session), let exp = hint.exp else { return false }
-        return TimeInterval(exp) > services.now().timeIntervalSince1970
+        return TimeInterval(exp) > now().timeIntervalSince1970
     }
 
     /// The CSRF token of the confirmation form: derived from the session cookie with the server
     /// secret, so only a page this server rendered for that session knows it.
     func csrfToken(_ handle: String) -> String {
-        Base64URL.encode(Secrets.derive("umfa-logout-csrf:" + handle, key: services.serverSecret))
+        Base64URL.encode(Secrets.derive("umfa-logout-csrf:" + handle, key: serverSecret))
     }
 
     /// The claims of an ID token hint that matter here.
@@ -124,8 +130,8 @@ struct LogoutService: Sendable {
     /// An ID token this issuer signed, expired or not; `nil` for anything else.
     private func hint(_ token: String, issuer: OAuthIssuer) async -> Hint? {
         guard
-            let payload = try? await services.tokens.verifiedPayload(
-                of: token, type: JWTType.idToken, now: services.now(), maximumLifetime: 86400),
+            let payload = try? await tokens.verifiedPayload(
+                of: token, type: JWTType.idToken, now: now(), maximumLifetime: 86400),
             let hint = try? JSONDecoder().decode(Hint.self, from: payload),
             hint.iss.utf8.elementsEqual(issuer.issuer.utf8)
         else { return nil }

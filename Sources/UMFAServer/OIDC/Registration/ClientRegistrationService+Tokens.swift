@@ -21,21 +21,21 @@ extension ClientRegistrationService {
             token.hasPrefix(Self.initialAccessTokenPrefix)
         {
             guard
-                let live = try await services.store.liveInitialAccessToken(
-                    hash: Secrets.hash(token), applicationID: issuer.application.id, at: services.now())
+                let live = try await store.liveInitialAccessToken(
+                    hash: Secrets.hash(token), applicationID: issuer.application.id, at: now())
             else {
                 do {
-                    try await services.abuse.refuseCredential(caller, .unauthenticated("initial access token"))
+                    try await abuse.refuseCredential(caller, .unauthenticated("initial access token"))
                 } catch let error as ServiceError where error.code == .unauthenticated {
                     throw Self.badInitialAccessToken
                 }
             }
             return .initialAccessToken(live)
         }
-        let claims = try await ProtectedResource(services: services, issuer: issuer, url: issuer.issuer + "/register")
+        let claims = try await registrationEndpoint
             .claims(of: presented) { $0.authTime == nil && $0.scope.split(separator: " ").contains("dcr") }
         guard
-            let template = try await services.store.oauthClient(
+            let template = try await store.oauthClient(
                 applicationID: issuer.application.id, clientID: claims.clientID),
             template.dcrTemplate
         else {
@@ -56,11 +56,11 @@ extension ClientRegistrationService {
             scheme == .bearer
         else { throw ProtectedResource.Refusal(error: nil) }
         guard let clientID,
-            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID),
+            let client = try await store.oauthClient(applicationID: issuer.application.id, clientID: clientID),
             let stored = client.registrationTokenHash, constantTimeEqual(Secrets.hash(token), stored)
         else {
             do {
-                try await services.abuse.refuseCredential(
+                try await abuse.refuseCredential(
                     caller, .unauthenticated("registration access token"))
             } catch let error as ServiceError where error.code == .unauthenticated {
                 throw refusal

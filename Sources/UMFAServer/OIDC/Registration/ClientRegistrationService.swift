@@ -23,7 +23,15 @@ import UMFAWebAuthn
 /// once and stored as SHA-256. The bearer token is checked before anything else is read, and
 /// invalid metadata changes nothing: not even a use of the token.
 struct ClientRegistrationService: Sendable {
-    let services: ServerServices
+    /// The check of a `dcr` access token at the registration endpoint.
+    let registrationEndpoint: ProtectedResource
+    /// The stores registration reads and changes.
+    let store: any OAuthClientStore & InitialAccessTokenStore
+    /// Seals new client secrets.
+    let sealed: SealedSecrets
+    let abuse: AbuseGuard
+    let audit: AuditLog
+    let now: @Sendable () -> Date
     let issuer: OAuthIssuer
     let caller: Caller
 
@@ -51,7 +59,7 @@ struct ClientRegistrationService: Sendable {
         var details: [String: JSONValue] = ["client_id": .string(answer.clientID)]
         if case .template(let template) = authority { details["template"] = .string(template.clientID) }
         if let softwareID = body.softwareID { details["software_id"] = .string(softwareID) }
-        await services.audit.record(
+        await audit.record(
             .oauthClientRegistered, application: issuer.application.id, actor: .anonymous, caller: caller,
             details: details)
         return answer
@@ -65,7 +73,7 @@ struct ClientRegistrationService: Sendable {
         let client = try await managedClient(clientID, presented: presented)
         let token = Secrets.make(prefix: Self.registrationTokenPrefix)
         guard let current = client.registrationTokenHash,
-            try await services.store.replaceRegistrationToken(
+            try await store.replaceRegistrationToken(
                 applicationID: client.applicationID, clientID: client.clientID, current: current,
                 new: Secrets.hash(token))
         else { throw Self.staleRegistrationToken }
@@ -97,7 +105,7 @@ struct ClientRegistrationService: Sendable {
         // first-party, so an update never widens what the template allowed.
         var template: OAuthClientRecord?
         if let softwareID = stored.softwareID {
-            let named = try await services.store.oauthClient(
+            let named = try await store.oauthClient(
                 applicationID: issuer.application.id, clientID: softwareID)
             template = named.flatMap { $0.dcrTemplate ? $0 : nil } ?? stored
         }
@@ -114,7 +122,7 @@ struct ClientRegistrationService: Sendable {
         answer.registrationAccessToken = token
         if client.authenticationMethod.usesSecret {
             if stored.secretHash == nil || client.authenticationMethod != stored.authenticationMethod {
-                answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, sealed: services.sealed)
+                answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, sealed: sealed)
                 answer.clientSecretExpiresAt = 0
             } else {
                 (client.secretHash, client.sealedSecret) = (stored.secretHash, stored.sealedSecret)
@@ -123,7 +131,7 @@ struct ClientRegistrationService: Sendable {
         // Compare-and-set on the token presented: of two updates (or an update and a read)
         // racing with one token, one wins and the other is refused.
         guard let presentedHash = stored.registrationTokenHash,
-            try await services.store.updateRegisteredClient(client, presentedToken: presentedHash)
+            try await store.updateRegisteredClient(client, presentedToken: presentedHash)
         else { throw Self.staleRegistrationToken }
         return answer
     }
@@ -131,8 +139,8 @@ struct ClientRegistrationService: Sendable {
     /// `DELETE <issuer>/register/<client_id>` (RFC 7592 §2.3).
     func delete(clientID: String?, presented: ProtectedResource.Presented) async throws {
         let client = try await managedClient(clientID, presented: presented)
-        if try await services.store.deleteOAuthClient(applicationID: issuer.application.id, clientID: client.clientID) {
-            await services.audit.record(
+        if try await store.deleteOAuthClient(applicationID: issuer.application.id, clientID: client.clientID) {
+            await audit.record(
                 .oauthClientDeleted, application: client.applicationID, actor: .client(client.clientID),
                 caller: caller, details: ["client_id": .string(client.clientID)])
         }
@@ -158,7 +166,7 @@ struct ClientRegistrationService: Sendable {
             if let scopes = token.scopes { allowedScopes = scopes }
             if let softwareID = body.softwareID {
                 guard
-                    let named = try await services.store.oauthClient(
+                    let named = try await store.oauthClient(
                         applicationID: applicationID, clientID: softwareID),
                     named.dcrTemplate
                 else {
@@ -169,25 +177,25 @@ struct ClientRegistrationService: Sendable {
         }
         var client = try ClientRegistrationRules.client(
             from: body, template: template,
-            base: OAuthClientSettings.newClient(applicationID: applicationID, at: services.now()),
+            base: OAuthClientSettings.newClient(applicationID: applicationID, at: now()),
             allowedScopes: allowedScopes)
         try await reservedNames().check(client.name)
         let registrationToken = Secrets.make(prefix: Self.registrationTokenPrefix)
         client.registrationTokenHash = Secrets.hash(registrationToken)
         var answer = Self.answer(client, issuer: issuer)
         if client.authenticationMethod.usesSecret {
-            answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, sealed: services.sealed)
+            answer.clientSecret = try OAuthClientSettings.newSecret(for: &client, sealed: sealed)
             answer.clientSecretExpiresAt = 0
         }
         answer.registrationAccessToken = registrationToken
         // The metadata is valid: only now is a use of the admin's token spent.
         if case .initialAccessToken(let token) = authority {
             guard
-                try await services.store.spendInitialAccessToken(
-                    hash: token.tokenHash, applicationID: applicationID, at: services.now())
+                try await store.spendInitialAccessToken(
+                    hash: token.tokenHash, applicationID: applicationID, at: now())
             else { throw Self.badInitialAccessToken }
         }
-        try await services.store.insertOAuthClient(client)
+        try await store.insertOAuthClient(client)
         return answer
     }
 
@@ -196,7 +204,7 @@ struct ClientRegistrationService: Sendable {
     private func reservedNames() async throws -> ClientNameReservation {
         ClientNameReservation(
             application: issuer.application,
-            clients: try await services.store.oauthClients(applicationID: issuer.application.id))
+            clients: try await store.oauthClients(applicationID: issuer.application.id))
     }
 
     /// A stored client's identity with every setting at its default, for a replacement.

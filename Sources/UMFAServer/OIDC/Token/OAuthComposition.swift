@@ -1,27 +1,61 @@
-/// Where an issuer's OAuth engine is put together: each endpoint and grant from exactly the
-/// collaborators it uses, in one place, so no part of the engine holds the server's services.
+/// Where an issuer's OAuth engine is put together: each endpoint, grant and check from exactly
+/// the collaborators it uses, in one place (``OpenIDProvider/engine(for:)``), so no part of the
+/// engine holds more than it uses.
 struct OAuthComposition: Sendable {
-    let services: ServerServices
+    let provider: OpenIDProvider
     let issuer: OAuthIssuer
 
-    private var grants: OAuthGrants { OAuthGrants(services: services, issuer: issuer) }
-    private var accessTokens: AccessTokens { AccessTokens(services: services, issuer: issuer) }
-    private var dpop: DPoPCheck { DPoPCheck(services: services, issuer: issuer) }
+    var grants: OAuthGrants { OAuthGrants(store: provider.store, now: provider.now, issuer: issuer) }
+
+    var accessTokens: AccessTokens {
+        AccessTokens(
+            tokens: provider.tokens, store: provider.store, signIns: provider.signIns, now: provider.now,
+            issuer: issuer)
+    }
+
+    var dpop: DPoPCheck {
+        DPoPCheck(grants: grants, serverSecret: provider.serverSecret, now: provider.now, issuer: issuer)
+    }
+
+    var sessions: SSOSessions { SSOSessions(grants: grants, signIns: provider.signIns) }
+
+    /// The check of an access token presented at `url`, a resource of this issuer.
+    func protectedResource(url: String) -> ProtectedResource {
+        ProtectedResource(
+            accessTokens: accessTokens, dpop: dpop, refusals: provider.refusals, issuer: issuer, url: url)
+    }
+
+    var clientAuthentication: OAuthClientAuthentication {
+        OAuthClientAuthentication(
+            store: provider.store, grants: grants, refusals: provider.refusals, abuse: provider.abuse,
+            sealed: provider.sealed, mutualTLSAnchors: provider.mutualTLSAnchors, now: provider.now, issuer: issuer)
+    }
+
+    var attestation: ClientAttestationCheck {
+        ClientAttestationCheck(
+            store: provider.store, grants: grants, clientAuthentication: clientAuthentication,
+            abuse: provider.abuse, attestationAnchors: provider.attestationAnchors, now: provider.now,
+            issuer: issuer)
+    }
 
     /// The client authentication chain of every client-authenticated endpoint.
     var authentication: ClientAuthenticationChain {
-        ClientAuthenticationChain(
-            registered: OAuthClientAuthentication(services: services, issuer: issuer),
-            attestation: ClientAttestationCheck(services: services, issuer: issuer))
+        ClientAuthenticationChain(registered: clientAuthentication, attestation: attestation)
+    }
+
+    var userTokens: UserTokens {
+        UserTokens(
+            tokens: provider.tokens, grants: grants, accessTokens: accessTokens, signIns: provider.signIns,
+            userProfiles: provider.userProfiles, now: provider.now, issuer: issuer)
     }
 
     /// The grant handlers, one per ``GrantRegistry/handlerTypes`` entry.
     var grantRegistry: GrantRegistry {
-        let userTokens = UserTokens(services: services, issuer: issuer)
+        let userTokens = userTokens
         return GrantRegistry([
             AuthorizationCodeGrant(grants: grants, userTokens: userTokens),
             RefreshTokenGrant(
-                grants: grants, userTokens: userTokens, audit: services.audit, applicationID: issuer.application.id),
+                grants: grants, userTokens: userTokens, audit: provider.audit, applicationID: issuer.application.id),
             ClientCredentialsGrant(accessTokens: accessTokens, application: issuer.application),
         ])
     }
@@ -30,14 +64,14 @@ struct OAuthComposition: Sendable {
     var tokenPipeline: TokenPipeline {
         TokenPipeline(
             authentication: authentication, constraint: SenderConstraint(dpop: dpop), grants: grantRegistry,
-            metrics: services.metrics)
+            metrics: provider.metrics)
     }
 
     /// Introspection (RFC 7662).
     var introspection: TokenIntrospection {
         TokenIntrospection(
             issuer: issuer, authentication: authentication, dpop: dpop, grants: grants, accessTokens: accessTokens,
-            signInCredentials: services.signIns)
+            signInCredentials: provider.signIns)
     }
 
     /// Revocation (RFC 7009).
@@ -47,6 +81,35 @@ struct OAuthComposition: Sendable {
 
     /// Pushed authorization requests (RFC 9126).
     var pushedAuthorization: PushedAuthorization {
-        PushedAuthorization(issuer: issuer, authentication: authentication, grants: grants, store: services.store)
+        PushedAuthorization(issuer: issuer, authentication: authentication, grants: grants, store: provider.store)
+    }
+
+    /// The authorization request's checks and answers (RFC 6749 §4.1).
+    var authorizationFlow: AuthorizationFlow {
+        AuthorizationFlow(store: provider.store, grants: grants, issuer: issuer)
+    }
+
+    /// The hosted pages' sign-in, account creation and consent; `flowKey` for the API-driven flow.
+    func interactions(flowKey: String? = nil) -> InteractionService {
+        InteractionService(
+            flow: authorizationFlow, sessions: sessions, authentication: provider.authentication,
+            registration: provider.registration, store: provider.store, abuse: provider.abuse, now: provider.now,
+            issuer: issuer, flowKey: flowKey)
+    }
+
+    /// The API-driven flow bound to the flow token's key `flowKey`.
+    func apiFlow(flowKey: String) -> APIFlowService {
+        APIFlowService(
+            interactions: interactions(flowKey: flowKey), grants: grants, outOfBand: provider.outOfBand,
+            store: provider.store, abuse: provider.abuse, sealed: provider.sealed, now: provider.now, issuer: issuer,
+            flowKey: flowKey)
+    }
+
+    /// Dynamic client registration (RFC 7591, RFC 7592) for `caller`.
+    func clientRegistration(caller: Caller) -> ClientRegistrationService {
+        ClientRegistrationService(
+            registrationEndpoint: protectedResource(url: issuer.issuer + "/register"), store: provider.store,
+            sealed: provider.sealed, abuse: provider.abuse, audit: provider.audit, now: provider.now,
+            issuer: issuer, caller: caller)
     }
 }

@@ -10,7 +10,7 @@ struct PushedAuthorization: Sendable {
     let authentication: ClientAuthenticationChain
     let grants: OAuthGrants
     /// Where the authorization request's client and redirect URI are read from.
-    let store: any UMFAStore
+    let store: any OAuthClientStore
 
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
     static let pushedRequestLifetime = 60
@@ -54,11 +54,11 @@ extension AuthorizeEndpoint {
             title: "This sign-in link has expired",
             message: "Go back to the application and start again (the request_uri is unknown, used or expired).")
         guard requestURI.hasPrefix(PushedAuthorization.requestURIPrefix),
-            let found = try await OAuthGrants(services: services, issuer: issuer)
+            let found = try await provider.engine(for: issuer).grants
                 .consume(.pushedRequest, requestURI, as: AuthorizationRequest.self).found
         else { throw expired }
         guard found.payload.clientID.utf8.elementsEqual(clientID.utf8),
-            let client = try await services.store.oauthClient(applicationID: issuer.application.id, clientID: clientID),
+            let client = try await provider.store.oauthClient(applicationID: issuer.application.id, clientID: clientID),
             // The client may have dropped the redirect URI since the request was pushed.
             AuthorizationRequest.matches(found.payload.redirectURI, registered: client.redirectURIs)
         else { throw expired }
