@@ -24,7 +24,7 @@ extension ErrorMap {
         let description: String
         var headers: HTTPFields = [:]
         if let error = error as? OAuthError {
-            (status, code, description) = (Self.status(of: error.code), error.code, error.description)
+            (status, code, description) = (Self.status(of: error.kind), error.code, error.description)
             if error.basicChallenge { headers[.wwwAuthenticate] = #"Basic realm="umfa""# }
             if let nonce = error.dpopNonce { headers[.dpopNonce] = nonce }
         } else {
@@ -42,16 +42,5 @@ extension ErrorMap {
         return (
             status, OAuthErrorResponse(error: code.rawValue, errorDescription: description, traceID: traceID), headers
         )
-    }
-
-    /// The HTTP status of an OAuth error code (RFC 6749 §5.2: 401 for a client that failed to
-    /// authenticate, RFC 6750 §3.1 for a refused token, 400 for the rest).
-    static func status(of code: OAuthError.Code) -> HTTPResponse.Status {
-        switch code {
-        case .invalidClient, .invalidToken: .unauthorized
-        case .temporarilyUnavailable: .serviceUnavailable
-        case .serverError: .internalServerError
-        default: .badRequest
-        }
     }
 }

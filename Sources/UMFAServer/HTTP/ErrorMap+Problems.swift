@@ -40,7 +40,7 @@ extension ErrorMap {
         default:
             let (answerStatus, message, extra) = answer(for: error, traceID: traceID, logger: logger)
             headers = extra
-            problem = FlowProblem(kind(of: answerStatus.code, reason: (error as? ServiceError)?.reason), message)
+            problem = FlowProblem(kind(of: answerStatus.code, reason: (error as? any DomainError)?.reason), message)
             if answerStatus.code >= 500 { status = answerStatus }
         }
         problem.traceID = traceID

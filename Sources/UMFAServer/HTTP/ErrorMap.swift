@@ -5,41 +5,39 @@ import UMFAContract
 import UMFAStorage
 
 /// The one place where failures become HTTP answers in the documented shape
-/// `{"status", "trace_id", "message"}` (docs/contract.md §2): ``ServiceError`` by its code,
-/// Hummingbird's own errors (404 no route, 413, 405) by their status, storage failures as 409
-/// or 503, anything else as a generic 500 whose details go only to the server log.
+/// `{"status", "trace_id", "message"}` (docs/contract.md §2): a ``DomainError`` by its kind (storage
+/// failures too: 409 or 503), Hummingbird's own errors (404 no route, 413, 405) by their status,
+/// anything else as a generic 500 whose details go only to the server log.
 enum ErrorMap {
     /// The status, message and extra headers for `error`.
     static func answer(for error: any Error, traceID: String, logger: Logger) -> (
         HTTPResponse.Status, String, HTTPFields
     ) {
         switch error {
-        case let error as ServiceError:
-            if error.code == .internalFailure { log(error, traceID: traceID, logger: logger) }
-            if let detail = error.detail {
+        case let failure as any DomainError:
+            if failure.kind == .internalFailure || failure.kind == .unavailable {
+                log(error, traceID: traceID, logger: logger)
+            }
+            if let detail = failure.logDetail {
                 logger.notice(
                     "request refused",
                     metadata: [
-                        "trace.id": .string(traceID), "error.message": .string(error.message),
+                        "trace.id": .string(traceID), "error.message": .string(failure.callerMessage),
                         "reason": .string(detail),
                     ])
             }
-            return (status(of: error.code), error.message, headers(of: error.code))
-        case let refusal as AccessTokenChallenge:
-            // RFC 6750 §3, RFC 9449 §7.1 and §9: the challenge, and the nonce to send again with.
-            var fields: HTTPFields = [.wwwAuthenticate: refusal.challenge]
-            if let nonce = refusal.dpopNonce { fields[.dpopNonce] = nonce }
-            return (status(of: refusal.error.code), refusal.error.message, fields)
+            var fields = headers(of: failure.kind)
+            if let challenge = failure.credentialChallenge {
+                if let value = challenge.wwwAuthenticate { fields[.wwwAuthenticate] = value }
+                if let nonce = challenge.dpopNonce { fields[.dpopNonce] = nonce }
+            }
+            return (status(of: failure.kind), failure.callerMessage, fields)
         case let error as HTTPError:
+            // The framework's own refusals (no route, 405, 413) before any feature ran.
             let message =
                 error.status == .contentTooLarge
                 ? "The request body is too large" : (error.body ?? error.status.reasonPhrase)
             return (error.status, message, [:])
-        case let error as StoreError where error.code == .conflict:
-            return (.conflict, "The request conflicts with stored data", [:])
-        case let error as StoreError where error.code == .unavailable:
-            log(error, traceID: traceID, logger: logger)
-            return (.serviceUnavailable, "The database is unavailable; try again later", [.retryAfter: "5"])
         default:
             log(error, traceID: traceID, logger: logger)
             return (.internalServerError, ServiceError.internalFailure.message, [:])

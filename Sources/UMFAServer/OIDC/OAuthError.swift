@@ -3,7 +3,7 @@ import UMFAContract
 
 /// An error of an OAuth endpoint, in RFC 6749 §5.2 terms: the error code a client library
 /// acts on and the description for its developer; its HTTP status is the edge's to choose
-/// (``ErrorMap/status(of:)-swift.type.method``).
+/// (``DomainError/kind``).
 struct OAuthError: Error, Sendable, Equatable {
     /// RFC 6749 §5.2, RFC 7009 §2.2.1 and RFC 6750 §3.1 error codes.
     enum Code: String, Sendable {
