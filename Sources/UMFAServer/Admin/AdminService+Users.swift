@@ -61,7 +61,8 @@ extension AdminService {
             credentialID: credentialID, caller: caller, details: ["via": .string("admin")])
         if let credentialID {
             await signIns.revoke(
-                in: application.id, userID: userID, credentialID: credentialID, actor: .admin, caller: caller, via: "admin")
+                in: application.id, userID: userID, credentialID: credentialID, actor: .admin, caller: caller,
+                via: "admin")
         }
         return answer
     }

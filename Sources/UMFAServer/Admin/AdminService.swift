@@ -9,7 +9,8 @@ import UMFAWebAuthn
 /// by ``AdminAuthorization`` (middleware on the admin route group) before anything here runs.
 struct AdminService: Sendable {
     /// The stores the admin API reads and changes.
-    typealias Store = ApplicationStore & CredentialStore & UserProfileStore & ConsoleStore & SigningKeyStore & OAuthClientStore
+    typealias Store = ApplicationStore & CredentialStore & UserProfileStore & ConsoleStore & SigningKeyStore
+        & OAuthClientStore
 
     let store: any Store
     /// Signing-key rotation.

@@ -171,7 +171,8 @@ struct ServerComposition: Sendable {
         console = ConsoleService(
             relyingParty: ConsoleRelyingParty(
                 store: store, publicURL: inputs.publicURL, challengeLifetime: inputs.challengeLifetime, now: now),
-            sessions: consoleSessions, authorization: adminAuthorization, store: store, abuse: inputs.abuse, audit: audit, now: now)
+            sessions: consoleSessions, authorization: adminAuthorization, store: store, abuse: inputs.abuse,
+            audit: audit, now: now)
         consoleAdministration = ConsoleAdministration(store: store, audit: audit, now: now)
     }
 }

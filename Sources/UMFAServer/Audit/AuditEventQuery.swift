@@ -27,7 +27,8 @@ struct AuditEventQuery: Sendable {
 
     /// One application's events, for its backend.
     func application(values: RequestValues, caller: Caller) async throws -> AuditEventListResponse {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: values.query("application_id"))
         var filter = try Self.filter(values)
         filter.applicationID = application.id

@@ -1,9 +1,9 @@
 import Foundation
-import X509
 import UMFAEncoding
 import UMFAStorage
 import UMFATokens
 import UMFAWebAuthn
+import X509
 
 /// Client authentication at the token, introspection and revocation endpoints (RFC 6749 §2.3.1):
 /// HTTP Basic with the form-encoded id and secret, `client_id` and `client_secret` in the body,

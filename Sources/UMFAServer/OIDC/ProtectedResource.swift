@@ -86,7 +86,8 @@ struct ProtectedResource: Sendable {
                     scheme: .dpop, reason: .wrongScheme)
             }
             do {
-                let proof = try await dpop
+                let proof =
+                    try await dpop
                     .verify(proofs: presented.dpopProofs, method: presented.method, url: url, accessToken: token)
                 guard let proof else {
                     throw OAuthError(code: .invalidDPoPProof, "Send a DPoP proof with the DPoP-bound access token")

@@ -42,7 +42,8 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/umfa/users/enroll`.
     func enroll(_ request: OutOfBandEnrollRequest, caller: Caller) async throws -> OutOfBandEnrollResponse {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         return try await enroll(request, application: application, caller: caller)
     }
@@ -93,7 +94,8 @@ struct OutOfBandService: Sendable {
 
     /// `POST /api/umfa/approvals`.
     func approve(_ request: ApprovalRequest, caller: Caller) async throws -> ApprovalResponse {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         if let userID = request.userID {
             try FieldRules.checkUserID(userID)

@@ -42,7 +42,8 @@ struct RecoveryCodes: Sendable {
     func createForUser(_ request: UserRecoveryCodesRequest, values: RequestValues, caller: Caller) async throws
         -> RecoveryCodesResponse
     {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard let userID = values.path("user_id") else {
             throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
@@ -73,7 +74,8 @@ struct RecoveryCodes: Sendable {
                     caller: caller)
                 throw ServiceError.unauthenticated("Recovery failed")
             }
-            let answer = try await enrollmentTokens
+            let answer =
+                try await enrollmentTokens
                 .issue(applicationID: application.id, userID: request.userID, caller: caller)
             let left = try await store.recoveryCodes(applicationID: application.id, userID: request.userID)
             await audit.record(

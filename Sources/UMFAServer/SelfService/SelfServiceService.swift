@@ -64,7 +64,8 @@ struct SelfServiceService: Sendable {
                 .credentialDeleted, application: applicationID, actor: .user(userID), userID: userID,
                 credentialID: credentialID, caller: caller, details: ["via": .string("self_service")])
             await signIns.revoke(
-                in: applicationID, userID: userID, credentialID: credentialID, actor: .user(userID), caller: caller, via: "self_service")
+                in: applicationID, userID: userID, credentialID: credentialID, actor: .user(userID), caller: caller,
+                via: "self_service")
             return RemovedResponse(traceID: caller.traceID)
         }
         if values.query("confirm_last") == "true" {

@@ -53,8 +53,9 @@ struct AuthenticationService: Sendable {
                     transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
             }
             if credentials.isEmpty {
-                allow = try await PseudoCredentials(store: store, serverSecret: serverSecret, application: application).descriptors(
-                    for: userID)
+                allow = try await PseudoCredentials(store: store, serverSecret: serverSecret, application: application)
+                    .descriptors(
+                        for: userID)
             }
         }
         let challenge = given ?? Secrets.randomBytes(32)
@@ -113,7 +114,8 @@ struct AuthenticationService: Sendable {
                 .credentialDeleted, application: application.id, actor: .user(request.userID), userID: request.userID,
                 credentialID: outcome.credential.credentialID, caller: caller, details: ["via": .string("unenroll")])
             await signIns.revoke(
-                in: application.id, userID: request.userID, credentialID: outcome.credential.credentialID, actor: .user(request.userID),
+                in: application.id, userID: request.userID, credentialID: outcome.credential.credentialID,
+                actor: .user(request.userID),
                 caller: caller, via: "unenroll")
         }
         return UnenrollResponse(

@@ -43,7 +43,8 @@ struct CredentialService: Sendable {
             credentialID: credentialID, caller: caller, details: ["via": .string("api_key")])
         if let credentialID {
             await signIns.revoke(
-                in: application.id, userID: userID, credentialID: credentialID, actor: AuditLog.apiKeyActor(caller), caller: caller,
+                in: application.id, userID: userID, credentialID: credentialID, actor: AuditLog.apiKeyActor(caller),
+                caller: caller,
                 via: "api_key")
         }
         return answer
@@ -86,7 +87,8 @@ struct CredentialService: Sendable {
     }
 
     private func authorize(_ target: Target, caller: Caller) async throws -> (ApplicationRecord, String) {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: target.applicationID)
         guard let userID = target.userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
         try FieldRules.checkUserID(userID)

@@ -16,7 +16,8 @@ struct EnrollmentTokenService: Sendable {
 
     /// Issues a token for `request.userID`, stored only as its hash.
     func create(_ request: EnrollmentTokenRequest, caller: Caller) async throws -> EnrollmentTokenResponse {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         try FieldRules.checkUserID(request.userID)
         let lifetime = request.ttlSeconds ?? Self.defaultLifetime

@@ -32,10 +32,12 @@ struct RegistrationService: Sendable {
         // Unauthenticated under the open policy, and stores a challenge: limited per address.
         try ceremonies.abuse.countOptionsRequest(caller)
         let existing = try await store.credentials(applicationID: application.id, userID: request.userID)
-        let grant = try await EnrollmentGrant(store: store, loginTokens: loginTokens, now: ceremonies.now, application: application)
-            .authorize(
-                userID: request.userID, hasCredentials: !existing.isEmpty, enrollmentToken: request.enrollmentToken,
-                loginToken: request.token)
+        let grant = try await EnrollmentGrant(
+            store: store, loginTokens: loginTokens, now: ceremonies.now, application: application
+        )
+        .authorize(
+            userID: request.userID, hasCredentials: !existing.isEmpty, enrollmentToken: request.enrollmentToken,
+            loginToken: request.token)
         return try await options(
             application: application, userID: request.userID, userName: request.userID,
             displayName: request.displayName ?? request.userID, existing: existing, grant: grant, caller: caller,
@@ -214,8 +216,10 @@ struct RegistrationService: Sendable {
             verified.clientExtensionResults)
         do {
             // The grant is checked again and spent with the store write (docs/contract.md §2, §4).
-            try await EnrollmentGrant(store: store, loginTokens: loginTokens, now: ceremonies.now, application: application)
-                .complete(challenge, storing: credential, creating: account)
+            try await EnrollmentGrant(
+                store: store, loginTokens: loginTokens, now: ceremonies.now, application: application
+            )
+            .complete(challenge, storing: credential, creating: account)
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("This credential is already registered")
         }

@@ -18,7 +18,8 @@ struct ValidateTokenService: Sendable {
 
     /// Checks the token for the application of the caller's API key.
     func validate(_ request: ValidateTokenRequest, caller: Caller) async throws -> ValidateTokenResponse {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard !request.userID.isEmpty else { throw ServiceError.invalid("user_id is required") }
         try FieldRules.checkUserID(request.userID)

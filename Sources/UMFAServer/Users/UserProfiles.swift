@@ -25,7 +25,8 @@ struct UserProfiles: Sendable {
 
     /// Changes the members the request names; an empty string removes a value.
     func update(_ request: UserProfileRequest, userID: String?, caller: Caller) async throws -> UserProfileResponse {
-        let application = try await apiKeys
+        let application =
+            try await apiKeys
             .application(for: caller, applicationID: request.applicationID)
         guard let userID else { throw ServiceError.invalid("user_id must be percent-encoded UTF-8") }
         try FieldRules.checkUserID(userID)

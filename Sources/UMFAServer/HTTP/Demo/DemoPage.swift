@@ -1,6 +1,6 @@
-import UMFAStorage
 import Foundation
 import Hummingbird
+import UMFAStorage
 
 /// `GET /` (the passkey demo page); its files are in ``StaticFiles``.
 ///

@@ -30,8 +30,8 @@ struct APIFlowRoutes: Sendable {
             } catch let refusal as ProtectedResource.Refusal {
                 return ProtectedResource.challenge(refusal, traceID: traceID, logger: provider.logger)
             }
-            let (client, authorization) = try await AuthorizeEndpoint(provider: provider)
-                .parse(request, issuer: issuer)
+            let (client, authorization) = try await provider.engine(for: issuer).authorize
+                .resolve(AuthorizeEndpoint.query(of: request))
             guard client.clientID.utf8.elementsEqual(token.clientID.utf8) else {
                 throw FlowProblem(.invalidInput, "The flow token was issued to another client")
             }

@@ -15,12 +15,12 @@ struct UserinfoEndpoint: Sendable {
     func handle(_ request: Request, context: UMFARequestContext) async throws -> Response {
         let traceID = TraceID.from(request, context: context)
         let issuer = try context.resolvedIssuer()
-        // Tokens that stand for a user only (client_credentials tokens have no auth_time).
-        let claims = try await provider.engine(for: issuer).protectedResource(
-            url: context.address.url(of: "userinfo", at: issuer))
-        .claims(of: .init(request, context: context)) { $0.authTime != nil }
-        let scopes = claims.scope.split(separator: " ").map(String.init)
-        guard scopes.contains("openid") else {
+        let userinfo = provider.engine(for: issuer).userinfo(url: context.address.url(of: "userinfo", at: issuer))
+        do {
+            var response = try JSONExchange.response(try await userinfo.claims(of: .init(request, context: context)))
+            response.headers[.cacheControl] = "no-store"
+            return response
+        } catch is UserinfoService.InsufficientScope {
             var response = ErrorMap.oauthResponse(
                 for: OAuthError.invalidRequest("The access token was not granted the openid scope"),
                 traceID: traceID, logger: provider.logger)
@@ -28,10 +28,5 @@ struct UserinfoEndpoint: Sendable {
             response.headers[.wwwAuthenticate] = #"Bearer error="insufficient_scope", scope="openid""#
             return response
         }
-        let userinfo = try await provider.userProfiles
-            .claims(applicationID: issuer.application.id, userID: claims.sub, scopes: scopes)
-        var response = try JSONExchange.response(userinfo)
-        response.headers[.cacheControl] = "no-store"
-        return response
     }
 }

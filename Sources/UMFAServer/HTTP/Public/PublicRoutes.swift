@@ -1,7 +1,7 @@
-import UMFATokens
 import Foundation
 import Hummingbird
 import Prometheus
+import UMFATokens
 import UMFAWebAuthn
 
 /// `/.well-known/jwks.json`, `/health`, `/metrics` and `/openapi.yaml`; `/` is the ``DemoPage``.

@@ -24,7 +24,6 @@ struct APIFlowService: Sendable {
     /// The JWK thumbprint of the flow token's DPoP key.
     let flowKey: String
 
-
     private func steps(_ handle: String) -> FlowSteps { FlowSteps(base: Self.base(issuer, handle)) }
 
     /// `<issuer>/flow/<handle>`: where a flow's actions go.
@@ -36,7 +35,8 @@ struct APIFlowService: Sendable {
             // OpenID Connect Core §3.1.2.6: a flow has no session to answer without a step.
             throw OAuthError(code: .loginRequired, "No one is signed in")
         }
-        let handle = try await grants
+        let handle =
+            try await grants
             .create(
                 .interaction, Interaction(request: authorization, flowKey: flowKey), lifetime: Interaction.lifetime)
         return startStep(handle, authorization)

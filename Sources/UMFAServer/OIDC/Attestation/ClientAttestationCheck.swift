@@ -45,7 +45,8 @@ struct ClientAttestationCheck: Sendable {
     /// as the ceremony options are: each one is a row).
     func newChallenge(caller: Caller) async throws -> AttestationChallengeResponse {
         try abuse.countOptionsRequest(caller)
-        let challenge = try await grants
+        let challenge =
+            try await grants
             .create(
                 .attestationChallenge, Challenge(), lifetime: TimeInterval(Self.challengeLifetime), prefix: "umfa_ac_")
         return AttestationChallengeResponse(challenge: challenge, expiresIn: Self.challengeLifetime)
@@ -75,7 +76,8 @@ struct ClientAttestationCheck: Sendable {
                     code: .invalidClient, "Client attestation is for public clients; this one has a secret or keys"))
         }
         // The challenge is the server's, live, and spent now: one attestation per challenge.
-        let (found, _) = try await grants
+        let (found, _) =
+            try await grants
             .consume(.attestationChallenge, challenge, as: Challenge.self)
         guard found != nil else {
             try await authentication.refuse(

@@ -41,7 +41,8 @@ struct InteractionService: Sendable {
         -> AuthenticationOptionsResponse
     {
         _ = try await interaction(request.interaction)
-        return try await authentication
+        return
+            try await authentication
             .options(application: issuer.application, userID: try await userID(forLogin: request.login), caller: caller)
     }
 
@@ -61,7 +62,8 @@ struct InteractionService: Sendable {
     /// Checks the passkey, starts the SSO session, and sends the person on.
     func signInVerify(_ request: InteractionSignInVerifyRequest, caller: Caller) async throws -> Step {
         var state = try await interaction(request.interaction)
-        let outcome = try await authentication
+        let outcome =
+            try await authentication
             .signIn(application: issuer.application, userID: nil, credential: request.credential, caller: caller)
         let signIn = newSignIn(
             userID: outcome.credential.userID, amr: LoginTokens.amr(for: outcome.verified.authenticatorData),

@@ -46,7 +46,8 @@ struct SignInCredentials: Sendable {
     /// logged, not thrown: the deletion is done, and the checks at every use refuse what could
     /// not be revoked.
     func revoke(
-        in applicationID: UUID, userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String) async {
+        in applicationID: UUID, userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String
+    ) async {
         let now = self.now()
         // Long enough for any access token or refresh token of the families to have expired.
         let longest = max(OAuthClientSettings.refreshTokenTTL.upperBound, OAuthClientSettings.accessTokenTTL.upperBound)

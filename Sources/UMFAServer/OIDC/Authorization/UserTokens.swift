@@ -86,14 +86,16 @@ struct UserTokens: Sendable {
             try await grants.revokeFamily(family)
             throw OAuthError(code: .invalidGrant, "The passkey that signed in was removed; sign in again")
         }
-        let (accessToken, claims) = try await accessTokens
+        let (accessToken, claims) =
+            try await accessTokens
             .issue(
                 to: client, subject: signIn.userID, scopes: scopes, audience: nil, signIn: signIn, family: family,
                 jkt: jkt, x5t: x5t)
         var idToken: String?
         let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
-            let profile = try await userProfiles
+            let profile =
+                try await userProfiles
                 .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
             idToken = try await tokens.sign(
                 IDTokenClaims(

@@ -32,7 +32,8 @@ extension ClientRegistrationService {
             }
             return .initialAccessToken(live)
         }
-        let claims = try await registrationEndpoint
+        let claims =
+            try await registrationEndpoint
             .claims(of: presented) { $0.authTime == nil && $0.scope.split(separator: " ").contains("dcr") }
         guard
             let template = try await store.oauthClient(

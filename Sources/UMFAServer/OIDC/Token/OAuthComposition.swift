@@ -89,6 +89,16 @@ struct OAuthComposition: Sendable {
         AuthorizationFlow(store: provider.store, grants: grants, issuer: issuer)
     }
 
+    /// The decisions of the authorization endpoint.
+    var authorize: AuthorizeService {
+        AuthorizeService(flow: authorizationFlow, sessions: sessions, store: provider.store, now: provider.now)
+    }
+
+    /// The decisions of the userinfo endpoint at `url`.
+    func userinfo(url: String) -> UserinfoService {
+        UserinfoService(resource: protectedResource(url: url), userProfiles: provider.userProfiles)
+    }
+
     /// The hosted pages' sign-in, account creation and consent; `flowKey` for the API-driven flow.
     func interactions(flowKey: String? = nil) -> InteractionService {
         InteractionService(

@@ -39,29 +39,3 @@ struct PushedAuthorization: Sendable {
         return PushedAuthorizationResponse(requestURI: handle, expiresIn: Self.pushedRequestLifetime)
     }
 }
-
-extension AuthorizeEndpoint {
-    /// The pushed request a `request_uri` names, for the `client_id` sent with it, spent now;
-    /// the error page when it is unknown, used or expired (RFC 9126 §4).
-    func pushedRequest(_ query: OAuthForm, issuer: OAuthIssuer) async throws -> (
-        OAuthClientRecord, AuthorizationRequest
-    ) {
-        guard let requestURI = query["request_uri"], let clientID = query["client_id"] else {
-            throw AuthorizationRequest.Failure.page(
-                title: "This sign-in link is incomplete", message: "A request_uri needs its client_id.")
-        }
-        let expired = AuthorizationRequest.Failure.page(
-            title: "This sign-in link has expired",
-            message: "Go back to the application and start again (the request_uri is unknown, used or expired).")
-        guard requestURI.hasPrefix(PushedAuthorization.requestURIPrefix),
-            let found = try await provider.engine(for: issuer).grants
-                .consume(.pushedRequest, requestURI, as: AuthorizationRequest.self).found
-        else { throw expired }
-        guard found.payload.clientID.utf8.elementsEqual(clientID.utf8),
-            let client = try await provider.store.oauthClient(applicationID: issuer.application.id, clientID: clientID),
-            // The client may have dropped the redirect URI since the request was pushed.
-            AuthorizationRequest.matches(found.payload.redirectURI, registered: client.redirectURIs)
-        else { throw expired }
-        return (client, found.payload)
-    }
-}
