@@ -69,8 +69,8 @@ struct ByteDelimiterTests {
     @Test("an email whose domain starts with a `.` that carries a combining mark is not an email address")
     func emailSplitsByByte() {
         // The domain starts with a `.` byte, which a combining mark hid from `hasPrefix(".")`.
-        #expect(throws: ServiceError.self) { try UserProfiles.checkEmail("ann@.\u{301}example.com") }
-        #expect(throws: Never.self) { try UserProfiles.checkEmail("ann@example.com") }
+        #expect(throws: ServiceError.self) { try UserProfileService.checkEmail("ann@.\u{301}example.com") }
+        #expect(throws: Never.self) { try UserProfileService.checkEmail("ann@example.com") }
     }
 
     /// The events a ``CapturingHandler`` kept.

@@ -6,14 +6,14 @@ import UMFAStorage
 
 @testable import UMFAServer
 
-/// ``RecoveryCodes`` built from its ports alone (a SQLite file, the abuse guard, the audit log):
+/// ``RecoveryCodeService`` built from its ports alone (a SQLite file, the abuse guard, the audit log):
 /// codes are stored hashed, each redeems once for an enrollment token, and a wrong code counts
 /// like a failed sign-in (docs/contract.md §8). No server.
 @Suite("Recovery codes from their ports: issued hashed, good once, wrong codes counted")
 struct RecoveryCodesFeatureTests {
-    static func recoveryCodes(_ ports: FeaturePorts) -> RecoveryCodes {
+    static func recoveryCodes(_ ports: FeaturePorts) -> RecoveryCodeService {
         let apiKeys = ports.apiKeys
-        return RecoveryCodes(
+        return RecoveryCodeService(
             store: ports.store,
             loginTokens: LoginTokens(
                 tokens: ports.tokens, store: ports.store, validationCache: ports.validationCache, now: ports.now),
@@ -41,7 +41,7 @@ struct RecoveryCodesFeatureTests {
             #expect(codes.count == 10 && Set(codes).count == 10)
             #expect(codes.allSatisfy { $0.wholeMatch(of: /[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}/) != nil })
             let stored = try await ports.store.recoveryCodes(applicationID: ports.application.id, userID: "alice")
-            #expect(Set(stored) == Set(codes.map { Secrets.hash(RecoveryCodes.canonical($0)) }))
+            #expect(Set(stored) == Set(codes.map { Secrets.hash(RecoveryCodeService.canonical($0)) }))
             let events = try await ports.events(.recoveryCodesCreated)
             #expect(events.map(\.actor) == ["user:alice"])
             #expect(events.first?.details["count"] == .number(10))

@@ -17,7 +17,7 @@ struct AdminService: Sendable {
     let tokens: TokenService
     let webhooks: Webhooks
     let signIns: SignInCredentials
-    let recoveryCodes: RecoveryCodes
+    let recoveryCodes: RecoveryCodeService
     let audit: AuditLog
     let now: @Sendable () -> Date
 

@@ -60,24 +60,24 @@ struct ServerComposition: Sendable {
     // Out-of-band enrollment and approval.
     let outOfBand: OutOfBandService
     let deviceProofs: DeviceProofCheck
-    let pendingApprovals: PendingApprovals
-    let deviceInformation: DeviceInformationRoute
+    let pendingApprovals: PendingApprovalRoutes
+    let deviceInformation: DeviceInformationService
     let webhooks: Webhooks
     /// Delivers the webhook outbox, a service of the application's service group.
     let webhookDispatcher: WebhookDispatcher
 
     // Self-service, recovery and profiles.
     let selfService: SelfServiceService
-    let recoveryCodes: RecoveryCodes
-    let userProfiles: UserProfiles
+    let recoveryCodes: RecoveryCodeService
+    let userProfiles: UserProfileService
 
     // Administration and the console.
     let admin: AdminService
-    let auditEvents: AuditEventQuery
-    let oauthClientAdmin: OAuthClientAdmin
-    let initialAccessTokens: InitialAccessTokens
+    let auditEvents: AuditEventService
+    let oauthClientAdmin: OAuthClientAdminService
+    let initialAccessTokens: InitialAccessTokenService
     let console: ConsoleService
-    let consoleAdministration: ConsoleAdministration
+    let consoleAdministration: ConsoleAdminService
     let consoleTokenEpoch: ConsoleTokenEpoch
     /// The admin token's check (or a console session's), shared by the admin routes and the console.
     let adminAuthorization: AdminAuthorization
@@ -134,12 +134,12 @@ struct ServerComposition: Sendable {
             authentication: authentication, loginTokens: loginTokens, webhooks: webhooks,
             approvalDispatchers: inputs.approvalDispatchers, sealed: inputs.sealed, abuse: inputs.abuse, audit: audit,
             logger: inputs.logger, publicURL: inputs.publicURL, now: now)
-        pendingApprovals = PendingApprovals(
+        pendingApprovals = PendingApprovalRoutes(
             store: store, deviceProofs: deviceProofs, sealed: inputs.sealed, publicURL: inputs.publicURL, now: now)
-        deviceInformation = DeviceInformationRoute(store: store, deviceProofs: deviceProofs)
+        deviceInformation = DeviceInformationService(store: store, deviceProofs: deviceProofs)
 
-        userProfiles = UserProfiles(apiKeys: apiKeys, store: store, now: now)
-        recoveryCodes = RecoveryCodes(
+        userProfiles = UserProfileService(apiKeys: apiKeys, store: store, now: now)
+        recoveryCodes = RecoveryCodeService(
             store: store, loginTokens: loginTokens, apiKeys: apiKeys, enrollmentTokens: enrollmentTokens,
             abuse: inputs.abuse, audit: audit, now: now)
 
@@ -159,9 +159,9 @@ struct ServerComposition: Sendable {
         admin = AdminService(
             store: store, tokens: inputs.tokens, webhooks: webhooks, signIns: signIns, recoveryCodes: recoveryCodes,
             audit: audit, now: now)
-        auditEvents = AuditEventQuery(apiKeys: apiKeys, store: store)
-        oauthClientAdmin = OAuthClientAdmin(store: store, sealed: inputs.sealed, audit: audit, now: now)
-        initialAccessTokens = InitialAccessTokens(store: store, audit: audit, now: now)
+        auditEvents = AuditEventService(apiKeys: apiKeys, store: store)
+        oauthClientAdmin = OAuthClientAdminService(store: store, sealed: inputs.sealed, audit: audit, now: now)
+        initialAccessTokens = InitialAccessTokenService(store: store, audit: audit, now: now)
         consoleTokenEpoch = ConsoleTokenEpoch(
             adminToken: inputs.adminToken, store: store, audit: audit, logger: inputs.logger)
         let consoleSessions = ConsoleSessions(
@@ -173,6 +173,6 @@ struct ServerComposition: Sendable {
                 store: store, publicURL: inputs.publicURL, challengeLifetime: inputs.challengeLifetime, now: now),
             sessions: consoleSessions, authorization: adminAuthorization, store: store, abuse: inputs.abuse,
             audit: audit, now: now)
-        consoleAdministration = ConsoleAdministration(store: store, audit: audit, now: now)
+        consoleAdministration = ConsoleAdminService(store: store, audit: audit, now: now)
     }
 }

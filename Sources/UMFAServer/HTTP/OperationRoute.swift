@@ -17,7 +17,7 @@ struct OperationRoute {
     var precheck: (@Sendable (Caller) throws -> Void)? {
         switch declaration.access {
         case .apiKey: APIKeyAuthentication.requireKey
-        case .deviceProof: PendingApprovals.requireProof
+        case .deviceProof: PendingApprovalRoutes.requireProof
         case .open, .adminToken, .loginToken, .oauthClient, .flowToken: nil
         }
     }

@@ -4,36 +4,36 @@ import Prometheus
 /// router is (``Routes/install(on:)``), never per request or per operation.
 struct RouteServices: Sendable {
     let apiFlowRoutes: APIFlowRoutes
-    let appSiteAssociation: AppSiteAssociation
-    let authorizeEndpoint: AuthorizeEndpoint
+    let appSiteAssociation: AppSiteAssociationRoutes
+    let authorizeEndpoint: AuthorizeRoutes
     let clientRegistrationRoutes: ClientRegistrationRoutes
     let consoleRoutes: ConsoleRoutes
     let interactionRoutes: InteractionRoutes
-    let logoutEndpoint: LogoutEndpoint
+    let logoutEndpoint: LogoutRoutes
     let oauthRoutes: OAuthRoutes
-    let userinfoEndpoint: UserinfoEndpoint
+    let userinfoEndpoint: UserinfoRoutes
     let publicRoutes: PublicRoutes
-    let demoPage: DemoPage
-    let relatedOrigins: RelatedOriginsRoute
+    let demoPage: DemoPageRoutes
+    let relatedOrigins: RelatedOriginsRoutes
 
     init(
         _ features: ServerComposition, metrics: PrometheusCollectorRegistry, metricsTokenHash: [UInt8]?,
         demoRoutes: Bool
     ) {
         apiFlowRoutes = APIFlowRoutes(provider: features.provider)
-        appSiteAssociation = AppSiteAssociation(store: features.appSites)
-        authorizeEndpoint = AuthorizeEndpoint(provider: features.provider)
+        appSiteAssociation = AppSiteAssociationRoutes(store: features.appSites)
+        authorizeEndpoint = AuthorizeRoutes(provider: features.provider)
         clientRegistrationRoutes = ClientRegistrationRoutes(provider: features.provider)
         consoleRoutes = ConsoleRoutes(
             console: features.console, administration: features.consoleAdministration,
             publicURL: features.publicURL)
         interactionRoutes = InteractionRoutes(provider: features.provider)
-        logoutEndpoint = LogoutEndpoint(logout: features.logout)
+        logoutEndpoint = LogoutRoutes(logout: features.logout)
         oauthRoutes = OAuthRoutes(tokens: features.tokens, issuers: features.issuers)
-        userinfoEndpoint = UserinfoEndpoint(provider: features.provider)
+        userinfoEndpoint = UserinfoRoutes(provider: features.provider)
         publicRoutes = PublicRoutes(
             tokens: features.tokens, abuse: features.abuse, metrics: metrics, metricsTokenHash: metricsTokenHash)
-        demoPage = DemoPage(store: features.settings, demoRoutes: demoRoutes)
-        relatedOrigins = RelatedOriginsRoute(service: features.relatedOrigins)
+        demoPage = DemoPageRoutes(store: features.settings, demoRoutes: demoRoutes)
+        relatedOrigins = RelatedOriginsRoutes(service: features.relatedOrigins)
     }
 }

@@ -31,7 +31,7 @@ enum StaticFiles {
         let file = table[operation]
         let console = consoleFiles.contains(operation)
         return { request, _ in
-            let response = try DemoPage.serve(file, request: request)
+            let response = try DemoPageRoutes.serve(file, request: request)
             return console ? ConsoleAssets.hardened(response) : response
         }
     }

@@ -18,7 +18,7 @@ struct OpenIDProvider: Sendable {
     /// Signs and checks ID tokens and access tokens.
     let tokens: TokenService
     let signIns: SignInCredentials
-    let userProfiles: UserProfiles
+    let userProfiles: UserProfileService
     let authentication: AuthenticationService
     let registration: RegistrationService
     let outOfBand: OutOfBandService

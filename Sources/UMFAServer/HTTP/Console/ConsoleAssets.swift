@@ -14,7 +14,7 @@ enum ConsoleAssets {
 
     /// `GET /admin`.
     static func page(_ request: Request) throws -> Response {
-        hardened(try DemoPage.serve(pageHTML, request: request))
+        hardened(try DemoPageRoutes.serve(pageHTML, request: request))
     }
 
     /// `response` under the console's policy: its files (``StaticFiles``) and its page.

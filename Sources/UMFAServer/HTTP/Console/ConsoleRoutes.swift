@@ -7,7 +7,7 @@ import UMFAContract
 /// header are read and written here (``ConsoleCookie``); the services get their values.
 struct ConsoleRoutes: Sendable {
     let console: ConsoleService
-    let administration: ConsoleAdministration
+    let administration: ConsoleAdminService
     /// The server's public URL: the cookie's `Secure` attribute follows its scheme.
     let publicURL: String
 

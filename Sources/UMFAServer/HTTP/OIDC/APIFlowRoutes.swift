@@ -31,7 +31,7 @@ struct APIFlowRoutes: Sendable {
                 return ProtectedResource.challenge(refusal, traceID: traceID, logger: provider.logger)
             }
             let (client, authorization) = try await provider.engine(for: issuer).authorize
-                .resolve(AuthorizeEndpoint.query(of: request))
+                .resolve(AuthorizeRoutes.query(of: request))
             guard client.clientID.utf8.elementsEqual(token.clientID.utf8) else {
                 throw FlowProblem(.invalidInput, "The flow token was issued to another client")
             }

@@ -19,12 +19,12 @@ extension HostedPages {
                 "client_id": clientID ?? "", "post_logout_redirect_uri": postLogoutRedirectURI ?? "",
                 "state": state ?? "",
             ])
-        var response = DemoPage.response(
+        var response = DemoPageRoutes.response(
             Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
         // CSP `form-action` also governs where the POST's answer redirects to (CSP 3 §6.3.1):
         // the registered post-logout URI's origin is allowed, and nothing else.
         if let source = postLogoutRedirectURI.flatMap(formActionSource) {
-            response.headers[.contentSecurityPolicy] = DemoPage.contentSecurityPolicy.replacingOccurrences(
+            response.headers[.contentSecurityPolicy] = DemoPageRoutes.contentSecurityPolicy.replacingOccurrences(
                 of: "form-action 'self'", with: "form-action 'self' " + source)
         }
         return response

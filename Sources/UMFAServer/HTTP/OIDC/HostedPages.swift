@@ -37,7 +37,8 @@ enum HostedPages {
                 "self_registered": client.isSelfRegistered ? "true" : "false",
                 "redirect_host": redirectHost(request.redirectURI),
             ])
-        return DemoPage.response(Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
+        return DemoPageRoutes.response(
+            Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
     }
 
     /// Where a redirect URI sends the browser, as a person can check it: the host (and a port
@@ -53,7 +54,7 @@ enum HostedPages {
         -> Response
     {
         let html = fill(errorTemplate, ["title": title, "message": message, "trace_id": traceID])
-        var response = DemoPage.response(
+        var response = DemoPageRoutes.response(
             Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
         response.status = status
         return response

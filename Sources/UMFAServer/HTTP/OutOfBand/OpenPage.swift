@@ -28,7 +28,7 @@ enum OpenPage {
         """
 
     static func response() -> Response {
-        var response = DemoPage.response(
+        var response = DemoPageRoutes.response(
             Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
         response.headers[.contentSecurityPolicy] =
             "default-src 'none'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

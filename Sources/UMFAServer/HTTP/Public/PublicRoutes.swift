@@ -4,7 +4,7 @@ import Prometheus
 import UMFATokens
 import UMFAWebAuthn
 
-/// `/.well-known/jwks.json`, `/health`, `/metrics` and `/openapi.yaml`; `/` is the ``DemoPage``.
+/// `/.well-known/jwks.json`, `/health`, `/metrics` and `/openapi.yaml`; `/` is the ``DemoPageRoutes``.
 struct PublicRoutes {
     let tokens: TokenService
     let abuse: AbuseGuard

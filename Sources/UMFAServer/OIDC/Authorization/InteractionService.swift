@@ -206,7 +206,7 @@ struct InteractionService: Sendable {
     /// The profile of a new account, checked (OpenID Connect Core §5.1 claims).
     static func account(_ request: InteractionCreateAccountRequest) throws -> Interaction.PendingAccount {
         let email = request.email.trimmingCharacters(in: .whitespaces)
-        try UserProfiles.checkEmail(email)
+        try UserProfileService.checkEmail(email)
         func optional(_ value: String?, _ field: String, _ limit: Int) throws -> String? {
             guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             guard value.utf8.count <= limit, !value.utf8.contains(0) else {

@@ -4,7 +4,7 @@ import UMFAEncoding
 /// this server knows identifiers (docs/oidc-provider.md, "login_hint").
 ///
 /// A hint is kept when it could be typed into the sign-in page's username field: an email
-/// address by the profile rule (``UserProfiles/checkEmail(_:)``) when it holds an `@`, else a
+/// address by the profile rule (``UserProfileService/checkEmail(_:)``) when it holds an `@`, else a
 /// user id by the `user_id` rule (``ServerServices/checkUserID(_:)``), and in both cases visible
 /// text — no whitespace, control, format or private-use scalar, no line or paragraph separator,
 /// and no combining mark that does not follow a letter or another mark. Anything else cannot name
@@ -15,7 +15,7 @@ enum LoginHint {
     static func identifier(_ text: String) -> String? {
         guard (try? FieldRules.checkUserID(text)) != nil, isVisibleText(text) else { return nil }
         if ASCIISplit.contains(text, "@") {
-            guard (try? UserProfiles.checkEmail(text)) != nil else { return nil }
+            guard (try? UserProfileService.checkEmail(text)) != nil else { return nil }
         }
         return text
     }

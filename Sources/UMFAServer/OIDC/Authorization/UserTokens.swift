@@ -14,7 +14,7 @@ struct UserTokens: Sendable {
     let grants: OAuthGrants
     let accessTokens: AccessTokens
     let signIns: SignInCredentials
-    let userProfiles: UserProfiles
+    let userProfiles: UserProfileService
     let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 

@@ -8,7 +8,7 @@ import UMFAContract
 struct UserinfoService: Sendable {
     /// The check of the access token at the endpoint's URL.
     let resource: ProtectedResource
-    let userProfiles: UserProfiles
+    let userProfiles: UserProfileService
 
     /// A token valid for a user but not granted `openid` (RFC 6750 §3.1 `insufficient_scope`).
     struct InsufficientScope: Error, Sendable {}

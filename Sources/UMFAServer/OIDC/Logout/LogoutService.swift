@@ -6,7 +6,7 @@ import UMFAWebAuthn
 
 /// The decisions of `<issuer>/logout` (OpenID Connect RP-Initiated Logout 1.0 §2, §3), without
 /// HTTP: which client, whether the browser's SSO session ends now or the person is asked, and
-/// where the browser goes after. The edge (``LogoutEndpoint``) parses and renders.
+/// where the browser goes after. The edge (``LogoutRoutes``) parses and renders.
 ///
 /// The session ends at once only for an `id_token_hint` this issuer signed that belongs to that
 /// session (its `sub` and `sid`). Without one, or with one that is not valid or names another

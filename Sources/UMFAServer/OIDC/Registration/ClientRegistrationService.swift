@@ -9,7 +9,7 @@ import UMFAWebAuthn
 /// (``ClientRegistrationRoutes``) reads the request and writes the answer; this service takes
 /// and returns contract values.
 ///
-/// Registration needs an initial access token: one the admin issued (``InitialAccessTokens``),
+/// Registration needs an initial access token: one the admin issued (``InitialAccessTokenService``),
 /// or an access token with scope `dcr` that a `dcr_template` client got by `client_credentials`
 /// (DPoP-proven when bound). A client registered from a template — the `dcr` token's client, or
 /// the `software_id` an admin-issued token names — inherits every protection of the template and

@@ -7,7 +7,7 @@ import UMFAStorage
 /// themselves at the application's registration endpoint (RFC 7591 §3), good for `uses`
 /// registrations within `ttl_seconds`, for the scopes `scope` lists (else the application's
 /// `allowed_scopes`); shown once, stored as SHA-256.
-struct InitialAccessTokens: Sendable {
+struct InitialAccessTokenService: Sendable {
     let store: any ApplicationStore & InitialAccessTokenStore
     let audit: AuditLog
     let now: @Sendable () -> Date

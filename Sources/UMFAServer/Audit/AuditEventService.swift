@@ -7,7 +7,7 @@ import UMFAWebAuthn
 /// Reads the audit log for `GET /api/admin/audit-events` (every application) and
 /// `GET /api/umfa/audit-events` (the API key's own application): filters from the query,
 /// oldest first, in pages joined by an opaque cursor.
-struct AuditEventQuery: Sendable {
+struct AuditEventService: Sendable {
     let apiKeys: APIKeyAuthentication
     let store: any AuditLogStore
 

@@ -6,7 +6,7 @@ import UMFAStorage
 ///
 /// Everything the page needs comes from this server: no inline script or style and nothing
 /// from another host, enforced by a strict `Content-Security-Policy`, so it works offline.
-struct DemoPage {
+struct DemoPageRoutes {
     let store: any SettingStore
     /// Whether the page names the development application; without it the page asks for `?app=`.
     let demoRoutes: Bool

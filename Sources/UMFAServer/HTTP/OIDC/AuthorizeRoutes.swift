@@ -4,7 +4,7 @@ import Hummingbird
 /// `GET <issuer>/authorize` (RFC 6749 §4.1.1, OpenID Connect Core §3.1.2): parses the query,
 /// lets ``AuthorizeService`` decide, and renders its outcome: a 303 back to the client, or the
 /// hosted page in the view the request needs.
-struct AuthorizeEndpoint: Sendable {
+struct AuthorizeRoutes: Sendable {
     /// The OpenID provider whose issuers this edge serves.
     let provider: OpenIDProvider
 

@@ -6,7 +6,7 @@ import UMFAStorage
 /// Users' profiles (OpenID Connect Core §5.1): created with an account on the hosted pages,
 /// changed by the application's backend (`PATCH /api/umfa/users/{user_id}/profile`), and read
 /// into ID tokens and UserInfo by scope.
-struct UserProfiles: Sendable {
+struct UserProfileService: Sendable {
     let apiKeys: APIKeyAuthentication
     let store: any CredentialStore & UserProfileStore
     let now: @Sendable () -> Date

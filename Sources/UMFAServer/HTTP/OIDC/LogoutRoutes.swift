@@ -3,7 +3,7 @@ import Hummingbird
 
 /// `<issuer>/logout`, the `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0), by
 /// GET and by POST (§2): parses the request and renders what ``LogoutService`` decides.
-struct LogoutEndpoint: Sendable {
+struct LogoutRoutes: Sendable {
     let logout: LogoutService
 
     /// The confirmation form's button and its CSRF field.
@@ -46,7 +46,7 @@ struct LogoutEndpoint: Sendable {
                 form[name].map { AuthorizationFlow.encode(name) + "=" + AuthorizationFlow.encode($0) }
             }
             let path = (URLComponents(string: issuer.issuer)?.path ?? "") + "/logout"
-            return AuthorizeEndpoint.seeOther(query.isEmpty ? path : path + "?" + query.joined(separator: "&"))
+            return AuthorizeRoutes.seeOther(query.isEmpty ? path : path + "?" + query.joined(separator: "&"))
         }
         return try await answer(
             form, confirmed: true, issuer: issuer, cookieHeader: request.headers[.cookie], traceID: traceID)
@@ -70,7 +70,7 @@ struct LogoutEndpoint: Sendable {
                 issuer: issuer, csrfToken: csrfToken, clientID: clientID, postLogoutRedirectURI: target, state: state)
         case .signedOut(let redirect, let clearCookie):
             var response =
-                redirect.map(AuthorizeEndpoint.seeOther)
+                redirect.map(AuthorizeRoutes.seeOther)
                 ?? HostedPages.error(
                     title: "You are signed out", message: "You can close this page.", traceID: traceID, status: .ok)
             response.headers[.setCookie] = clearCookie

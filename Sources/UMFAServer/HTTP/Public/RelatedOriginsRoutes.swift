@@ -4,7 +4,7 @@ import Hummingbird
 /// `GET /.well-known/webauthn` over HTTP: the `Host` the request names goes to
 /// ``RelatedOriginsService``, and its document is answered as `application/json`, the media type
 /// browsers require of it (WebAuthn L3 §5.11.1), cacheable for five minutes.
-struct RelatedOriginsRoute: Sendable {
+struct RelatedOriginsRoutes: Sendable {
     let service: RelatedOriginsService
 
     /// HTTP/1.1's `Host` arrives as the request's authority; a `Host` field, as requests built

@@ -6,7 +6,7 @@ import UMFAStorage
 /// of its out-of-band enrollment changes the name and push token kept with that key, as after
 /// a new push token. Nevis's device-information change, for the push dispatchers
 /// (``ApprovalDispatcher``) to reach the device again.
-struct DeviceInformationRoute: Sendable {
+struct DeviceInformationService: Sendable {
     let store: any ApplicationStore & DeviceKeyStore
     let deviceProofs: DeviceProofCheck
 

@@ -11,7 +11,7 @@ import UMFAWebAuthn
 /// (`POST /api/umfa/approvals/pending`) or by a server-sent event stream
 /// (`GET /api/umfa/approvals/events`), both under a device proof. Each approval carries the
 /// app link's `dispatchTokenResponse`, which the device redeems as if it had scanned the QR code.
-struct PendingApprovals: Sendable {
+struct PendingApprovalRoutes: Sendable {
     let store: any ApplicationStore & OutOfBandStore
     let deviceProofs: DeviceProofCheck
     let sealed: SealedSecrets

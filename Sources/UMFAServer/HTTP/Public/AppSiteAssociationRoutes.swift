@@ -12,7 +12,7 @@ import UMFAStorage
 ///
 /// A platform fetches them from the host a passkey's RP ID names, so they take effect when UMFA
 /// answers on that host (or the application's site serves UMFA's documents there).
-struct AppSiteAssociation: Sendable {
+struct AppSiteAssociationRoutes: Sendable {
     let store: any ApplicationStore
 
     var apple: RouteHandler {

@@ -8,7 +8,7 @@ import UMFATokens
 /// missing, expired, revoked or foreign token, or one that stands for no user, is 401 with
 /// `WWW-Authenticate: Bearer error="invalid_token"`; a proof refused is 401 with
 /// `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (or `use_dpop_nonce` and `DPoP-Nonce`).
-struct UserinfoEndpoint: Sendable {
+struct UserinfoRoutes: Sendable {
     /// The OpenID provider whose issuers this edge serves.
     let provider: OpenIDProvider
 

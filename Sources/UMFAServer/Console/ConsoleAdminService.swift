@@ -8,7 +8,7 @@ import UMFAWebAuthn
 /// `/api/admin/console/credentials` and `/api/admin/console/sessions`, behind the admin token
 /// (or a console session). Removing a passkey ends every session it started; each removal is
 /// audited.
-struct ConsoleAdministration: Sendable {
+struct ConsoleAdminService: Sendable {
     let store: any ConsoleStore
     let audit: AuditLog
     let now: @Sendable () -> Date

@@ -6,7 +6,7 @@ import UMFATokens
 
 /// The admin API's OAuth clients of an application (docs/contract.md §5): the secret of a confidential
 /// client is shown once, at creation and at rotation, and stored as SHA-256.
-struct OAuthClientAdmin: Sendable {
+struct OAuthClientAdminService: Sendable {
     let store: any ApplicationStore & OAuthClientStore
     /// Seals client secrets.
     let sealed: SealedSecrets

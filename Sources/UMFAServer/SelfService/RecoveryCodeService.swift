@@ -6,7 +6,7 @@ import UMFAWebAuthn
 /// Recovery codes (docs/contract.md §8): ten codes of 80 random bits, shown once, kept as SHA-256 of
 /// their canonical form, each good once for an enrollment token, so a passkey-only account
 /// survives a lost device. New codes replace the old set.
-struct RecoveryCodes: Sendable {
+struct RecoveryCodeService: Sendable {
     /// The stores recovery codes are kept and spent in.
     typealias Store = ApplicationStore & CredentialStore & SelfServiceStore
 
