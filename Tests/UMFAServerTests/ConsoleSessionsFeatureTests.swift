@@ -96,9 +96,8 @@ struct ConsoleSessionsFeatureTests {
     @Test("wrong admin tokens count against the address and block it; the right token still passes there")
     func adminTokenGuessing() async throws {
         try await FeaturePorts.with(limits: AbuseLimits(credentialFailures: 3, window: .seconds(60))) { ports in
-            let authorization = AdminAuthorization(
-                consoleSessions: Self.sessions(ports), adminToken: AdminToken(hash: Secrets.hash(Self.adminToken)),
-                abuse: ports.abuse)
+            let authorization = AdminTokenCheck(
+                adminToken: AdminToken(hash: Secrets.hash(Self.adminToken)), abuse: ports.abuse)
             func caller(_ bearer: String?) -> Caller {
                 Caller(traceID: "trace-admin", clientAddress: "203.0.113.66", bearer: bearer)
             }

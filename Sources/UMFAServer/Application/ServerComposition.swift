@@ -166,12 +166,12 @@ struct ServerComposition: Sendable {
             adminToken: inputs.adminToken, store: store, audit: audit, logger: inputs.logger)
         let consoleSessions = ConsoleSessions(
             store: store, epoch: consoleTokenEpoch, serverSecret: inputs.serverSecret, now: now)
-        adminAuthorization = AdminAuthorization(
-            consoleSessions: consoleSessions, adminToken: inputs.adminToken, abuse: inputs.abuse)
+        let adminTokenCheck = AdminTokenCheck(adminToken: inputs.adminToken, abuse: inputs.abuse)
+        adminAuthorization = AdminAuthorization(consoleSessions: consoleSessions, check: adminTokenCheck)
         console = ConsoleService(
             relyingParty: ConsoleRelyingParty(
                 store: store, publicURL: inputs.publicURL, challengeLifetime: inputs.challengeLifetime, now: now),
-            sessions: consoleSessions, authorization: adminAuthorization, store: store, abuse: inputs.abuse,
+            sessions: consoleSessions, adminTokenCheck: adminTokenCheck, store: store, abuse: inputs.abuse,
             audit: audit, now: now)
         consoleAdministration = ConsoleAdminService(store: store, audit: audit, now: now)
     }

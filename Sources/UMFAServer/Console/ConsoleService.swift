@@ -14,7 +14,7 @@ struct ConsoleService: Sendable {
     let relyingParty: ConsoleRelyingParty
     let sessions: ConsoleSessions
     /// The admin token check, shared with the admin API.
-    let authorization: AdminAuthorization
+    let adminTokenCheck: AdminTokenCheck
     let store: any ConsoleStore
     let abuse: AbuseGuard
     let audit: AuditLog
@@ -164,7 +164,7 @@ struct ConsoleService: Sendable {
 
     /// The admin token, judged as the admin API judges it (wrong guesses count).
     private func checkAdminToken(_ token: String, caller: Caller) async throws {
-        try await authorization.authorize(
+        try await adminTokenCheck.authorize(
             Caller(traceID: caller.traceID, clientAddress: caller.clientAddress, bearer: token))
     }
 

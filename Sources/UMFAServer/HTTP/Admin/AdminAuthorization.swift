@@ -10,9 +10,8 @@ struct AdminAuthorization: RouterMiddleware {
     typealias Context = UMFARequestContext
     /// The console's sessions, which stand for the token.
     let consoleSessions: ConsoleSessions
-    let adminToken: AdminToken
-    /// Where wrong tokens count against the caller's address.
-    let abuse: AbuseGuard
+    /// The admin token's check.
+    let check: AdminTokenCheck
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -29,16 +28,7 @@ struct AdminAuthorization: RouterMiddleware {
         {
             return try await next(request, context)
         }
-        try await authorize(Caller(traceID: "", clientAddress: context.clientAddress, bearer: bearer))
+        try await check.authorize(Caller(traceID: "", clientAddress: context.clientAddress, bearer: bearer))
         return try await next(request, context)
-    }
-
-    /// The valid token is judged first: others failing at the caller's address never lock the
-    /// token's holder out; a wrong one counts, and 429 answers it while the address is blocked.
-    func authorize(_ caller: Caller) async throws {
-        guard let token = caller.bearer, adminToken.accepts(token) else {
-            try await abuse.refuseCredential(
-                caller, counting: caller.bearer != nil, ServiceError.unauthenticated("Missing or invalid admin token"))
-        }
     }
 }
