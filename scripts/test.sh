@@ -21,6 +21,8 @@ fi
 echo "== swift format lint"
 swift format lint --strict -r Sources Tests
 
+! git ls-files | awk -F/ '{p=""; for(i=1;i<=NF;i++){p=(i>1?p"/":"")$i; print p}}' | sort -u | awk '{print tolower($0)}' | sort | uniq -d | grep . || { echo "tracked paths above differ only in case: they collide on macOS"; exit 1; }
+
 echo "== every import declared in Package.swift (main, Benchmarks and Fuzz packages)"
 python3 scripts/check-imports.py
 
