@@ -8,7 +8,7 @@ import Foundation
 /// member, a claim of the wrong type, bytes that are not UTF-8 — answers `nil`, and
 /// `JSONDecoder` reads the bytes instead and decides what is valid. So this path only ever
 /// gives what the full decoding would give, faster: that decoding was the largest cost of a
-/// validate-token call after the HTTP exchange itself (`scripts/bench/ANALYSIS.md`).
+/// validate-token call after the HTTP exchange itself (measured with `scripts/bench.sh`).
 enum LoginClaimsFastPath {
     /// Whole numbers of up to 15 digits: every one is exactly a `Double`, as `JSONDecoder`
     /// would read it.

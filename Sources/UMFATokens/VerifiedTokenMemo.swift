@@ -4,7 +4,7 @@ import Synchronization
 
 /// Login tokens that passed validation, remembered by the SHA-256 of their bytes with the
 /// claims they carry: an application backend that checks the same token on every request then
-/// pays for the signature once (`scripts/bench/ANALYSIS.md` item 22). Envoy's `jwt_authn`
+/// pays for the signature once. Envoy's `jwt_authn`
 /// (`jwt_cache_config`) and PostgREST keep the same kind of cache.
 ///
 /// What it stands for is what the bytes alone decide: that the signature verifies under the key

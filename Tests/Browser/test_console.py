@@ -214,8 +214,9 @@ def test_console_operator_journey(driver, server, steps, authenticator, page):
 
 
 def test_console_passkeys_page(driver, server, steps, authenticator, umfa_bin, tmp_path):
-    """Issue 34 item 3: the console lists its operator passkeys and sessions, ends a session,
-    removes a passkey (ending its sessions), and signs out the operator who removes their own."""
+    """Console passkeys (docs/contract.md §8): the console lists its operator passkeys and sessions,
+    ends a session, removes a passkey (ending its sessions), and signs out the operator who removes
+    their own."""
     # Another operator's passkey, enrolled with the admin token from outside the browser.
     other = VirtualAuthenticator(Umfa(umfa_bin, tmp_path), JsonWriter(tmp_path), tmp_path / "other-operator")
     options = server.ok("POST", "/admin/session/enroll-options", {"admin_token": ADMIN_TOKEN})

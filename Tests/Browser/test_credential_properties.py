@@ -1,4 +1,4 @@
-"""Chromium's own WebAuthn client against UMFA (issue 40 items 1 and 3): registration options
+"""Chromium's own WebAuthn client against UMFA (WebAuthn L3 §10.1.3, §10.1.4): registration options
 ask for credProps (and prf when the options request says so); what Chromium reports of the new
 passkey, credProps.rk and prf.enabled, is what UMFA answers, stores and lists as discoverable
 and prf_enabled. DevTools virtual authenticators with and without resident keys and PRF

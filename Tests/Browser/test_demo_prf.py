@@ -1,4 +1,4 @@
-"""The demo page and PRF (WebAuthn L3 §10.1.4, issue 40): every sign-in asks for the PRF output
+"""The demo page and PRF (WebAuthn L3 §10.1.4): every sign-in asks for the PRF output
 on a fixed salt, and the page shows a fingerprint of it (first 8 bytes of its SHA-256), which
 is the same at every sign-in with one passkey. Chromium's virtual authenticator with `hasPrf`
 (CTAP 2.1 hmac-secret) computes the outputs; without it the page says PRF is not available."""

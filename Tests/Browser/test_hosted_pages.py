@@ -268,9 +268,10 @@ class Attacker:
 
 
 def test_login_hint_with_combining_mark_cannot_add_a_meta_refresh(provider: Server, driver, steps):
-    """Issue 47 item 1: `"` + U+0301 is one Swift Character, and an escaper walking Characters
-    wrote it raw, so this login_hint gave the sign-in page's meta tag `http-equiv=refresh` and sent
-    the browser of anyone who opened a genuine authorize link to the attacker's site."""
+    """Text meets HTML by byte (docs/contract.md §4): `"` + U+0301 is one Swift Character, and an
+    escaper walking Characters wrote it raw, so this login_hint gave the sign-in page's meta tag
+    `http-equiv=refresh` and sent the browser of anyone who opened a genuine authorize link to the
+    attacker's site."""
     admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
     app = requests.post(provider.base + "/api/admin/applications", headers=admin, timeout=10, json={
         "name": "Shop", "rp_id": "localhost", "origins": [provider.origin], "enrollment_policy": "grant"}).json()

@@ -1,5 +1,6 @@
-"""Live server: issue 34 item 5 (SECURITY.md "Round three", "Account creation"), checked over
-HTTP from outside against a running `umfa serve` with UMFA_LIMIT_OPTIONS_REQUESTS=5.
+"""Live server: account creation (docs/security-reviews.md, "Account creation that stored a user
+per options call"), checked over HTTP from outside against a running `umfa serve` with
+UMFA_LIMIT_OPTIONS_REQUESTS=5.
 
 Account-creation options, on the hosted page (`interaction/create-account/options`) and in the
 API-driven flow (`<flow>/create-account`), count against the per-address options limit like

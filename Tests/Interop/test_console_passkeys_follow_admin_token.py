@@ -1,6 +1,7 @@
-"""Live server: issue 34 item 3 (SECURITY.md "Round three"), checked over HTTP from outside
-against running `umfa serve` processes. An operator passkey of the admin console stands for the
-admin token it was enrolled with, and for nothing after that token changes:
+"""Live server: console passkeys (docs/security-reviews.md, "Console passkeys that outlived the
+admin token"), checked over HTTP from outside against running `umfa serve` processes. An operator
+passkey of the admin console stands for the admin token it was enrolled with, and for nothing after
+that token changes:
 
 - a passkey enrolled with admin token T1, and the console session it opened, open neither the
   console nor the admin API once the server restarts with T2 (a restart with T1 keeps both);

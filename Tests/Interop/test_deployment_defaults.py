@@ -1,8 +1,9 @@
-"""Deployment defaults (issue 20, item 11) on a real `umfa serve`: a master.key that others may
-read stops the start; /metrics needs UMFA_METRICS_TOKEN (or --metrics-token, or metrics_token in
---config) when set, and otherwise answers only callers on this machine; the token is never
-logged; a PostgreSQL URL with an unknown sslmode or an unreadable sslrootcert stops the start
-naming the parameter, and plaintext to a host that is not loopback is a warning in the log."""
+"""Deployment defaults (docs/threat-model.md, "Deployment defaults") on a real `umfa serve`: a
+master.key that others may read stops the start; /metrics needs UMFA_METRICS_TOKEN (or
+--metrics-token, or metrics_token in --config) when set, and otherwise answers only callers on this
+machine; the token is never logged; a PostgreSQL URL with an unknown sslmode or an unreadable
+sslrootcert stops the start naming the parameter, and plaintext to a host that is not loopback is a
+warning in the log."""
 
 import json
 import stat

@@ -1,8 +1,8 @@
-"""Dynamic registration from templates (SECURITY.md "Round three"), against a live
-`umfa serve`: authlib drives the attack a public `dcr_template` credential allowed (a client of
-the attacker's, registered with the template's token, asking a signed-in victim's session for a
-code with `prompt=none`), and plain HTTP checks that registrations choose scopes only from the
-allowed ones and that `resource` names only the application's own resource indicators."""
+"""Dynamic registration from templates (docs/contract.md §5; docs/security-reviews.md), against a
+live `umfa serve`: authlib drives the attack a public `dcr_template` credential allowed (a client of
+the attacker's, registered with the template's token, asking a signed-in victim's session for a code
+with `prompt=none`), and plain HTTP checks that registrations choose scopes only from the allowed
+ones and that `resource` names only the application's own resource indicators."""
 
 import base64
 import json
@@ -113,7 +113,8 @@ def test_scopes_and_resources_are_limited(server):
     payload = own.json()["access_token"].split(".")[1]
     claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     assert claims["scope"] == "payments:read" and claims["aud"] == "https://api.shop.example"
-    # A self-registered client may not introspect, not even its own tokens (issue 47 item 8).
+    # A self-registered client may not introspect, not even its own tokens (RFC 7662 §2.1;
+    # docs/contract.md §5).
     introspected = requests.post(issuer + "/introspect", auth=auth, timeout=10,
                                  data={"token": own.json()["access_token"]})
     assert introspected.status_code == 401 and introspected.json()["error"] == "invalid_client", introspected.text

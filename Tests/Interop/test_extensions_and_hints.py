@@ -1,8 +1,9 @@
-"""WebAuthn Level 3 request settings and credential properties over a live server (issue 40
-items 2 and 4): `umfa admin update-app --hint / --attestation-format /
---credential-protection-policy` shape the options, which py_webauthn's own parser reads back;
-credProps.rk and prf.enabled reported by the client are stored and listed; the PRF outputs a
-client reports never reach the server's data directory or its output."""
+"""WebAuthn Level 3 request settings and credential properties over a live server (WebAuthn
+L3 §5.8.7 hints, §10.1.3 credProps, §10.1.4 prf; CTAP 2.1 credProtect): `umfa admin update-app
+--hint / --attestation-format / --credential-protection-policy` shape the options, which
+py_webauthn's own parser reads back; credProps.rk and prf.enabled reported by the client are stored
+and listed; the PRF outputs a client reports never reach the server's data directory or its
+output."""
 
 import json
 

@@ -1,15 +1,15 @@
-"""Live server: findings of the outside review's second round (issue 20), checked over HTTP from
-outside against a running `umfa serve` (docs/contract.md §4; SECURITY.md "Round two"):
+"""Live server: security rules of docs/contract.md §4 (docs/security-reviews.md, "The second
+review"), checked over HTTP from outside against a running `umfa serve`:
 
-- item 1, identifiers are bytes: "jos\\u00e9" (NFC) and "jose\\u0301" (NFD) are two users. A
+- identifiers are bytes: "jos\\u00e9" (NFC) and "jose\\u0301" (NFD) are two users. A
   challenge, a registration or a login token of one spelling never serves the other, and a
   user_id of more than 256 UTF-8 bytes is 400, however few characters it looks like.
-- item 3, no user enumeration: every failed sign-in or unenroll answers the same 401, whether
+- no user enumeration: every failed sign-in or unenroll answers the same 401, whether
   the user exists or not; an unknown user's pseudo allowCredentials is stable and shaped like a
   real user's list in the same application.
-- item 8, sign-count race: of two assertions carrying one counter value, at most one is
+- sign-count race: of two assertions carrying one counter value, at most one is
   accepted, also when they arrive together.
-- item 12, input and limits: a body must be UTF-8 JSON without NUL throughout, including
+- input and limits: a body must be UTF-8 JSON without NUL throughout, including
   members the route ignores; wrong API keys and admin tokens get 429 once an address keeps
   guessing, but the valid admin token and API key are still served from that address.
 
@@ -154,7 +154,7 @@ def shape(allow_credentials: list[dict]) -> list[tuple[int, list[str]]]:
     return [(len(base64url_to_bytes(c["id"])), c.get("transports")) for c in allow_credentials]
 
 
-# -- item 1: identifiers are bytes -----------------------------------------------------------
+# -- identifiers are bytes -------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -271,7 +271,7 @@ def test_user_id_limit_is_256_utf8_bytes_not_characters(server):
     assert error_body(response, 400) == {"status": 400, "message": "display_name must be at most 256 bytes of UTF-8"}
 
 
-# -- item 3: no user enumeration -------------------------------------------------------------
+# -- no user enumeration ---------------------------------------------------------------------
 
 
 def test_failed_sign_ins_read_the_same_for_unknown_and_real_users(server):
@@ -348,7 +348,7 @@ def test_pseudo_credentials_are_stable_and_shaped_like_a_real_users_list(server)
         assert shape(allow(f"unknown-{number}")) in real_shapes
 
 
-# -- item 8: sign-count race -----------------------------------------------------------------
+# -- sign-count race -------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -405,7 +405,7 @@ def test_a_second_assertion_with_the_same_sign_count_is_refused(server, alice_so
     assert stored_sign_count(server, "alice") == 8
 
 
-# -- item 12: UTF-8 throughout; limits stop guessing, not owners -----------------------------
+# -- UTF-8 throughout; limits stop guessing, not owners --------------------------------------
 
 
 def test_json_bodies_must_be_utf8_without_nul_even_in_ignored_members(server):

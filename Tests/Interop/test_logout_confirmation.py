@@ -1,4 +1,4 @@
-"""Live server: issue 34 item 6, logout (SECURITY.md "Round three", "RP-initiated logout"),
+"""Live server: logout (docs/security-reviews.md, "RP-initiated logout by any page"),
 checked over HTTP from outside against a running `umfa serve`.
 
 OpenID Connect RP-Initiated Logout 1.0 §2: a top-level GET of the end_session_endpoint without

@@ -39,8 +39,8 @@ def test_pyoidc_registers_with_a_template_token_and_authlib_uses_the_new_client(
     assert oidc.provider_info["registration_endpoint"] == issuer + "/register"
     # pyoidc asks for authorization_code whatever it is told (its RegistrationRequest defaults
     # response_types to `code`, and it adds that type's grant); the template allows
-    # client_credentials only, and a derived client may only tighten it (issue 47 item 3): refused,
-    # with the member named.
+    # client_credentials only, and a derived client may only tighten it (docs/contract.md §5):
+    # refused, with the member named.
     with pytest.raises(RegistrationError, match="grant_types may only tighten"):
         oidc.register(oidc.provider_info["registration_endpoint"], registration_token=dcr["access_token"],
                       redirect_uris=["https://reports.example/callback"], client_name="Reports for Pia",

@@ -1,5 +1,6 @@
-"""Live server: issue 34 item 2 (SECURITY.md "Round three"), checked over HTTP from outside
-against a running `umfa serve`: deleting a passkey ends what it signed in on the hosted pages.
+"""Live server: passkey deletion (docs/security-reviews.md, "Deleting a passkey ended nothing it
+had signed in"), checked over HTTP from outside against a running `umfa serve`: deleting a passkey
+ends what it signed in on the hosted pages.
 
 Before the fix, after the only passkey of a user was deleted, the refresh token still answered
 200 at the token endpoint, the access token 200 at userinfo, and the SSO cookie gave a new code

@@ -145,7 +145,7 @@ def test_postgres_restart_under_load(pair, authenticator):
     fail cleanly (503 in the error shape, never a crash), the servers recover by themselves,
     and every registration that was answered 200 is present afterwards.
 
-    A registration answered 503 may be stored all the same (issue 34, item 8): its insert
+    A registration answered 503 may be stored all the same (no write is replayed): its insert
     committed, then the database ended the connection before the server could confirm the
     commit, so the server answered 503 ("could not be confirmed" in its log) and, rightly, did
     not send the insert again. A 503 says "not known to be stored", never "not stored". So:
@@ -223,8 +223,8 @@ def test_postgres_restart_under_load(pair, authenticator):
 
 
 def test_failures_on_two_instances_share_one_budget(serve, tmp_path, database, authenticator):
-    """Issue 20, item 13: the abuse counters live in the database, so alternating between two
-    instances does not double an attacker's attempts."""
+    """Limits stop guessing across instances (docs/contract.md §4): the abuse counters live in the
+    database, so alternating between two instances does not double an attacker's attempts."""
     env = {"UMFA_DATABASE_URL": database, "UMFA_MASTER_KEY": MASTER_KEY,
            "UMFA_LIMIT_USER_FAILURES": "3", "UMFA_LIMIT_CREDENTIAL_FAILURES": "4"}
     first = serve(data_dir=tmp_path / "a", env=env)

@@ -64,7 +64,7 @@ def test_a_config_file_that_is_not_json_stops_the_start(serve, tmp_path):
 
 
 def test_limit_options_requests_from_the_file_applies(serve, tmp_path):
-    """Issue 34, item 7: `limit_options_requests` was refused as an unknown key although
+    """`limit_options_requests` was refused as an unknown key although
     UMFA_LIMIT_OPTIONS_REQUESTS worked; every setting the server reads is a known key."""
     config = _config(tmp_path, {"limit_options_requests": 3})
     server = serve(args=("--config", config))

@@ -1,7 +1,7 @@
 import Testing
 import UMFAEncoding
 
-/// Splitting protocol text at an ASCII delimiter by byte (issue 47 item 1): a delimiter that a
+/// Splitting protocol text at an ASCII delimiter by byte (docs/contract.md §4): a delimiter that a
 /// combining mark or a prepended scalar makes part of a longer Swift `Character` still splits.
 struct ASCIISplitTests {
     @Test("a delimiter followed by a combining mark still splits, the mark staying with the next piece")

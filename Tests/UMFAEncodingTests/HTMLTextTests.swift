@@ -1,7 +1,7 @@
 import Testing
 import UMFAEncoding
 
-/// The one HTML escaper (issue 47 item 1): every special character is found by byte, also
+/// The one HTML escaper (docs/contract.md §4): every special character is found by byte, also
 /// when a combining mark makes it part of a longer Swift `Character`.
 struct HTMLTextTests {
     static let references: [(String, String)] = [

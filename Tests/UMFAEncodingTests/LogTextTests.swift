@@ -1,7 +1,7 @@
 import Testing
 import UMFAEncoding
 
-/// The log-line escaper (issue 47 item 1): request text cannot add a line, move a terminal's
+/// The log-line escaper (docs/contract.md §4): request text cannot add a line, move a terminal's
 /// cursor or reorder a line, also when a combining mark follows the control character.
 struct LogTextTests {
     @Test("line breaks, escapes and separators are written as escapes, also before a combining mark")

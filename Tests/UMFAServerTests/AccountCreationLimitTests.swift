@@ -8,7 +8,8 @@ import UMFAServer
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
-/// Issue 34 item 5 (SECURITY.md "Round three"): account-creation options on the hosted pages and
+/// Account creation (docs/security-reviews.md, "Account creation that stored a user per options call"):
+/// account-creation options on the hosted pages and
 /// in the API-driven flow count against the options limit like every options route, and store
 /// no user: the user and its profile are stored only with the passkey that verified.
 @Suite("Account creation: options are limited and store no user")

@@ -7,7 +7,7 @@ import UMFAContract
 import UMFAServer
 import UMFATestSupport
 
-/// Issue 47 item 5: a generated admin token, once replaced by `UMFA_ADMIN_TOKEN`, never comes
+/// A generated admin token, once replaced by `UMFA_ADMIN_TOKEN`, never comes
 /// back (docs/operators/configuration.md, "The admin token").
 @Suite("Admin token retirement")
 struct AdminTokenRetirementTests {

@@ -9,11 +9,12 @@ import UMFATestSupport
 
 @testable import UMFAServer
 
-/// Issue 47 item 1, the other places where text is split or passed on by Swift `Character`: a
-/// delimiter followed by a combining mark (`&` + U+0301), or preceded by a grapheme "Prepend"
-/// scalar (U+0600 + `,`), is one `Character` that is not the delimiter, so the server read the
-/// text differently from every byte-wise reader in front of it. Each place now splits by byte
-/// (``ASCIISplit``), and log lines escape per scalar (``LogText``).
+/// Text by byte (docs/contract.md §4, "Text meets HTML, protocols and logs"), the other places
+/// where text is split or passed on by Swift `Character`: a delimiter followed by a combining mark
+/// (`&` + U+0301), or preceded by a grapheme "Prepend" scalar (U+0600 + `,`), is one `Character`
+/// that is not the delimiter, so the server read the text differently from every byte-wise reader
+/// in front of it. Each place now splits by byte (``ASCIISplit``), and log lines escape per scalar
+/// (``LogText``).
 @Suite("Protocol text is split by byte and logged per scalar")
 struct ByteDelimiterTests {
     static let limits = AbuseLimits(

@@ -7,7 +7,7 @@ import X509
 
 @testable import UMFAServer
 
-/// Issue 47 item 6: `tls_client_auth` (RFC 8705 §2.1) takes only a certificate an end entity may
+/// `tls_client_auth` (RFC 8705 §2.1) takes only a certificate an end entity may
 /// sign with (RFC 5280 §4.2.1.3, §4.2.1.9, §4.2.1.12): not a CA, `digitalSignature` when key
 /// usage is stated, `clientAuth` (or any) when extended key usage is stated.
 @Suite("OpenID Connect provider: what a tls_client_auth certificate may be (RFC 5280)")

@@ -13,7 +13,7 @@ import UMFAWebAuthnTypes
 
 @testable import UMFAServer
 
-/// Issue 34 item 3: an operator passkey stands for the admin token it was enrolled with, and no
+/// An operator passkey stands for the admin token it was enrolled with, and no
 /// longer. The admin API lists and removes passkeys and sessions; a start with another admin
 /// token removes every passkey and session of the earlier one, also on PostgreSQL instances.
 @Suite("Admin console passkeys: lifecycle")

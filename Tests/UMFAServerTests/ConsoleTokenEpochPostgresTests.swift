@@ -7,9 +7,10 @@ import UMFAContract
 import UMFAServer
 import UMFATestSupport
 
-/// Issue 34 item 3 on PostgreSQL: instances that start together with a new admin token remove
-/// the earlier token's console passkeys once, and an instance still running with the earlier
-/// token (a rolling restart) cannot hand a passkey or session to the new ones.
+/// Console passkeys follow the admin token on PostgreSQL (docs/contract.md §8): instances that
+/// start together with a new admin token remove the earlier token's console passkeys once, and an
+/// instance still running with the earlier token (a rolling restart) cannot hand a passkey or
+/// session to the new ones.
 @Suite("Multi-instance on PostgreSQL: console passkeys end with the admin token")
 struct ConsoleTokenEpochPostgresTests {
     @Test("two instances start with a new admin token beside one still running the old")

@@ -8,7 +8,7 @@ import UMFAServer
 import UMFAStorage
 import UMFAWebAuthn
 
-/// Issue 34 item 2: what a passkey signed in on the hosted pages — the SSO session, refresh
+/// What a passkey signed in on the hosted pages — the SSO session, refresh
 /// tokens, access tokens — ends when the passkey is deleted, by every route that deletes one,
 /// as login tokens already do (docs/contract.md §4).
 @Suite("Deleting a passkey ends what it signed in")

@@ -9,7 +9,7 @@ import UMFATestSupport
 
 @testable import UMFAServer
 
-/// Deployment defaults (issue 20, item 11): IPv6 callers count per /64, and `/metrics` needs
+/// Deployment defaults (docs/threat-model.md, "Deployment defaults"): IPv6 callers count per /64, and `/metrics` needs
 /// `UMFA_METRICS_TOKEN` or a caller on this machine.
 @Suite("Deployment defaults")
 struct DeploymentDefaultsTests {

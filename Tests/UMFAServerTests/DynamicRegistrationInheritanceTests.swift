@@ -10,11 +10,11 @@ import X509
 
 @testable import UMFAServer
 
-/// Issue 47 item 3 (SECURITY.md): a client registered from a template (RFC 7591 `software_id`,
-/// or the template's own `dcr` token) keeps every protection of the template — sender
-/// constraint (DPoP and certificate binding), PAR, authentication method strength, scopes,
-/// grant types, token lifetimes — and may only tighten them, at registration and at every
-/// RFC 7592 `PUT`. One declaration (``ClientMetadataInheritance``) says for each stored
+/// Template inheritance (docs/contract.md §5, dynamic registration): a client registered from a
+/// template (RFC 7591 `software_id`, or the template's own `dcr` token) keeps every protection of
+/// the template — sender constraint (DPoP and certificate binding), PAR, authentication method
+/// strength, scopes, grant types, token lifetimes — and may only tighten them, at registration and
+/// at every RFC 7592 `PUT`. One declaration (``ClientMetadataInheritance``) says for each stored
 /// setting of a client how a derived client may differ.
 @Suite("Dynamic registration: a template's protections are inherited, only ever tightened")
 struct DynamicRegistrationInheritanceTests {
@@ -37,7 +37,8 @@ struct DynamicRegistrationInheritanceTests {
             bearer: TestServer.adminToken)
     }
 
-    /// The attack of item 3 and its controls, over `transport`.
+    /// The attack (an unbound, PAR-free client from a DPoP-bound template) and its controls, over
+    /// `transport`.
     static func registrationKeepsProtections(_ transport: ServerTransport) async throws {
         try await TestServer.with(transport) { api in
             let app = try await api.createApplication(policy: "grant")

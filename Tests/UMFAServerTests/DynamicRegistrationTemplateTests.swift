@@ -4,7 +4,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// Dynamic registration (SECURITY.md "Round three"): a self-registered client is
+/// Dynamic registration (docs/contract.md §5; docs/security-reviews.md): a self-registered client is
 /// first-party only with the template's own redirect URIs; registrations choose scopes only
 /// from the allowed ones and tokens name only registered resources; the bearer token is checked
 /// before anything else; RFC 7592 updates are a compare-and-set on the registration token.

@@ -175,7 +175,7 @@ struct DynamicRegistrationTests {
             let noProof = try await api.registration(.post, app, json: [:], authorization: "DPoP " + dcr)
             #expect(noProof.status == .unauthorized && noProof["error"]?.stringValue == "invalid_dpop_proof")
 
-            // Settings looser than the template's are refused (issue 47 item 3), each of them.
+            // Settings looser than the template's are refused (docs/contract.md §5), each of them.
             let looser: [JSONValue] = [
                 ["grant_types": ["client_credentials"]], ["scope": "admin"], ["token_endpoint_auth_method": "none"],
                 ["dpop_bound_access_tokens": false],

@@ -6,7 +6,7 @@ import UMFATestSupport
 
 @testable import UMFAServer
 
-/// Issue 47 item 4 (SECURITY.md): a client that registered itself is third-party and looks it.
+/// A client that registered itself (docs/contract.md §5) is third-party and looks it.
 /// It cannot take the name of an admin-made client or of the application (compared without
 /// case, spaces, punctuation and common look-alike letters), the consent page says it
 /// registered itself and names the host the browser goes back to, and it is never granted
@@ -34,7 +34,8 @@ struct DynamicRegistrationThirdPartyTests {
         "Bank \u{0391}pp", "B\u{00E1}nk App", "Bank\u{200B} App", "Test shop", "TEST  SH0P",
     ]
 
-    /// The attack of item 4 over `transport`.
+    /// The attack (a self-registered "Bank App" that lists and deletes the victim's passkeys)
+    /// over `transport`.
     static func attack(_ transport: ServerTransport) async throws {
         try await TestServer.with(transport) { api in
             let app = try await api.createApplication(policy: "grant")

@@ -7,12 +7,12 @@ import UMFATestSupport
 
 @testable import UMFAServer
 
-/// Issue 47 item 1 (SECURITY.md "Round four"): HTML escaping bypassed by a combining mark. `"`
-/// followed by U+0301 is one Swift `Character` that is not `"`; an escaper that walks
-/// `Character`s writes it out raw, and the browser, which reads bytes, ends the attribute at the
-/// `"`. A `login_hint` then turned `<meta name="umfa-login-hint" content="…">` into a meta refresh
-/// to the attacker's site, and the logout page's hidden `client_id` and `state` fields took
-/// attributes of the attacker's choosing.
+/// HTML escaped by byte (docs/contract.md §4, "Text meets HTML, protocols and logs"): HTML escaping
+/// bypassed by a combining mark. `"` followed by U+0301 is one Swift `Character` that is not `"`;
+/// an escaper that walks `Character`s writes it out raw, and the browser, which reads bytes, ends
+/// the attribute at the `"`. A `login_hint` then turned `<meta name="umfa-login-hint" content="…">`
+/// into a meta refresh to the attacker's site, and the logout page's hidden `client_id` and `state`
+/// fields took attributes of the attacker's choosing.
 @Suite("Hosted pages escape by byte, so a combining mark cannot end an attribute")
 struct HostedPageEscapingTests {
     /// The reviewer's `login_hint`: with the `"` written raw, the meta tag gains

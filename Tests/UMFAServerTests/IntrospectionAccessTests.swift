@@ -6,7 +6,7 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// Issue 47 items 7 and 8 (docs/contract.md §5 "revocation, introspection"): who may introspect
+/// Introspection (docs/contract.md §5, "Revocation, introspection, userinfo"): who may introspect
 /// (RFC 7662 §2.1, §4) and what a bound refresh token says of its key (RFC 9449 §6.2).
 @Suite("OpenID Connect provider: who may introspect, and what a bound refresh token shows")
 struct IntrospectionAccessTests {
@@ -31,7 +31,7 @@ struct IntrospectionAccessTests {
         )
     }
 
-    /// Issue 47 item 8: a self-registered client may not introspect at all (401 invalid_client,
+    /// A self-registered client may not introspect at all (401 invalid_client,
     /// its own tokens included); an admin-made client sees another client's token as inactive
     /// until the application lists it in `introspection_clients`, and always sees its own.
     static func oracleClosed(_ api: API) async throws {
@@ -110,7 +110,7 @@ struct IntrospectionAccessTests {
         }
     }
 
-    /// Issue 47 item 7: a public client's refresh token bound to its DPoP key alone (no
+    /// A public client's refresh token bound to its DPoP key alone (no
     /// certificate) shows `cnf.jkt` to introspection (RFC 7662 §2.2, RFC 9449 §6.2).
     static func boundRefreshShowsKey(_ api: API) async throws {
         let app = try await api.createApplication(policy: "grant")

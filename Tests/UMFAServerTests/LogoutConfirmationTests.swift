@@ -4,7 +4,7 @@ import Hummingbird
 import Testing
 import UMFAContract
 
-/// Issue 34 item 6, logout (SECURITY.md "Round three"): OpenID Connect RP-Initiated Logout 1.0
+/// Logout (docs/security-reviews.md, "RP-initiated logout by any page"): OpenID Connect RP-Initiated Logout 1.0
 /// §2. Only an `id_token_hint` of the browser's current session ends it at once; without one,
 /// the person confirms on a page whose form POSTs a CSRF token bound to the session, so a
 /// third-party page cannot sign anyone out with a link.
@@ -201,10 +201,11 @@ struct LogoutConfirmationTests {
         return try await signedIn(api, app, client, email: "eve@example.com")
     }
 
-    /// Issue 47 item 2: the attacker's own ID token names the attacker's client, whose
-    /// post-logout URI the attacker chose. Sent by a victim's browser (no session, or the
-    /// victim's own), fresh or expired, it ends on this site's signed-out page, never in a
-    /// redirect; only the attacker's own session with its unexpired hint goes back (§2).
+    /// An open redirect by a self-registered client (RP-Initiated Logout 1.0 §2, §3): the
+    /// attacker's own ID token names the attacker's client, whose post-logout URI the attacker
+    /// chose. Sent by a victim's browser (no session, or the victim's own), fresh or expired, it
+    /// ends on this site's signed-out page, never in a redirect; only the attacker's own session
+    /// with its unexpired hint goes back (§2).
     static func ownHintNoOpenRedirect(_ api: API) async throws {
         let (app, client) = try await setup(api)
         let (eveCookie, eveToken) = try await attacker(api, app)

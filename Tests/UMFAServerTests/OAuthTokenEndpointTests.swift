@@ -109,7 +109,7 @@ struct OAuthTokenEndpointTests {
             let resourceServer = try await api.machineClient(app, scope: "introspect")
             let rsAuth = (resourceServer.id, try #require(resourceServer.secret))
             // A resource server sees other clients' tokens only when the application lists it
-            // (issue 47 item 8; IntrospectionAccessTests).
+            // (docs/contract.md §5; IntrospectionAccessTests).
             let listed = try await IntrospectionAccessTests.allowIntrospection(api, app, [resourceServer.id])
             #expect(listed.status == .ok, "\(listed.text)")
             let token = try #require(

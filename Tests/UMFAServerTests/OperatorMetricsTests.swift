@@ -3,7 +3,7 @@ import Testing
 import UMFAContract
 import UMFAWebAuthn
 
-/// Issue 21's operator metrics on `/metrics`: ceremony and grant outcomes by type, store
+/// The operator metrics on `/metrics` (docs/operators/metrics.md): ceremony and grant outcomes by type, store
 /// statement latency, signing operations — each label from a fixed set, never a value.
 @Suite("Operator metrics")
 struct OperatorMetricsTests {

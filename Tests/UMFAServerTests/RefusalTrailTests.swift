@@ -9,9 +9,10 @@ import X509
 
 @testable import UMFAServer
 
-/// Issue 47 item 11: every refused client authentication and every refused token leaves the
-/// operator a log line (reason, client, address, trace id; never the secret, assertion or token)
-/// and a count on `/metrics` by a fixed reason (docs/operators/metrics.md).
+/// Refusals are seen by the operator (docs/contract.md §4): every refused client authentication and
+/// every refused token leaves the operator a log line (reason, client, address, trace id; never the
+/// secret, assertion or token) and a count on `/metrics` by a fixed reason
+/// (docs/operators/metrics.md).
 @Suite("Operator trace of refused client authentications and tokens")
 struct RefusalTrailTests {
     /// A live server (proxy header from loopback trusted, `pki` the mutual-TLS anchor) logging

@@ -7,7 +7,7 @@ import UMFAWebAuthn
 
 @testable import UMFAServer
 
-/// Two instances on one PostgreSQL database share one set of abuse counters (issue 20, item 13):
+/// Two instances on one PostgreSQL database share one set of abuse counters (docs/contract.md §4):
 /// spreading attempts over instances does not multiply an attacker's budget.
 @Suite("Abuse limits shared by instances on PostgreSQL")
 struct SharedAbuseTests {

@@ -10,7 +10,7 @@ import X509
 
 @testable import UMFAServer
 
-/// Issue 47 item 10: HSTS (RFC 6797) on every answer of UMFA's own TLS listener, never over plain
+/// HSTS (RFC 6797) on every answer of UMFA's own TLS listener, never over plain
 /// HTTP (§7.2); `max-age` and `includeSubDomains` are settings (docs/operators/tls.md).
 @Suite("TLS serving: Strict-Transport-Security")
 struct StrictTransportSecurityTests {

@@ -4,7 +4,7 @@ import UMFAContract
 import UMFAWebAuthn
 
 /// The OAuth form endpoints read the issuer's application and the client the form names in
-/// one joined statement (`scripts/bench/ANALYSIS.md` item 19). A request that fell back to a
+/// one joined statement. A request that fell back to a
 /// second read of the client would still be answered correctly, so only the statement counts
 /// on `/metrics` can show it.
 @Suite("Token requests: the application and the client in one statement")

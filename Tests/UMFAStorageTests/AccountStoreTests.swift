@@ -3,7 +3,7 @@ import Testing
 import UMFAStorage
 
 /// `insertAccount`: account creation stores a new user, its profile and its first credential
-/// together, or none of them (issue 34 item 5; SECURITY.md "Round three").
+/// together, or none of them (docs/security-reviews.md, "Account creation that stored a user per options call").
 @Suite("Storage: accounts created with their first passkey")
 struct AccountStoreTests {
     static func profile(_ applicationID: UUID, _ userID: String, email: String) -> UserProfileRecord {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UMFAStorage
 
-/// Ending what a passkey or a user signed in (issue 34 item 2): the store finds sessions, codes
+/// Ending what a passkey or a user signed in (docs/contract.md §4): the store finds sessions, codes
 /// and refresh tokens by the credential recorded with them, marks their families and consumes
 /// the live ones, on both engines, and touches nothing of another passkey, user or application.
 struct OAuthGrantRevocationStoreTests {

@@ -37,7 +37,7 @@ struct PostgresPoolServiceTests {
 
     /// The attack: a pool that closes idle connections starts a timer for each connection that
     /// comes back from a statement, and each held memory for a minute after its cancellation,
-    /// so the server's memory followed its request rate (scripts/bench/ANALYSIS.md, item 38).
+    /// so the server's memory followed its request rate.
     @Test("the server's pool opens all its connections at start and keeps them while statements come and go")
     func servedPoolIsFixed() async throws {
         let location = try await StoreLocation.make(.postgres)

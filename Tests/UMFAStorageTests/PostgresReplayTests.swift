@@ -5,7 +5,7 @@ import Testing
 @testable import UMFAStorage
 
 /// A statement that may have reached PostgreSQL is never sent again unless it only reads
-/// (issue 34, item 8): a write whose connection is lost may have run, so running it again could
+/// (docs/operators/postgresql.md): a write whose connection is lost may have run, so running it again could
 /// apply it twice; the caller gets ``StoreError/Code/unavailable`` and decides.
 @Suite("Storage: PostgreSQL never replays a write")
 struct PostgresReplayTests {

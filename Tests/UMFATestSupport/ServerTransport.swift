@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// HummingbirdTesting's live mode gives its client a fixed 20-second read timeout, which a test
 /// client starved of CPU on a busy machine trips although nothing is wrong with the server. A test
-/// that is not about a timeout must not depend on the machine's speed (issue 47 item 9), so the
+/// that is not about a timeout must not depend on the machine's speed, so the
 /// live client here waits as long as ``patientTimeout``; the tests of the server's own timeouts set
 /// those timeouts short and keep them.
 public enum ServerTransport: Sendable {

@@ -34,8 +34,9 @@ public struct SoftwareAuthenticator: Sendable {
     ]
 
     /// scrypt N for new PIN and password seals: 2^17 (with r = 8 it uses 128 MiB and about
-    /// half a second of one CPU core per try; SECURITY.md has the measurement). Seals made at
-    /// a lower N still open, and are sealed again at this cost the next time their secret signs.
+    /// half a second of one CPU core per try; docs/threat-model.md, "Stolen device", has the
+    /// measurement). Seals made at a lower N still open, and are sealed again at this cost the
+    /// next time their secret signs.
     public static let defaultScryptRounds = 1 << 17
 
     /// Creates an authenticator over `store` whose device key is `deviceKey`, held in memory.

@@ -7,7 +7,7 @@ import Foundation
 /// Anyone who copies the whole directory, this file included, can test PIN or password
 /// guesses offline at the cost of one scrypt per guess; the attempt counter does not stop
 /// that. Where a platform keystore exists, a provider that keeps the key in it, unexportable,
-/// is the stronger choice (see SECURITY.md, "Stolen device").
+/// is the stronger choice (see docs/threat-model.md, "Stolen device").
 public struct DeviceKeyFile: DeviceKeyProvider {
     /// The key file.
     public let url: URL

@@ -96,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // The server's tasks run on its event loops rather than on a second pool of threads:
         // a request then no longer hops between the two, which cost a tenth of the server's CPU
-        // in context switches (scripts/bench/ANALYSIS.md). Nothing in the server blocks a thread.
+        // in context switches (measured with scripts/bench.sh). Nothing in the server blocks a thread.
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         var flags: [ServerSetting: String] = [:]
         flags[.host] = host

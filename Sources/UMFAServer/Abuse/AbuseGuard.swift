@@ -11,7 +11,8 @@ import UMFAStorage
 ///
 /// Failures for a user are counted per client address, so an attacker's failures block the
 /// attacker's address, never the real user's device elsewhere; the attacker's address is
-/// also limited over all users. See SECURITY.md ("Denial of service") for the trade-off.
+/// also limited over all users. See docs/threat-model.md ("Denial of service and brute force")
+/// for the trade-off.
 struct AbuseGuard: Sendable {
     let limits: AbuseLimits
     private let failures: any FailureCounts
@@ -28,7 +29,7 @@ struct AbuseGuard: Sendable {
         self.limits = limits
         self.failures = failures ?? LocalFailureCounts(limits: limits)
         // Options requests are a rate, counted per instance: sharing them would add a database
-        // write to every options request (SECURITY.md, "Denial of service").
+        // write to every options request (docs/threat-model.md, "Denial of service and brute force").
         optionsRequests = FailureCounter(limit: limits.optionsRequests, limits: limits)
         self.now = now
         self.logger = logger

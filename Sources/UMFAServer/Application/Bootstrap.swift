@@ -44,9 +44,9 @@ struct Bootstrap {
         let setting = Self.generatedAdminTokenSetting
         if let given = configuration.adminToken {
             guard given.count >= 16 else { throw ConfigurationError("UMFA_ADMIN_TOKEN must be at least 16 characters") }
-            // A configured token retires the generated one for good (issue 47 item 5): a start
-            // without the variable later generates a new token rather than reviving the old one,
-            // which the operator may have replaced because it leaked.
+            // A configured token retires the generated one for good (docs/operators/configuration.md,
+            // `UMFA_ADMIN_TOKEN`): a start without the variable later generates a new token rather
+            // than reviving the old one, which the operator may have replaced because it leaked.
             if try await store.setting(setting) != nil {
                 try await store.deleteSetting(setting)
                 report.retiredGeneratedAdminToken = true

@@ -50,10 +50,11 @@ enum TokenRefusalEndpoint: String, Sendable {
     case validateToken = "validate_token"
 }
 
-/// The operator's trace of refused credentials (issue 47 item 11): one log line at notice level
-/// and one counter per refusal. The line names the reason, the client (or application), the
-/// client address and the trace id the client was given; never the secret, the assertion or the
-/// token. Caller-sent text is escaped per Unicode scalar and cut short (``LogText``).
+/// The operator's trace of refused credentials (docs/contract.md §4, "Refusals are seen by the
+/// operator"): one log line at notice level and one counter per refusal. The line names the reason,
+/// the client (or application), the client address and the trace id the client was given; never the
+/// secret, the assertion or the token. Caller-sent text is escaped per Unicode scalar and cut short
+/// (``LogText``).
 struct RefusalTrail: Sendable {
     let metrics: ServerMetrics
     let logger: Logger

@@ -7,7 +7,7 @@ import UMFAEncoding
 /// swift-log's `StreamLogHandler` formats its whole metadata into text each time an entry is
 /// set. Libraries set one on every request (Hummingbird's request id) and every statement
 /// (PostgresNIO's connection id), for messages that at the `info` level are never written:
-/// about 1.5 % of the server's CPU on a PostgreSQL login (scripts/bench/ANALYSIS.md, item 39).
+/// about 1.5 % of the server's CPU on a PostgreSQL login (measured with scripts/bench.sh).
 /// Wrapped here, the stream formats metadata only in the messages it writes, which read as
 /// before: the handler's metadata, then the message's own, which wins a shared key.
 public struct MetadataDeferringLogHandler<Underlying: LogHandler>: LogHandler {
@@ -41,7 +41,7 @@ public struct MetadataDeferringLogHandler<Underlying: LogHandler>: LogHandler {
 
     /// Writes `event` through the underlying handler, with the handler's metadata merged in and
     /// every text escaped for one log line (``LogText``): a request's text in a message,
-    /// metadata or error cannot start a line of its own (issue 47 item 1).
+    /// metadata or error cannot start a line of its own (docs/contract.md §4, "Text meets HTML, protocols and logs").
     public func log(event: LogEvent) {
         var event = event
         event.message = Logger.Message(stringLiteral: LogText.escape(event.message.description))

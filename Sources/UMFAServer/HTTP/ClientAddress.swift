@@ -19,7 +19,7 @@ enum ClientAddress {
     static func of(_ request: Request, peer: SocketAddress?, trustForwardedFor: Bool) -> String {
         if trustForwardedFor, let name = forwardedFor, let forwarded = request.headers[name],
             // By byte: a client's U+0600 (a grapheme "Prepend") before the proxy's `,` would make
-            // one Swift `Character` of both and hide the address the proxy added (issue 47 item 1).
+            // one Swift `Character` of both and hide the address the proxy added (docs/contract.md §4).
             let last = ASCIISplit.split(forwarded, at: ",").last.map(ASCIISplit.trimmingWhitespace), !last.isEmpty
         {
             return counted(String(last.unicodeScalars.prefix(64)))

@@ -22,7 +22,7 @@ struct OAuthForm: Sendable {
     init(encoded text: String) throws {
         var values: [String: String] = [:]
         // By byte, as the URL Standard's parser splits: `&` followed by a combining mark is one
-        // Swift `Character` but two parameters to every other reader (issue 47 item 1).
+        // Swift `Character` but two parameters to every other reader (docs/contract.md §4).
         for pair in ASCIISplit.split(text, at: "&") {
             let parts = ASCIISplit.split(pair, at: "=", maxSplits: 1, omittingEmpty: false)
             guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else {

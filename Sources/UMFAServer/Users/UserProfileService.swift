@@ -13,7 +13,7 @@ struct UserProfileService: Sendable {
 
     /// An email address as HTML's `type=email` takes it: one `@`, no spaces, at most 254 bytes.
     static func checkEmail(_ email: String) throws {
-        // By byte: a `@` or `.` followed by a combining mark is still one (issue 47 item 1).
+        // By byte: a `@` or `.` followed by a combining mark is still one (docs/contract.md §4).
         let parts = ASCIISplit.split(email, at: "@", omittingEmpty: false)
         guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, ASCIISplit.contains(parts[1], "."),
             parts[1].utf8.first != UInt8(ascii: "."), parts[1].utf8.last != UInt8(ascii: "."),

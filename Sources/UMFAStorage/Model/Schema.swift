@@ -225,19 +225,20 @@ enum Schema {
             "CREATE INDEX webhook_outbox_due ON webhook_outbox (next_attempt_at)",
         ],
         [
-            // 11: security round three.
-            // 11a: sign-ins remember their credential (issue 34 item 2). Sessions, codes and
+            // 11: sign-ins tied to their passkey, console credentials to the admin token, the scopes
+            // an application allows, account creation (docs/threat-model.md).
+            // 11a: sign-ins remember their credential. Sessions, codes and
             // refresh tokens keep the passkey that signed in, so deleting it (or its user) finds
             // and ends them.
             "ALTER TABLE oauth_grants ADD COLUMN credential_id TEXT",
             "CREATE INDEX oauth_grants_by_credential ON oauth_grants (application_id, credential_id)",
             "CREATE INDEX oauth_grants_by_subject ON oauth_grants (application_id, subject)",
-            // 11b: console credentials end with the admin token (issue 34 item 3). Each operator
+            // 11b: console credentials end with the admin token. Each operator
             // passkey keeps the epoch (a value derived from the admin token's hash) it was enrolled
             // under; a passkey of another epoch, or of none (enrolled before this column), signs
             // nothing in, and the start-up with a new admin token deletes it and its sessions.
             "ALTER TABLE console_credentials ADD COLUMN token_epoch TEXT",
-            // 11c: scopes and resources an application allows (issue 34 item 4). The scopes a
+            // 11c: scopes and resources an application allows. The scopes a
             // self-registered client may ask for (the standard OpenID Connect ones by default),
             // the resource indicators (RFC 8707) its tokens may name as audience, and the scopes
             // an initial access token limits its registrations to.
@@ -247,7 +248,7 @@ enum Schema {
             """,
             "ALTER TABLE applications ADD COLUMN resource_indicators TEXT NOT NULL DEFAULT '[]'",
             "ALTER TABLE initial_access_tokens ADD COLUMN scopes TEXT",
-            // 11d: account creation (issue 34 item 5).
+            // 11d: account creation (no new column).
         ],
         [
             // 12: WebAuthn Level 3 extensions and related origins.
@@ -268,7 +269,7 @@ enum Schema {
             "ALTER TABLE credentials ADD COLUMN prf_enabled INTEGER",
         ],
         [
-            // 13: round three's server features.
+            // 13: mutual TLS, self-service tokens and the login path's statements.
             // 13a: mutual TLS client authentication and certificate-bound tokens (RFC 8705).
             // A tls_client_auth client's registered subject DN or SAN (one JSON member), and
             // whether its access tokens are certificate-bound.
@@ -278,8 +279,8 @@ enum Schema {
             // 13c: the login path's statements (performance).
         ],
         [
-            // 14: round four's security fixes (issue 47).
-            // 14a: the admin-made clients that may introspect other clients' tokens (item 8).
+            // 14: introspection limits (docs/contract.md §5, "Revocation, introspection, userinfo").
+            // 14a: the admin-made clients that may introspect other clients' tokens.
             "ALTER TABLE applications ADD COLUMN introspection_clients TEXT NOT NULL DEFAULT '[]'"
         ],
     ]

@@ -156,7 +156,7 @@ enum StoreQueries {
     }
 
     /// A credential and its owner's user handle. A subquery, not a join: SQLite prepares the
-    /// join again for each new key bound (scripts/bench/ANALYSIS.md), a subquery once.
+    /// join again for each new key bound (measured with scripts/bench.sh), a subquery once.
     static func credentialWithOwnerHandle(applicationID: UUID, credentialID: [UInt8]) -> StoreQuery {
         StoreQuery(
             """

@@ -223,7 +223,7 @@ struct PostgresConnectionSettings: Sendable {
     /// PostgresNIO's keep-alive starts a timer each time a connection goes back to its pool (a
     /// task sleeping through Dispatch, cancelled at the next lease), so every statement paid
     /// for one: about a tenth of the server's CPU on a PostgreSQL login
-    /// (scripts/bench/ANALYSIS.md, item 35). A connection never idles longer than a minute
+    /// (measured with scripts/bench.sh). A connection never idles longer than a minute
     /// here, well under the idle limits of NATs and firewalls (350 s and more), so the
     /// keep-alive, which pings at 30 s, guarded nothing those limits threaten.
     static func keepNoIdleConnectionLong(_ options: inout PostgresClient.Configuration.Options) {
@@ -240,7 +240,7 @@ struct PostgresConnectionSettings: Sendable {
     /// The next lease cancels it, but Swift frees a cancelled sleep only at its deadline, so
     /// every statement of the last minute held about 450 bytes: the server's memory grew by
     /// about 1.5 kB per PostgreSQL request, for a minute, under any load, which its peak RSS
-    /// kept (scripts/bench/ANALYSIS.md, item 38). Still no keep-alive query runs (it would
+    /// kept (measured with scripts/bench.sh). Still no keep-alive query runs (it would
     /// start its own timer per statement): an idle connection through a NAT or firewall that
     /// forgets quiet flows is kept known by PostgreSQL's `tcp_keepalives_idle`
     /// (docs/operators/postgresql.md).

@@ -118,7 +118,7 @@ final class PostgresExecutor: SQLExecutor {
     /// The lease runs in a task of its own, which the deadline cancels; the deadline is a timer
     /// on an event loop. `Task.sleep` was the deadline before: each statement's sleep armed and
     /// disarmed a timer of Dispatch's, whose manager and worker threads then took about a fifth
-    /// of the server's CPU on a PostgreSQL login (scripts/bench/ANALYSIS.md, item 32).
+    /// of the server's CPU on a PostgreSQL login (measured with scripts/bench.sh).
     ///
     /// The wait is counted as a sleeping task counted it: from when the lease's task starts,
     /// and the timer's verdict is a task of its own, queued behind a connection that came

@@ -28,7 +28,7 @@ struct TestServer: Sendable {
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: directory, adminToken: Self.adminToken, createDefaultApplication: false,
             now: { clock.now })
-        // Tests that are not about a timeout never trip one on a busy machine (issue 47 item 9).
+        // Tests that are not about a timeout never trip one on a busy machine.
         configuration.bodyReadTimeout = ServerTransport.patientTimeout
         configuration.idleTimeout = ServerTransport.patientTimeout
         adjust(&configuration)

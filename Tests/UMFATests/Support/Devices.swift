@@ -41,7 +41,7 @@ extension LiveServer {
         var config = ZSMConfig(hostURL: url, applicationId: app.id, applicationEnvironment: "test")
         config.storageLocation = storage.url
         config.retryCount = retryCount
-        // Not a test of the SDK's timeout: a busy machine must not trip it (issue 47 item 9).
+        // Not a test of the SDK's timeout: a busy machine must not trip it.
         config.timeout = TimeInterval(ServerTransport.patientTimeout.components.seconds)
         return config
     }

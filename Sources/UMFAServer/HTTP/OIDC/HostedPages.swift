@@ -76,7 +76,7 @@ enum HostedPages {
 
     /// Escapes text for HTML content and quoted attribute values, by byte (``HTMLText``): a `"`
     /// followed by a combining mark is one Swift `Character` but still ends an attribute in the
-    /// browser (issue 47 item 1).
+    /// browser (docs/contract.md §4, "Text meets HTML, protocols and logs").
     static func escape(_ text: String) -> String {
         HTMLText.escape(text)
     }

@@ -101,7 +101,7 @@ struct SSOSessions: Sendable {
     static func cookie(_ name: String, in header: String?) -> String? {
         guard let header else { return nil }
         // By byte (RFC 6265 §4.2.1), compared byte for byte: `;` followed by a combining mark is
-        // one Swift `Character` but ends the cookie for the browser (issue 47 item 1).
+        // one Swift `Character` but ends the cookie for the browser (docs/contract.md §4).
         for pair in ASCIISplit.split(header, at: ";") {
             let parts = ASCIISplit.split(ASCIISplit.trimmingWhitespace(pair), at: "=", maxSplits: 1)
             if parts.count == 2, parts[0].utf8.elementsEqual(name.utf8), !parts[1].isEmpty { return String(parts[1]) }
