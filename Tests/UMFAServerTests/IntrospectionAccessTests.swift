@@ -79,17 +79,18 @@ struct IntrospectionAccessTests {
             .unauthorized, "invalid_client")
     }
 
-    @Test("issue 47 item 8: a self-registered client may not introspect; another client's token is inactive")
+    @Test(
+        "introspection (RFC 7662 §4): a self-registered client may not introspect; another client's token is inactive")
     func oracleClosedInLayer() async throws {
         try await TestServer.with { api in try await Self.oracleClosed(api) }
     }
 
-    @Test("issue 47 item 8, over HTTP: the introspection oracle is closed on a live server")
+    @Test("introspection (RFC 7662 §4), over HTTP: the introspection oracle is closed on a live server")
     func oracleClosedLive() async throws {
         try await TestServer.with(.live) { api in try await Self.oracleClosed(api) }
     }
 
-    @Test("issue 47 item 8: another client's refresh token is inactive to an unlisted client")
+    @Test("introspection (RFC 7662 §4): another client's refresh token is inactive to an unlisted client")
     func otherClientsRefreshToken() async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
@@ -137,12 +138,12 @@ struct IntrospectionAccessTests {
         #expect(introspected["cnf"]?["x5t#S256"] == nil)
     }
 
-    @Test("issue 47 item 7: introspecting a DPoP-bound refresh token returns cnf.jkt")
+    @Test("introspection (RFC 9449 §6.2): introspecting a DPoP-bound refresh token returns cnf.jkt")
     func boundRefreshShowsKeyInLayer() async throws {
         try await TestServer.with { api in try await Self.boundRefreshShowsKey(api) }
     }
 
-    @Test("issue 47 item 7, over HTTP: a DPoP-bound refresh token's cnf.jkt from a live server")
+    @Test("introspection (RFC 9449 §6.2), over HTTP: a DPoP-bound refresh token's cnf.jkt from a live server")
     func boundRefreshShowsKeyLive() async throws {
         try await TestServer.with(.live) { api in try await Self.boundRefreshShowsKey(api) }
     }

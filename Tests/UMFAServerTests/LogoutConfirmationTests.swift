@@ -238,12 +238,13 @@ struct LogoutConfirmationTests {
     }
 
     @Test(
-        "issue 47 item 2: a self-registered client's own ID token (fresh, expired, another session's) never redirects")
+        "RP-initiated logout: a self-registered client's own ID token (fresh, expired, another session's) never redirects"
+    )
     func ownHintNoOpenRedirectInLayer() async throws {
         try await TestServer.with { api in try await Self.ownHintNoOpenRedirect(api) }
     }
 
-    @Test("issue 47 item 2, over HTTP: the attacker's own ID token never redirects from a live server")
+    @Test("RP-initiated logout, over HTTP: the attacker's own ID token never redirects from a live server")
     func ownHintNoOpenRedirectLive() async throws {
         try await TestServer.with(.live) { api in try await Self.ownHintNoOpenRedirect(api) }
     }
