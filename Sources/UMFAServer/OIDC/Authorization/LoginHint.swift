@@ -5,7 +5,7 @@ import UMFAEncoding
 ///
 /// A hint is kept when it could be typed into the sign-in page's username field: an email
 /// address by the profile rule (``UserProfileService/checkEmail(_:)``) when it holds an `@`, else a
-/// user id by the `user_id` rule (``ServerServices/checkUserID(_:)``), and in both cases visible
+/// user id by the `user_id` rule (``FieldRules/checkUserID(_:)``), and in both cases visible
 /// text — no whitespace, control, format or private-use scalar, no line or paragraph separator,
 /// and no combining mark that does not follow a letter or another mark. Anything else cannot name
 /// an account a person signs in with, so it is ignored as if absent: the hint is the OP's to use
