@@ -3,6 +3,7 @@ import Logging
 import UMFAEncoding
 import UMFAStorage
 import UMFATokens
+import UMFAWebAuthn
 
 @testable import UMFAServer
 
@@ -23,15 +24,21 @@ final class FeaturePorts: Sendable {
     let serverSecret: [UInt8]
     let abuse: AbuseGuard
     let validationCache: ValidationCache
-    let metrics = ServerMetrics(registry: .init())
+    let metrics: ServerMetrics
     let logger: Logger
     /// The caller of the tests' requests.
     let caller = Caller(traceID: "trace-feature-test", clientAddress: "203.0.113.7")
     private let directory: URL
 
-    private init(directory: URL, store: any UMFAStore, limits: AbuseLimits) async throws {
+    private init(directory: URL, store opened: any UMFAStore, limits: AbuseLimits) async throws {
         let clock = TestClock()
         let now: @Sendable () -> Date = { clock.now }
+        let metrics = ServerMetrics(registry: .init())
+        let validationCache = ValidationCache(lifetime: 30, now: now)
+        // As the server opens it (buildApplication): every statement reaches the metrics and the
+        // validation cache, so a deletion clears what the cache remembers.
+        let store = ServedStore(store: opened).observed(by: StoreObservers(observers: [metrics, validationCache]))
+            .store
         var logger = Logger(label: "umfa-feature-test")
         logger.logLevel = .critical
         let masterKey = try MasterKey(base64: Data(Secrets.randomBytes(32)).base64EncodedString())
@@ -39,11 +46,12 @@ final class FeaturePorts: Sendable {
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.metrics = metrics
+        self.validationCache = validationCache
         tokens = TokenService(store: store, masterKey: masterKey, now: now)
         sealed = SealedSecrets(masterKey: masterKey)
         serverSecret = Secrets.randomBytes(32)
         abuse = AbuseGuard(limits: limits, failures: LocalFailureCounts(limits: limits), now: now, logger: logger)
-        validationCache = ValidationCache(lifetime: 30, now: now)
         application = ApplicationRecord(
             id: UUID(), name: "Shop", rpID: "example.com", rpName: "Example shop",
             origins: ["https://app.example.com"], enrollmentPolicy: .grant, userVerification: .preferred,
@@ -86,6 +94,29 @@ final class FeaturePorts: Sendable {
         APIKeyAuthentication(store: store, validationCache: validationCache, abuse: abuse)
     }
     var issuer: OAuthIssuer { OAuthIssuer(application: application, publicURL: Self.publicURL) }
+    var loginTokens: LoginTokens {
+        LoginTokens(tokens: tokens, store: store, validationCache: validationCache, now: now)
+    }
+    /// What the WebAuthn ceremonies are built from, with five-minute challenges.
+    var ceremonies: Ceremonies {
+        Ceremonies(
+            store: store, attestationAnchors: .wellKnown(), challengeLifetime: 300, abuse: abuse, metrics: metrics,
+            audit: audit, now: now)
+    }
+    var registration: RegistrationService {
+        RegistrationService(ceremonies: ceremonies, store: store, loginTokens: loginTokens)
+    }
+    var authentication: AuthenticationService {
+        AuthenticationService(
+            ceremonies: ceremonies, store: store, loginTokens: loginTokens, signIns: signIns,
+            serverSecret: serverSecret)
+    }
+    var webhooks: Webhooks { Webhooks(store: store, sealed: sealed, logger: logger, now: now) }
+
+    /// The tests' caller presenting `bearer` (an API key).
+    func caller(bearer: String?) -> Caller {
+        Caller(traceID: caller.traceID, clientAddress: caller.clientAddress, bearer: bearer)
+    }
 
     /// Every feature built by the composition root from these ports, for the features whose
     /// init needs most of the others (the OpenID provider).
@@ -100,6 +131,23 @@ final class FeaturePorts: Sendable {
     }
 
     // MARK: Seeding
+
+    /// A new API key of `application` (the tests' one when `nil`), stored hashed as the admin API does.
+    func addAPIKey(for application: ApplicationRecord? = nil) async throws -> String {
+        let key = Secrets.make(prefix: "umfa_ak_")
+        try await store.insertAPIKey(
+            hash: Secrets.hash(key), applicationID: application?.id ?? self.application.id, createdAt: clock.now)
+        return key
+    }
+
+    /// Stores another application, of `rpID` and `origins`.
+    func addApplication(rpID: String, origins: [String]) async throws -> ApplicationRecord {
+        let other = ApplicationRecord(
+            id: UUID(), name: "Other", rpID: rpID, rpName: "Other shop", origins: origins, enrollmentPolicy: .grant,
+            userVerification: .preferred, attestation: .none, tokenTTLSeconds: 300, createdAt: clock.now)
+        try await store.insertApplication(other)
+        return other
+    }
 
     /// Adds `userID` (once) to the application.
     func addUser(_ userID: String) async throws {
