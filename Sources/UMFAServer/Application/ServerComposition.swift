@@ -14,6 +14,10 @@ struct ServerComposition: Sendable {
     /// What the composition is built from: the opened store, the keys and secrets of this
     /// start, the configured limits and settings.
     struct Inputs: Sendable {
+        /// The store as `buildApplication` serves it: observed by the metrics and by
+        /// ``validationCache`` (`ServedStore.observed(by:)`), so a deleted passkey or API key
+        /// leaves the cache with the statement that deletes it. A store without that observer
+        /// would let validate-token accept them until the cache's lifetime ends.
         let store: any UMFAStore
         let tokens: TokenService
         /// Secret for values that must be stable but unguessable (pseudo credential ids, nonces).
@@ -32,6 +36,7 @@ struct ServerComposition: Sendable {
         /// `UMFA_PUBLIC_URL`: the base of every issuer URL.
         let publicURL: String
         let metrics: ServerMetrics
+        /// validate-token's short memory of API keys and credentials; ``store`` must report to it.
         let validationCache: ValidationCache
         let mutualTLSAnchors: [Certificate]
         /// The mutual-TLS alias listener's base URL (RFC 8705 §5), `nil` without that listener.
