@@ -15,7 +15,8 @@ struct AdminServiceFeatureTests {
     static func admin(_ ports: FeaturePorts) -> AdminService {
         AdminService(
             store: ports.store, tokens: ports.tokens, webhooks: ports.webhooks, signIns: ports.signIns,
-            recoveryCodes: RecoveryCodesFeatureTests.recoveryCodes(ports), audit: ports.audit, now: ports.now)
+            recoveryCodes: RecoveryCodes(store: ports.store, audit: ports.audit, now: ports.now), audit: ports.audit,
+            now: ports.now)
     }
 
     /// The application an API key opens for the API-key routes, or the refusal.

@@ -14,7 +14,7 @@ struct RecoveryCodesFeatureTests {
     static func recoveryCodes(_ ports: FeaturePorts) -> RecoveryCodeService {
         let apiKeys = ports.apiKeys
         return RecoveryCodeService(
-            store: ports.store,
+            store: ports.store, codes: RecoveryCodes(store: ports.store, audit: ports.audit, now: ports.now),
             loginTokens: LoginTokens(
                 tokens: ports.tokens, store: ports.store, validationCache: ports.validationCache, now: ports.now),
             apiKeys: apiKeys,
@@ -36,7 +36,7 @@ struct RecoveryCodesFeatureTests {
     func issued() async throws {
         try await FeaturePorts.with { ports in
             try await ports.addUser("alice")
-            let codes = try await Self.recoveryCodes(ports).issue(
+            let codes = try await Self.recoveryCodes(ports).codes.issue(
                 application: ports.application.id, userID: "alice", actor: .user("alice"), caller: ports.caller)
             #expect(codes.count == 10 && Set(codes).count == 10)
             #expect(codes.allSatisfy { $0.wholeMatch(of: /[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}/) != nil })
@@ -52,7 +52,7 @@ struct RecoveryCodesFeatureTests {
     func goodOnce() async throws {
         try await FeaturePorts.with { ports in
             try await ports.addUser("alice")
-            let codes = try await Self.recoveryCodes(ports).issue(
+            let codes = try await Self.recoveryCodes(ports).codes.issue(
                 application: ports.application.id, userID: "alice", actor: .user("alice"), caller: ports.caller)
             let answer = try await Self.redeem(codes[3], ports)
             #expect(answer.enrollmentToken.hasPrefix("umfa_et_"))
@@ -73,7 +73,7 @@ struct RecoveryCodesFeatureTests {
     func lookAlikes() async throws {
         try await FeaturePorts.with { ports in
             try await ports.addUser("alice")
-            let codes = try await Self.recoveryCodes(ports).issue(
+            let codes = try await Self.recoveryCodes(ports).codes.issue(
                 application: ports.application.id, userID: "alice", actor: .user("alice"), caller: ports.caller)
             let code = codes[0]
             let typed = code.lowercased().replacingOccurrences(of: "-", with: " ")
@@ -91,9 +91,9 @@ struct RecoveryCodesFeatureTests {
         try await FeaturePorts.with { ports in
             try await ports.addUser("alice")
             let feature = Self.recoveryCodes(ports)
-            let first = try await feature.issue(
+            let first = try await feature.codes.issue(
                 application: ports.application.id, userID: "alice", actor: .user("alice"), caller: ports.caller)
-            let second = try await feature.issue(
+            let second = try await feature.codes.issue(
                 application: ports.application.id, userID: "alice", actor: .user("alice"), caller: ports.caller)
             let refused = await #expect(throws: ServiceError.self) { try await Self.redeem(first[0], ports) }
             #expect(refused?.code == .unauthenticated)
@@ -106,7 +106,7 @@ struct RecoveryCodesFeatureTests {
         let limits = AbuseLimits(userFailures: 3, addressFailures: 100, window: .seconds(60), baseBlock: .seconds(30))
         try await FeaturePorts.with(limits: limits) { ports in
             try await ports.addUser("alice")
-            let codes = try await Self.recoveryCodes(ports).issue(
+            let codes = try await Self.recoveryCodes(ports).codes.issue(
                 application: ports.application.id, userID: "alice", actor: .user("alice"), caller: ports.caller)
             for guess in ["AAAA-AAAA-AAAA-AAAA", "BBBB-BBBB-BBBB-BBBB", "CCCC-CCCC-CCCC-CCCC"] {
                 let error = await #expect(throws: ServiceError.self) { try await Self.redeem(guess, ports) }

@@ -17,7 +17,8 @@ struct AdminService: Sendable {
     let tokens: TokenService
     let webhooks: Webhooks
     let signIns: SignInCredentials
-    let recoveryCodes: RecoveryCodeService
+    /// Issues a user's recovery codes on the admin's request.
+    let recoveryCodes: RecoveryCodes
     let audit: AuditLog
     let now: @Sendable () -> Date
 

@@ -144,8 +144,10 @@ struct ServerComposition: Sendable {
         deviceInformation = DeviceInformationService(store: store, deviceProofs: deviceProofs)
 
         userProfiles = UserProfileService(apiKeys: apiKeys, store: store, now: now)
+        let recoveryCodeSets = RecoveryCodes(store: store, audit: audit, now: now)
         recoveryCodes = RecoveryCodeService(
-            store: store, loginTokens: loginTokens, apiKeys: apiKeys, enrollmentTokens: enrollmentTokens,
+            store: store, codes: recoveryCodeSets, loginTokens: loginTokens, apiKeys: apiKeys,
+            enrollmentTokens: enrollmentTokens,
             abuse: inputs.abuse, audit: audit, now: now)
 
         provider = OpenIDProvider(
@@ -162,7 +164,7 @@ struct ServerComposition: Sendable {
             signIns: signIns)
 
         admin = AdminService(
-            store: store, tokens: inputs.tokens, webhooks: webhooks, signIns: signIns, recoveryCodes: recoveryCodes,
+            store: store, tokens: inputs.tokens, webhooks: webhooks, signIns: signIns, recoveryCodes: recoveryCodeSets,
             audit: audit, now: now)
         auditEvents = AuditEventService(apiKeys: apiKeys, store: store)
         oauthClientAdmin = OAuthClientAdminService(store: store, sealed: inputs.sealed, audit: audit, now: now)

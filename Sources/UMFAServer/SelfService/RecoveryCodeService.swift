@@ -11,6 +11,8 @@ struct RecoveryCodeService: Sendable {
     typealias Store = ApplicationStore & CredentialStore & SelfServiceStore
 
     let store: any Store
+    /// Issues and keeps the sets of codes.
+    let codes: RecoveryCodes
     let loginTokens: LoginTokens
     let apiKeys: APIKeyAuthentication
     let enrollmentTokens: EnrollmentTokenService
@@ -27,7 +29,7 @@ struct RecoveryCodeService: Sendable {
         let user = try await SignedInUser.from(caller, loginTokens: loginTokens, applications: store)
         return RecoveryCodesResponse(
             traceID: caller.traceID,
-            recoveryCodes: try await issue(
+            recoveryCodes: try await codes.issue(
                 application: user.application.id, userID: user.userID, actor: .user(user.userID), caller: caller))
     }
 
@@ -54,7 +56,7 @@ struct RecoveryCodeService: Sendable {
         }
         return RecoveryCodesResponse(
             traceID: caller.traceID,
-            recoveryCodes: try await issue(
+            recoveryCodes: try await codes.issue(
                 application: application.id, userID: userID, actor: AuditLog.apiKeyActor(caller), caller: caller))
     }
 
@@ -99,19 +101,6 @@ struct RecoveryCodeService: Sendable {
             }
         }
         throw ServiceError(.unavailable, "The recovery codes are changing; try again")
-    }
-
-    func issue(application: UUID, userID: String, actor: AuditActor, caller: Caller) async throws
-        -> [String]
-    {
-        let codes = (0..<Self.count).map { _ in Self.makeCode() }
-        try await store.setRecoveryCodes(
-            applicationID: application, userID: userID, hashes: codes.map { Secrets.hash(Self.canonical($0)) },
-            at: now())
-        await audit.record(
-            .recoveryCodesCreated, application: application, actor: actor, userID: userID, caller: caller,
-            details: ["count": .number(Double(codes.count))])
-        return codes
     }
 
     /// `XXXX-XXXX-XXXX-XXXX`: 16 base32 characters, 80 bits.
