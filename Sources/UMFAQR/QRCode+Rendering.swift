@@ -5,7 +5,7 @@ import NIOCore
 extension QRCode {
     /// A 1-bit greyscale PNG (RFC 2083): `scale` pixels per module and a quiet zone of `border`
     /// modules (the standard asks for 4), the image data zlib-compressed by CompressNIO.
-    public func png(scale: Int = 4, border: Int = 4) throws -> [UInt8] {
+    package func png(scale: Int = 4, border: Int = 4) throws -> [UInt8] {
         let scale = max(1, scale)
         let border = max(0, border)
         let width = (size + 2 * border) * scale
@@ -37,12 +37,12 @@ extension QRCode {
     }
 
     /// The PNG as a `data:` URI, for JSON answers and `<img src>`.
-    public func pngDataURI(scale: Int = 4, border: Int = 4) throws -> String {
+    package func pngDataURI(scale: Int = 4, border: Int = 4) throws -> String {
         "data:image/png;base64," + Data(try png(scale: scale, border: border)).base64EncodedString()
     }
 
     /// An SVG image: one path of unit squares on a white square, `border` modules of quiet zone.
-    public func svg(border: Int = 4) -> String {
+    package func svg(border: Int = 4) -> String {
         let border = max(0, border)
         let side = size + 2 * border
         var path = ""
@@ -60,7 +60,7 @@ extension QRCode {
 
     /// Terminal text: two module rows per line with half blocks, light modules drawn as blocks so
     /// that the code reads right on a dark terminal background (`inverted` for a light one).
-    public func terminalText(border: Int = 2, inverted: Bool = false) -> String {
+    package func terminalText(border: Int = 2, inverted: Bool = false) -> String {
         let border = max(0, border)
         let range = -border..<(size + border)
         var lines: [String] = []
@@ -82,7 +82,7 @@ extension QRCode {
     }
 
     /// The module matrix as rows of `0` (light) and `1` (dark), no quiet zone.
-    public var matrixText: String {
+    package var matrixText: String {
         (0..<size).map { y in String((0..<size).map { isDark(x: $0, y: y) ? "1" : "0" }) }
             .joined(separator: "\n") + "\n"
     }

@@ -1,9 +1,9 @@
 /// A QR Code symbol (ISO/IEC 18004:2015, model 2) holding bytes in byte mode: the module grid,
 /// its version (1–40, the smallest that fits unless one is asked for), its error correction
 /// level and the mask chosen by the standard's penalty rules (§7.8.3) unless one is asked for.
-public struct QRCode: Sendable, Equatable {
+package struct QRCode: Sendable, Equatable {
     /// The error correction levels (§7.5.1): the share of codewords that can be restored.
-    public enum ErrorCorrection: String, Sendable, CaseIterable {
+    package enum ErrorCorrection: String, Sendable, CaseIterable {
         /// About 7 %.
         case low = "L"
         /// About 15 %.
@@ -25,24 +25,24 @@ public struct QRCode: Sendable, Equatable {
     }
 
     /// The version, 1 to 40: the symbol is `17 + 4 × version` modules wide.
-    public let version: Int
+    package let version: Int
     /// The error correction level.
-    public let errorCorrection: ErrorCorrection
+    package let errorCorrection: ErrorCorrection
     /// The data mask pattern, 0 to 7 (§7.8.2).
-    public let mask: Int
+    package let mask: Int
     /// Modules per side.
-    public var size: Int { QRTables.size(version) }
+    package var size: Int { QRTables.size(version) }
     /// Row-major: `true` for a dark module.
     let modules: [Bool]
 
     /// Whether the module in column `x`, row `y` is dark (outside the symbol: light).
-    public func isDark(x: Int, y: Int) -> Bool {
+    package func isDark(x: Int, y: Int) -> Bool {
         guard (0..<size).contains(x), (0..<size).contains(y) else { return false }
         return modules[y * size + x]
     }
 
     /// The most bytes a symbol of `version` and `errorCorrection` holds in byte mode.
-    public static func capacity(version: Int, errorCorrection: ErrorCorrection) -> Int {
+    package static func capacity(version: Int, errorCorrection: ErrorCorrection) -> Int {
         let bits = QRTables.dataCodewords(version, errorCorrection) * 8 - 4 - QRTables.countBits(version)
         return bits / 8
     }
@@ -52,7 +52,7 @@ public struct QRCode: Sendable, Equatable {
     ///   - version: a fixed version, or `nil` for the smallest that holds the bytes.
     ///   - mask: a fixed mask pattern, or `nil` for the one with the lowest penalty.
     /// - Throws: ``QRCodeError`` when the bytes do not fit or a fixed value is out of range.
-    public init(bytes: [UInt8], errorCorrection: ErrorCorrection = .medium, version: Int? = nil, mask: Int? = nil)
+    package init(bytes: [UInt8], errorCorrection: ErrorCorrection = .medium, version: Int? = nil, mask: Int? = nil)
         throws(QRCodeError)
     {
         if let version, !(1...40).contains(version) { throw .invalidVersion(version) }
@@ -86,13 +86,13 @@ public struct QRCode: Sendable, Equatable {
     }
 
     /// Encodes the UTF-8 bytes of `text`.
-    public init(text: String, errorCorrection: ErrorCorrection = .medium) throws(QRCodeError) {
+    package init(text: String, errorCorrection: ErrorCorrection = .medium) throws(QRCodeError) {
         try self.init(bytes: Array(text.utf8), errorCorrection: errorCorrection)
     }
 }
 
 /// Why a QR code could not be made.
-public enum QRCodeError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum QRCodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The data is longer than the largest allowed symbol holds.
     case tooLong(Int, capacity: Int)
     /// A version outside 1–40 was asked for.
@@ -101,7 +101,7 @@ public enum QRCodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidMask(Int)
 
     /// A sentence for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLong(let count, let capacity):
             "\(count) bytes do not fit in a QR code of that size and level (at most \(capacity))"

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Told how long each store statement took and what kind it was (``StoreStatement``: the verb
 /// and the first table, never a value), for metrics and caches.
-public protocol StoreQueryObserver: Sendable {
+package protocol StoreQueryObserver: Sendable {
     /// One statement finished (or failed) after `duration`.
     func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool)
 }
@@ -40,9 +40,9 @@ struct ObservedExecutor: SQLExecutor {
 /// What a store statement is: its verb and the table it starts with (`SELECT credentials`,
 /// `UPDATE oob_transactions`), read once per statement text (the texts are the fixed ones of
 /// ``StoreQueries``). Never a value of the statement.
-public struct StoreStatement: Sendable, Hashable {
+package struct StoreStatement: Sendable, Hashable {
     /// The statement's first word.
-    public enum Verb: String, Sendable {
+    package enum Verb: String, Sendable {
         case select = "SELECT"
         case insert = "INSERT"
         case update = "UPDATE"
@@ -52,13 +52,13 @@ public struct StoreStatement: Sendable, Hashable {
     }
 
     /// What it does.
-    public let verb: Verb
+    package let verb: Verb
     /// The table it reads or writes first, lowercased; `nil` when that is not a plain name or
     /// the verb is ``Verb/other``.
-    public let table: String?
+    package let table: String?
     /// The metrics label: `SELECT credentials`, `DELETE ?` for an unreadable table, or the
     /// lowercased first word for other verbs (`with`).
-    public let label: String
+    package let label: String
 
     private static let cache = Mutex<[String: StoreStatement]>([:])
 
@@ -73,7 +73,7 @@ public struct StoreStatement: Sendable, Hashable {
     }
 
     /// Reads the verb and first table of `sql`.
-    public init(sql: String) {
+    package init(sql: String) {
         let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "(" || $0 == "," }).map(String.init)
         let first = words.first?.uppercased()
         guard let first, let verb = Verb(rawValue: first), verb != .other else {
@@ -99,7 +99,7 @@ public struct StoreStatement: Sendable, Hashable {
 
 extension ServedStore {
     /// The same store, with every statement timed and reported to `observer`.
-    public func observed(by observer: any StoreQueryObserver) -> ServedStore {
+    package func observed(by observer: any StoreQueryObserver) -> ServedStore {
         guard let sql = store as? SQLStore else { return self }
         return ServedStore(
             store: SQLStore(executor: ObservedExecutor(inner: sql.executor, observer: observer)), pool: pool,

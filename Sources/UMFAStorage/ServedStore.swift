@@ -3,7 +3,7 @@ import ServiceLifecycle
 
 /// A store as a server keeps it: the store, the `Service` that keeps its connections while the
 /// server runs, and a way to do start-up work on it before the service group starts.
-public struct ServedStore: Sendable {
+package struct ServedStore: Sendable {
     /// How start-up work gets connections.
     enum Startup: Sendable {
         /// The store is ready as it is (SQLite: opened and migrated).
@@ -13,15 +13,15 @@ public struct ServedStore: Sendable {
     }
 
     /// The store.
-    public let store: any UMFAStore
+    package let store: any UMFAStore
     /// Runs the store's connection pool (PostgreSQL), to be run by the server's service group
     /// before any service that uses the store, so that it stops after them; `nil` when the
     /// store needs nothing running (SQLite).
-    public let pool: (any Service)?
+    package let pool: (any Service)?
     let startup: Startup
 
     /// A store that needs nothing running and is ready for start-up work as it is.
-    public init(store: any UMFAStore) {
+    package init(store: any UMFAStore) {
         self.init(store: store, pool: nil, startup: .ready)
     }
 
@@ -34,7 +34,7 @@ public struct ServedStore: Sendable {
     /// Runs `body` — the server's start-up work: bootstrap, signing keys — with the store
     /// usable, before the service group runs ``pool``; PostgreSQL migrates the schema first, on
     /// a pool that lasts as long as `body`.
-    public func starting<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    package func starting<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         switch startup {
         case .ready:
             return try await body()

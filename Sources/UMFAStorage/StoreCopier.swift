@@ -4,7 +4,7 @@ import Logging
 /// Moves an installation from one store to another (SQLite to PostgreSQL): every table,
 /// row by row, in foreign-key order. Rows already in the target are left as they are, so a
 /// copy that was interrupted can simply be run again.
-public enum StoreCopier {
+package enum StoreCopier {
     /// The tables and their columns, in an order that satisfies the foreign keys.
     static let tables: [(name: String, columns: [String])] = [
         ("settings", ["name", "value"]),
@@ -117,7 +117,7 @@ public enum StoreCopier {
 
     /// Copies everything from `source` to `target` (both migrated first).
     /// - Returns: the number of rows read from each table.
-    public static func copy(from source: any UMFAStore, to target: any UMFAStore) async throws -> [String: Int] {
+    package static func copy(from source: any UMFAStore, to target: any UMFAStore) async throws -> [String: Int] {
         guard let source = source as? SQLStore, let target = target as? SQLStore else {
             throw StoreError(.unavailable, "only UMFA's SQL stores can be copied")
         }
@@ -145,7 +145,7 @@ public enum StoreCopier {
     }
 
     /// Opens a store from a URL: `sqlite:///path/file.sqlite` or `postgres://…`.
-    public static func open(url: String, logger: Logger) async throws -> any UMFAStore {
+    package static func open(url: String, logger: Logger) async throws -> any UMFAStore {
         if url.hasPrefix("sqlite://") {
             return try await SQLiteStore.open(path: String(url.dropFirst("sqlite://".count)), logger: logger)
         }

@@ -7,7 +7,7 @@ import UMFATokens
 /// the engines implement.
 ///
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
-public protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, SettingStore, SigningKeyStore,
+package protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, SettingStore, SigningKeyStore,
     AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore, InitialAccessTokenStore,
     SelfServiceStore, AuditLogStore, ConsoleStore, OutOfBandStore, DeviceKeyStore, WebhookOutboxStore
 {
@@ -22,7 +22,7 @@ public protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, Set
 }
 
 /// Applications and their API keys.
-public protocol ApplicationStore: Sendable {
+package protocol ApplicationStore: Sendable {
     /// Adds an application.
     func insertApplication(_ application: ApplicationRecord) async throws
     /// Looks an application up.
@@ -45,7 +45,7 @@ public protocol ApplicationStore: Sendable {
 }
 
 /// Users and their passkeys.
-public protocol CredentialStore: Sendable {
+package protocol CredentialStore: Sendable {
     /// Looks a user up by the application's user id.
     func user(applicationID: UUID, userID: String) async throws -> UserRecord?
     /// Looks a user up by WebAuthn user handle.
@@ -82,7 +82,7 @@ public protocol CredentialStore: Sendable {
 }
 
 /// The single-use values of a ceremony: challenges and enrollment tokens.
-public protocol CeremonyStore: Sendable {
+package protocol CeremonyStore: Sendable {
     /// Stores an issued challenge.
     func insertChallenge(_ challenge: ChallengeRecord) async throws
     /// Atomically removes and returns a challenge of this application and ceremony, so it is
@@ -101,7 +101,7 @@ public protocol CeremonyStore: Sendable {
 }
 
 /// Server settings (admin token hash, server secret).
-public protocol SettingStore: Sendable {
+package protocol SettingStore: Sendable {
     /// A server setting (admin token hash, server secret).
     func setting(_ name: String) async throws -> String?
     /// Stores a setting unless it exists; returns the value now stored.
@@ -111,9 +111,9 @@ public protocol SettingStore: Sendable {
 }
 
 /// Storage failures the server maps to HTTP answers.
-public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of failure.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         /// A unique value already exists, or a row it refers to does not.
         case conflict
         /// The stored data could not be read back.
@@ -123,16 +123,16 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// The explanation, for the server log.
-    public let message: String
+    package let message: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// The code and the explanation.
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 }

@@ -6,41 +6,41 @@ import UMFAJOSE
 /// (RFC 7523 §2.2 and §3, `private_key_jwt` of OpenID Connect Core §9): the checks that need
 /// only the token, the client's registered keys and the clock. The `jti` seen before is the
 /// caller's (store-backed, across instances).
-public struct ClientAssertion: Sendable, Equatable {
+package struct ClientAssertion: Sendable, Equatable {
     /// `client_assertion_type` (RFC 7523 §2.2).
-    public static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    package static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     /// How far ahead `exp` may be. RFC 7523 sets no bound; an hour is what client libraries
     /// use by default (authlib), and every `jti` is kept until its `exp`, so a longer-lived
     /// assertion still works once only.
-    public static let longestLifetime: TimeInterval = 3600
+    package static let longestLifetime: TimeInterval = 3600
     /// Clock difference tolerated for `iat` and `nbf`.
-    public static let skew: TimeInterval = 60
+    package static let skew: TimeInterval = 60
 
     /// The client (`iss` = `sub`).
-    public let clientID: String
+    package let clientID: String
     /// The assertion's unique id.
-    public let jti: String
+    package let jti: String
     /// When it expires.
-    public let expiresAt: Date
+    package let expiresAt: Date
 
     /// An assertion refused; the message says which check failed.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Which check failed.
-        public let message: String
+        package let message: String
         init(_ message: String) { self.message = message }
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// The `iss` of `assertion` without checking anything: which client's keys to check it with.
-    public static func claimedClient(_ assertion: String) -> String? {
+    package static func claimedClient(_ assertion: String) -> String? {
         guard let parts = try? CompactJWSParts(assertion, canonical: true) else { return nil }
         return (try? JSONDecoder().decode(JWTClaims.self, from: Data(parts.payload)))?.iss
     }
 
     /// What checks the signature: the client's registered public keys (`private_key_jwt`), or
     /// its secret (`client_secret_jwt`, HMAC).
-    public enum Verification: Sendable {
+    package enum Verification: Sendable {
         /// A JWK Set, JSON: RS256, ES256 or EdDSA.
         case jwks(String)
         /// The client secret: HS256, HS384 or HS512.
@@ -48,16 +48,16 @@ public struct ClientAssertion: Sendable, Equatable {
     }
 
     /// The HMAC algorithms `client_secret_jwt` takes.
-    public static let hmacAlgorithms = JWSAlgorithm.hmac.map(\.rawValue)
+    package static let hmacAlgorithms = JWSAlgorithm.hmac.map(\.rawValue)
 
     /// Checks `assertion` for `clientID` with its registered `jwks` (a JWK Set, JSON).
     /// - Parameter audiences: what `aud` may name (the token endpoint, the issuer).
-    public init(_ assertion: String, clientID: String, jwks: String, audiences: [String], now: Date) throws(Failure) {
+    package init(_ assertion: String, clientID: String, jwks: String, audiences: [String], now: Date) throws(Failure) {
         try self.init(assertion, clientID: clientID, verification: .jwks(jwks), audiences: audiences, now: now)
     }
 
     /// Checks `assertion` for `clientID`, its signature by `verification`.
-    public init(
+    package init(
         _ assertion: String, clientID: String, verification: Verification, audiences: [String], now: Date
     ) throws(Failure) {
         guard let jwt = try? SignedJWT<JWTClaims>(assertion) else {
@@ -139,7 +139,7 @@ public struct ClientAssertion: Sendable, Equatable {
 
     /// Checks a JWK Set a client registers: 1 to 10 public keys UMFA can verify with, each with
     /// a distinct `kid` when there are several. The message says what is wrong; `nil` when fine.
-    public static func problem(inJWKS jwks: String) -> String? {
+    package static func problem(inJWKS jwks: String) -> String? {
         let keys = Self.keys(jwks)
         guard (1...10).contains(keys.count) else { return "jwks must be {\"keys\": [...]} with 1 to 10 keys" }
         for key in keys {

@@ -6,29 +6,29 @@ import UMFAJOSE
 /// A DPoP proof (RFC 9449 §4) checked against the request it came with: every check of §4.3
 /// that needs no state. What needs state (the `jti` seen before, the server's nonce) is the
 /// caller's, with ``jti``, ``nonce`` and ``thumbprint``.
-public struct DPoPProof: Sendable, Equatable {
+package struct DPoPProof: Sendable, Equatable {
     /// The RFC 7638 thumbprint of the proof's public key: what tokens are bound to (`cnf.jkt`).
-    public let thumbprint: String
+    package let thumbprint: String
     /// The proof's unique id.
-    public let jti: String
+    package let jti: String
     /// When the proof was made.
-    public let issuedAt: Date
+    package let issuedAt: Date
     /// The server nonce the proof carries, if any.
-    public let nonce: String?
+    package let nonce: String?
 
     /// The asymmetric algorithms UMFA accepts in proofs (discovery's `dpop_signing_alg_values_supported`).
-    public static let algorithms = JWSAlgorithm.asymmetric.map(\.rawValue)
+    package static let algorithms = JWSAlgorithm.asymmetric.map(\.rawValue)
 
     /// How far a proof's `iat` may be from the server's clock, either way.
-    public static let window: TimeInterval = HTTPProofClaims.window
+    package static let window: TimeInterval = HTTPProofClaims.window
 
     /// A proof refused; the message says which check failed.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Which check failed.
-        public let message: String
+        package let message: String
         init(_ message: String) { self.message = message }
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// Checks `proof` (the `DPoP` header) for a request of `method` to `url` (RFC 9449 §4.3).
@@ -36,7 +36,7 @@ public struct DPoPProof: Sendable, Equatable {
     ///   - accessToken: the access token the request presents, whose hash `ath` must carry;
     ///     `nil` at the token endpoint, where `ath` is not expected.
     ///   - now: the server's clock.
-    public init(_ proof: String, method: String, url: String, accessToken: String?, now: Date) throws(Failure) {
+    package init(_ proof: String, method: String, url: String, accessToken: String?, now: Date) throws(Failure) {
         // Step 2: one well-formed JWT.
         guard let jwt = try? SignedJWT<JWTClaims>(proof) else { throw Failure("the DPoP proof is not a JWT") }
         let (header, claims) = (jwt.header, jwt.claims)

@@ -5,28 +5,28 @@ import UMFAJOSE
 /// A device proof (docs/contract.md §7): a JWT like a DPoP proof, `typ` `umfa-device+jwt`, signed
 /// with the P-256 device key the phone registered with an out-of-band enrollment, whose `sub`
 /// names the credential that key belongs to. The `jti` seen before is the caller's to check.
-public struct DeviceProof: Sendable, Equatable {
+package struct DeviceProof: Sendable, Equatable {
     /// The credential id (base64url) the proof names.
-    public let credentialID: String
+    package let credentialID: String
     /// The proof's unique id.
-    public let jti: String
+    package let jti: String
     /// When the proof was made.
-    public let issuedAt: Date
+    package let issuedAt: Date
 
     /// The JOSE `typ` of a device proof.
-    public static let type = "umfa-device+jwt"
+    package static let type = "umfa-device+jwt"
 
     /// A proof refused; the message says which check failed.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// Which check failed.
-        public let message: String
+        package let message: String
         init(_ message: String) { self.message = message }
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// The credential a proof names, read before its signature is checked (to find the key).
-    public static func credentialID(of proof: String) -> String? {
+    package static func credentialID(of proof: String) -> String? {
         guard let parts = try? CompactJWSParts(proof, canonical: true),
             let subject = (try? JSONDecoder().decode(JWTClaims.self, from: Data(parts.payload)))?.sub,
             Base64URL.decode(subject) != nil
@@ -36,7 +36,7 @@ public struct DeviceProof: Sendable, Equatable {
 
     /// Checks `proof` for a request of `method` to `url` against the registered device key
     /// (a public JWK).
-    public init(_ proof: String, deviceKey jwk: JWK, method: String, url: String, now: Date) throws(Failure) {
+    package init(_ proof: String, deviceKey jwk: JWK, method: String, url: String, now: Date) throws(Failure) {
         guard let jwt = try? SignedJWT<JWTClaims>(proof) else { throw Failure("the device proof is not a JWT") }
         guard jwt.header.typ == Self.type else { throw Failure("the device proof's typ must be \(Self.type)") }
         guard jwt.header.algorithm == .es256 else { throw Failure("the device proof's alg must be ES256") }

@@ -1,34 +1,34 @@
 import Foundation
 
 /// The claims of a UMFA login token (docs/contract.md §2).
-public struct LoginTokenClaims: Codable, Sendable, Equatable {
+package struct LoginTokenClaims: Codable, Sendable, Equatable {
     /// The issuer, `UMFA::Authenticator` by default.
-    public var iss: String
+    package var iss: String
     /// Always `UMFA_login`.
-    public var sub: String
+    package var sub: String
     /// The issuer and the application id.
-    public var aud: [String]
+    package var aud: [String]
     /// Issued at, seconds since 1970.
-    public var iat: Int64
+    package var iat: Int64
     /// Expiry, seconds since 1970.
-    public var exp: Int64
+    package var exp: Int64
     /// A unique token id.
-    public var jti: String
+    package var jti: String
     /// The application's user id.
-    public var userID: String
+    package var userID: String
     /// The application the token was issued for.
-    public var applicationID: String
+    package var applicationID: String
     /// The credential that signed in, base64url.
-    public var credentialID: String
+    package var credentialID: String
     /// When the WebAuthn ceremony completed, RFC 3339 UTC with fractional seconds.
-    public var webauthnTime: String
+    package var webauthnTime: String
     /// When the application last checked the user's password, if known.
-    public var userpwTime: String?
+    package var userpwTime: String?
     /// Authentication method references (RFC 8176).
-    public var amr: [String]
+    package var amr: [String]
 
     /// Creates the claims of a login token.
-    public init(
+    package init(
         iss: String, sub: String, aud: [String], iat: Int64, exp: Int64, jti: String, userID: String,
         applicationID: String, credentialID: String, webauthnTime: String, userpwTime: String?, amr: [String]
     ) {
@@ -47,7 +47,7 @@ public struct LoginTokenClaims: Codable, Sendable, Equatable {
     }
 
     /// The `sub` of every login token.
-    public static let subject = "UMFA_login"
+    package static let subject = "UMFA_login"
 
     /// The JSON names of the claims, shared by ``ReceivedLoginClaims`` and
     /// ``LoginClaimsFastPath``.

@@ -3,17 +3,17 @@ import Foundation
 
 /// The key that seals secrets at rest (token signing keys): 32 bytes, from
 /// `UMFA_MASTER_KEY` or from a generated key file of mode 0600 in the data directory.
-public struct MasterKey: Sendable {
+package struct MasterKey: Sendable {
     let key: SymmetricKey
 
     /// Why a master key could not be had.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// What went wrong, without the key itself.
-        public let description: String
+        package let description: String
     }
 
     /// Reads a key given as base64 (standard or URL-safe, padded or not) of exactly 32 bytes.
-    public init(base64 text: String) throws(Failure) {
+    package init(base64 text: String) throws(Failure) {
         var standard = text.trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while standard.hasSuffix("=") { standard.removeLast() }
@@ -42,7 +42,7 @@ public struct MasterKey: Sendable {
     /// 0600 from the start, never widened afterwards) and then linked into place, so it is
     /// never readable by others, not even for a moment, a reader never sees half a key, and
     /// two servers starting together on one data directory end up with the same key.
-    public static func loadOrCreate(in directory: URL) throws -> MasterKey {
+    package static func loadOrCreate(in directory: URL) throws -> MasterKey {
         let file = directory.appendingPathComponent("master.key")
         if let existing = try read(file) { return existing }
         let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { [UInt8]($0) }
@@ -100,14 +100,14 @@ public struct MasterKey: Sendable {
     }
 
     /// Encrypts and authenticates `plaintext`, binding it to `context` (for example a key id).
-    public func seal(_ plaintext: [UInt8], context: String) throws -> [UInt8] {
+    package func seal(_ plaintext: [UInt8], context: String) throws -> [UInt8] {
         let box = try AES.GCM.seal(plaintext, using: key, authenticating: Array(context.utf8))
         guard let combined = box.combined else { throw Failure(description: "sealing failed") }
         return [UInt8](combined)
     }
 
     /// Decrypts what ``seal(_:context:)`` produced for the same context.
-    public func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
+    package func open(_ sealed: [UInt8], context: String) throws -> [UInt8] {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
             return [UInt8](try AES.GCM.open(box, using: key, authenticating: Array(context.utf8)))

@@ -13,15 +13,15 @@ import _CryptoExtras
 /// IFMA where the CPU has it. Other builds, and a key libcrypto cannot read, sign through
 /// swift-crypto's BoringSSL. RSASSA-PKCS1-v1_5 is deterministic (RFC 8017 §8.2.1), so both
 /// give the same bytes for the same key and input.
-public struct RS256Signer: Sendable {
+package struct RS256Signer: Sendable {
     /// The key, as swift-crypto holds it (its public half, its DER form).
-    public let key: _RSA.Signing.PrivateKey
+    package let key: _RSA.Signing.PrivateKey
     #if UMFA_SYSTEM_LIBCRYPTO
         private let systemKey: LibcryptoRSAKey?
     #endif
 
     /// A signer for `key`.
-    public init(_ key: _RSA.Signing.PrivateKey) {
+    package init(_ key: _RSA.Signing.PrivateKey) {
         self.key = key
         #if UMFA_SYSTEM_LIBCRYPTO
             systemKey = LibcryptoRSAKey(pkcs1DER: [UInt8](key.derRepresentation))
@@ -29,7 +29,7 @@ public struct RS256Signer: Sendable {
     }
 
     /// The library its signatures come from, for the benchmarks.
-    public var library: String {
+    package var library: String {
         #if UMFA_SYSTEM_LIBCRYPTO
             if systemKey != nil { return Self.buildLibrary }
         #endif
@@ -37,7 +37,7 @@ public struct RS256Signer: Sendable {
     }
 
     /// The library this build signs RS256 with, for the server's start-up log.
-    public static var buildLibrary: String {
+    package static var buildLibrary: String {
         #if UMFA_SYSTEM_LIBCRYPTO
             return LibcryptoRSAKey.version + " (system libcrypto)"
         #else
@@ -49,7 +49,7 @@ public struct RS256Signer: Sendable {
 
     /// The RS256 signature over `signingInput`: the RSASSA-PKCS1-v1_5 signature of its SHA-256
     /// digest, as long as the modulus.
-    public func signature(for signingInput: Data) throws -> Data {
+    package func signature(for signingInput: Data) throws -> Data {
         #if UMFA_SYSTEM_LIBCRYPTO
             if let systemKey { return try systemKey.signature(for: signingInput) }
         #endif

@@ -2,7 +2,7 @@ import Foundation
 
 /// The part of the store the token service uses: the signing keys, sealed with the master key.
 /// The token service declares it; each store engine (UMFAStorage's SQL store) conforms.
-public protocol SigningKeyStore: Sendable {
+package protocol SigningKeyStore: Sendable {
     /// Every signing key, newest first (within one millisecond the current one first).
     func signingKeys() async throws -> [SigningKeyRecord]
     /// Adds a signing key and retires the other current keys of its algorithm at `retiring`.
@@ -18,22 +18,22 @@ public protocol SigningKeyStore: Sendable {
 }
 
 /// A token signing key; the private half is encrypted with the master key.
-public struct SigningKeyRecord: Sendable, Hashable {
+package struct SigningKeyRecord: Sendable, Hashable {
     /// The key id published in JWKS and JWT headers.
-    public var kid: String
+    package var kid: String
     /// The algorithm: `RS256`, `ES256` or `EdDSA`.
-    public var algorithm: String
+    package var algorithm: String
     /// The public key, SubjectPublicKeyInfo DER.
-    public var publicKey: [UInt8]
+    package var publicKey: [UInt8]
     /// The private key sealed with AES-GCM under the master key.
-    public var sealedPrivateKey: [UInt8]
+    package var sealedPrivateKey: [UInt8]
     /// When it was created.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it stopped signing; retired keys still verify until their tokens expire.
-    public var retiredAt: Date?
+    package var retiredAt: Date?
 
     /// Creates a signing key record.
-    public init(
+    package init(
         kid: String, algorithm: String, publicKey: [UInt8], sealedPrivateKey: [UInt8], createdAt: Date,
         retiredAt: Date?
     ) {

@@ -16,11 +16,11 @@ import UMFAJOSE
 /// instance reaches this one within ``refreshInterval`` (it starts signing with it and lists it
 /// in JWKS), and at once for validation: a token whose `kid` is not known yet makes the
 /// service reload the keys.
-public actor TokenService {
+package actor TokenService {
     private let store: any SigningKeyStore
     private let masterKey: MasterKey
     /// The `iss` of every token, `UMFA::Authenticator` by default.
-    public nonisolated let issuer: String
+    package nonisolated let issuer: String
     /// The loaded keys, read without entering the actor: signing and validating run on any
     /// number of threads at once. Only loading keys goes through the actor.
     private nonisolated let keySet = KeySetBox()
@@ -28,14 +28,14 @@ public actor TokenService {
     nonisolated let verifiedTokens = VerifiedTokenMemo()
     private var published: [SigningKeyRecord] = []
     /// How old the loaded key set may get before signing or JWKS looks at the store again.
-    public nonisolated let refreshInterval: Duration
+    package nonisolated let refreshInterval: Duration
     /// The clock keys are created and retired by, and JWKS is judged at.
     private nonisolated let now: @Sendable () -> Date
     /// Told of every signature made (its algorithm and how long it took), for metrics.
-    public nonisolated let signatureObserver: (@Sendable (TokenSigningAlgorithm, Duration) -> Void)?
+    package nonisolated let signatureObserver: (@Sendable (TokenSigningAlgorithm, Duration) -> Void)?
 
     /// Creates a service; call ``loadKeys()`` before use.
-    public init(
+    package init(
         store: any SigningKeyStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator",
         refreshInterval: Duration = .seconds(10), now: @escaping @Sendable () -> Date = { Date() },
         signatureObserver: (@Sendable (TokenSigningAlgorithm, Duration) -> Void)? = nil
@@ -71,7 +71,7 @@ public actor TokenService {
     /// Loads the signing keys, generating the first one of each algorithm under the store's
     /// migration lock, so instances starting together on a fresh database make one key of
     /// each, not one each.
-    public func loadKeys() async throws {
+    package func loadKeys() async throws {
         let stored = Set(try await store.signingKeys().map(\.algorithm))
         for algorithm in TokenSigningAlgorithm.allCases where !stored.contains(algorithm.rawValue) {
             let (masterKey, now) = (masterKey, now)
@@ -85,7 +85,7 @@ public actor TokenService {
     /// Adds a new signing key of every algorithm, each signing from now on; older keys keep
     /// validating until their tokens have expired.
     /// - Returns: the new keys' ids by algorithm.
-    public func rotate() async throws -> [TokenSigningAlgorithm: String] {
+    package func rotate() async throws -> [TokenSigningAlgorithm: String] {
         var kids: [TokenSigningAlgorithm: String] = [:]
         for algorithm in TokenSigningAlgorithm.allCases {
             let record = try Self.newKey(algorithm, sealedWith: masterKey, at: now())
@@ -120,7 +120,7 @@ public actor TokenService {
     }
 
     /// Signs a login token for `claims` with the current key of `algorithm`, in the calling task.
-    public nonisolated func issue(_ claims: LoginTokenClaims, algorithm: TokenSigningAlgorithm = .rs256)
+    package nonisolated func issue(_ claims: LoginTokenClaims, algorithm: TokenSigningAlgorithm = .rs256)
         async throws -> String
     {
         let key = try await currentSigningKey(algorithm)
@@ -147,7 +147,7 @@ public actor TokenService {
 
     /// The public keys, current and retired, as a JWK Set; a key retired longer ago than
     /// ``longestLifetime`` is left out, since no token it signed can still be valid.
-    public func jwks() async throws -> JWKSDocument {
+    package func jwks() async throws -> JWKSDocument {
         try await refreshIfStale()
         let now = now()
         let live = published.filter { record in
@@ -158,10 +158,10 @@ public actor TokenService {
 
     /// The longest token lifetime an application may set; a key retired longer ago than this
     /// has no unexpired token left, so it validates nothing and leaves the JWKS.
-    public static let longestLifetime: TimeInterval = 86_400
+    package static let longestLifetime: TimeInterval = 86_400
 
     /// How far ahead of this server's clock a token's `iat` may be (another instance's clock).
-    public static let clockSkew: TimeInterval = 60
+    package static let clockSkew: TimeInterval = 60
 
     /// Validates a login token for `applicationID` and `userID` as docs/contract.md §2 and §4 specify.
     ///
@@ -170,7 +170,7 @@ public actor TokenService {
     /// and none once it has been retired for longer than `maximumLifetime`.
     /// - Throws: ``TokenValidationFailure`` whose message names the reason, in the style
     ///   `Invalid JWT: There is no user_id claim`.
-    public nonisolated func validate(
+    package nonisolated func validate(
         _ token: String, applicationID: UUID, userID: String, maximumLifetime: TimeInterval, now: Date = Date()
     ) async throws(TokenValidationFailure) -> LoginTokenClaims? {
         let (claims, key, unseen) = try await verifiedClaims(token, now: now, maximumLifetime: maximumLifetime)
@@ -314,40 +314,40 @@ public actor TokenService {
 }
 
 /// A login token failed validation; the message names why.
-public struct TokenValidationFailure: Error, Sendable, CustomStringConvertible {
+package struct TokenValidationFailure: Error, Sendable, CustomStringConvertible {
     /// The reason, such as `Invalid JWT: There is no user_id claim`.
-    public let message: String
+    package let message: String
 
     /// Creates a failure.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The reason.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A JWK Set (RFC 7517 §5) of the signing keys: RSA (RS256), EC P-256 (ES256) and OKP
 /// Ed25519 (EdDSA, RFC 8037).
-public struct JWKSDocument: Codable, Sendable, Equatable {
+package struct JWKSDocument: Codable, Sendable, Equatable {
     /// One public key.
-    public struct Key: Codable, Sendable, Equatable {
+    package struct Key: Codable, Sendable, Equatable {
         /// `RSA`, `EC` or `OKP`.
-        public let kty: String
+        package let kty: String
         /// The key id, its RFC 7638 thumbprint.
-        public let kid: String
+        package let kid: String
         /// `sig`.
-        public let use: String
+        package let use: String
         /// `RS256`, `ES256` or `EdDSA`.
-        public let alg: String
+        package let alg: String
         /// The modulus of an RSA key, base64url.
-        public let n: String?
+        package let n: String?
         /// The public exponent of an RSA key, base64url.
-        public let e: String?
+        package let e: String?
         /// The curve of an EC or OKP key: `P-256` or `Ed25519`.
-        public let crv: String?
+        package let crv: String?
         /// The x coordinate of an EC key, or the public key of an OKP key, base64url.
-        public let x: String?
+        package let x: String?
         /// The y coordinate of an EC key, base64url.
-        public let y: String?
+        package let y: String?
 
         init?(record: SigningKeyRecord) {
             guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm),
@@ -363,7 +363,7 @@ public struct JWKSDocument: Codable, Sendable, Equatable {
     }
 
     /// The keys.
-    public let keys: [Key]
+    package let keys: [Key]
 }
 
 /// Base64url without padding for `Data`, as JWS (RFC 7515 §2) writes it. Tokens are read

@@ -1,7 +1,7 @@
 import UMFAJOSE
 
 /// The JWS algorithm an application's tokens are signed with (RFC 7518 §3.3, §3.4; RFC 8037).
-public enum TokenSigningAlgorithm: String, Sendable, Codable, CaseIterable {
+package enum TokenSigningAlgorithm: String, Sendable, Codable, CaseIterable {
     /// RSASSA-PKCS1-v1_5 with SHA-256 over an RSA-2048 key: the default the UMFA documentation fixes.
     case rs256 = "RS256"
     /// ECDSA over P-256 with SHA-256.
@@ -10,7 +10,7 @@ public enum TokenSigningAlgorithm: String, Sendable, Codable, CaseIterable {
     case edDSA = "EdDSA"
 
     /// The JWS algorithm of the same name.
-    public var jws: JWSAlgorithm {
+    package var jws: JWSAlgorithm {
         switch self {
         case .rs256: .rs256
         case .es256: .es256

@@ -1,11 +1,11 @@
 import Foundation
 
 /// The `typ` headers of the JWTs the server signs besides login tokens.
-public enum JWTType {
+package enum JWTType {
     /// OAuth access tokens (RFC 9068 §2.1).
-    public static let accessToken = "at+jwt"
+    package static let accessToken = "at+jwt"
     /// OpenID Connect ID tokens.
-    public static let idToken = "JWT"
+    package static let idToken = "JWT"
     /// The types whose headers each signing key keeps encoded (``SigningKeySet``).
     static let all = [accessToken, idToken]
 }
@@ -16,7 +16,7 @@ public enum JWTType {
 extension TokenService {
     /// Signs `claims` with the current key of `algorithm` under the header
     /// `{"alg":…,"kid":…,"typ":type}`.
-    public nonisolated func sign(
+    package nonisolated func sign(
         _ claims: some Encodable, type: String, algorithm: TokenSigningAlgorithm = .rs256
     ) async throws -> String {
         let key = try await currentSigningKey(algorithm)
@@ -28,7 +28,7 @@ extension TokenService {
 
     /// The payload of `token` when it is a JWS of `type` signed by one of the issuer's keys (not
     /// retired longer than `maximumLifetime` ago); the caller checks the claims.
-    public nonisolated func verifiedPayload(of token: String, type: String, now: Date, maximumLifetime: TimeInterval)
+    package nonisolated func verifiedPayload(of token: String, type: String, now: Date, maximumLifetime: TimeInterval)
         async throws(TokenValidationFailure) -> Data
     {
         let (parts, _) = try await verifiedJWS(token, now: now, maximumLifetime: maximumLifetime)

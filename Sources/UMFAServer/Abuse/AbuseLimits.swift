@@ -7,29 +7,29 @@ import Foundation
 /// ``maxBlock``, so a persistent attacker waits longer and longer while a real user is never
 /// blocked for more than ``maxBlock`` after the last failure. Keys whose window and block have
 /// passed are forgotten.
-public struct AbuseLimits: Sendable, Equatable {
+package struct AbuseLimits: Sendable, Equatable {
     /// Failed ceremony verifications (registration, sign-in, unenroll)
     /// for one user from one client address within ``window``.
-    public var userFailures: Int
+    package var userFailures: Int
     /// Failed ceremony verifications from one client address, over all users, within ``window``.
-    public var addressFailures: Int
+    package var addressFailures: Int
     /// Wrong or missing admin tokens and API keys from one client address within ``window``.
-    public var credentialFailures: Int
+    package var credentialFailures: Int
     /// Requests for ceremony options (registration and authentication) from one client address
     /// within ``window``: those routes answer anyone and store a challenge.
-    public var optionsRequests: Int
+    package var optionsRequests: Int
     /// The counting window.
-    public var window: Duration
+    package var window: Duration
     /// The first block.
-    public var baseBlock: Duration
+    package var baseBlock: Duration
     /// The longest block.
-    public var maxBlock: Duration
+    package var maxBlock: Duration
     /// At most this many keys are tracked; past it the oldest are dropped, so the limiter
     /// cannot be used to exhaust memory.
-    public var maxTrackedKeys: Int
+    package var maxTrackedKeys: Int
 
     /// Creates limits; the defaults are the documented ones (docs/operators/configuration.md).
-    public init(
+    package init(
         userFailures: Int = 50, addressFailures: Int = 200, credentialFailures: Int = 50,
         optionsRequests: Int = 3000, window: Duration = .seconds(300),
         baseBlock: Duration = .seconds(30), maxBlock: Duration = .seconds(900), maxTrackedKeys: Int = 100_000
@@ -49,7 +49,7 @@ public struct AbuseLimits: Sendable, Equatable {
     /// `UMFA_LIMIT_WINDOW_SECONDS`,
     /// `UMFA_LIMIT_BLOCK_SECONDS` and `UMFA_LIMIT_MAX_BLOCK_SECONDS`; a limit of 0 turns that
     /// limit off.
-    public static func from(_ settings: SettingsReader) throws -> AbuseLimits {
+    package static func from(_ settings: SettingsReader) throws -> AbuseLimits {
         var limits = AbuseLimits()
         let counts = 0...1_000_000
         limits.userFailures = try settings.integer(.limitUserFailures, in: counts) ?? limits.userFailures

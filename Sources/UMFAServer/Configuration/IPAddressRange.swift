@@ -3,14 +3,14 @@ import Foundation
 /// An IP address or a CIDR range (`192.0.2.10`, `10.0.0.0/8`, `2001:db8::/32`), matched in
 /// binary; an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, from a dual-stack listener)
 /// matches as its IPv4 address.
-public struct IPAddressRange: Sendable, Equatable {
+package struct IPAddressRange: Sendable, Equatable {
     /// The network's address bytes (4 or 16).
     let network: [UInt8]
     /// How many leading bits must match.
     let prefixLength: Int
 
     /// Parses `address` or `address/prefix`; `nil` when it is neither.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let bytes = Self.bytes(of: String(parts[0])) else { return nil }
         let maximum = bytes.count * 8
@@ -24,7 +24,7 @@ public struct IPAddressRange: Sendable, Equatable {
     }
 
     /// Whether `address` (text, as a socket reports it) is in the range.
-    public func contains(_ address: String) -> Bool {
+    package func contains(_ address: String) -> Bool {
         guard let bytes = Self.bytes(of: address), bytes.count == network.count else { return false }
         var remaining = prefixLength
         for (mine, theirs) in zip(network, bytes) where remaining > 0 {

@@ -10,31 +10,31 @@ import UMFAEncoding
 /// about 1.5 % of the server's CPU on a PostgreSQL login (measured with scripts/bench.sh).
 /// Wrapped here, the stream formats metadata only in the messages it writes, which read as
 /// before: the handler's metadata, then the message's own, which wins a shared key.
-public struct MetadataDeferringLogHandler<Underlying: LogHandler>: LogHandler {
+package struct MetadataDeferringLogHandler<Underlying: LogHandler>: LogHandler {
     private var underlying: Underlying
 
     /// The handler's own metadata, merged into each message written.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
 
     /// Wraps `underlying`, whose own metadata is never set from here.
-    public init(_ underlying: Underlying) {
+    package init(_ underlying: Underlying) {
         self.underlying = underlying
     }
 
     /// The underlying handler's level.
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { underlying.logLevel }
         set { underlying.logLevel = newValue }
     }
 
     /// The underlying handler's metadata provider.
-    public var metadataProvider: Logger.MetadataProvider? {
+    package var metadataProvider: Logger.MetadataProvider? {
         get { underlying.metadataProvider }
         set { underlying.metadataProvider = newValue }
     }
 
     /// One entry of the handler's own metadata.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
@@ -42,7 +42,7 @@ public struct MetadataDeferringLogHandler<Underlying: LogHandler>: LogHandler {
     /// Writes `event` through the underlying handler, with the handler's metadata merged in and
     /// every text escaped for one log line (``LogText``): a request's text in a message,
     /// metadata or error cannot start a line of its own (docs/contract.md §4, "Text meets HTML, protocols and logs").
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var event = event
         event.message = Logger.Message(stringLiteral: LogText.escape(event.message.description))
         let merged =
@@ -75,7 +75,7 @@ private struct EscapedError: Error, CustomStringConvertible, Sendable {
 extension Logger {
     /// The server's logger: standard error, as swift-log writes it by default, with metadata
     /// formatted only into the messages written (``MetadataDeferringLogHandler``).
-    public static func server(label: String) -> Logger {
+    package static func server(label: String) -> Logger {
         Logger(label: label) { label in MetadataDeferringLogHandler(StreamLogHandler.standardError(label: label)) }
     }
 }

@@ -4,23 +4,23 @@ import X509
 /// What the server is told about client certificates (RFC 8705): the header a trusted
 /// TLS-terminating proxy puts the client certificate in (§6.5), the proxies trusted to set it,
 /// and the trust anchors `tls_client_auth` certificates must chain to (§2.1).
-public struct MutualTLSSettings: Sendable {
+package struct MutualTLSSettings: Sendable {
     /// `UMFA_TLS_CLIENT_CERT_HEADER`: the header a trusted proxy sets to the client certificate
     /// (URL-encoded PEM as nginx's `$ssl_client_escaped_cert`, PEM, or base64 DER); `nil` reads
     /// no header (the default).
-    public var certificateHeader: String?
+    package var certificateHeader: String?
     /// `UMFA_TLS_CLIENT_CERT_TRUSTED_PROXIES`: the connected peers whose certificate header is
     /// believed; from anyone else the header is ignored.
-    public var trustedProxies: [IPAddressRange] = []
+    package var trustedProxies: [IPAddressRange] = []
     /// `UMFA_MTLS_TRUST_ANCHORS`: the CA certificates (a PEM file) a `tls_client_auth` client's
     /// certificate must chain to; none configured refuses every `tls_client_auth` client.
-    public var trustAnchors: [Certificate] = []
+    package var trustAnchors: [Certificate] = []
 
     /// Creates settings that read no header and trust no CA.
-    public init() {}
+    package init() {}
 
     /// The settings `settings` gives; a bad value throws a ``ConfigurationError`` naming it.
-    public static func from(_ settings: SettingsReader) throws -> MutualTLSSettings {
+    package static func from(_ settings: SettingsReader) throws -> MutualTLSSettings {
         var result = MutualTLSSettings()
         if let header = settings.string(.tlsClientCertHeader) {
             guard header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }) else {

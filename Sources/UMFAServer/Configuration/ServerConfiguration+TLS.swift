@@ -3,24 +3,24 @@ import Foundation
 /// HTTPS served by UMFA itself: the certificate and key files (`UMFA_TLS_CERTIFICATE`,
 /// `UMFA_TLS_KEY`), reloaded on SIGHUP and when the files change, and the optional mutual-TLS
 /// endpoint alias listener (RFC 8705 §5; `UMFA_MTLS_PORT`, `UMFA_MTLS_BASE_URL`).
-public struct TLSServing: Sendable, Equatable {
+package struct TLSServing: Sendable, Equatable {
     /// The certificate file: PEM, the leaf first, then any intermediates.
-    public var certificatePath: String
+    package var certificatePath: String
     /// The private key file (PEM) of the leaf certificate.
-    public var keyPath: String
+    package var keyPath: String
     /// The port of the mutual-TLS endpoint alias listener; `nil` serves none.
-    public var mutualTLSPort: Int?
+    package var mutualTLSPort: Int?
     /// The URL clients reach the alias at (`UMFA_MTLS_BASE_URL`); `nil` derives it from the
     /// public URL's host and ``mutualTLSPort``.
-    public var mutualTLSBaseURL: String?
+    package var mutualTLSBaseURL: String?
     /// How often the files' modification times are compared to the loaded ones
     /// (`UMFA_TLS_RELOAD_SECONDS`, default 2); `nil` reloads on SIGHUP only.
-    public var reloadPollInterval: Duration? = .seconds(2)
+    package var reloadPollInterval: Duration? = .seconds(2)
     /// The `Strict-Transport-Security` header every HTTPS answer carries (RFC 6797).
-    public var strictTransportSecurity = StrictTransportSecurity()
+    package var strictTransportSecurity = StrictTransportSecurity()
 
     /// Creates the settings.
-    public init(
+    package init(
         certificatePath: String, keyPath: String, mutualTLSPort: Int? = nil, mutualTLSBaseURL: String? = nil
     ) {
         self.certificatePath = certificatePath

@@ -2,16 +2,16 @@ import Foundation
 import UMFAWebAuthn
 
 /// Everything `umfa serve` can be told, from flags or the environment (docs/contract.md §3).
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// Where the data lives.
-    public enum Database: Sendable, Equatable {
+    package enum Database: Sendable, Equatable {
         /// An SQLite file.
         case sqlite(path: String)
         /// A PostgreSQL URL.
         case postgres(url: String)
 
         /// Parses `sqlite:///path/file.sqlite` or `postgres://user:pass@host:port/db`.
-        public static func parse(_ text: String) throws -> Database {
+        package static func parse(_ text: String) throws -> Database {
             if text.hasPrefix("sqlite://") {
                 let path = String(text.dropFirst("sqlite://".count))
                 guard !path.isEmpty else {
@@ -26,72 +26,72 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The address to listen on.
-    public var host: String
+    package var host: String
     /// The port to listen on; 0 picks a free one.
-    public var port: Int
+    package var port: Int
     /// The data directory (master key file, default SQLite file).
-    public var dataDirectory: URL
+    package var dataDirectory: URL
     /// The database; `nil` means `<data dir>/umfa.sqlite`.
-    public var database: Database?
+    package var database: Database?
     /// The admin token as given (`UMFA_ADMIN_TOKEN`); `nil` generates one on first start.
-    public var adminToken: String?
+    package var adminToken: String?
     /// The master key in base64 (`UMFA_MASTER_KEY`); `nil` uses a key file in the data dir.
-    public var masterKey: String?
+    package var masterKey: String?
     /// The login token issuer.
-    public var issuer: String
+    package var issuer: String
     /// Whether a fresh database gets a development application.
-    public var createDefaultApplication: Bool
+    package var createDefaultApplication: Bool
     /// The server's own origin for the development application; derived from host and port.
-    public var publicOrigin: String?
+    package var publicOrigin: String?
     /// The URL clients reach the server at (`UMFA_PUBLIC_URL`): the base of every OpenID Connect
     /// issuer (`<public URL>/oidc/<application_id>`); `nil` uses the server's own address.
-    public var publicURL: String?
+    package var publicURL: String?
     /// How long challenges are accepted.
-    public var challengeLifetime: Duration
+    package var challengeLifetime: Duration
     /// How soon a signing key rotated on another instance is used here.
-    public var signingKeyRefreshInterval: Duration = .seconds(10)
+    package var signingKeyRefreshInterval: Duration = .seconds(10)
     /// How long validate-token trusts what it read of an API key's application and a login
     /// token's credential (`UMFA_VALIDATION_CACHE_SECONDS`, default 5, `0` off): the longest a
     /// deletion made on another instance goes unseen here. Changes made through this instance
     /// are seen at once.
-    public var validationCacheLifetime: Duration = .seconds(5)
+    package var validationCacheLifetime: Duration = .seconds(5)
     /// The clock for challenges, enrollment tokens and login tokens; tests inject a fixed one.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// Whether the demo page names the development application (it then works at `/` without
     /// `?app=`); `umfa serve --no-default-app` turns it off.
-    public var demoRoutes = true
+    package var demoRoutes = true
     /// The abuse limits (429 with `Retry-After`).
-    public var abuseLimits = AbuseLimits()
+    package var abuseLimits = AbuseLimits()
     /// Whether the client address is the last `X-Forwarded-For` entry (behind a reverse proxy
     /// that sets it) instead of the connected peer.
-    public var trustForwardedFor = false
+    package var trustForwardedFor = false
     /// The bearer token `/metrics` asks for (`UMFA_METRICS_TOKEN`), compared in constant time
     /// and never logged; `nil` serves `/metrics` only to callers on this machine (a loopback
     /// peer, no `X-Forwarded-For` or `Forwarded` header).
-    public var metricsToken: String?
+    package var metricsToken: String?
     /// A connection that sends nothing for this long — between requests, or before a request's
     /// head is complete — is closed. Longer than the keep-alive of common HTTP clients, so a
     /// client rarely sends on a connection the server is closing.
-    public var idleTimeout: Duration = .seconds(120)
+    package var idleTimeout: Duration = .seconds(120)
     /// A request body must arrive in full within this time, else 408.
-    public var bodyReadTimeout: Duration = .seconds(10)
+    package var bodyReadTimeout: Duration = .seconds(10)
     /// How long audit events are kept (`UMFA_AUDIT_RETENTION_DAYS`, default 90 days).
-    public var auditRetention: Duration = .seconds(90 * 86_400)
+    package var auditRetention: Duration = .seconds(90 * 86_400)
     /// Push services told of each approval for a named user (docs/contract.md §7); none by default.
-    public var approvalDispatchers: [any ApprovalDispatcher] = []
+    package var approvalDispatchers: [any ApprovalDispatcher] = []
     /// How long one webhook delivery may take (`UMFA_WEBHOOK_TIMEOUT_SECONDS`, default 10).
-    public var webhookTimeout: Duration = .seconds(10)
+    package var webhookTimeout: Duration = .seconds(10)
     /// Client certificates (RFC 8705): a trusted proxy's header and the `tls_client_auth` CAs.
-    public var mutualTLS = MutualTLSSettings()
+    package var mutualTLS = MutualTLSSettings()
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
-    public var attestationAnchors = AttestationTrustAnchors.wellKnown()
+    package var attestationAnchors = AttestationTrustAnchors.wellKnown()
     /// HTTPS served by UMFA (`UMFA_TLS_CERTIFICATE`, `UMFA_TLS_KEY`) and the mutual-TLS alias
     /// listener; `nil` (the default) serves plain HTTP.
-    public var tls: TLSServing?
+    package var tls: TLSServing?
 
     /// Creates a configuration with the documented defaults.
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = URL(fileURLWithPath: ".umfa"),
         database: Database? = nil, adminToken: String? = nil, masterKey: String? = nil,
         issuer: String = "UMFA::Authenticator", createDefaultApplication: Bool = true, publicOrigin: String? = nil,
@@ -112,13 +112,13 @@ public struct ServerConfiguration: Sendable {
 
     /// Applies `UMFA_LIMIT_*` (see ``AbuseLimits/from(_:)``),
     /// `UMFA_TRUST_FORWARDED_FOR=1`, `UMFA_IDLE_TIMEOUT_SECONDS` and `UMFA_BODY_TIMEOUT_SECONDS`.
-    public mutating func applyHardening(environment: [String: String]) throws {
+    package mutating func applyHardening(environment: [String: String]) throws {
         try apply(SettingsReader(environment: environment))
     }
 
     /// Applies every setting ``SettingsReader`` knows, from whichever source gives it; a bad
     /// value throws a ``ConfigurationError`` naming the setting and its source.
-    public mutating func apply(_ settings: SettingsReader) throws {
+    package mutating func apply(_ settings: SettingsReader) throws {
         host = settings.string(.host) ?? host
         port = try settings.integer(.port, in: 0...65_535) ?? port
         if let directory = settings.string(.dataDirectory) { dataDirectory = URL(fileURLWithPath: directory) }
@@ -161,16 +161,16 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The SQLite path in use when no database was named.
-    public var resolvedDatabase: Database {
+    package var resolvedDatabase: Database {
         database ?? .sqlite(path: dataDirectory.appendingPathComponent("umfa.sqlite").path)
     }
 }
 
 /// A configuration that cannot be used; the message says what to change.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What is wrong and how to fix it.
-    public let description: String
+    package let description: String
 
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

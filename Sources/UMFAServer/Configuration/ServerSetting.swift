@@ -4,7 +4,7 @@
 /// ``SettingsReader`` reads settings only through these cases, so a setting the server reads is
 /// always one the configuration file accepts: adding a case is all it takes to make a new
 /// setting known in every source.
-public enum ServerSetting: String, CaseIterable, Sendable, Hashable {
+package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     /// The address to listen on.
     case host = "UMFA_HOST"
     /// The port to listen on.
@@ -75,14 +75,14 @@ public enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case hstsIncludeSubdomains = "UMFA_HSTS_INCLUDE_SUBDOMAINS"
 
     /// The environment variable's name (`UMFA_LIMIT_OPTIONS_REQUESTS`).
-    public var environmentName: String { rawValue }
+    package var environmentName: String { rawValue }
 
     /// The configuration file's key: the name without `UMFA_`, in lower case
     /// (`limit_options_requests`).
-    public var fileKey: String { rawValue.dropFirst("UMFA_".count).lowercased() }
+    package var fileKey: String { rawValue.dropFirst("UMFA_".count).lowercased() }
 
     /// The setting a configuration file's key names; only the exact lower-case spelling counts.
-    public init?(fileKey: String) {
+    package init?(fileKey: String) {
         guard let setting = Self.allCases.first(where: { $0.fileKey == fileKey }) else { return nil }
         self = setting
     }

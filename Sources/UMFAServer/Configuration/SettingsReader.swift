@@ -10,10 +10,10 @@ import UMFAWebAuthn
 /// A value that does not parse, a time out of range, or an unknown key in the file stops the
 /// start with a ``ConfigurationError`` naming the setting and where it came from; nothing is
 /// silently ignored.
-public struct SettingsReader: Sendable {
+package struct SettingsReader: Sendable {
     /// Every setting the server reads, by its environment name: derived from ``ServerSetting``,
     /// the only names the accessors below take, so nothing is read that the file refuses.
-    public static var known: Set<String> { Set(ServerSetting.allCases.map(\.environmentName)) }
+    package static var known: Set<String> { Set(ServerSetting.allCases.map(\.environmentName)) }
 
     private let flags: [ServerSetting: String]
     private let environment: [String: String]
@@ -26,7 +26,7 @@ public struct SettingsReader: Sendable {
     ///   - environment: the process environment.
     ///   - file: the configuration file's settings (``fileSettings(at:)``).
     ///   - fileName: the configuration file's name, for messages.
-    public init(
+    package init(
         flags: [ServerSetting: String] = [:], environment: [String: String] = [:], file: [ServerSetting: String] = [:],
         fileName: String = "the configuration file"
     ) {
@@ -37,7 +37,7 @@ public struct SettingsReader: Sendable {
     }
 
     /// Reads a configuration file (`-` for standard input) into settings.
-    public static func fileSettings(at path: String) throws -> [ServerSetting: String] {
+    package static func fileSettings(at path: String) throws -> [ServerSetting: String] {
         let data: Data?
         if path == "-" || path == "/dev/stdin" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -81,12 +81,12 @@ public struct SettingsReader: Sendable {
     }
 
     /// A text setting; an empty value counts as unset.
-    public func string(_ setting: ServerSetting) -> String? {
+    package func string(_ setting: ServerSetting) -> String? {
         raw(setting).flatMap { $0.text.isEmpty ? nil : $0.text }
     }
 
     /// A whole number within `range`.
-    public func integer(_ setting: ServerSetting, in range: ClosedRange<Int>) throws -> Int? {
+    package func integer(_ setting: ServerSetting, in range: ClosedRange<Int>) throws -> Int? {
         guard let (text, source) = raw(setting) else { return nil }
         let name = setting.environmentName
         guard let value = Int(text), range.contains(value) else {
@@ -98,7 +98,7 @@ public struct SettingsReader: Sendable {
     }
 
     /// A time in seconds (fractions allowed) within `range`, as a `Duration`.
-    public func duration(_ setting: ServerSetting, seconds range: ClosedRange<Double>) throws -> Duration? {
+    package func duration(_ setting: ServerSetting, seconds range: ClosedRange<Double>) throws -> Duration? {
         guard let (text, source) = raw(setting) else { return nil }
         let name = setting.environmentName
         guard let seconds = Double(text), seconds.isFinite, range.contains(seconds) else {
@@ -110,7 +110,7 @@ public struct SettingsReader: Sendable {
     }
 
     /// A switch: `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`.
-    public func flag(_ setting: ServerSetting) throws -> Bool? {
+    package func flag(_ setting: ServerSetting) throws -> Bool? {
         guard let (text, source) = raw(setting) else { return nil }
         let name = setting.environmentName
         switch text.lowercased() {

@@ -1,15 +1,15 @@
 /// Who is calling, as the domain needs to know it: the request's trace id (for answers and
 /// logs), the client address (for the abuse limits) and the bearer credential it presented.
 /// Built by the HTTP layer from the request context; services never see HTTP.
-public struct Caller: Sendable {
+package struct Caller: Sendable {
     /// The request's trace id (echoed or new).
-    public let traceID: String
+    package let traceID: String
     /// The client address the abuse limits count by.
-    public let clientAddress: String
+    package let clientAddress: String
     /// The `Authorization: Bearer` value, if any (an API key, the admin token or a login token).
-    public let bearer: String?
+    package let bearer: String?
     /// The `Authorization: UMFA-Device` value, if any: a device proof (docs/contract.md §7).
-    public let deviceProof: String?
+    package let deviceProof: String?
     /// The client certificate of the request (RFC 8705), when one was presented or trusted.
     var clientCertificate: PresentedClientCertificate?
     /// Where the request was addressed (the public URL or the mutual-TLS endpoint alias,
@@ -17,7 +17,7 @@ public struct Caller: Sendable {
     var address = RequestAddress.publicListener
 
     /// Creates a caller.
-    public init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil) {
+    package init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil) {
         self.traceID = traceID
         self.clientAddress = clientAddress
         self.bearer = bearer

@@ -4,9 +4,9 @@
 /// nothing of HTTP; ``ErrorMap`` is the one place that turns codes into statuses and the
 /// documented shapes. Every shape decides its status and its `error` value from ``code`` and
 /// ``reason`` only: a message is words for people, and changing it never changes an answer.
-public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure it is.
-    public enum Code: Sendable, Equatable {
+    package enum Code: Sendable, Equatable {
         /// The request is malformed (400).
         case invalidRequest
         /// The caller did not prove who it is, or a proof failed (401).
@@ -30,7 +30,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Why, where the error shapes tell failures of one code apart.
-    public enum Reason: String, Sendable, Equatable {
+    package enum Reason: String, Sendable, Equatable {
         /// The sign-in the request continues (a hosted page's interaction, an API-driven flow)
         /// expired, was used up, or is not the caller's: the flow's `session_expired` problem.
         case sessionExpired = "session_expired"
@@ -40,19 +40,19 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// Why, when a shape needs more than the code (``Reason``).
-    public let reason: Reason?
+    package let reason: Reason?
     /// The request member the failure concerns (`email`, `redirect_uris`), as the wire names it.
-    public let field: String?
+    package let field: String?
     /// What the caller is told.
-    public let message: String
+    package let message: String
     /// What only the server log is told, with the trace id: the reason behind a deliberately
     /// uniform message (a failed device-facing ceremony).
-    public let detail: String?
+    package let detail: String?
 
     /// Creates an error.
-    public init(
+    package init(
         _ code: Code, _ message: String, detail: String? = nil, reason: Reason? = nil, field: String? = nil
     ) {
         self.code = code
@@ -63,24 +63,24 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 
     /// 400: the request is malformed.
-    public static func invalid(_ message: String, field: String? = nil, reason: Reason? = nil) -> ServiceError {
+    package static func invalid(_ message: String, field: String? = nil, reason: Reason? = nil) -> ServiceError {
         ServiceError(.invalidRequest, message, reason: reason, field: field)
     }
     /// 401: unauthenticated or an invalid proof.
-    public static func unauthenticated(_ message: String, detail: String? = nil, reason: Reason? = nil)
+    package static func unauthenticated(_ message: String, detail: String? = nil, reason: Reason? = nil)
         -> ServiceError
     {
         ServiceError(.unauthenticated, message, detail: detail, reason: reason)
     }
     /// 403: not allowed by policy.
-    public static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
+    package static func forbidden(_ message: String) -> ServiceError { ServiceError(.forbidden, message) }
     /// 404: unknown resource.
-    public static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, message) }
+    package static func notFound(_ message: String) -> ServiceError { ServiceError(.notFound, message) }
     /// 409: conflict with what is stored.
-    public static func conflict(_ message: String) -> ServiceError { ServiceError(.conflict, message) }
+    package static func conflict(_ message: String) -> ServiceError { ServiceError(.conflict, message) }
     /// 500 with the generic message.
-    public static let internalFailure = ServiceError(.internalFailure, "Internal server error")
+    package static let internalFailure = ServiceError(.internalFailure, "Internal server error")
 }

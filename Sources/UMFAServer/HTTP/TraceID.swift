@@ -4,9 +4,9 @@ import Synchronization
 import UMFAEncoding
 
 /// Trace ids: echoed from the request, or a new random UUID.
-public enum TraceID {
+package enum TraceID {
     /// A new random trace id.
-    public static func make() -> String { SecureRandom.uuidString() }
+    package static func make() -> String { SecureRandom.uuidString() }
 
     /// The trace id of a request without a JSON body: its `trace_id` query parameter when
     /// valid, else a new one; settled on the context for error answers.

@@ -9,26 +9,26 @@ import Foundation
 /// The notice carries no dispatch token: the device proves itself with its device key and
 /// fetches the approval (`POST /api/umfa/approvals/pending`), so a push payload that leaks
 /// grants nothing.
-public protocol ApprovalDispatcher: Sendable {
+package protocol ApprovalDispatcher: Sendable {
     /// Called once per approval for a named user, after it is stored; a dispatcher that throws
     /// is logged and the approval stands (the device can still fetch it).
     func dispatch(_ notice: ApprovalNotice) async throws
 }
 
 /// What a dispatcher learns about a new approval.
-public struct ApprovalNotice: Sendable, Equatable {
+package struct ApprovalNotice: Sendable, Equatable {
     /// The application.
-    public let applicationID: UUID
+    package let applicationID: UUID
     /// The user whose devices are told.
-    public let userID: String
+    package let userID: String
     /// The transaction.
-    public let transactionID: String
+    package let transactionID: String
     /// The message the user will be shown ("" when none).
-    public let message: String
+    package let message: String
     /// When the approval expires.
-    public let expiresAt: Date
+    package let expiresAt: Date
     /// The push tokens the user's devices registered with their device keys.
-    public let pushTokens: [String]
+    package let pushTokens: [String]
 }
 
 extension OutOfBandService {

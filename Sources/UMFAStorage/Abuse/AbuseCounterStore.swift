@@ -2,36 +2,36 @@ import Foundation
 
 /// One abuse counter: which limit (`counter`, such as `user` or `address`) and whose failures
 /// (`key`, a fixed-size hash the server makes; never a secret or a raw identifier).
-public struct AbuseCounterKey: Sendable, Hashable {
+package struct AbuseCounterKey: Sendable, Hashable {
     /// The limit the key counts against.
-    public var counter: String
+    package var counter: String
     /// The hashed caller key.
-    public var key: String
+    package var key: String
 
     /// Creates a key.
-    public init(counter: String, key: String) {
+    package init(counter: String, key: String) {
         self.counter = counter
         self.key = key
     }
 }
 
 /// The stored state of one abuse counter.
-public struct AbuseCounterRecord: Sendable, Equatable {
+package struct AbuseCounterRecord: Sendable, Equatable {
     /// The counter and key.
-    public var key: AbuseCounterKey
+    package var key: AbuseCounterKey
     /// Failures since ``windowStart``.
-    public var failures: Int
+    package var failures: Int
     /// When the current counting window began.
-    public var windowStart: Date
+    package var windowStart: Date
     /// Until when the key is blocked, if it was blocked.
-    public var blockedUntil: Date?
+    package var blockedUntil: Date?
     /// How many blocks the key has had; the next one lasts `baseBlock * 2^strikes`.
-    public var strikes: Int
+    package var strikes: Int
     /// The last failure.
-    public var lastSeen: Date
+    package var lastSeen: Date
 
     /// Creates a record.
-    public init(
+    package init(
         key: AbuseCounterKey, failures: Int, windowStart: Date, blockedUntil: Date?, strikes: Int, lastSeen: Date
     ) {
         self.key = key
@@ -48,7 +48,7 @@ public struct AbuseCounterRecord: Sendable, Equatable {
 ///
 /// Each statement is atomic on its own; counting is a fixed window per key (the window starts
 /// at the key's first failure and restarts after ``AbuseCounterRecord/windowStart`` + window).
-public protocol AbuseCounterStore: Sendable {
+package protocol AbuseCounterStore: Sendable {
     /// The stored counters among `keys` (absent keys have no failures).
     func abuseCounters(_ keys: [AbuseCounterKey]) async throws -> [AbuseCounterRecord]
     /// Counts one failure of `key` at `now` in one statement and returns the counter after it.

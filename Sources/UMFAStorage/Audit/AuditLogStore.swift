@@ -2,30 +2,30 @@ import Foundation
 import UMFAEncoding
 
 /// One security event of the audit log (docs/contract.md §8), as stored: never a secret in any field.
-public struct AuditEventRecord: Sendable, Equatable {
+package struct AuditEventRecord: Sendable, Equatable {
     /// A time-ordered id (UUID version 7, lower case): unique on every instance.
-    public var id: String
+    package var id: String
     /// When it happened.
-    public var occurredAt: Date
+    package var occurredAt: Date
     /// The application it concerns; `nil` for server-wide events (an admin signing in).
-    public var applicationID: UUID?
+    package var applicationID: UUID?
     /// What happened: `registration.succeeded`, `credential.deleted`, …
-    public var action: String
+    package var action: String
     /// Who did it: `user:<user id>`, `api_key:<key id>`, `admin`, `client:<client id>`, `anonymous`.
-    public var actor: String
+    package var actor: String
     /// The user it concerns.
-    public var userID: String?
+    package var userID: String?
     /// The credential it concerns, base64url.
-    public var credentialID: String?
+    package var credentialID: String?
     /// The address of the client whose request caused it.
-    public var clientAddress: String
+    package var clientAddress: String
     /// The trace id of that request.
-    public var traceID: String
+    package var traceID: String
     /// What else an operator needs to know, without secrets.
-    public var details: [String: JSONValue]
+    package var details: [String: JSONValue]
 
     /// Creates an event.
-    public init(
+    package init(
         id: String, occurredAt: Date, applicationID: UUID?, action: String, actor: String, userID: String? = nil,
         credentialID: String? = nil, clientAddress: String, traceID: String, details: [String: JSONValue] = [:]
     ) {
@@ -43,20 +43,20 @@ public struct AuditEventRecord: Sendable, Equatable {
 }
 
 /// Which events a reader wants: every member that is set must match.
-public struct AuditEventFilter: Sendable, Equatable {
+package struct AuditEventFilter: Sendable, Equatable {
     /// Only this application's events.
-    public var applicationID: UUID?
+    package var applicationID: UUID?
     /// Only this user's events.
-    public var userID: String?
+    package var userID: String?
     /// Only this action.
-    public var action: String?
+    package var action: String?
     /// Events at or after this time.
-    public var since: Date?
+    package var since: Date?
     /// Events before this time.
-    public var until: Date?
+    package var until: Date?
 
     /// Creates a filter.
-    public init(
+    package init(
         applicationID: UUID? = nil, userID: String? = nil, action: String? = nil, since: Date? = nil,
         until: Date? = nil
     ) {
@@ -69,27 +69,27 @@ public struct AuditEventFilter: Sendable, Equatable {
 }
 
 /// Where a page of events ended: the next page starts after this event.
-public struct AuditCursor: Sendable, Equatable {
+package struct AuditCursor: Sendable, Equatable {
     /// The last event's time, in milliseconds since 1970.
-    public var occurredAtMilliseconds: Int64
+    package var occurredAtMilliseconds: Int64
     /// The last event's id.
-    public var id: String
+    package var id: String
 
     /// Creates a cursor at an event.
-    public init(occurredAtMilliseconds: Int64, id: String) {
+    package init(occurredAtMilliseconds: Int64, id: String) {
         self.occurredAtMilliseconds = occurredAtMilliseconds
         self.id = id
     }
 
     /// The cursor after `event`.
-    public init(after event: AuditEventRecord) {
+    package init(after event: AuditEventRecord) {
         self.init(occurredAtMilliseconds: StoredValue.milliseconds(event.occurredAt), id: event.id)
     }
 }
 
 /// The audit log, shared by every instance on the database: appended to, read oldest first in
 /// pages, and trimmed to the retention period.
-public protocol AuditLogStore: Sendable {
+package protocol AuditLogStore: Sendable {
     /// Appends an event.
     func insertAuditEvent(_ event: AuditEventRecord) async throws
     /// Up to `limit` events matching `filter`, oldest first (ties by id), after `cursor`.

@@ -1,29 +1,29 @@
 import Foundation
 
 /// A passkey of an operator of the admin console (docs/contract.md §8), for the server's own RP ID.
-public struct ConsoleCredentialRecord: Sendable, Equatable {
+package struct ConsoleCredentialRecord: Sendable, Equatable {
     /// The credential id.
-    public var credentialID: [UInt8]
+    package var credentialID: [UInt8]
     /// The COSE public key.
-    public var publicKey: [UInt8]
+    package var publicKey: [UInt8]
     /// The last sign count seen.
-    public var signCount: UInt32
+    package var signCount: UInt32
     /// The WebAuthn user handle it was made for.
-    public var userHandle: [UInt8]
+    package var userHandle: [UInt8]
     /// Whether the authenticator said it may be synced (WebAuthn's BE flag, fixed for life).
-    public var backupEligible: Bool
+    package var backupEligible: Bool
     /// The name the operator gave it.
-    public var name: String
+    package var name: String
     /// When it was enrolled.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it last signed in.
-    public var lastUsedAt: Date?
+    package var lastUsedAt: Date?
     /// The admin-token epoch it was enrolled under; `nil` for a passkey enrolled before epochs
     /// were kept, which signs nothing in.
-    public var tokenEpoch: [UInt8]?
+    package var tokenEpoch: [UInt8]?
 
     /// Creates a record.
-    public init(
+    package init(
         credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32, userHandle: [UInt8], backupEligible: Bool,
         name: String, createdAt: Date, lastUsedAt: Date? = nil, tokenEpoch: [UInt8]? = nil
     ) {
@@ -41,18 +41,18 @@ public struct ConsoleCredentialRecord: Sendable, Equatable {
 
 /// A signed-in console session, by the SHA-256 of its cookie (the CSRF token is derived from the
 /// cookie with the server secret, so it needs no row of its own).
-public struct ConsoleSessionRecord: Sendable, Equatable {
+package struct ConsoleSessionRecord: Sendable, Equatable {
     /// SHA-256 of the session cookie's value.
-    public var sessionHash: [UInt8]
+    package var sessionHash: [UInt8]
     /// The passkey that signed in.
-    public var credentialID: [UInt8]
+    package var credentialID: [UInt8]
     /// When it started.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it ends.
-    public var expiresAt: Date
+    package var expiresAt: Date
 
     /// Creates a record.
-    public init(sessionHash: [UInt8], credentialID: [UInt8], createdAt: Date, expiresAt: Date) {
+    package init(sessionHash: [UInt8], credentialID: [UInt8], createdAt: Date, expiresAt: Date) {
         self.sessionHash = sessionHash
         self.credentialID = credentialID
         self.createdAt = createdAt
@@ -62,7 +62,7 @@ public struct ConsoleSessionRecord: Sendable, Equatable {
 
 /// The admin console's operator passkeys and sessions, shared by every instance; and the
 /// recent users of an application, for the console's user page.
-public protocol ConsoleStore: Sendable {
+package protocol ConsoleStore: Sendable {
     /// Adds an operator passkey; ``StoreError/Code/conflict`` when the id exists.
     func insertConsoleCredential(_ credential: ConsoleCredentialRecord) async throws
     /// An operator passkey by id.

@@ -4,20 +4,20 @@ import Foundation
 ///
 /// The id is the first 16 characters of the key's stored hash (base64url), so it names the
 /// key without revealing it and needs no column of its own.
-public struct APIKeyRecord: Sendable, Hashable {
+package struct APIKeyRecord: Sendable, Hashable {
     /// The key id.
-    public let keyID: String
+    package let keyID: String
     /// When the key was created.
-    public let createdAt: Date
+    package let createdAt: Date
 
     /// Creates a record.
-    public init(keyID: String, createdAt: Date) {
+    package init(keyID: String, createdAt: Date) {
         self.keyID = keyID
         self.createdAt = createdAt
     }
 
     /// The key id of a stored hash.
-    public static func keyID(forHash hash: [UInt8]) -> String {
+    package static func keyID(forHash hash: [UInt8]) -> String {
         String(StoredValue.text(hash).prefix(16))
     }
 }

@@ -1,6 +1,6 @@
 /// A hint an application gives the user agent about which authenticator to offer
 /// (`PublicKeyCredentialHint`, WebAuthn L3 §5.8.7).
-public enum CredentialHintSetting: String, Sendable, Codable, CaseIterable {
+package enum CredentialHintSetting: String, Sendable, Codable, CaseIterable {
     /// A removable security key.
     case securityKey = "security-key"
     /// The platform authenticator of the device in use.
@@ -11,7 +11,7 @@ public enum CredentialHintSetting: String, Sendable, Codable, CaseIterable {
 
 /// The CTAP 2.1 `credProtect` level a registration asks for, as WebAuthn's
 /// `credentialProtectionPolicy` extension input names it (CTAP 2.1 §12.1).
-public enum CredentialProtectionPolicySetting: String, Sendable, Codable, CaseIterable {
+package enum CredentialProtectionPolicySetting: String, Sendable, Codable, CaseIterable {
     /// Level 1: the credential answers with or without user verification.
     case userVerificationOptional
     /// Level 2: without user verification only when the caller names its credential id.
@@ -23,24 +23,24 @@ public enum CredentialProtectionPolicySetting: String, Sendable, Codable, CaseIt
 /// What an application's creation and request options ask of the client beyond the
 /// ceremony's basics: hints (§5.4 `hints`), preferred attestation formats (§5.4
 /// `attestationFormats`) and the credential protection level (CTAP 2.1 `credProtect`).
-public struct CeremonyPreferences: Sendable, Hashable {
+package struct CeremonyPreferences: Sendable, Hashable {
     /// Hints for the user agent, most preferred first; empty for none.
-    public var hints: [CredentialHintSetting]
+    package var hints: [CredentialHintSetting]
     /// Attestation statement formats, most preferred first; empty for no preference.
-    public var attestationFormats: [String]
+    package var attestationFormats: [String]
     /// The credential protection level registrations ask for; `nil` for none.
-    public var credentialProtectionPolicy: CredentialProtectionPolicySetting?
+    package var credentialProtectionPolicy: CredentialProtectionPolicySetting?
     /// Whether the client must refuse an authenticator that cannot apply the level.
-    public var enforceCredentialProtectionPolicy: Bool
+    package var enforceCredentialProtectionPolicy: Bool
 
     /// The attestation statement format identifiers registered with IANA (WebAuthn L3 §8), the
     /// only ones `attestationFormats` may name.
-    public static let registeredAttestationFormats = [
+    package static let registeredAttestationFormats = [
         "packed", "tpm", "android-key", "android-safetynet", "fido-u2f", "apple", "none", "compound",
     ]
 
     /// Creates preferences; the defaults ask for nothing.
-    public init(
+    package init(
         hints: [CredentialHintSetting] = [], attestationFormats: [String] = [],
         credentialProtectionPolicy: CredentialProtectionPolicySetting? = nil,
         enforceCredentialProtectionPolicy: Bool = false

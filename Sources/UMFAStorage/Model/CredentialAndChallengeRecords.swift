@@ -2,46 +2,46 @@ import Foundation
 import UMFATokens
 
 /// A registered credential with the record §7.1 step 27 describes and what the server adds.
-public struct StoredCredential: Sendable, Hashable {
+package struct StoredCredential: Sendable, Hashable {
     /// The application.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// The owner's user id.
-    public var userID: String
+    package var userID: String
     /// The credential id.
-    public var credentialID: [UInt8]
+    package var credentialID: [UInt8]
     /// The COSE public key.
-    public var publicKey: [UInt8]
+    package var publicKey: [UInt8]
     /// The last sign count.
-    public var signCount: UInt32
+    package var signCount: UInt32
     /// The authenticator's AAGUID.
-    public var aaguid: [UInt8]
+    package var aaguid: [UInt8]
     /// Transports the authenticator reported.
-    public var transports: [String]
+    package var transports: [String]
     /// BE at registration.
-    public var backupEligible: Bool
+    package var backupEligible: Bool
     /// BS as last seen.
-    public var backupState: Bool
+    package var backupState: Bool
     /// Whether the user was ever verified with it.
-    public var uvInitialized: Bool
+    package var uvInitialized: Bool
     /// The attestation format at registration.
-    public var attestationFormat: String
+    package var attestationFormat: String
     /// A name for the device, given at enrollment.
-    public var deviceName: String?
+    package var deviceName: String?
     /// When it was registered.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it was last used to sign in.
-    public var lastUsedAt: Date?
+    package var lastUsedAt: Date?
     /// The authenticator model's name from FIDO metadata, such as "YubiKey 5 Series with NFC".
-    public var authenticatorName: String?
+    package var authenticatorName: String?
     /// Whether the client said the credential is discoverable (`credProps.rk`, WebAuthn L3
     /// §10.1.3); `nil` when it did not say.
-    public var discoverable: Bool?
+    package var discoverable: Bool?
     /// Whether the client said the credential supports PRF (`prf.enabled`, WebAuthn L3
     /// §10.1.4); `nil` when it did not say.
-    public var prfEnabled: Bool?
+    package var prfEnabled: Bool?
 
     /// Creates a credential record.
-    public init(
+    package init(
         applicationID: UUID, userID: String, credentialID: [UInt8], publicKey: [UInt8], signCount: UInt32,
         aaguid: [UInt8], transports: [String], backupEligible: Bool, backupState: Bool, uvInitialized: Bool,
         attestationFormat: String, deviceName: String?, createdAt: Date, lastUsedAt: Date?,
@@ -66,7 +66,7 @@ public struct StoredCredential: Sendable, Hashable {
 }
 
 /// The ceremony a challenge was issued for.
-public enum CeremonyKind: String, Sendable, Codable {
+package enum CeremonyKind: String, Sendable, Codable {
     /// Registration (§7.1).
     case registration
     /// Authentication (§7.2), also used by unenroll and credential validation.
@@ -78,34 +78,34 @@ public enum CeremonyKind: String, Sendable, Codable {
 }
 
 /// An issued challenge, bound to application, user and ceremony, used at most once.
-public struct ChallengeRecord: Sendable, Hashable {
+package struct ChallengeRecord: Sendable, Hashable {
     /// The challenge bytes.
-    public var challenge: [UInt8]
+    package var challenge: [UInt8]
     /// The application.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// The user it was issued for, or `nil` for a discoverable sign-in.
-    public var userID: String?
+    package var userID: String?
     /// The ceremony.
-    public var ceremony: CeremonyKind
+    package var ceremony: CeremonyKind
     /// The user verification requirement in the options.
-    public var userVerification: UserVerificationSetting
+    package var userVerification: UserVerificationSetting
     /// For registrations granted by an enrollment token: when the application last checked
     /// the user's password.
-    public var userpwTime: Date?
+    package var userpwTime: Date?
     /// When it stops being accepted.
-    public var expiresAt: Date
+    package var expiresAt: Date
     /// The credential ids the request options listed in `allowCredentials`, checked again at
     /// verification (§7.2 step 5); empty when none were listed.
-    public var allowCredentials: [[UInt8]]
+    package var allowCredentials: [[UInt8]]
     /// For registrations: what allowed this one to start, checked again at verification.
-    public var grant: RegistrationGrantKind?
+    package var grant: RegistrationGrantKind?
     /// For registrations granted by an enrollment token: the token's hash. The token is spent
     /// when the registration is verified, not when options are asked for, so a client that
     /// lost the options response can ask again with the same token.
-    public var enrollmentTokenHash: [UInt8]?
+    package var enrollmentTokenHash: [UInt8]?
 
     /// Creates a challenge record.
-    public init(
+    package init(
         challenge: [UInt8], applicationID: UUID, userID: String?, ceremony: CeremonyKind,
         userVerification: UserVerificationSetting,
         userpwTime: Date? = nil, expiresAt: Date, allowCredentials: [[UInt8]] = [],
@@ -125,7 +125,7 @@ public struct ChallengeRecord: Sendable, Hashable {
 }
 
 /// What allowed a registration to start (docs/contract.md §2, enrollment policy).
-public enum RegistrationGrantKind: String, Sendable, Codable {
+package enum RegistrationGrantKind: String, Sendable, Codable {
     /// The `open` policy, for a user without credentials: valid only while the user still has
     /// none when the registration is verified.
     case openFirstEnrollment = "open-first"
@@ -142,20 +142,20 @@ public enum RegistrationGrantKind: String, Sendable, Codable {
 }
 
 /// A single-use enrollment grant, stored only as a hash.
-public struct EnrollmentTokenRecord: Sendable, Hashable {
+package struct EnrollmentTokenRecord: Sendable, Hashable {
     /// SHA-256 of the token.
-    public var tokenHash: [UInt8]
+    package var tokenHash: [UInt8]
     /// The application.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// The user it grants enrollment to.
-    public var userID: String
+    package var userID: String
     /// When the application last checked the user's password, if it said.
-    public var userpwTime: Date?
+    package var userpwTime: Date?
     /// When it stops being accepted.
-    public var expiresAt: Date
+    package var expiresAt: Date
 
     /// Creates an enrollment token record.
-    public init(tokenHash: [UInt8], applicationID: UUID, userID: String, userpwTime: Date?, expiresAt: Date) {
+    package init(tokenHash: [UInt8], applicationID: UUID, userID: String, userpwTime: Date?, expiresAt: Date) {
         self.tokenHash = tokenHash
         self.applicationID = applicationID
         self.userID = userID

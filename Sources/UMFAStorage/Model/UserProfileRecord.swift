@@ -1,28 +1,28 @@
 import Foundation
 
 /// A user's profile: the OpenID Connect Core §5.1 claims UMFA keeps.
-public struct UserProfileRecord: Sendable, Equatable {
+package struct UserProfileRecord: Sendable, Equatable {
     /// The application the user belongs to.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// The user.
-    public var userID: String
+    package var userID: String
     /// Email address; unique per application, compared without case.
-    public var email: String?
+    package var email: String?
     /// Whether the application verified the email address.
-    public var emailVerified: Bool
+    package var emailVerified: Bool
     /// Given name.
-    public var givenName: String?
+    package var givenName: String?
     /// Family name.
-    public var familyName: String?
+    package var familyName: String?
     /// Phone number.
-    public var phoneNumber: String?
+    package var phoneNumber: String?
     /// Whether the application verified the phone number.
-    public var phoneNumberVerified: Bool
+    package var phoneNumberVerified: Bool
     /// When the profile last changed.
-    public var updatedAt: Date
+    package var updatedAt: Date
 
     /// Creates a profile.
-    public init(
+    package init(
         applicationID: UUID, userID: String, email: String?, emailVerified: Bool, givenName: String?,
         familyName: String?, phoneNumber: String?, phoneNumberVerified: Bool, updatedAt: Date
     ) {
@@ -42,7 +42,7 @@ public struct UserProfileRecord: Sendable, Equatable {
 }
 
 /// Users' profiles.
-public protocol UserProfileStore: Sendable {
+package protocol UserProfileStore: Sendable {
     /// Inserts or replaces the user's profile; ``StoreError/Code/conflict`` when another user of
     /// the application has the same email (without case), or the user does not exist.
     func saveUserProfile(_ profile: UserProfileRecord) async throws

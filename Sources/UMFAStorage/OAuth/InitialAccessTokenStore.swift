@@ -2,22 +2,22 @@ import Foundation
 
 /// An initial access token (RFC 7591 §3) the admin issued for dynamic client registration:
 /// kept by its SHA-256, good for `usesLeft` registrations until it expires.
-public struct InitialAccessTokenRecord: Sendable, Equatable {
+package struct InitialAccessTokenRecord: Sendable, Equatable {
     /// SHA-256 of the token.
-    public var tokenHash: [UInt8]
+    package var tokenHash: [UInt8]
     /// The application (issuer) whose registration endpoint accepts it.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// How many more clients it may register.
-    public var usesLeft: Int
+    package var usesLeft: Int
     /// When it stops working.
-    public var expiresAt: Date
+    package var expiresAt: Date
     /// When it was issued.
-    public var createdAt: Date
+    package var createdAt: Date
     /// The scopes a client registered with it may ask for; `nil`: the application's allowed scopes.
-    public var scopes: [String]?
+    package var scopes: [String]?
 
     /// Creates a record.
-    public init(
+    package init(
         tokenHash: [UInt8], applicationID: UUID, usesLeft: Int, expiresAt: Date, createdAt: Date,
         scopes: [String]? = nil
     ) {
@@ -31,7 +31,7 @@ public struct InitialAccessTokenRecord: Sendable, Equatable {
 }
 
 /// Initial access tokens, shared by every instance on the database.
-public protocol InitialAccessTokenStore: Sendable {
+package protocol InitialAccessTokenStore: Sendable {
     /// Adds a token.
     func insertInitialAccessToken(_ token: InitialAccessTokenRecord) async throws
     /// The token with this hash when it is live at `now` (a use left, not expired), without

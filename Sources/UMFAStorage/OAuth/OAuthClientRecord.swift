@@ -1,7 +1,7 @@
 import Foundation
 
 /// How an OAuth client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`).
-public enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable {
+package enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable {
     /// A public client (a native or browser app): no secret; PKCE S256 is required.
     case none
     /// `Authorization: Basic` with the client id and secret (RFC 6749 §2.3.1).
@@ -20,65 +20,65 @@ public enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable 
     case selfSignedTLSClientAuth = "self_signed_tls_client_auth"
 
     /// Whether the client can authenticate (holds a secret or a private key).
-    public var isConfidential: Bool { self != .none }
+    package var isConfidential: Bool { self != .none }
     /// Whether the client authenticates with a secret UMFA issues (shown once, stored hashed).
-    public var usesSecret: Bool { self == .clientSecretBasic || self == .clientSecretPost || self == .clientSecretJWT }
+    package var usesSecret: Bool { self == .clientSecretBasic || self == .clientSecretPost || self == .clientSecretJWT }
     /// Whether the client authenticates with its TLS client certificate (RFC 8705 §2).
-    public var usesCertificate: Bool { self == .tlsClientAuth || self == .selfSignedTLSClientAuth }
+    package var usesCertificate: Bool { self == .tlsClientAuth || self == .selfSignedTLSClientAuth }
 }
 
 /// An OAuth 2.0 / OpenID Connect client of one application (docs/contract.md §5).
-public struct OAuthClientRecord: Sendable, Equatable {
+package struct OAuthClientRecord: Sendable, Equatable {
     /// The client id, unique over all applications.
-    public var clientID: String
+    package var clientID: String
     /// The application (issuer) the client belongs to.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// A human name (`client_name`).
-    public var name: String
+    package var name: String
     /// SHA-256 of the client secret; `nil` for a public client.
-    public var secretHash: [UInt8]?
+    package var secretHash: [UInt8]?
     /// Redirect URIs, matched exactly.
-    public var redirectURIs: [String]
+    package var redirectURIs: [String]
     /// Grant types the client may use.
-    public var grantTypes: [String]
+    package var grantTypes: [String]
     /// Response types the client may use.
-    public var responseTypes: [String]
+    package var responseTypes: [String]
     /// How the client authenticates at the token endpoint.
-    public var authenticationMethod: ClientAuthenticationMethod
+    package var authenticationMethod: ClientAuthenticationMethod
     /// The scopes the client may ask for.
-    public var scopes: [String]
+    package var scopes: [String]
     /// Where RP-initiated logout may send the browser back to.
-    public var postLogoutRedirectURIs: [String]
+    package var postLogoutRedirectURIs: [String]
     /// A first-party client skips the consent screen.
-    public var firstParty: Bool
+    package var firstParty: Bool
     /// Access tokens live this long, in seconds.
-    public var accessTokenTTLSeconds: Int
+    package var accessTokenTTLSeconds: Int
     /// Refresh tokens live this long, in seconds.
-    public var refreshTokenTTLSeconds: Int
+    package var refreshTokenTTLSeconds: Int
     /// When it was registered.
-    public var createdAt: Date
+    package var createdAt: Date
     /// Whether the client may start authorization requests only through PAR (RFC 9126 §6).
-    public var requirePushedAuthorizationRequests: Bool
+    package var requirePushedAuthorizationRequests: Bool
     /// Whether every access token of the client must be DPoP-bound (RFC 9449 §5.2).
-    public var dpopBoundAccessTokens: Bool
+    package var dpopBoundAccessTokens: Bool
     /// The client's public keys, a JWK Set as JSON (`private_key_jwt`).
-    public var jwks: String?
+    package var jwks: String?
     /// The secret sealed with the master key (`client_secret_jwt`: HMAC needs the secret itself).
-    public var sealedSecret: [UInt8]?
+    package var sealedSecret: [UInt8]?
     /// Whether the client is a template for dynamic registration: it may get scope `dcr` by
     /// `client_credentials`, and the clients registered with that token copy its settings.
-    public var dcrTemplate: Bool
+    package var dcrTemplate: Bool
     /// The template a dynamically registered client was made from (RFC 7591 `software_id`).
-    public var softwareID: String?
+    package var softwareID: String?
     /// SHA-256 of the registration access token (RFC 7592) of a dynamically registered client.
-    public var registrationTokenHash: [UInt8]?
+    package var registrationTokenHash: [UInt8]?
     /// Whether the (public) client must present a client attestation for an API-flow token.
-    public var attestationRequired: Bool
+    package var attestationRequired: Bool
     /// The certificate subject a `tls_client_auth` client is recognised by (RFC 8705 §2.1.2).
-    public var tlsClientAuthSubject: TLSClientAuthSubject? = nil
+    package var tlsClientAuthSubject: TLSClientAuthSubject? = nil
     /// Whether the client's access tokens are bound to its TLS client certificate
     /// (`tls_client_certificate_bound_access_tokens`, RFC 8705 §3.4).
-    public var tlsCertificateBoundAccessTokens = false
+    package var tlsCertificateBoundAccessTokens = false
 
     /// Whether the client registered itself at the registration endpoint (RFC 7591), with or
     /// without a template, rather than being made by an admin: exactly the clients that hold a
@@ -86,10 +86,10 @@ public struct OAuthClientRecord: Sendable, Equatable {
     /// Such a client is third-party whatever it says about itself (docs/oidc-provider.md,
     /// "Dynamic client registration"): its name, redirect URIs and keys came from whoever held
     /// an initial access token or a template's public credentials.
-    public var isSelfRegistered: Bool { registrationTokenHash != nil }
+    package var isSelfRegistered: Bool { registrationTokenHash != nil }
 
     /// Creates a record.
-    public init(
+    package init(
         clientID: String, applicationID: UUID, name: String, secretHash: [UInt8]?, redirectURIs: [String],
         grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
         scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
@@ -125,7 +125,7 @@ public struct OAuthClientRecord: Sendable, Equatable {
 
 /// The OAuth clients and the access tokens revoked before they expire, shared by every
 /// instance on the database.
-public protocol OAuthClientStore: Sendable {
+package protocol OAuthClientStore: Sendable {
     /// Adds a client; ``StoreError/Code/conflict`` when the client id exists.
     func insertOAuthClient(_ client: OAuthClientRecord) async throws
     /// A client of the application; `nil` when the id is unknown or another application's.
@@ -157,7 +157,7 @@ public protocol OAuthClientStore: Sendable {
 
 extension OAuthClientStore {
     /// Whether the access token `jti` of the application was revoked.
-    public func isAccessTokenRevoked(jti: String, applicationID: UUID) async throws -> Bool {
+    package func isAccessTokenRevoked(jti: String, applicationID: UUID) async throws -> Bool {
         try await isAnyAccessTokenRevoked(jtis: [jti], applicationID: applicationID)
     }
 }

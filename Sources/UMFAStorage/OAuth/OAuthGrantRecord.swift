@@ -2,7 +2,7 @@ import Foundation
 
 /// What an OAuth handle stands for (docs/contract.md §5). Each is found by the SHA-256 of its
 /// secret handle; the handle itself is never stored.
-public enum OAuthGrantKind: String, Sendable, CaseIterable {
+package enum OAuthGrantKind: String, Sendable, CaseIterable {
     /// An authorization request in progress on the hosted pages.
     case interaction
     /// An authorization code.
@@ -28,31 +28,31 @@ public enum OAuthGrantKind: String, Sendable, CaseIterable {
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server
 /// reads (JSON). Consumed handles stay until they expire, so a replay can be recognised.
-public struct OAuthGrantRecord: Sendable, Equatable {
+package struct OAuthGrantRecord: Sendable, Equatable {
     /// What the handle stands for.
-    public var kind: OAuthGrantKind
+    package var kind: OAuthGrantKind
     /// SHA-256 of the handle; the primary key together with ``kind``.
-    public var handleHash: [UInt8]
+    package var handleHash: [UInt8]
     /// The application (issuer) it belongs to.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// Grants revoked together (a refresh-token family, a session).
-    public var family: String?
+    package var family: String?
     /// The user it belongs to, when known.
-    public var subject: String?
+    package var subject: String?
     /// The server's data for the grant.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
     /// When it was made.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it stops being usable.
-    public var expiresAt: Date
+    package var expiresAt: Date
     /// When it was used up or revoked; `nil` while live.
-    public var consumedAt: Date?
+    package var consumedAt: Date?
     /// The passkey whose sign-in the grant stands for (sessions, codes, refresh tokens), so that
     /// deleting it ends the grant; `nil` for other kinds and for grants stored before it was kept.
-    public var credentialID: [UInt8]?
+    package var credentialID: [UInt8]?
 
     /// Creates a record.
-    public init(
+    package init(
         kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, family: String?, subject: String?,
         payload: [UInt8], createdAt: Date, expiresAt: Date, consumedAt: Date? = nil, credentialID: [UInt8]? = nil
     ) {
@@ -70,7 +70,7 @@ public struct OAuthGrantRecord: Sendable, Equatable {
 }
 
 /// Stored OAuth handles, shared by every instance on the database.
-public protocol OAuthGrantStore: Sendable {
+package protocol OAuthGrantStore: Sendable {
     /// Adds a grant; ``StoreError/Code/conflict`` when its kind and hash exist.
     func insertOAuthGrant(_ grant: OAuthGrantRecord) async throws
     /// The grant, consumed or not, expired or not; `nil` when absent or another application's.

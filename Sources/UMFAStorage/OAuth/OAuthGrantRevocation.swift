@@ -3,18 +3,18 @@ import Foundation
 /// What ``OAuthGrantStore/revokeOAuthGrants(applicationID:subject:credentialID:at:markedUntil:)``
 /// ended: the live SSO sessions, refresh-token families and authorization codes, and how many
 /// families it marked revoked (those whose grants were all spent too, for their access tokens).
-public struct OAuthGrantRevocation: Sendable, Equatable {
+package struct OAuthGrantRevocation: Sendable, Equatable {
     /// Live SSO sessions ended.
-    public var sessions: Int
+    package var sessions: Int
     /// Refresh-token families whose live refresh token was ended.
-    public var refreshFamilies: Int
+    package var refreshFamilies: Int
     /// Live authorization codes ended.
-    public var codes: Int
+    package var codes: Int
     /// Families newly marked revoked.
-    public var familiesMarked: Int
+    package var familiesMarked: Int
 
     /// Creates a summary.
-    public init(sessions: Int = 0, refreshFamilies: Int = 0, codes: Int = 0, familiesMarked: Int = 0) {
+    package init(sessions: Int = 0, refreshFamilies: Int = 0, codes: Int = 0, familiesMarked: Int = 0) {
         self.sessions = sessions
         self.refreshFamilies = refreshFamilies
         self.codes = codes

@@ -2,7 +2,7 @@ import Foundation
 
 /// The one certificate subject value a `tls_client_auth` client registers (RFC 8705 §2.1.2):
 /// its subject distinguished name, or one subject alternative name of one kind.
-public enum TLSClientAuthSubject: Sendable, Equatable {
+package enum TLSClientAuthSubject: Sendable, Equatable {
     /// `tls_client_auth_subject_dn`: an RFC 4514 string.
     case subjectDN(String)
     /// `tls_client_auth_san_dns`: a dNSName SAN.
@@ -15,7 +15,7 @@ public enum TLSClientAuthSubject: Sendable, Equatable {
     case sanEmail(String)
 
     /// The client metadata member that carries it (RFC 8705 §2.1.2).
-    public var metadataName: String {
+    package var metadataName: String {
         switch self {
         case .subjectDN: "tls_client_auth_subject_dn"
         case .sanDNS: "tls_client_auth_san_dns"
@@ -26,7 +26,7 @@ public enum TLSClientAuthSubject: Sendable, Equatable {
     }
 
     /// The registered value.
-    public var value: String {
+    package var value: String {
         switch self {
         case .subjectDN(let value), .sanDNS(let value), .sanURI(let value), .sanIP(let value), .sanEmail(let value):
             value
@@ -34,7 +34,7 @@ public enum TLSClientAuthSubject: Sendable, Equatable {
     }
 
     /// The subject from its metadata member name and value; `nil` for another name.
-    public init?(metadataName: String, value: String) {
+    package init?(metadataName: String, value: String) {
         switch metadataName {
         case "tls_client_auth_subject_dn": self = .subjectDN(value)
         case "tls_client_auth_san_dns": self = .sanDNS(value)
@@ -46,10 +46,10 @@ public enum TLSClientAuthSubject: Sendable, Equatable {
     }
 
     /// As stored: `{"<metadata name>": "<value>"}`.
-    public var storedText: String { StoredValue.json(encoding: [metadataName: value]) }
+    package var storedText: String { StoredValue.json(encoding: [metadataName: value]) }
 
     /// The stored form read back; `nil` when it is not one member of a known name.
-    public init?(storedText: String) {
+    package init?(storedText: String) {
         guard let object = try? JSONDecoder().decode([String: String].self, from: Data(storedText.utf8)),
             object.count == 1, let (name, value) = object.first
         else { return nil }

@@ -2,24 +2,24 @@ import Foundation
 
 /// A device key (docs/contract.md §7): the P-256 public key a phone registered with an out-of-band
 /// enrollment, which signs its device proofs. One per credential; it goes with the credential.
-public struct DeviceKeyRecord: Sendable, Equatable {
+package struct DeviceKeyRecord: Sendable, Equatable {
     /// The application.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// The credential the device registered the key with (a device proof's `sub`).
-    public var credentialID: [UInt8]
+    package var credentialID: [UInt8]
     /// The credential's user.
-    public var userID: String
+    package var userID: String
     /// The device's name, as it gave it.
-    public var name: String?
+    package var name: String?
     /// The push-service token a dispatcher may use.
-    public var pushToken: String?
+    package var pushToken: String?
     /// The public key as a JWK (JSON text).
-    public var publicJWK: String
+    package var publicJWK: String
     /// When it was registered.
-    public var createdAt: Date
+    package var createdAt: Date
 
     /// Creates a record.
-    public init(
+    package init(
         applicationID: UUID, credentialID: [UInt8], userID: String, name: String?, pushToken: String?,
         publicJWK: String, createdAt: Date
     ) {
@@ -34,7 +34,7 @@ public struct DeviceKeyRecord: Sendable, Equatable {
 }
 
 /// Device keys, by credential.
-public protocol DeviceKeyStore: Sendable {
+package protocol DeviceKeyStore: Sendable {
     /// Adds (or replaces) the device key of a credential.
     func upsertDeviceKey(_ key: DeviceKeyRecord) async throws
     /// The device key of a credential.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an out-of-band transaction does on the phone (docs/contract.md §7).
-public enum OutOfBandOperation: String, Sendable, Codable {
+package enum OutOfBandOperation: String, Sendable, Codable {
     /// Register a passkey (`POST /api/umfa/users/enroll`).
     case registration
     /// Approve or deny with a passkey (`POST /api/umfa/approvals`).
@@ -9,55 +9,55 @@ public enum OutOfBandOperation: String, Sendable, Codable {
 }
 
 /// Where an out-of-band transaction stands.
-public enum OutOfBandStatus: String, Sendable, Codable {
+package enum OutOfBandStatus: String, Sendable, Codable {
     case pending, succeeded, denied, failed, expired
 }
 
 /// An out-of-band transaction, shared by every instance: started by the backend, finished on a
 /// phone. Its status and dispatch tokens are kept as SHA-256; the login token it ends with is
 /// sealed with the master key (the status call shows it to the backend).
-public struct OutOfBandTransactionRecord: Sendable, Equatable {
+package struct OutOfBandTransactionRecord: Sendable, Equatable {
     /// The transaction's id.
-    public var transactionID: String
+    package var transactionID: String
     /// The application.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// What the phone does.
-    public var operation: OutOfBandOperation
+    package var operation: OutOfBandOperation
     /// The user; `nil` for an approval whoever approves (usernameless, by QR code).
-    public var userID: String?
+    package var userID: String?
     /// The username the enroll request gave (the status call shows it); `nil` for the user id.
-    public var username: String?
+    package var username: String?
     /// Where it stands.
-    public var status: OutOfBandStatus
+    package var status: OutOfBandStatus
     /// SHA-256 of the status token.
-    public var statusTokenHash: [UInt8]
+    package var statusTokenHash: [UInt8]
     /// SHA-256 of the dispatch token.
-    public var dispatchTokenHash: [UInt8]
+    package var dispatchTokenHash: [UInt8]
     /// The dispatch token sealed with the master key, so a proven device can fetch it again.
-    public var sealedDispatchToken: [UInt8]?
+    package var sealedDispatchToken: [UInt8]?
     /// When the dispatch token was redeemed (it works once).
-    public var redeemedAt: Date?
+    package var redeemedAt: Date?
     /// The message the user is shown (approvals).
-    public var message: String?
+    package var message: String?
     /// The random bytes bound into an approval's challenge (docs/contract.md §7).
-    public var approvalNonce: [UInt8]?
+    package var approvalNonce: [UInt8]?
     /// The number the other channel shows, when number matching is on.
-    public var matchingNumber: String?
+    package var matchingNumber: String?
     /// The WebAuthn challenge the phone must answer, set at redemption.
-    public var challenge: [UInt8]?
+    package var challenge: [UInt8]?
     /// The credential that finished it.
-    public var credentialID: [UInt8]?
+    package var credentialID: [UInt8]?
     /// The login token it ended with, sealed.
-    public var sealedToken: [UInt8]?
+    package var sealedToken: [UInt8]?
     /// When it was created (RFC 3339).
-    public var createdAt: Date
+    package var createdAt: Date
     /// When it last changed (RFC 3339).
-    public var updatedAt: Date
+    package var updatedAt: Date
     /// When it expires.
-    public var expiresAt: Date
+    package var expiresAt: Date
 
     /// Creates a record.
-    public init(
+    package init(
         transactionID: String, applicationID: UUID, operation: OutOfBandOperation, userID: String?,
         username: String? = nil, status: OutOfBandStatus = .pending, statusTokenHash: [UInt8],
         dispatchTokenHash: [UInt8], sealedDispatchToken: [UInt8]? = nil, redeemedAt: Date? = nil,
@@ -89,7 +89,7 @@ public struct OutOfBandTransactionRecord: Sendable, Equatable {
 
 /// Out-of-band transactions; every change of status is one compare-and-set statement, so of
 /// two phones (or instances) finishing one transaction only one does.
-public protocol OutOfBandStore: Sendable {
+package protocol OutOfBandStore: Sendable {
     /// Adds a transaction.
     func insertOutOfBandTransaction(_ transaction: OutOfBandTransactionRecord) async throws
     /// The transaction a status token names.

@@ -3,25 +3,25 @@ import Foundation
 /// One webhook delivery waiting in the outbox (docs/contract.md §7): the exact body to POST, how many
 /// attempts failed, and when the next is due. A row leaves the outbox when its receiver
 /// answers 2xx, or when the attempts run out.
-public struct WebhookDeliveryRecord: Sendable, Equatable {
+package struct WebhookDeliveryRecord: Sendable, Equatable {
     /// The event's id (`UMFA-Webhook-Id`), the same on every attempt, so receivers can drop
     /// a repeat.
-    public var id: String
+    package var id: String
     /// The application whose webhook receives it.
-    public var applicationID: UUID
+    package var applicationID: UUID
     /// The JSON body, signed as it is.
-    public var body: String
+    package var body: String
     /// Attempts that failed so far.
-    public var attempts: Int
+    package var attempts: Int
     /// When the next attempt is due (or, while one runs, when its lease ends).
-    public var nextAttemptAt: Date
+    package var nextAttemptAt: Date
     /// When the event happened.
-    public var createdAt: Date
+    package var createdAt: Date
     /// Why the last attempt failed.
-    public var lastError: String?
+    package var lastError: String?
 
     /// Creates a record.
-    public init(
+    package init(
         id: String, applicationID: UUID, body: String, attempts: Int = 0, nextAttemptAt: Date, createdAt: Date,
         lastError: String? = nil
     ) {
@@ -36,7 +36,7 @@ public struct WebhookDeliveryRecord: Sendable, Equatable {
 }
 
 /// The webhook outbox, shared by every instance.
-public protocol WebhookOutboxStore: Sendable {
+package protocol WebhookOutboxStore: Sendable {
     /// Adds a delivery.
     func enqueueWebhook(_ delivery: WebhookDeliveryRecord) async throws
     /// Claims up to `limit` due deliveries for this instance by moving their next attempt to

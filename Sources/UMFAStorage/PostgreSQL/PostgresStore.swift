@@ -3,14 +3,14 @@ import Logging
 import PostgresNIO
 
 /// Opens the PostgreSQL store.
-public enum PostgresStore {
+package enum PostgresStore {
     /// Connects to `url` (`postgres://user:pass@host:port/db`; the parameters are those of
     /// ``configuration(_:)``) and migrates the schema. Reaching a server beyond this machine
     /// in plaintext — asked for, or `sslmode=prefer` fallen back — is logged as a warning.
     ///
     /// For tools and tests: the store runs its connection pool in a task of its own until it
     /// is closed. A server runs the pool in its service group instead (``served(url:logger:)``).
-    public static func open(url: String, logger: Logger) async throws -> any UMFAStore {
+    package static func open(url: String, logger: Logger) async throws -> any UMFAStore {
         let (settings, executor) = try prepare(url: url, logger: logger)
         executor.startStandalone()
         do {
@@ -26,7 +26,7 @@ public enum PostgresStore {
     /// `Service` that runs the connection pool, and ``ServedStore/starting(_:)`` migrates the
     /// schema and runs the start-up work on a pool of its own before the group starts. Nothing
     /// connects here; a bad URL throws as in ``open(url:logger:)``.
-    public static func served(url: String, logger: Logger) throws -> ServedStore {
+    package static func served(url: String, logger: Logger) throws -> ServedStore {
         let (settings, executor) = try prepare(url: url, logger: logger)
         return ServedStore(
             store: SQLStore(executor: executor), pool: executor, startup: .postgres(executor, settings, logger))
@@ -72,7 +72,7 @@ public enum PostgresStore {
     /// for the query parameters (`sslmode`, `sslrootcert`, `host`, `search_path`,
     /// `connect_timeout`, `pool_size`, `application_name`, `synchronous_commit`). A bad value throws a
     /// ``StoreError`` naming the parameter.
-    public static func configuration(_ text: String) throws -> PostgresClient.Configuration {
+    package static func configuration(_ text: String) throws -> PostgresClient.Configuration {
         try PostgresConnectionSettings(url: text).client
     }
 
@@ -81,7 +81,7 @@ public enum PostgresStore {
     /// Twice this machine's cores plus one (the PostgreSQL wiki's starting point for a pool),
     /// at most 100. A fixed 16 connections on two cores gave no more throughput than 4 and
     /// took peak RSS past 100 MB (BENCHMARKS.md).
-    public static var defaultPoolSize: Int { min(100, ProcessInfo.processInfo.activeProcessorCount * 2 + 1) }
+    package static var defaultPoolSize: Int { min(100, ProcessInfo.processInfo.activeProcessorCount * 2 + 1) }
 
     /// The `connect_timeout` query parameter, 5 seconds when absent.
     static func connectTimeout(_ text: String) throws -> Duration {

@@ -7,7 +7,7 @@
 ///   advice for WAL mode; it removes an fsync from every write (see BENCHMARKS.md).
 /// - ``full``: every commit is synced before the server answers, so it also survives a power
 ///   loss, at the cost of one fsync per write (a login writes three times).
-public enum SQLiteDurability: String, Sendable, CaseIterable {
+package enum SQLiteDurability: String, Sendable, CaseIterable {
     /// Durable across process crashes; synced at checkpoints.
     case normal
     /// Durable across power loss; synced at every commit.

@@ -195,12 +195,12 @@ final class SQLiteExecutor: SQLExecutor {
 }
 
 /// Opens the embedded SQLite store.
-public enum SQLiteStore {
+package enum SQLiteStore {
     /// Opens (creating when needed) the SQLite file at `path` and migrates it.
     ///
     /// - Parameter path: the file, optionally followed by `?synchronous=normal|full`
     ///   (see ``SQLiteDurability``), as in `sqlite:///var/lib/umfa/umfa.sqlite?synchronous=full`.
-    public static func open(path: String, logger: Logger) async throws -> any UMFAStore {
+    package static func open(path: String, logger: Logger) async throws -> any UMFAStore {
         let location = try SQLiteLocation(path)
         let executor = try await SQLiteExecutor.open(
             path: location.file, durability: location.durability, logger: logger)

@@ -3,7 +3,7 @@ import Foundation
 /// What a signed-in user manages themselves (docs/contract.md §8): their credentials' names, and their
 /// recovery codes, kept as one set of SHA-256 hashes per user so that replacing the set and
 /// spending a code are each one statement, on any instance.
-public protocol SelfServiceStore: Sendable {
+package protocol SelfServiceStore: Sendable {
     /// Sets a credential's name; the credential as stored now, or `nil` when the user has no such
     /// credential.
     func renameCredential(applicationID: UUID, userID: String, credentialID: [UInt8], name: String?) async throws

@@ -7,23 +7,23 @@ import UMFATokens
 
 /// What the first start created and must be shown once: the generated admin token and the
 /// development application's API key. Nothing here is ever logged.
-public struct StartupReport: Sendable {
+package struct StartupReport: Sendable {
     /// The admin token generated on first start, or `nil` when it existed or was given.
-    public var generatedAdminToken: String?
+    package var generatedAdminToken: String?
     /// Whether this start deleted a generated admin token because `UMFA_ADMIN_TOKEN` is set: a
     /// later start without the variable generates a new one.
-    public var retiredGeneratedAdminToken = false
+    package var retiredGeneratedAdminToken = false
     /// The development application created on a fresh database.
-    public var defaultApplicationID: UUID?
+    package var defaultApplicationID: UUID?
     /// Its API key.
-    public var defaultApplicationAPIKey: String?
+    package var defaultApplicationAPIKey: String?
     /// Applications with the `open` enrollment policy, to warn about.
-    public var openApplications: [String]
+    package var openApplications: [String]
 }
 
 /// Builds the UMFA server: storage, keys, bootstrap and routes. Tests call it with a
 /// temporary data directory and port 0; `umfa serve` runs what it returns.
-public func buildApplication(configuration: ServerConfiguration, logger: Logger) async throws -> (
+package func buildApplication(configuration: ServerConfiguration, logger: Logger) async throws -> (
     some ApplicationProtocol, StartupReport
 ) {
     try FileManager.default.createDirectory(
