@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds UMFA and its benchmarks in release mode, runs every measurement and rewrites
-# BENCHMARKS.md with the figures, the machine and the commands. Not part of the test command.
-#   scripts/bench.sh            full run (about 15 minutes after the build)
-#   scripts/bench.sh --smoke    seconds per figure and 1,000 users at most: checks it all works
+# Builds UMFA and its benchmarks in release mode, runs every measurement and writes the figures,
+# the machine and the command into docs/performance/results/, then renders the tables of
+# docs/performance/README.md from them (scripts/bench/render.py). Not part of the test command.
+#   scripts/bench.sh            full run (about 15 minutes after the build): results/full.json
+#   scripts/bench.sh --smoke    seconds per figure and 1,000 users at most: checks it all works;
+#                               writes .build/bench/results/full.json and .build/bench/README.smoke.md
 #   scripts/bench.sh --cpu      server CPU per operation on SQLite and PostgreSQL beside the crypto
 #                               floor (openssl speed, swift-crypto), about 12 minutes after the build;
 #                               UMFA_BENCH_BEFORE=<another release umfa> runs it beside this one,
-#                               interleaved, for before/after figures. Writes its section of BENCHMARKS.md.
+#                               interleaved, for before/after figures. Writes results/cpu.json.
+# UMFA_BENCH_RESULTS=<directory> writes the results files there instead (and renders nothing).
 # Installs wrk (Debian) and a venv with py_webauthn 3.0.1, psycopg and PyJWT (for the API-flow
 # client of Tests/Interop/api_flow_client.py, which signs the refresh_token users in) itself.
 set -euo pipefail
@@ -22,6 +25,7 @@ else
     seconds=3; load_seconds=10; warmup=3; growth=(1000 100000 1000000); wrk_seconds=10
 fi
 concurrency=${UMFA_BENCH_CONCURRENCY:-16}
+results=${UMFA_BENCH_RESULTS:-$root/docs/performance/results}
 out=$root/.build/bench
 [ $cpu = 1 ] || { rm -rf "$out" && mkdir -p "$out"; }
 
@@ -67,7 +71,8 @@ if [ $cpu = 1 ]; then
         "$BENCH_PY" scripts/bench/cpu_bench.py --engine postgres --database "$UMFA_TEST_POSTGRES_URL" \
             --bench "$BENCH_BIN" --out "$BENCH_OUT" --rounds "$BENCH_ROUNDS" --seconds "$BENCH_SECONDS" \
             $BENCH_TARGETS'
-    "$venv/bin/python" scripts/bench/cpu_report.py "$out" BENCHMARKS.md "scripts/bench.sh --cpu"
+    "$venv/bin/python" scripts/bench/cpu_results.py "$out" "scripts/bench.sh --cpu" --results "$results"
+    [ -n "${UMFA_BENCH_RESULTS:-}" ] || "$venv/bin/python" scripts/bench/render.py
     exit 0
 fi
 
@@ -99,7 +104,14 @@ if ! bash scripts/bench/lemonldap.sh "$wrk_seconds" > "$out/lemonldap.json" 2> "
         "$(tail -n 5 "$out/lemonldap.log" | tr '\n' ' ')" > "$out/lemonldap.json"
 fi
 
-report=BENCHMARKS.md
-[ $smoke = 1 ] && report=$out/BENCHMARKS.smoke.md
-"$venv/bin/python" scripts/bench/report.py "$out" "$report" "scripts/bench.sh${1:+ $1}"
-echo "== wrote $report"
+if [ $smoke = 1 ]; then
+    # A smoke run's figures are no record: they and a page made from them stay under .build.
+    "$venv/bin/python" scripts/bench/full_results.py "$out" "scripts/bench.sh --smoke" --results "$out/results"
+    cp docs/performance/README.md "$out/README.smoke.md"
+    "$venv/bin/python" scripts/bench/render.py --results "$out/results" --page "$out/README.smoke.md"
+    echo "== wrote $out/results/full.json and $out/README.smoke.md"
+    exit 0
+fi
+"$venv/bin/python" scripts/bench/full_results.py "$out" "scripts/bench.sh" --results "$results"
+[ -n "${UMFA_BENCH_RESULTS:-}" ] || "$venv/bin/python" scripts/bench/render.py
+echo "== wrote $results/full.json"

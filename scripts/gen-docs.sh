@@ -14,4 +14,5 @@ python=python3
 [ -x .build/interop-venv/bin/python ] && python=.build/interop-venv/bin/python
 "$python" scripts/gen-docs.py "$@" || status=1
 "$python" scripts/doc-examples.py --swift "$@" || status=1
+python3 scripts/bench/render.py "$@" || status=1  # docs/performance/README.md's tables from results/
 exit $status

@@ -80,7 +80,7 @@ package enum PostgresStore {
 
     /// Twice this machine's cores plus one (the PostgreSQL wiki's starting point for a pool),
     /// at most 100. A fixed 16 connections on two cores gave no more throughput than 4 and
-    /// took peak RSS past 100 MB (BENCHMARKS.md).
+    /// took peak RSS past 100 MB (docs/performance/README.md).
     package static var defaultPoolSize: Int { min(100, ProcessInfo.processInfo.activeProcessorCount * 2 + 1) }
 
     /// The `connect_timeout` query parameter, 5 seconds when absent.

@@ -4,7 +4,7 @@
 ///   survives the server process being killed at any moment (`kill -9`, a crash); the WAL is
 ///   synced at checkpoints. Only a power loss or an operating-system crash can undo the last
 ///   commits before the next checkpoint — the database stays intact either way. SQLite's own
-///   advice for WAL mode; it removes an fsync from every write (see BENCHMARKS.md).
+///   advice for WAL mode; it removes an fsync from every write (see docs/performance/README.md).
 /// - ``full``: every commit is synced before the server answers, so it also survives a power
 ///   loss, at the cost of one fsync per write (a login writes three times).
 package enum SQLiteDurability: String, Sendable, CaseIterable {
