@@ -142,6 +142,9 @@ let package = Package(
                 "UMFAEncoding",
                 // The token service's store port (signing keys) is declared there; storage conforms.
                 "UMFATokens",
+                // Configured objects are stored as the contract's values (an OAuth client's settings
+                // are its ClientMetadata document).
+                "UMFAContract",
                 "CSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -58,11 +58,14 @@ struct ClientCertificateUsageTests {
     }
 
     static func client(subject: String = subject, now: Date) -> OAuthClientRecord {
-        var record = OAuthClientRecord(
-            clientID: "billing", applicationID: UUID(), name: "Billing", secretHash: nil, redirectURIs: [],
-            grantTypes: ["client_credentials"], responseTypes: [], authenticationMethod: .tlsClientAuth,
-            scopes: ["api"], postLogoutRedirectURIs: [], firstParty: false, accessTokenTTLSeconds: 300,
-            refreshTokenTTLSeconds: 3600, createdAt: now)
+        var record = OAuthClientRecord(clientID: "billing", applicationID: UUID(), createdAt: now)
+        record.name = "Billing"
+        record.grantTypes = ["client_credentials"]
+        record.responseTypes = []
+        record.authenticationMethod = .tlsClientAuth
+        record.scopes = ["api"]
+        record.accessTokenTTLSeconds = 300
+        record.refreshTokenTTLSeconds = 3600
         record.tlsClientAuthSubject = .subjectDN(subject)
         return record
     }

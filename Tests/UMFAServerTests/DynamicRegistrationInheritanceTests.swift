@@ -203,19 +203,19 @@ struct DynamicRegistrationInheritanceTests {
 
     /// For each protection, a change that loosens it: the walk below fails for a tighten-only
     /// setting without one, so a new protection is tested the day it is declared.
-    static let loosenings: [String: @Sendable (inout OAuthClientRecord) -> Void] = [
-        "grantTypes": { $0.grantTypes.append("client_credentials") },
-        "authenticationMethod": { $0.authenticationMethod = .none },
-        "scopes": { $0.scopes.append("admin") },
-        "accessTokenTTLSeconds": { $0.accessTokenTTLSeconds += 1 },
-        "refreshTokenTTLSeconds": { $0.refreshTokenTTLSeconds += 1 },
-        "requirePushedAuthorizationRequests": { $0.requirePushedAuthorizationRequests = false },
-        "dpopBoundAccessTokens": { $0.dpopBoundAccessTokens = false },
-        "attestationRequired": { $0.attestationRequired = false },
-        "tlsCertificateBoundAccessTokens": { $0.tlsCertificateBoundAccessTokens = false },
+    static let loosenings: [ClientMetadata.Member: @Sendable (inout OAuthClientRecord) -> Void] = [
+        .grantTypes: { $0.grantTypes.append("client_credentials") },
+        .tokenEndpointAuthMethod: { $0.authenticationMethod = .none },
+        .scope: { $0.scopes.append("admin") },
+        .accessTokenTTLSeconds: { $0.accessTokenTTLSeconds += 1 },
+        .refreshTokenTTLSeconds: { $0.refreshTokenTTLSeconds += 1 },
+        .requirePushedAuthorizationRequests: { $0.requirePushedAuthorizationRequests = false },
+        .dpopBoundAccessTokens: { $0.dpopBoundAccessTokens = false },
+        .attestationRequired: { $0.attestationRequired = false },
+        .tlsClientCertificateBoundAccessTokens: { $0.tlsCertificateBoundAccessTokens = false },
     ]
 
-    @Test("every stored setting of a client has exactly one inheritance rule; every protection refuses loosening")
+    @Test("every setting of a client is a member of its metadata, with one rule; every protection refuses loosening")
     func declarationCoversTheModel() throws {
         var template = OAuthClientSettings.newClient(applicationID: UUID(), at: Date())
         template.authenticationMethod = .privateKeyJWT
@@ -225,25 +225,28 @@ struct DynamicRegistrationInheritanceTests {
         template.dpopBoundAccessTokens = true
         template.attestationRequired = true
         template.tlsCertificateBoundAccessTokens = true
-        // The model's stored properties, as the compiler laid them out: a new one needs a rule.
+        // The record's stored properties: its identity and secrets, and one settings value whose
+        // members ``ClientMetadataInheritance/rule(for:)`` switches over without a default.
         let properties = Mirror(reflecting: template).children.compactMap(\.label)
-        let declared = ClientMetadataInheritance.fields.map(\.property)
-        #expect(Set(properties) == Set(declared), "undeclared: \(Set(properties).subtracting(declared))")
-        #expect(declared.count == Set(declared).count, "declared twice")
+        #expect(
+            Set(properties) == [
+                "clientID", "applicationID", "createdAt", "secretHash", "sealedSecret", "registrationTokenHash",
+                "settings",
+            ])
 
         let inherited = ClientMetadataInheritance.inherit(
             template, into: OAuthClientSettings.newClient(applicationID: template.applicationID, at: Date()))
         try ClientMetadataInheritance.check(inherited, against: template)
-        for field in ClientMetadataInheritance.fields {
-            guard case .tightenOnly = field.rule else { continue }
-            let loosen = try #require(Self.loosenings[field.property], "no loosening for \(field.property)")
+        for member in ClientMetadata.Member.allCases {
+            guard case .tightenOnly = ClientMetadataInheritance.rule(for: member) else { continue }
+            let loosen = try #require(Self.loosenings[member], "no loosening for \(member.stringValue)")
             var looser = inherited
             loosen(&looser)
-            #expect(looser != inherited, "\(field.property): the loosening changes nothing")
+            #expect(looser != inherited, "\(member.stringValue): the loosening changes nothing")
             #expect {
                 try ClientMetadataInheritance.check(looser, against: template)
             } throws: { error in
-                (error as? OAuthError)?.description.contains(field.member) == true
+                (error as? OAuthError)?.description.contains(member.stringValue) == true
             }
         }
     }

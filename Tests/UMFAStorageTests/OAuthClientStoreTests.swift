@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UMFAContract
 import UMFAStorage
 
 /// OAuth clients read with their application: what every token endpoint request asks of the
@@ -7,14 +8,12 @@ import UMFAStorage
 struct OAuthClientStoreTests {
     /// A client with every optional column set, so each one must come back through the join.
     static func client(_ clientID: String, of applicationID: UUID) -> OAuthClientRecord {
-        OAuthClientRecord(
-            clientID: clientID, applicationID: applicationID, name: "client \(clientID)", secretHash: Records.bytes(32),
-            redirectURIs: ["https://rp.example/cb"], grantTypes: ["authorization_code", "refresh_token"],
-            responseTypes: ["code"], authenticationMethod: .clientSecretBasic, scopes: ["openid", "email"],
-            postLogoutRedirectURIs: ["https://rp.example/bye"], firstParty: true, accessTokenTTLSeconds: 600,
-            refreshTokenTTLSeconds: 86_400, createdAt: Records.time(5), requirePushedAuthorizationRequests: true,
-            dpopBoundAccessTokens: true, jwks: #"{"keys":[]}"#, sealedSecret: Records.bytes(48), dcrTemplate: true,
-            softwareID: "software-1", registrationTokenHash: Records.bytes(32), attestationRequired: true)
+        var client = OAuthClientRecord(
+            clientID: clientID, applicationID: applicationID, createdAt: Records.time(5),
+            settings: .example, secretHash: Records.bytes(32), sealedSecret: Records.bytes(48),
+            registrationTokenHash: Records.bytes(32))
+        client.name = "client \(clientID)"
+        return client
     }
 
     @Test(

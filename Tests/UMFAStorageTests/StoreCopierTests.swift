@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Storage: copying an installation")
 struct StoreCopierTests {
-    @Test("the copier knows every column of every table the schema has, but the transient ones")
+    @Test(
+        "the copier moves every column of every table a store has, but the transient ones, each table after those it references"
+    )
     func coversSchema() async throws {
         try await StoreLocation.withStore(.sqlite) { store in
             let executor = try #require(store as? SQLStore).executor
@@ -17,17 +19,19 @@ struct StoreCopierTests {
                 schema[table] = Set(
                     try await executor.rows(StoreQuery("PRAGMA table_info(\(table))")).map { try $0.text("name") })
             }
-            let copied = Dictionary(uniqueKeysWithValues: StoreCopier.tables.map { ($0.name, Set($0.columns)) })
-            #expect(copied == schema)
-            // Integer columns are copied as integers: PostgreSQL refuses text for a BIGINT.
-            var integers: Set<String> = []
-            for table in schema.keys {
-                for column in try await executor.rows(StoreQuery("PRAGMA table_info(\(table))")) {
-                    let type = try column.text("type")
-                    if type == "BIGINT" || type == "INTEGER" { integers.insert(try column.text("name")) }
-                }
+            let copied = try await StoreCopier.tables()
+            #expect(Dictionary(uniqueKeysWithValues: copied.map { ($0.name, Set($0.columns)) }) == schema)
+            for (index, table) in copied.enumerated() {
+                let earlier = Set(copied[..<index].map(\.name))
+                let references = try await executor.rows(StoreQuery("PRAGMA foreign_key_list(\(table.name))"))
+                    .map { try $0.text("table") }.filter { $0 != table.name }
+                #expect(Set(references).isSubset(of: earlier), "\(table.name) before \(references)")
             }
-            #expect(integers == StoreCopier.integerColumns)
+            // Integer columns are copied as integers: PostgreSQL refuses text for a BIGINT.
+            #expect(
+                try #require(copied.first { $0.name == "oauth_clients" }).integerColumns == [
+                    "created_at", "settings_version",
+                ])
         }
     }
 

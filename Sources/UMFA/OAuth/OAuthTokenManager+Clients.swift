@@ -161,7 +161,8 @@ extension OAuthTokenManager {
             throw ZSMError(.serverError, "dynamic registration was refused", httpStatus: answer.status)
         }
         let client = DynamicClients.Registered(
-            clientID: registered.clientID, method: registered.tokenEndpointAuthMethod,
+            // RFC 7591 §2: `client_secret_basic` when the metadata does not say.
+            clientID: registered.clientID, method: registered.tokenEndpointAuthMethod ?? "client_secret_basic",
             clientSecret: registered.clientSecret)
         guard DynamicClients.Registered.methods.contains(client.method) else {
             throw ZSMError(

@@ -58,58 +58,29 @@ public struct InitialAccessTokenResponse: ContractBody, TraceCarrying, Equatable
         traceID: Examples.traceID, initialAccessToken: "umfa_iat_x", expiresAt: Examples.time, uses: 5)
 }
 
-/// The client metadata of a registration (RFC 7591 §2) or of an update (RFC 7592 §2.2, which
-/// also names the `client_id`). Members UMFA does not know are ignored, as RFC 7591 §2 asks;
-/// `jwks_uri` and `software_statement` are known and refused (UMFA takes `jwks` by value and has
-/// no software statement issuer).
+/// A registration (RFC 7591 §2) or an update (RFC 7592 §2.2, which also names the `client_id`):
+/// the client's ``ClientMetadata`` and the members only a registration request has. Members UMFA
+/// does not know are ignored, as RFC 7591 §2 asks; `jwks_uri` and `software_statement` are known
+/// and refused (UMFA takes `jwks` by value and has no software statement issuer).
+@dynamicMemberLookup
 public struct ClientRegistrationRequest: ContractBody, Equatable {
     /// `client_id`: only in an update, where it must be the client's own.
     public var clientID: String?
     /// `client_secret`: only in an update; when present it must be the client's current secret.
     public var clientSecret: String?
-    /// `client_name`.
-    public var clientName: String?
-    /// `redirect_uris`: https, http on a loopback address, or a private-use scheme (RFC 8252).
-    public var redirectURIs: [String]?
-    /// `grant_types`.
-    public var grantTypes: [String]?
-    /// `response_types`.
-    public var responseTypes: [String]?
-    /// `token_endpoint_auth_method`.
-    public var tokenEndpointAuthMethod: String?
-    /// `scope`.
-    public var scope: String?
-    /// `post_logout_redirect_uris`.
-    public var postLogoutRedirectURIs: [String]?
-    /// `jwks`: the client's public keys (`private_key_jwt`).
-    public var jwks: JSONValue?
     /// `jwks_uri`: refused (send `jwks`).
     public var jwksURI: String?
-    /// `software_id`: the `client_id` of the `dcr_template` client whose settings to copy.
-    public var softwareID: String?
     /// `software_version`: accepted and not kept.
     public var softwareVersion: String?
     /// `software_statement`: refused.
     public var softwareStatement: String?
-    /// `dpop_bound_access_tokens` (RFC 9449 §5.2).
-    public var dpopBoundAccessTokens: Bool?
-    /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
-    /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.
-    public var tlsClientAuthSubjectDN: String?
-    /// `tls_client_auth_san_dns` (RFC 8705 §2.1.2): a dNSName SAN of the certificate.
-    public var tlsClientAuthSANDNS: String?
-    /// `tls_client_auth_san_uri` (RFC 8705 §2.1.2): a uniformResourceIdentifier SAN.
-    public var tlsClientAuthSANURI: String?
-    /// `tls_client_auth_san_ip` (RFC 8705 §2.1.2): an iPAddress SAN (IPv4 or IPv6 text).
-    public var tlsClientAuthSANIP: String?
-    /// `tls_client_auth_san_email` (RFC 8705 §2.1.2): an rfc822Name SAN.
-    public var tlsClientAuthSANEmail: String?
-    /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
-    /// client certificate (`cnf.x5t#S256`).
-    public var tlsClientCertificateBoundAccessTokens: Bool?
-    /// `require_pushed_authorization_requests` (RFC 9126 §6): the client starts authorization
-    /// requests only through PAR.
-    public var requirePushedAuthorizationRequests: Bool?
+    /// The client's settings.
+    public var metadata: ClientMetadata
+
+    /// Creates a request with the settings `metadata`.
+    public init(metadata: ClientMetadata) {
+        self.metadata = metadata
+    }
 
     /// Creates a request.
     public init(
@@ -117,68 +88,63 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
         responseTypes: [String]? = nil, tokenEndpointAuthMethod: String? = nil, scope: String? = nil,
         softwareID: String? = nil
     ) {
-        self.clientName = clientName
-        self.redirectURIs = redirectURIs
-        self.grantTypes = grantTypes
-        self.responseTypes = responseTypes
-        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
-        self.scope = scope
-        self.softwareID = softwareID
+        metadata = ClientMetadata(
+            clientName: clientName, redirectURIs: redirectURIs, grantTypes: grantTypes, responseTypes: responseTypes,
+            tokenEndpointAuthMethod: tokenEndpointAuthMethod, scope: scope, softwareID: softwareID)
+    }
+
+    /// A setting of the request.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ClientMetadata, Value>) -> Value {
+        get { metadata[keyPath: keyPath] }
+        set { metadata[keyPath: keyPath] = newValue }
     }
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
         case clientSecret = "client_secret"
-        case clientName = "client_name"
-        case redirectURIs = "redirect_uris"
-        case grantTypes = "grant_types"
-        case responseTypes = "response_types"
-        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
-        case scope
-        case postLogoutRedirectURIs = "post_logout_redirect_uris"
-        case jwks
         case jwksURI = "jwks_uri"
-        case softwareID = "software_id"
         case softwareVersion = "software_version"
         case softwareStatement = "software_statement"
-        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
-        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
-        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
-        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
-        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
-        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
-        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
-        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+    }
+
+    /// Decodes the flat object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        clientID = try container.decodeIfPresent(String.self, forKey: .clientID)
+        clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        jwksURI = try container.decodeIfPresent(String.self, forKey: .jwksURI)
+        softwareVersion = try container.decodeIfPresent(String.self, forKey: .softwareVersion)
+        softwareStatement = try container.decodeIfPresent(String.self, forKey: .softwareStatement)
+        metadata = try ClientMetadata(from: decoder)
+    }
+
+    /// Encodes the flat object.
+    public func encode(to encoder: any Encoder) throws {
+        try metadata.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(clientID, forKey: .clientID)
+        try container.encodeIfPresent(clientSecret, forKey: .clientSecret)
+        try container.encodeIfPresent(jwksURI, forKey: .jwksURI)
+        try container.encodeIfPresent(softwareVersion, forKey: .softwareVersion)
+        try container.encodeIfPresent(softwareStatement, forKey: .softwareStatement)
     }
 
     /// An example with every member.
     public static let example: ClientRegistrationRequest = {
-        var request = ClientRegistrationRequest(
-            clientName: "Shop for iOS", redirectURIs: ["com.example.shop:/callback"],
-            grantTypes: ["authorization_code", "refresh_token"], responseTypes: ["code"],
-            tokenEndpointAuthMethod: "none", scope: "openid email", softwareID: "umfa_ci_template")
+        var request = ClientRegistrationRequest(metadata: .example)
         request.clientID = "umfa_ci_x"
         request.clientSecret = "umfa_cs_x"
-        request.postLogoutRedirectURIs = ["com.example.shop:/signed-out"]
-        request.jwks = .object(["keys": .array([])])
         request.jwksURI = "https://shop.example/jwks"
         request.softwareVersion = "1.0"
         request.softwareStatement = "eyJ..."
-        request.dpopBoundAccessTokens = true
-        request.tlsClientAuthSubjectDN = "CN=shop,O=Shop"
-        request.tlsClientAuthSANDNS = "shop.example"
-        request.tlsClientAuthSANURI = "https://shop.example"
-        request.tlsClientAuthSANIP = "192.0.2.7"
-        request.tlsClientAuthSANEmail = "ops@shop.example"
-        request.tlsClientCertificateBoundAccessTokens = true
-        request.requirePushedAuthorizationRequests = true
         return request
     }()
 }
 
-/// A registered client as RFC 7591 §3.2.1 and RFC 7592 §3 answer it: its metadata, its
+/// A registered client as RFC 7591 §3.2.1 and RFC 7592 §3 answer it: its settings, its
 /// `client_id`, and — at registration only — its `client_secret` and `registration_access_token`
 /// (both stored as SHA-256, so never shown again).
+@dynamicMemberLookup
 public struct ClientRegistrationResponse: ContractBody, Equatable {
     /// `client_id`.
     public var clientID: String
@@ -192,61 +158,21 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
     public var registrationAccessToken: String?
     /// `registration_client_uri` (RFC 7592): read, update and delete the client there.
     public var registrationClientURI: String
-    /// `client_name`.
-    public var clientName: String
-    /// `redirect_uris`.
-    public var redirectURIs: [String]
-    /// `grant_types`.
-    public var grantTypes: [String]
-    /// `response_types`.
-    public var responseTypes: [String]
-    /// `token_endpoint_auth_method`.
-    public var tokenEndpointAuthMethod: String
-    /// `scope`.
-    public var scope: String
-    /// `post_logout_redirect_uris`.
-    public var postLogoutRedirectURIs: [String]
-    /// `jwks`, when the client registered keys.
-    public var jwks: JSONValue?
-    /// `software_id`: the template the client was made from.
-    public var softwareID: String?
-    /// `dpop_bound_access_tokens`.
-    public var dpopBoundAccessTokens: Bool
-    /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
-    /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.
-    public var tlsClientAuthSubjectDN: String?
-    /// `tls_client_auth_san_dns` (RFC 8705 §2.1.2): a dNSName SAN of the certificate.
-    public var tlsClientAuthSANDNS: String?
-    /// `tls_client_auth_san_uri` (RFC 8705 §2.1.2): a uniformResourceIdentifier SAN.
-    public var tlsClientAuthSANURI: String?
-    /// `tls_client_auth_san_ip` (RFC 8705 §2.1.2): an iPAddress SAN (IPv4 or IPv6 text).
-    public var tlsClientAuthSANIP: String?
-    /// `tls_client_auth_san_email` (RFC 8705 §2.1.2): an rfc822Name SAN.
-    public var tlsClientAuthSANEmail: String?
-    /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
-    /// client certificate (`cnf.x5t#S256`).
-    public var tlsClientCertificateBoundAccessTokens = false
-    /// `require_pushed_authorization_requests` (RFC 9126 §6): the client must start its
-    /// authorization requests through PAR.
-    public var requirePushedAuthorizationRequests = false
+    /// The client's settings, every member it has present.
+    public var metadata: ClientMetadata
 
     /// Creates an answer.
-    public init(
-        clientID: String, clientIDIssuedAt: Int, registrationClientURI: String, clientName: String,
-        redirectURIs: [String], grantTypes: [String], responseTypes: [String], tokenEndpointAuthMethod: String,
-        scope: String, postLogoutRedirectURIs: [String], dpopBoundAccessTokens: Bool
-    ) {
+    public init(clientID: String, clientIDIssuedAt: Int, registrationClientURI: String, metadata: ClientMetadata) {
         self.clientID = clientID
         self.clientIDIssuedAt = clientIDIssuedAt
         self.registrationClientURI = registrationClientURI
-        self.clientName = clientName
-        self.redirectURIs = redirectURIs
-        self.grantTypes = grantTypes
-        self.responseTypes = responseTypes
-        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
-        self.scope = scope
-        self.postLogoutRedirectURIs = postLogoutRedirectURIs
-        self.dpopBoundAccessTokens = dpopBoundAccessTokens
+        self.metadata = metadata
+    }
+
+    /// A setting of the client.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ClientMetadata, Value>) -> Value {
+        get { metadata[keyPath: keyPath] }
+        set { metadata[keyPath: keyPath] = newValue }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -256,43 +182,40 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
         case clientSecretExpiresAt = "client_secret_expires_at"
         case registrationAccessToken = "registration_access_token"
         case registrationClientURI = "registration_client_uri"
-        case clientName = "client_name"
-        case redirectURIs = "redirect_uris"
-        case grantTypes = "grant_types"
-        case responseTypes = "response_types"
-        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
-        case scope
-        case postLogoutRedirectURIs = "post_logout_redirect_uris"
-        case jwks
-        case softwareID = "software_id"
-        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
-        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
-        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
-        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
-        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
-        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
-        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
-        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+    }
+
+    /// Decodes the flat object; the members every answer has must be present.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        clientID = try container.decode(String.self, forKey: .clientID)
+        clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        clientIDIssuedAt = try container.decode(Int.self, forKey: .clientIDIssuedAt)
+        clientSecretExpiresAt = try container.decodeIfPresent(Int.self, forKey: .clientSecretExpiresAt)
+        registrationAccessToken = try container.decodeIfPresent(String.self, forKey: .registrationAccessToken)
+        registrationClientURI = try container.decode(String.self, forKey: .registrationClientURI)
+        metadata = try ClientMetadata(answerFrom: decoder)
+    }
+
+    /// Encodes the flat object.
+    public func encode(to encoder: any Encoder) throws {
+        try metadata.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encodeIfPresent(clientSecret, forKey: .clientSecret)
+        try container.encode(clientIDIssuedAt, forKey: .clientIDIssuedAt)
+        try container.encodeIfPresent(clientSecretExpiresAt, forKey: .clientSecretExpiresAt)
+        try container.encodeIfPresent(registrationAccessToken, forKey: .registrationAccessToken)
+        try container.encode(registrationClientURI, forKey: .registrationClientURI)
     }
 
     /// An example with every member.
     public static let example: ClientRegistrationResponse = {
         var response = ClientRegistrationResponse(
             clientID: "umfa_ci_x", clientIDIssuedAt: 1_795_000_000,
-            registrationClientURI: "https://umfa.example/oidc/x/register/umfa_ci_x", clientName: "Shop for iOS",
-            redirectURIs: ["com.example.shop:/callback"], grantTypes: ["authorization_code"], responseTypes: ["code"],
-            tokenEndpointAuthMethod: "client_secret_basic", scope: "openid", postLogoutRedirectURIs: [],
-            dpopBoundAccessTokens: false)
+            registrationClientURI: "https://umfa.example/oidc/x/register/umfa_ci_x", metadata: .example)
         response.clientSecret = "umfa_cs_x"
         response.clientSecretExpiresAt = 0
         response.registrationAccessToken = "umfa_rat_x"
-        response.jwks = .object(["keys": .array([])])
-        response.softwareID = "umfa_ci_template"
-        response.tlsClientAuthSubjectDN = "CN=shop,O=Shop"
-        response.tlsClientAuthSANDNS = "shop.example"
-        response.tlsClientAuthSANURI = "https://shop.example"
-        response.tlsClientAuthSANIP = "192.0.2.7"
-        response.tlsClientAuthSANEmail = "ops@shop.example"
         return response
     }()
 }

@@ -100,16 +100,6 @@ struct OAuthClientAdminService: Sendable {
     static func view(_ client: OAuthClientRecord) -> OAuthClientView {
         OAuthClientView(
             clientID: client.clientID, applicationID: client.applicationID.uuidString.lowercased(),
-            clientName: client.name, redirectURIs: client.redirectURIs, grantTypes: client.grantTypes,
-            responseTypes: client.responseTypes, tokenEndpointAuthMethod: client.authenticationMethod.rawValue,
-            scope: client.scopes.joined(separator: " "), postLogoutRedirectURIs: client.postLogoutRedirectURIs,
-            firstParty: client.firstParty, accessTokenTTLSeconds: client.accessTokenTTLSeconds,
-            refreshTokenTTLSeconds: client.refreshTokenTTLSeconds, createdAt: Timestamps.rfc3339(client.createdAt),
-            requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
-            dpopBoundAccessTokens: client.dpopBoundAccessTokens,
-            jwks: client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) },
-            dcrTemplate: client.dcrTemplate, softwareID: client.softwareID,
-            attestationRequired: client.attestationRequired
-        ).withMutualTLS(client)
+            createdAt: Timestamps.rfc3339(client.createdAt), metadata: client.settings)
     }
 }

@@ -14,10 +14,8 @@ enum OAuthClientSettings {
     /// The settings of a new client before its request is applied.
     static func newClient(applicationID: UUID, at now: Date) -> OAuthClientRecord {
         OAuthClientRecord(
-            clientID: "umfa_ci_" + Base64URL.encode(Secrets.randomBytes(16)), applicationID: applicationID, name: "",
-            secretHash: nil, redirectURIs: [], grantTypes: ["authorization_code"], responseTypes: ["code"],
-            authenticationMethod: .clientSecretBasic, scopes: ["openid"], postLogoutRedirectURIs: [], firstParty: false,
-            accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000, createdAt: now)
+            clientID: "umfa_ci_" + Base64URL.encode(Secrets.randomBytes(16)), applicationID: applicationID,
+            createdAt: now)
     }
 
     /// A new secret for `client`: its SHA-256 stored, and for `client_secret_jwt` the secret
@@ -33,7 +31,11 @@ enum OAuthClientSettings {
     }
 
     /// `client` with `request` applied (a new client starts from `client` as the defaults).
-    static func apply(_ request: OAuthClientRequest, to client: OAuthClientRecord) throws -> OAuthClientRecord {
+    /// Members the caller may not set are left out first (``ClientMetadata/Member/origin``).
+    static func apply(
+        _ request: OAuthClientRequest, to client: OAuthClientRecord, from caller: ClientMetadata.Caller = .admin
+    ) throws -> OAuthClientRecord {
+        let request = request.accepted(from: caller)
         var client = client
         if let name = request.clientName {
             let trimmed = name.trimmingCharacters(in: .whitespaces)

@@ -6,32 +6,28 @@ import X509
 /// The RFC 8705 client metadata (§2.1.2, §2.2, §3.4) as the admin API and dynamic registration
 /// take it: a request that breaks a rule is 400 naming the member, and nothing is stored.
 extension OAuthClientSettings {
-    /// The subject members of RFC 8705 §2.1.2, in the order they are read.
-    static let subjectMembers = [
-        "tls_client_auth_subject_dn", "tls_client_auth_san_dns", "tls_client_auth_san_uri", "tls_client_auth_san_ip",
-        "tls_client_auth_san_email",
-    ]
+    /// The subject members of RFC 8705 §2.1.2, by wire name, in the order they are read.
+    static let subjectMembers = ClientMetadata.Member.certificateSubject.map(\.stringValue)
 
     /// `client` with the request's mutual-TLS members applied.
     static func applyMutualTLS(_ request: OAuthClientRequest, to client: inout OAuthClientRecord) throws {
-        let given = [
-            request.tlsClientAuthSubjectDN, request.tlsClientAuthSANDNS, request.tlsClientAuthSANURI,
-            request.tlsClientAuthSANIP, request.tlsClientAuthSANEmail,
-        ]
-        let named = zip(subjectMembers, given).compactMap { name, value in value.map { (name, $0) } }
+        let named = ClientMetadata.Member.certificateSubject.compactMap { member in
+            request[certificateSubject: member].map { (member, $0) }
+        }
         // RFC 8705 §2.1.2: exactly one of the subject members.
         if named.count > 1 {
             throw ServiceError.invalid(
                 "Register exactly one of \(subjectMembers.joined(separator: ", ")) (RFC 8705 §2.1.2)",
-                field: named[1].0)
+                field: named[1].0.stringValue)
         }
-        if let (name, value) = named.first {
+        if let (member, value) = named.first {
+            let name = member.stringValue
             guard client.authenticationMethod == .tlsClientAuth else {
                 throw ServiceError.invalid(
                     "\(name) is for token_endpoint_auth_method tls_client_auth", field: name)
             }
-            guard let subject = TLSClientAuthSubject(metadataName: name, value: value), isValid(subject) else {
-                throw ServiceError.invalid(description(of: name), field: name)
+            guard let subject = TLSClientAuthSubject(member: member, value: value), isValid(subject) else {
+                throw ServiceError.invalid(description(of: member), field: name)
             }
             client.tlsClientAuthSubject = subject
         }
@@ -45,7 +41,7 @@ extension OAuthClientSettings {
             guard client.tlsClientAuthSubject != nil else {
                 throw ServiceError.invalid(
                     "tls_client_auth needs exactly one of \(subjectMembers.joined(separator: ", ")) (RFC 8705 §2.1.2)",
-                    field: "tls_client_auth_subject_dn")
+                    field: ClientMetadata.Member.tlsClientAuthSubjectDN.stringValue)
             }
         case .selfSignedTLSClientAuth:
             // RFC 8705 §2.2: the client's certificates, each the first x5c entry of a JWK.
@@ -74,60 +70,14 @@ extension OAuthClientSettings {
         }
     }
 
-    private static func description(of member: String) -> String {
-        switch member {
-        case "tls_client_auth_subject_dn": "tls_client_auth_subject_dn must be an RFC 4514 distinguished name"
-        case "tls_client_auth_san_ip": "tls_client_auth_san_ip must be an IPv4 or IPv6 address"
-        case "tls_client_auth_san_uri": "tls_client_auth_san_uri must be an absolute URI"
-        case "tls_client_auth_san_email": "tls_client_auth_san_email must be an email address"
-        default: "\(member) must be a DNS name"
+    private static func description(of member: ClientMetadata.Member) -> String {
+        let name = member.stringValue
+        return switch member {
+        case .tlsClientAuthSubjectDN: "\(name) must be an RFC 4514 distinguished name"
+        case .tlsClientAuthSANIP: "\(name) must be an IPv4 or IPv6 address"
+        case .tlsClientAuthSANURI: "\(name) must be an absolute URI"
+        case .tlsClientAuthSANEmail: "\(name) must be an email address"
+        default: "\(name) must be a DNS name"
         }
-    }
-}
-
-extension OAuthClientView {
-    /// The view with the client's RFC 8705 members.
-    func withMutualTLS(_ client: OAuthClientRecord) -> OAuthClientView {
-        var view = self
-        view.tlsClientCertificateBoundAccessTokens = client.tlsCertificateBoundAccessTokens
-        switch client.tlsClientAuthSubject {
-        case .subjectDN(let value): view.tlsClientAuthSubjectDN = value
-        case .sanDNS(let value): view.tlsClientAuthSANDNS = value
-        case .sanURI(let value): view.tlsClientAuthSANURI = value
-        case .sanIP(let value): view.tlsClientAuthSANIP = value
-        case .sanEmail(let value): view.tlsClientAuthSANEmail = value
-        case nil: break
-        }
-        return view
-    }
-}
-
-extension ClientRegistrationResponse {
-    /// The answer with the client's RFC 8705 members.
-    func withMutualTLS(_ client: OAuthClientRecord) -> ClientRegistrationResponse {
-        var answer = self
-        answer.tlsClientCertificateBoundAccessTokens = client.tlsCertificateBoundAccessTokens
-        switch client.tlsClientAuthSubject {
-        case .subjectDN(let value): answer.tlsClientAuthSubjectDN = value
-        case .sanDNS(let value): answer.tlsClientAuthSANDNS = value
-        case .sanURI(let value): answer.tlsClientAuthSANURI = value
-        case .sanIP(let value): answer.tlsClientAuthSANIP = value
-        case .sanEmail(let value): answer.tlsClientAuthSANEmail = value
-        case nil: break
-        }
-        return answer
-    }
-}
-
-extension OAuthClientRequest {
-    /// The request with a registration's RFC 8705 members (RFC 7591 §2 metadata, RFC 8705 §2.1.2,
-    /// §3.4).
-    mutating func takeMutualTLS(from body: ClientRegistrationRequest) {
-        tlsClientAuthSubjectDN = body.tlsClientAuthSubjectDN
-        tlsClientAuthSANDNS = body.tlsClientAuthSANDNS
-        tlsClientAuthSANURI = body.tlsClientAuthSANURI
-        tlsClientAuthSANIP = body.tlsClientAuthSANIP
-        tlsClientAuthSANEmail = body.tlsClientAuthSANEmail
-        tlsClientCertificateBoundAccessTokens = body.tlsClientCertificateBoundAccessTokens
     }
 }

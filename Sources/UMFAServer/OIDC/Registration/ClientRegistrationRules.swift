@@ -37,16 +37,13 @@ enum ClientRegistrationRules {
         if body.softwareStatement != nil {
             throw OAuthError(code: .invalidSoftwareStatement, "Software statements are not accepted here")
         }
-        var request = OAuthClientRequest(
-            clientName: body.clientName ?? template.map { "\($0.name) (registered)" } ?? "Registered client",
-            redirectURIs: body.redirectURIs ?? template?.redirectURIs,
-            postLogoutRedirectURIs: body.postLogoutRedirectURIs ?? template?.postLogoutRedirectURIs)
-        request.jwks = body.jwks
-        request.takeMutualTLS(from: body)
-        request.grantTypes = body.grantTypes
-        request.tokenEndpointAuthMethod = body.tokenEndpointAuthMethod
-        request.dpopBoundAccessTokens = body.dpopBoundAccessTokens
-        request.requirePushedAuthorizationRequests = body.requirePushedAuthorizationRequests
+        // The members a registering client may set (``ClientMetadata/Member/origin``).
+        var request = body.metadata.accepted(from: .registration)
+        request.clientName = body.clientName ?? template.map { "\($0.name) (registered)" } ?? "Registered client"
+        request.redirectURIs = body.redirectURIs ?? template?.redirectURIs
+        request.postLogoutRedirectURIs = body.postLogoutRedirectURIs ?? template?.postLogoutRedirectURIs
+        // `software_id` names the template; the client records the template it was made from.
+        request.softwareID = nil
         var start = base
         if let template {
             // A member left out is the template's; response_types follow the grant types.
@@ -61,7 +58,7 @@ enum ClientRegistrationRules {
         }
         var client: OAuthClientRecord
         do {
-            client = try OAuthClientSettings.apply(request, to: start)
+            client = try OAuthClientSettings.apply(request, to: start, from: .registration)
         } catch let error as ServiceError where error.code == .invalidRequest {
             throw registrationError(error)
         }

@@ -216,16 +216,9 @@ struct ClientRegistrationService: Sendable {
     }
 
     static func answer(_ client: OAuthClientRecord, issuer: OAuthIssuer) -> ClientRegistrationResponse {
-        var answer = ClientRegistrationResponse(
+        ClientRegistrationResponse(
             clientID: client.clientID, clientIDIssuedAt: Int(client.createdAt.timeIntervalSince1970),
-            registrationClientURI: issuer.issuer + "/register/" + client.clientID, clientName: client.name,
-            redirectURIs: client.redirectURIs, grantTypes: client.grantTypes, responseTypes: client.responseTypes,
-            tokenEndpointAuthMethod: client.authenticationMethod.rawValue, scope: client.scopes.joined(separator: " "),
-            postLogoutRedirectURIs: client.postLogoutRedirectURIs, dpopBoundAccessTokens: client.dpopBoundAccessTokens)
-        answer.jwks = client.jwks.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
-        answer.softwareID = client.softwareID
-        answer.requirePushedAuthorizationRequests = client.requirePushedAuthorizationRequests
-        return answer.withMutualTLS(client)
+            registrationClientURI: issuer.issuer + "/register/" + client.clientID, metadata: client.settings)
     }
 
 }

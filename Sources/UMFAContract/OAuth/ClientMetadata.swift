@@ -1,0 +1,255 @@
+import Foundation
+import UMFAEncoding
+
+/// An OAuth client's settings: the client metadata of RFC 7591 §2 (with the members RFC 8705,
+/// RFC 9126, RFC 9449 and OpenID Connect RP-Initiated Logout add) and UMFA's own.
+///
+/// This one value is what the admin API takes and shows, what dynamic registration (RFC 7591)
+/// and its management (RFC 7592) take and answer, what the server stores as the client's
+/// settings document, and what the command-line tool sends. Every member is optional: in a
+/// request an absent member takes its default (on create) or keeps its value (on update); in an
+/// answer every member the client has is present. Which caller may set a member is ``Member/origin``.
+public struct ClientMetadata: ContractBody, Equatable, Hashable {
+    /// `client_name`.
+    public var clientName: String?
+    /// `redirect_uris`, matched exactly: https, http on a loopback address, or a private-use
+    /// scheme (RFC 8252 §7).
+    public var redirectURIs: [String]?
+    /// `grant_types`: `authorization_code`, `refresh_token`, `client_credentials`.
+    public var grantTypes: [String]?
+    /// `response_types`: `code` (with `authorization_code`).
+    public var responseTypes: [String]?
+    /// `token_endpoint_auth_method`: `none`, `client_secret_basic` (default), `client_secret_post`,
+    /// `client_secret_jwt`, `private_key_jwt`, `tls_client_auth`, `self_signed_tls_client_auth`.
+    public var tokenEndpointAuthMethod: String?
+    /// `scope`: the space-separated scopes the client may ask for.
+    public var scope: String?
+    /// `post_logout_redirect_uris` (OpenID Connect RP-Initiated Logout §3.1).
+    public var postLogoutRedirectURIs: [String]?
+    /// `jwks`: the client's public keys, a JWK Set (`private_key_jwt`, RFC 7523; the certificates
+    /// of `self_signed_tls_client_auth`, RFC 8705 §2.2).
+    public var jwks: JSONValue?
+    /// `software_id`: the `client_id` of the `dcr_template` client a registered client copies.
+    public var softwareID: String?
+    /// `dpop_bound_access_tokens` (RFC 9449 §5.2): every access token must be DPoP-bound.
+    public var dpopBoundAccessTokens: Bool?
+    /// `require_pushed_authorization_requests` (RFC 9126 §6): authorization only through PAR.
+    public var requirePushedAuthorizationRequests: Bool?
+    /// `tls_client_auth_subject_dn` (RFC 8705 §2.1.2): the RFC 4514 subject DN a
+    /// `tls_client_auth` client's certificate must have; or exactly one of the SAN members below.
+    public var tlsClientAuthSubjectDN: String?
+    /// `tls_client_auth_san_dns` (RFC 8705 §2.1.2): a dNSName SAN of the certificate.
+    public var tlsClientAuthSANDNS: String?
+    /// `tls_client_auth_san_uri` (RFC 8705 §2.1.2): a uniformResourceIdentifier SAN.
+    public var tlsClientAuthSANURI: String?
+    /// `tls_client_auth_san_ip` (RFC 8705 §2.1.2): an iPAddress SAN (IPv4 or IPv6 text).
+    public var tlsClientAuthSANIP: String?
+    /// `tls_client_auth_san_email` (RFC 8705 §2.1.2): an rfc822Name SAN.
+    public var tlsClientAuthSANEmail: String?
+    /// `tls_client_certificate_bound_access_tokens` (RFC 8705 §3.4): access tokens bound to the
+    /// client certificate (`cnf.x5t#S256`).
+    public var tlsClientCertificateBoundAccessTokens: Bool?
+    /// `first_party`: no consent screen.
+    public var firstParty: Bool?
+    /// `access_token_ttl_seconds` (60–86400, default 600).
+    public var accessTokenTTLSeconds: Int?
+    /// `refresh_token_ttl_seconds` (60–31536000, default 2592000).
+    public var refreshTokenTTLSeconds: Int?
+    /// `dcr_template`: the client may get scope `dcr` by `client_credentials` and register
+    /// clients that copy its settings (docs/contract.md §5); it must be confidential.
+    public var dcrTemplate: Bool?
+    /// `attestation_required`: a public client gets an API-flow token only with a client
+    /// attestation (docs/contract.md §6).
+    public var attestationRequired: Bool?
+
+    /// Creates a value; every member left out is absent.
+    public init(
+        clientName: String? = nil, redirectURIs: [String]? = nil, grantTypes: [String]? = nil,
+        responseTypes: [String]? = nil, tokenEndpointAuthMethod: String? = nil, scope: String? = nil,
+        postLogoutRedirectURIs: [String]? = nil, firstParty: Bool? = nil, accessTokenTTLSeconds: Int? = nil,
+        refreshTokenTTLSeconds: Int? = nil, requirePushedAuthorizationRequests: Bool? = nil,
+        softwareID: String? = nil, jwks: JSONValue? = nil, dpopBoundAccessTokens: Bool? = nil,
+        dcrTemplate: Bool? = nil, attestationRequired: Bool? = nil
+    ) {
+        self.clientName = clientName
+        self.redirectURIs = redirectURIs
+        self.grantTypes = grantTypes
+        self.responseTypes = responseTypes
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.scope = scope
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.firstParty = firstParty
+        self.accessTokenTTLSeconds = accessTokenTTLSeconds
+        self.refreshTokenTTLSeconds = refreshTokenTTLSeconds
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
+        self.softwareID = softwareID
+        self.jwks = jwks
+        self.dpopBoundAccessTokens = dpopBoundAccessTokens
+        self.dcrTemplate = dcrTemplate
+        self.attestationRequired = attestationRequired
+    }
+
+    /// The members, by their wire names: the only place those names are written. Members a
+    /// value does not know are ignored when it is decoded (RFC 7591 §2).
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+        case clientName = "client_name"
+        case redirectURIs = "redirect_uris"
+        case grantTypes = "grant_types"
+        case responseTypes = "response_types"
+        case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+        case scope
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
+        case jwks
+        case softwareID = "software_id"
+        case dpopBoundAccessTokens = "dpop_bound_access_tokens"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case tlsClientAuthSubjectDN = "tls_client_auth_subject_dn"
+        case tlsClientAuthSANDNS = "tls_client_auth_san_dns"
+        case tlsClientAuthSANURI = "tls_client_auth_san_uri"
+        case tlsClientAuthSANIP = "tls_client_auth_san_ip"
+        case tlsClientAuthSANEmail = "tls_client_auth_san_email"
+        case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
+        case firstParty = "first_party"
+        case accessTokenTTLSeconds = "access_token_ttl_seconds"
+        case refreshTokenTTLSeconds = "refresh_token_ttl_seconds"
+        case dcrTemplate = "dcr_template"
+        case attestationRequired = "attestation_required"
+
+        /// Who may set the member in a request; a member a caller may not set is ignored in its
+        /// request, as RFC 7591 §2 has a server do with metadata it does not take.
+        public var origin: Origin {
+            switch self {
+            case .softwareID: .registration
+            case .firstParty, .accessTokenTTLSeconds, .refreshTokenTTLSeconds, .dcrTemplate, .attestationRequired:
+                .admin
+            default: .anyone
+            }
+        }
+
+        /// Whether every answer about a client carries the member (the admin API's views and
+        /// RFC 7591 §3.2.1 / RFC 7592 §3 answers): all but the keys, the template and the
+        /// certificate subject, which a client has only when they were set.
+        public var isAlwaysAnswered: Bool {
+            self != .jwks && self != .softwareID && !Self.certificateSubject.contains(self)
+        }
+
+        /// The RFC 8705 §2.1.2 members that name a `tls_client_auth` client's certificate.
+        public static let certificateSubject: [Member] = [
+            .tlsClientAuthSubjectDN, .tlsClientAuthSANDNS, .tlsClientAuthSANURI, .tlsClientAuthSANIP,
+            .tlsClientAuthSANEmail,
+        ]
+    }
+
+    /// A member of the value, by its wire name.
+    public typealias Member = CodingKeys
+
+    /// Who may set a member.
+    public enum Origin: Sendable {
+        /// The admin API and a registering client alike.
+        case anyone
+        /// The admin API only (UMFA's own settings a self-registering client may not choose).
+        case admin
+        /// Dynamic registration only (`software_id` names the template to copy).
+        case registration
+    }
+
+    /// Which caller a request comes from.
+    public enum Caller: Sendable {
+        /// `POST`/`PATCH …/oauth-clients` of the admin API.
+        case admin
+        /// The registration endpoint (RFC 7591) or a client's configuration endpoint (RFC 7592).
+        case registration
+    }
+
+    /// Decodes the settings of an answer about a client, where every member that
+    /// ``Member/isAlwaysAnswered`` must be present.
+    public init(answerFrom decoder: any Decoder) throws {
+        self = try ClientMetadata(from: decoder)
+        let container = try decoder.container(keyedBy: Member.self)
+        for member in Member.allCases where member.isAlwaysAnswered && !container.contains(member) {
+            throw DecodingError.keyNotFound(
+                member, .init(codingPath: decoder.codingPath, debugDescription: "an answer has every setting"))
+        }
+    }
+
+    /// The value with the members `caller` may not set left out.
+    public func accepted(from caller: Caller) -> ClientMetadata {
+        var value = self
+        for member in Member.allCases {
+            switch (member.origin, caller) {
+            case (.anyone, _), (.admin, .admin), (.registration, .registration): continue
+            default: value.remove(member)
+            }
+        }
+        return value
+    }
+
+    /// The value without `member`.
+    public mutating func remove(_ member: Member) {
+        guard let data = try? JSONEncoder().encode(self),
+            var object = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        else { return }
+        object.removeValue(forKey: member.stringValue)
+        if let data = try? JSONEncoder().encode(object),
+            let value = try? JSONDecoder().decode(ClientMetadata.self, from: data)
+        {
+            self = value
+        }
+    }
+
+    /// The certificate subject member a `tls_client_auth` client registered, with its value
+    /// (RFC 8705 §2.1.2); `nil` when none is set.
+    public var certificateSubject: (member: Member, value: String)? {
+        for member in Member.certificateSubject {
+            if let value = self[certificateSubject: member] { return (member, value) }
+        }
+        return nil
+    }
+
+    /// The value of one of the ``Member/certificateSubject`` members.
+    public subscript(certificateSubject member: Member) -> String? {
+        get {
+            switch member {
+            case .tlsClientAuthSubjectDN: tlsClientAuthSubjectDN
+            case .tlsClientAuthSANDNS: tlsClientAuthSANDNS
+            case .tlsClientAuthSANURI: tlsClientAuthSANURI
+            case .tlsClientAuthSANIP: tlsClientAuthSANIP
+            case .tlsClientAuthSANEmail: tlsClientAuthSANEmail
+            default: nil
+            }
+        }
+        set {
+            switch member {
+            case .tlsClientAuthSubjectDN: tlsClientAuthSubjectDN = newValue
+            case .tlsClientAuthSANDNS: tlsClientAuthSANDNS = newValue
+            case .tlsClientAuthSANURI: tlsClientAuthSANURI = newValue
+            case .tlsClientAuthSANIP: tlsClientAuthSANIP = newValue
+            case .tlsClientAuthSANEmail: tlsClientAuthSANEmail = newValue
+            default: break
+            }
+        }
+    }
+
+    /// An example with every member.
+    public static let example = ClientMetadata(
+        clientName: "Shop", redirectURIs: ["https://shop.example/callback"],
+        grantTypes: ["authorization_code", "refresh_token"], responseTypes: ["code"],
+        tokenEndpointAuthMethod: "client_secret_basic", scope: "openid profile email",
+        postLogoutRedirectURIs: ["https://shop.example/"], firstParty: true, accessTokenTTLSeconds: 600,
+        refreshTokenTTLSeconds: 2_592_000, requirePushedAuthorizationRequests: false, softwareID: "umfa_ci_template",
+        jwks: .object(["keys": .array([])]), dpopBoundAccessTokens: false, dcrTemplate: false,
+        attestationRequired: false
+    ).withCertificateSubjectExample()
+
+    /// The value with every RFC 8705 member set, as an example.
+    private func withCertificateSubjectExample() -> ClientMetadata {
+        var value = self
+        value.tlsClientAuthSubjectDN = "CN=shop,O=Shop"
+        value.tlsClientAuthSANDNS = "shop.example"
+        value.tlsClientAuthSANURI = "https://shop.example"
+        value.tlsClientAuthSANIP = "192.0.2.7"
+        value.tlsClientAuthSANEmail = "ops@shop.example"
+        value.tlsClientCertificateBoundAccessTokens = false
+        return value
+    }
+}
