@@ -115,6 +115,9 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         case dcrTemplate = "dcr_template"
         case attestationRequired = "attestation_required"
 
+        /// The wire name, as messages that name the member print it.
+        public var description: String { stringValue }
+
         /// Who may set the member in a request; a member a caller may not set is ignored in its
         /// request, as RFC 7591 §2 has a server do with metadata it does not take.
         public var origin: Origin {

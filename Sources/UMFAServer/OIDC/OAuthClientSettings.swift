@@ -40,35 +40,40 @@ enum OAuthClientSettings {
         if let name = request.clientName {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard (1...200).contains(trimmed.utf8.count), !trimmed.utf8.contains(0) else {
-                throw ServiceError.invalid("client_name must be 1 to 200 bytes of UTF-8", field: "client_name")
+                throw ServiceError.invalid(
+                    "\(Member.clientName) must be 1 to 200 bytes of UTF-8", field: Member.clientName.stringValue)
             }
             client.name = trimmed
         }
         if let method = request.tokenEndpointAuthMethod {
             guard let parsed = ClientAuthenticationMethod(rawValue: method) else {
                 throw ServiceError.invalid(
-                    "token_endpoint_auth_method must be one of \(ClientAuthenticationMethod.allCases.map(\.rawValue))",
-                    field: "token_endpoint_auth_method")
+                    "\(Member.tokenEndpointAuthMethod) must be one of \(ClientAuthenticationMethod.allCases.map(\.rawValue))",
+                    field: Member.tokenEndpointAuthMethod.stringValue)
             }
             client.authenticationMethod = parsed
         }
         if let grants = request.grantTypes {
             guard !grants.isEmpty, Set(grants).isSubset(of: grantTypes), Set(grants).count == grants.count else {
                 throw ServiceError.invalid(
-                    "grant_types must be distinct values of \(grantTypes.sorted())", field: "grant_types")
+                    "\(Member.grantTypes) must be distinct values of \(grantTypes.sorted())",
+                    field: Member.grantTypes.stringValue)
             }
             client.grantTypes = grants
         }
         if let responses = request.responseTypes {
             guard responses.allSatisfy({ $0 == "code" }), responses.count <= 1 else {
-                throw ServiceError.invalid("response_types may only hold \"code\"", field: "response_types")
+                throw ServiceError.invalid(
+                    "\(Member.responseTypes) may only hold \"code\"", field: Member.responseTypes.stringValue)
             }
             client.responseTypes = responses
         }
         if let scope = request.scope { client.scopes = try scopes(scope) }
         if let uris = request.redirectURIs { client.redirectURIs = try uris.map { try redirectURI($0) } }
         if let uris = request.postLogoutRedirectURIs {
-            client.postLogoutRedirectURIs = try uris.map { try redirectURI($0, field: "post_logout_redirect_uris") }
+            client.postLogoutRedirectURIs = try uris.map {
+                try redirectURI($0, field: Member.postLogoutRedirectURIs.stringValue)
+            }
         }
         if let firstParty = request.firstParty { client.firstParty = firstParty }
         if let required = request.requirePushedAuthorizationRequests {
@@ -79,7 +84,9 @@ enum OAuthClientSettings {
         if let required = request.attestationRequired { client.attestationRequired = required }
         if let jwks = request.jwks {
             let text = String(decoding: try JSONEncoder().encode(jwks), as: UTF8.self)
-            guard text.utf8.count <= 20_000 else { throw ServiceError.invalid("jwks must be at most 20,000 bytes") }
+            guard text.utf8.count <= 20_000 else {
+                throw ServiceError.invalid("\(Member.jwks) must be at most 20,000 bytes")
+            }
             // A self-signed mutual-TLS client's keys are its certificates (RFC 8705 §2.2), checked
             // by ``checkMutualTLS(_:)``; others' keys must verify client assertions.
             if client.authenticationMethod != .selfSignedTLSClientAuth,
@@ -91,13 +98,13 @@ enum OAuthClientSettings {
         }
         if let ttl = request.accessTokenTTLSeconds {
             guard accessTokenTTL.contains(ttl) else {
-                throw ServiceError.invalid("access_token_ttl_seconds must be 60 to 86400")
+                throw ServiceError.invalid("\(Member.accessTokenTTLSeconds) must be 60 to 86400")
             }
             client.accessTokenTTLSeconds = ttl
         }
         if let ttl = request.refreshTokenTTLSeconds {
             guard refreshTokenTTL.contains(ttl) else {
-                throw ServiceError.invalid("refresh_token_ttl_seconds must be 60 to 31536000")
+                throw ServiceError.invalid("\(Member.refreshTokenTTLSeconds) must be 60 to 31536000")
             }
             client.refreshTokenTTLSeconds = ttl
         }
@@ -113,22 +120,25 @@ enum OAuthClientSettings {
             throw ServiceError.invalid("client_credentials needs a confidential client (a secret)")
         }
         if client.dcrTemplate, !client.authenticationMethod.isConfidential {
-            throw ServiceError.invalid("dcr_template needs a confidential client: it authenticates for scope dcr")
+            throw ServiceError.invalid(
+                "\(Member.dcrTemplate) needs a confidential client: it authenticates for \(Member.scope) dcr")
         }
         if client.attestationRequired, client.authenticationMethod != .none {
-            throw ServiceError.invalid("attestation_required is for public clients (token_endpoint_auth_method none)")
+            throw ServiceError.invalid(
+                "\(Member.attestationRequired) is for public clients (token_endpoint_auth_method none)")
         }
         if client.authenticationMethod == .privateKeyJWT, client.jwks == nil {
-            throw ServiceError.invalid("private_key_jwt needs the client's public keys in jwks")
+            throw ServiceError.invalid("private_key_jwt needs the client's public keys in \(Member.jwks)")
         }
         if client.grantTypes.contains("authorization_code"), client.redirectURIs.isEmpty {
-            throw ServiceError.invalid("authorization_code needs at least one redirect_uris entry")
+            throw ServiceError.invalid("authorization_code needs at least one \(Member.redirectURIs) entry")
         }
         if client.grantTypes.contains("refresh_token"), !client.grantTypes.contains("authorization_code") {
-            throw ServiceError.invalid("refresh_token goes with grant_types authorization_code")
+            throw ServiceError.invalid("refresh_token goes with \(Member.grantTypes) authorization_code")
         }
         if client.grantTypes.contains("authorization_code") != client.responseTypes.contains("code") {
-            throw ServiceError.invalid("response_types [\"code\"] goes with grant_types authorization_code")
+            throw ServiceError.invalid(
+                "\(Member.responseTypes) [\"code\"] goes with \(Member.grantTypes) authorization_code")
         }
     }
 
@@ -140,7 +150,9 @@ enum OAuthClientSettings {
                 token.utf8.count <= 100
                     && token.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
             })
-        else { throw ServiceError.invalid("scope must be space-separated scope tokens (RFC 6749 §3.3)") }
+        else {
+            throw ServiceError.invalid("\(Member.scope) must be space-separated \(Member.scope) tokens (RFC 6749 §3.3)")
+        }
         var seen = Set<String>()
         return tokens.filter { seen.insert($0).inserted }
     }
@@ -151,7 +163,7 @@ enum OAuthClientSettings {
     /// A redirect URI a client may register (RFC 6749 §3.1.2, RFC 8252 §7): absolute, no
     /// fragment; https, or http to a loopback address, or a private-use scheme with a dot.
     /// A refusal carries ``ServiceError/Reason/redirectURI`` and `field`.
-    static func redirectURI(_ text: String, field: String = "redirect_uris") throws -> String {
+    static func redirectURI(_ text: String, field: String = Member.redirectURIs.stringValue) throws -> String {
         guard text.utf8.count <= 2000, let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
             url.fragment == nil
         else {
@@ -170,3 +182,6 @@ enum OAuthClientSettings {
         }
     }
 }
+
+/// The members a message names, by their wire names.
+private typealias Member = ClientMetadata.Member

@@ -1,6 +1,9 @@
 import Foundation
+import UMFAContract
+import UMFAEncoding
 
-/// How an OAuth client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`).
+/// How an OAuth client proves itself at the token endpoint (RFC 7591 §2,
+/// ``ClientMetadata/tokenEndpointAuthMethod``).
 package enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable {
     /// A public client (a native or browser app): no secret; PKCE S256 is required.
     case none
@@ -27,58 +30,49 @@ package enum ClientAuthenticationMethod: String, Sendable, Codable, CaseIterable
     package var usesCertificate: Bool { self == .tlsClientAuth || self == .selfSignedTLSClientAuth }
 }
 
-/// An OAuth 2.0 / OpenID Connect client of one application (docs/contract.md §5).
+/// An OAuth 2.0 / OpenID Connect client of one application (docs/contract.md §5): its identity
+/// and secrets, held in columns, and its settings, one ``ClientMetadata`` document.
+///
+/// The typed properties below read and write ``settings``; they name no member of their own,
+/// so a new setting is one member of ``ClientMetadata`` (and a rule where the server checks it).
 package struct OAuthClientRecord: Sendable, Equatable {
     /// The client id, unique over all applications.
     package var clientID: String
     /// The application (issuer) the client belongs to.
     package var applicationID: UUID
-    /// A human name (`client_name`).
-    package var name: String
-    /// SHA-256 of the client secret; `nil` for a public client.
-    package var secretHash: [UInt8]?
-    /// Redirect URIs, matched exactly.
-    package var redirectURIs: [String]
-    /// Grant types the client may use.
-    package var grantTypes: [String]
-    /// Response types the client may use.
-    package var responseTypes: [String]
-    /// How the client authenticates at the token endpoint.
-    package var authenticationMethod: ClientAuthenticationMethod
-    /// The scopes the client may ask for.
-    package var scopes: [String]
-    /// Where RP-initiated logout may send the browser back to.
-    package var postLogoutRedirectURIs: [String]
-    /// A first-party client skips the consent screen.
-    package var firstParty: Bool
-    /// Access tokens live this long, in seconds.
-    package var accessTokenTTLSeconds: Int
-    /// Refresh tokens live this long, in seconds.
-    package var refreshTokenTTLSeconds: Int
     /// When it was registered.
     package var createdAt: Date
-    /// Whether the client may start authorization requests only through PAR (RFC 9126 §6).
-    package var requirePushedAuthorizationRequests: Bool
-    /// Whether every access token of the client must be DPoP-bound (RFC 9449 §5.2).
-    package var dpopBoundAccessTokens: Bool
-    /// The client's public keys, a JWK Set as JSON (`private_key_jwt`).
-    package var jwks: String?
+    /// SHA-256 of the client secret; `nil` for a public client.
+    package var secretHash: [UInt8]?
     /// The secret sealed with the master key (`client_secret_jwt`: HMAC needs the secret itself).
     package var sealedSecret: [UInt8]?
-    /// Whether the client is a template for dynamic registration: it may get scope `dcr` by
-    /// `client_credentials`, and the clients registered with that token copy its settings.
-    package var dcrTemplate: Bool
-    /// The template a dynamically registered client was made from (RFC 7591 `software_id`).
-    package var softwareID: String?
     /// SHA-256 of the registration access token (RFC 7592) of a dynamically registered client.
     package var registrationTokenHash: [UInt8]?
-    /// Whether the (public) client must present a client attestation for an API-flow token.
-    package var attestationRequired: Bool
-    /// The certificate subject a `tls_client_auth` client is recognised by (RFC 8705 §2.1.2).
-    package var tlsClientAuthSubject: TLSClientAuthSubject? = nil
-    /// Whether the client's access tokens are bound to its TLS client certificate
-    /// (`tls_client_certificate_bound_access_tokens`, RFC 8705 §3.4).
-    package var tlsCertificateBoundAccessTokens = false
+    /// The client's settings, every member resolved (the server fills the defaults at creation).
+    package var settings: ClientMetadata
+
+    /// The settings a new client starts from (docs/contract.md §5).
+    package static let defaultSettings = ClientMetadata(
+        clientName: "", redirectURIs: [], grantTypes: ["authorization_code"], responseTypes: ["code"],
+        tokenEndpointAuthMethod: ClientAuthenticationMethod.clientSecretBasic.rawValue, scope: "openid",
+        postLogoutRedirectURIs: [], firstParty: false, accessTokenTTLSeconds: 600, refreshTokenTTLSeconds: 2_592_000,
+        requirePushedAuthorizationRequests: false, dpopBoundAccessTokens: false, dcrTemplate: false,
+        attestationRequired: false
+    ).withBoundTokensOff()
+
+    /// Creates a record.
+    package init(
+        clientID: String, applicationID: UUID, createdAt: Date, settings: ClientMetadata = defaultSettings,
+        secretHash: [UInt8]? = nil, sealedSecret: [UInt8]? = nil, registrationTokenHash: [UInt8]? = nil
+    ) {
+        self.clientID = clientID
+        self.applicationID = applicationID
+        self.createdAt = createdAt
+        self.settings = settings
+        self.secretHash = secretHash
+        self.sealedSecret = sealedSecret
+        self.registrationTokenHash = registrationTokenHash
+    }
 
     /// Whether the client registered itself at the registration endpoint (RFC 7591), with or
     /// without a template, rather than being made by an admin: exactly the clients that hold a
@@ -88,38 +82,111 @@ package struct OAuthClientRecord: Sendable, Equatable {
     /// an initial access token or a template's public credentials.
     package var isSelfRegistered: Bool { registrationTokenHash != nil }
 
-    /// Creates a record.
-    package init(
-        clientID: String, applicationID: UUID, name: String, secretHash: [UInt8]?, redirectURIs: [String],
-        grantTypes: [String], responseTypes: [String], authenticationMethod: ClientAuthenticationMethod,
-        scopes: [String], postLogoutRedirectURIs: [String], firstParty: Bool, accessTokenTTLSeconds: Int,
-        refreshTokenTTLSeconds: Int, createdAt: Date, requirePushedAuthorizationRequests: Bool = false,
-        dpopBoundAccessTokens: Bool = false, jwks: String? = nil, sealedSecret: [UInt8]? = nil,
-        dcrTemplate: Bool = false, softwareID: String? = nil, registrationTokenHash: [UInt8]? = nil,
-        attestationRequired: Bool = false
-    ) {
-        self.attestationRequired = attestationRequired
-        self.dcrTemplate = dcrTemplate
-        self.softwareID = softwareID
-        self.registrationTokenHash = registrationTokenHash
-        self.sealedSecret = sealedSecret
-        self.jwks = jwks
-        self.dpopBoundAccessTokens = dpopBoundAccessTokens
-        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
-        self.clientID = clientID
-        self.applicationID = applicationID
-        self.name = name
-        self.secretHash = secretHash
-        self.redirectURIs = redirectURIs
-        self.grantTypes = grantTypes
-        self.responseTypes = responseTypes
-        self.authenticationMethod = authenticationMethod
-        self.scopes = scopes
-        self.postLogoutRedirectURIs = postLogoutRedirectURIs
-        self.firstParty = firstParty
-        self.accessTokenTTLSeconds = accessTokenTTLSeconds
-        self.refreshTokenTTLSeconds = refreshTokenTTLSeconds
-        self.createdAt = createdAt
+    /// A human name (`client_name`).
+    package var name: String {
+        get { settings.clientName ?? "" }
+        set { settings.clientName = newValue }
+    }
+    /// Redirect URIs, matched exactly.
+    package var redirectURIs: [String] {
+        get { settings.redirectURIs ?? [] }
+        set { settings.redirectURIs = newValue }
+    }
+    /// Grant types the client may use.
+    package var grantTypes: [String] {
+        get { settings.grantTypes ?? [] }
+        set { settings.grantTypes = newValue }
+    }
+    /// Response types the client may use.
+    package var responseTypes: [String] {
+        get { settings.responseTypes ?? [] }
+        set { settings.responseTypes = newValue }
+    }
+    /// How the client authenticates at the token endpoint.
+    package var authenticationMethod: ClientAuthenticationMethod {
+        get {
+            settings.tokenEndpointAuthMethod.flatMap(ClientAuthenticationMethod.init(rawValue:)) ?? .clientSecretBasic
+        }
+        set { settings.tokenEndpointAuthMethod = newValue.rawValue }
+    }
+    /// The scopes the client may ask for.
+    package var scopes: [String] {
+        get { (settings.scope ?? "").split(separator: " ").map(String.init) }
+        set { settings.scope = newValue.joined(separator: " ") }
+    }
+    /// Where RP-initiated logout may send the browser back to.
+    package var postLogoutRedirectURIs: [String] {
+        get { settings.postLogoutRedirectURIs ?? [] }
+        set { settings.postLogoutRedirectURIs = newValue }
+    }
+    /// A first-party client skips the consent screen.
+    package var firstParty: Bool {
+        get { settings.firstParty ?? false }
+        set { settings.firstParty = newValue }
+    }
+    /// Access tokens live this long, in seconds.
+    package var accessTokenTTLSeconds: Int {
+        get { settings.accessTokenTTLSeconds ?? Self.defaultSettings.accessTokenTTLSeconds ?? 600 }
+        set { settings.accessTokenTTLSeconds = newValue }
+    }
+    /// Refresh tokens live this long, in seconds.
+    package var refreshTokenTTLSeconds: Int {
+        get { settings.refreshTokenTTLSeconds ?? Self.defaultSettings.refreshTokenTTLSeconds ?? 2_592_000 }
+        set { settings.refreshTokenTTLSeconds = newValue }
+    }
+    /// Whether the client may start authorization requests only through PAR (RFC 9126 §6).
+    package var requirePushedAuthorizationRequests: Bool {
+        get { settings.requirePushedAuthorizationRequests ?? false }
+        set { settings.requirePushedAuthorizationRequests = newValue }
+    }
+    /// Whether every access token of the client must be DPoP-bound (RFC 9449 §5.2).
+    package var dpopBoundAccessTokens: Bool {
+        get { settings.dpopBoundAccessTokens ?? false }
+        set { settings.dpopBoundAccessTokens = newValue }
+    }
+    /// The client's public keys, a JWK Set as JSON text (`private_key_jwt`).
+    package var jwks: String? {
+        get { settings.jwks.map { StoredValue.json(encoding: $0) } }
+        set { settings.jwks = newValue.flatMap { try? StoredValue.decoded(JSONValue.self, from: $0) } }
+    }
+    /// Whether the client is a template for dynamic registration: it may get scope `dcr` by
+    /// `client_credentials`, and the clients registered with that token copy its settings.
+    package var dcrTemplate: Bool {
+        get { settings.dcrTemplate ?? false }
+        set { settings.dcrTemplate = newValue }
+    }
+    /// The template a dynamically registered client was made from (RFC 7591 `software_id`).
+    package var softwareID: String? {
+        get { settings.softwareID }
+        set { settings.softwareID = newValue }
+    }
+    /// Whether the (public) client must present a client attestation for an API-flow token.
+    package var attestationRequired: Bool {
+        get { settings.attestationRequired ?? false }
+        set { settings.attestationRequired = newValue }
+    }
+    /// The certificate subject a `tls_client_auth` client is recognised by (RFC 8705 §2.1.2).
+    package var tlsClientAuthSubject: TLSClientAuthSubject? {
+        get { settings.certificateSubject.flatMap { TLSClientAuthSubject(member: $0.member, value: $0.value) } }
+        set {
+            for member in ClientMetadata.Member.certificateSubject { settings[certificateSubject: member] = nil }
+            if let newValue { settings[certificateSubject: newValue.member] = newValue.value }
+        }
+    }
+    /// Whether the client's access tokens are bound to its TLS client certificate
+    /// (``ClientMetadata/tlsClientCertificateBoundAccessTokens``, RFC 8705 §3.4).
+    package var tlsCertificateBoundAccessTokens: Bool {
+        get { settings.tlsClientCertificateBoundAccessTokens ?? false }
+        set { settings.tlsClientCertificateBoundAccessTokens = newValue }
+    }
+}
+
+extension ClientMetadata {
+    /// The value with certificate-bound access tokens off.
+    fileprivate func withBoundTokensOff() -> ClientMetadata {
+        var value = self
+        value.tlsClientCertificateBoundAccessTokens = false
+        return value
     }
 }
 

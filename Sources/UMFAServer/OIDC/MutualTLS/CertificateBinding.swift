@@ -1,9 +1,10 @@
 import Foundation
+import UMFAContract
 import UMFAStorage
 import UMFAWebAuthn
 
 /// Certificate-bound tokens at the token endpoint (RFC 8705 §3, §4): a client registered with
-/// `tls_client_certificate_bound_access_tokens` gets access tokens bound to the certificate it
+/// ``ClientMetadata/tlsClientCertificateBoundAccessTokens`` gets access tokens bound to the certificate it
 /// presented (`cnf.x5t#S256`, §3.1), and a public client's refresh tokens too (§4); a bound
 /// refresh token works only with the same certificate.
 ///

@@ -24,7 +24,7 @@ extension OAuthClientSettings {
             let name = member.stringValue
             guard client.authenticationMethod == .tlsClientAuth else {
                 throw ServiceError.invalid(
-                    "\(name) is for token_endpoint_auth_method tls_client_auth", field: name)
+                    "\(name) is for \(Member.tokenEndpointAuthMethod) tls_client_auth", field: name)
             }
             guard let subject = TLSClientAuthSubject(member: member, value: value), isValid(subject) else {
                 throw ServiceError.invalid(description(of: member), field: name)
@@ -48,8 +48,8 @@ extension OAuthClientSettings {
             let certificates = MutualTLSClientAuthentication.registeredCertificates(inJWKS: client.jwks ?? "")
             guard !certificates.isEmpty, certificates.allSatisfy({ (try? Certificate(derEncoded: $0)) != nil }) else {
                 throw ServiceError.invalid(
-                    "self_signed_tls_client_auth needs jwks whose keys carry the client's certificate in x5c (RFC 8705 §2.2)",
-                    field: "jwks")
+                    "self_signed_tls_client_auth needs \(Member.jwks) whose keys carry the client's certificate in x5c (RFC 8705 §2.2)",
+                    field: Member.jwks.stringValue)
             }
             client.tlsClientAuthSubject = nil
         default:
@@ -81,3 +81,6 @@ extension OAuthClientSettings {
         }
     }
 }
+
+/// The members a message names, by their wire names.
+private typealias Member = ClientMetadata.Member

@@ -51,6 +51,12 @@ enum ClientMetadataInheritance {
             by(keyPath) { client, template in client || !template }
         }
 
+        /// A flag of the settings document read directly (absent is `false`): a new protection
+        /// needs no property of its own on ``OAuthClientRecord``.
+        static func flag(_ keyPath: WritableKeyPath<OAuthClientRecord, Bool?> & Sendable) -> Tightening {
+            by(keyPath) { client, template in client == true || template != true }
+        }
+
         /// A list the client may narrow: each of its entries one of the template's.
         static func subset(
             _ keyPath: WritableKeyPath<OAuthClientRecord, [String]> & Sendable,
