@@ -1,34 +1,29 @@
 import Foundation
+import UMFAContract
 
 /// The statements behind ``OAuthClientStore``, for both engines.
 extension StoreQueries {
     static let oauthClientColumns = """
-        client_id, application_id, client_name, secret_hash, redirect_uris, grant_types, response_types,
-            auth_method, scopes, post_logout_redirect_uris, first_party, access_token_ttl_seconds,
-            refresh_token_ttl_seconds, created_at, require_par, dpop_bound, jwks, sealed_secret, dcr_template,
-            software_id, registration_token_hash, attestation_required, tls_client_auth_subject, tls_bound
+        client_id, application_id, created_at, secret_hash, sealed_secret, registration_token_hash, settings,
+            settings_version
         """
+
+    /// The version of the settings document ``OAuthClientRecord/settings`` is stored as: the
+    /// members of ``ClientMetadata`` (RFC 7591 §2 and UMFA's own) by their wire names.
+    static let clientSettingsVersion: Int64 = 1
 
     static func oauthClientValues(_ client: OAuthClientRecord) -> [StoreQuery.Value] {
         [
-            .text(client.clientID), .uuid(client.applicationID), .text(client.name),
-            client.secretHash.map { .bytes($0) } ?? .null, .text(StoredValue.json(client.redirectURIs)),
-            .text(StoredValue.json(client.grantTypes)), .text(StoredValue.json(client.responseTypes)),
-            .text(client.authenticationMethod.rawValue), .text(StoredValue.json(client.scopes)),
-            .text(StoredValue.json(client.postLogoutRedirectURIs)), .bool(client.firstParty),
-            .integer(Int64(client.accessTokenTTLSeconds)), .integer(Int64(client.refreshTokenTTLSeconds)),
-            .date(client.createdAt), .bool(client.requirePushedAuthorizationRequests),
-            .bool(client.dpopBoundAccessTokens), client.jwks.map { .text($0) } ?? .null,
-            client.sealedSecret.map { .bytes($0) } ?? .null, .bool(client.dcrTemplate),
-            client.softwareID.map { .text($0) } ?? .null, client.registrationTokenHash.map { .bytes($0) } ?? .null,
-            .bool(client.attestationRequired), client.tlsClientAuthSubject.map { .text($0.storedText) } ?? .null,
-            .bool(client.tlsCertificateBoundAccessTokens),
+            .text(client.clientID), .uuid(client.applicationID), .date(client.createdAt),
+            client.secretHash.map { .bytes($0) } ?? .null, client.sealedSecret.map { .bytes($0) } ?? .null,
+            client.registrationTokenHash.map { .bytes($0) } ?? .null,
+            .text(StoredValue.json(encoding: client.settings)), .integer(clientSettingsVersion),
         ]
     }
 
     static func insertOAuthClient(_ client: OAuthClientRecord) -> StoreQuery {
         StoreQuery(
-            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (\(Array(repeating: "?", count: 24).joined(separator: ", ")))",
+            "INSERT INTO oauth_clients (\(oauthClientColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             oauthClientValues(client))
     }
 
@@ -67,16 +62,12 @@ extension StoreQueries {
         let condition = presentedToken == nil ? "" : " AND registration_token_hash = ?"
         return StoreQuery(
             """
-            UPDATE oauth_clients SET client_name = ?, secret_hash = ?, redirect_uris = ?, grant_types = ?,
-                response_types = ?, auth_method = ?, scopes = ?, post_logout_redirect_uris = ?, first_party = ?,
-                access_token_ttl_seconds = ?, refresh_token_ttl_seconds = ?, require_par = ?, dpop_bound = ?,
-                jwks = ?, sealed_secret = ?, dcr_template = ?, software_id = ?, registration_token_hash = ?,
-                attestation_required = ?, tls_client_auth_subject = ?, tls_bound = ?
+            UPDATE oauth_clients SET secret_hash = ?, sealed_secret = ?, registration_token_hash = ?, settings = ?,
+                settings_version = ?
             WHERE application_id = ? AND client_id = ?\(condition) RETURNING client_id
             """,
-            Array(oauthClientValues(client)[2..<13]) + Array(oauthClientValues(client)[14...]) + [
-                .uuid(client.applicationID), .text(client.clientID),
-            ] + (presentedToken.map { [.bytes($0)] } ?? []))
+            Array(oauthClientValues(client)[3...]) + [.uuid(client.applicationID), .text(client.clientID)]
+                + (presentedToken.map { [.bytes($0)] } ?? []))
     }
 
     static func replaceRegistrationToken(applicationID: UUID, clientID: String, current: [UInt8], new: [UInt8])
@@ -112,35 +103,17 @@ extension StoreQueries {
 
 extension OAuthClientRecord {
     init(row: any StoredRow) throws {
-        let method = try row.text("auth_method")
-        guard let authenticationMethod = ClientAuthenticationMethod(rawValue: method) else {
-            throw StoreError(.corrupt, "unknown token_endpoint_auth_method \(method)")
+        let version = try row.integer("settings_version")
+        guard version == StoreQueries.clientSettingsVersion else {
+            throw StoreError(.corrupt, "client settings document of version \(version), this server reads 1")
         }
         self.init(
             clientID: try row.text("client_id"), applicationID: try row.uuid("application_id"),
-            name: try row.text("client_name"), secretHash: try row.optionalText("secret_hash").map(StoredValue.bytes),
-            redirectURIs: try StoredValue.list(try row.text("redirect_uris")),
-            grantTypes: try StoredValue.list(try row.text("grant_types")),
-            responseTypes: try StoredValue.list(try row.text("response_types")),
-            authenticationMethod: authenticationMethod, scopes: try StoredValue.list(try row.text("scopes")),
-            postLogoutRedirectURIs: try StoredValue.list(try row.text("post_logout_redirect_uris")),
-            firstParty: try row.bool("first_party"),
-            accessTokenTTLSeconds: Int(try row.integer("access_token_ttl_seconds")),
-            refreshTokenTTLSeconds: Int(try row.integer("refresh_token_ttl_seconds")),
             createdAt: try row.date("created_at"),
-            requirePushedAuthorizationRequests: (row.optionalInteger("require_par") ?? 0) != 0,
-            dpopBoundAccessTokens: (row.optionalInteger("dpop_bound") ?? 0) != 0, jwks: row.optionalText("jwks"),
+            settings: try StoredValue.decoded(ClientMetadata.self, from: try row.text("settings")),
+            secretHash: try row.optionalText("secret_hash").map(StoredValue.bytes),
             sealedSecret: try row.optionalText("sealed_secret").map(StoredValue.bytes),
-            dcrTemplate: (row.optionalInteger("dcr_template") ?? 0) != 0, softwareID: row.optionalText("software_id"),
-            registrationTokenHash: try row.optionalText("registration_token_hash").map(StoredValue.bytes),
-            attestationRequired: (row.optionalInteger("attestation_required") ?? 0) != 0)
-        if let subject = row.optionalText("tls_client_auth_subject") {
-            guard let parsed = TLSClientAuthSubject(storedText: subject) else {
-                throw StoreError(.corrupt, "unreadable tls_client_auth_subject")
-            }
-            tlsClientAuthSubject = parsed
-        }
-        tlsCertificateBoundAccessTokens = (row.optionalInteger("tls_bound") ?? 0) != 0
+            registrationTokenHash: try row.optionalText("registration_token_hash").map(StoredValue.bytes))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import UMFAContract
 
 /// The one certificate subject value a `tls_client_auth` client registers (RFC 8705 §2.1.2):
 /// its subject distinguished name, or one subject alternative name of one kind.
@@ -15,15 +16,18 @@ package enum TLSClientAuthSubject: Sendable, Equatable {
     case sanEmail(String)
 
     /// The client metadata member that carries it (RFC 8705 §2.1.2).
-    package var metadataName: String {
+    package var member: ClientMetadata.Member {
         switch self {
-        case .subjectDN: "tls_client_auth_subject_dn"
-        case .sanDNS: "tls_client_auth_san_dns"
-        case .sanURI: "tls_client_auth_san_uri"
-        case .sanIP: "tls_client_auth_san_ip"
-        case .sanEmail: "tls_client_auth_san_email"
+        case .subjectDN: .tlsClientAuthSubjectDN
+        case .sanDNS: .tlsClientAuthSANDNS
+        case .sanURI: .tlsClientAuthSANURI
+        case .sanIP: .tlsClientAuthSANIP
+        case .sanEmail: .tlsClientAuthSANEmail
         }
     }
+
+    /// The member's wire name.
+    package var metadataName: String { member.stringValue }
 
     /// The registered value.
     package var value: String {
@@ -33,26 +37,15 @@ package enum TLSClientAuthSubject: Sendable, Equatable {
         }
     }
 
-    /// The subject from its metadata member name and value; `nil` for another name.
-    package init?(metadataName: String, value: String) {
-        switch metadataName {
-        case "tls_client_auth_subject_dn": self = .subjectDN(value)
-        case "tls_client_auth_san_dns": self = .sanDNS(value)
-        case "tls_client_auth_san_uri": self = .sanURI(value)
-        case "tls_client_auth_san_ip": self = .sanIP(value)
-        case "tls_client_auth_san_email": self = .sanEmail(value)
+    /// The subject from its metadata member and value; `nil` for a member that names no subject.
+    package init?(member: ClientMetadata.Member, value: String) {
+        switch member {
+        case .tlsClientAuthSubjectDN: self = .subjectDN(value)
+        case .tlsClientAuthSANDNS: self = .sanDNS(value)
+        case .tlsClientAuthSANURI: self = .sanURI(value)
+        case .tlsClientAuthSANIP: self = .sanIP(value)
+        case .tlsClientAuthSANEmail: self = .sanEmail(value)
         default: return nil
         }
-    }
-
-    /// As stored: `{"<metadata name>": "<value>"}`.
-    package var storedText: String { StoredValue.json(encoding: [metadataName: value]) }
-
-    /// The stored form read back; `nil` when it is not one member of a known name.
-    package init?(storedText: String) {
-        guard let object = try? JSONDecoder().decode([String: String].self, from: Data(storedText.utf8)),
-            object.count == 1, let (name, value) = object.first
-        else { return nil }
-        self.init(metadataName: name, value: value)
     }
 }
