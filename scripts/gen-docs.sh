@@ -1,6 +1,8 @@
 #!/bin/sh
 # Regenerates the documentation made from the code (the CLI reference from `umfa … --help`, the
-# settings table from ServerSetting.swift, the HTTP operation table from openapi.yaml) and the
+# settings table from ServerSetting.swift, the HTTP API document Sources/UMFAContract/OpenAPI/
+# openapi.yaml from `umfa openapi`, which generates it from the contract, and the operation table
+# of docs/reference/http-api.md from that document) and the
 # documentation's Swift snippets target (Examples/DocSnippets). With --check, changes nothing and
 # exits 1 when any of them is stale. Needs a built `umfa` (.build/debug/umfa, or UMFA_BIN).
 #

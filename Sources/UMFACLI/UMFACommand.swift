@@ -11,7 +11,7 @@ struct UMFACommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, EnrollCommand.self, ApprovalsCommand.self, AuthenticateCommand.self, StatusCommand.self,
             UnenrollCommand.self, ValidateTokenCommand.self, AdminCommand.self, VerifyCommand.self,
-            AuthenticatorCommand.self, QRCommand.self, OAuthCommand.self,
+            AuthenticatorCommand.self, QRCommand.self, OAuthCommand.self, OpenAPICommand.self,
         ]
     )
 }

@@ -3,22 +3,73 @@ import Testing
 import UMFAContract
 import Yams
 
-@testable import UMFAServer
-
-/// Keeps `openapi.yaml` and the contract types one: every operation of ``APIOperation`` is in
-/// the document under its method, path and operation id, and every request and success body
-/// has exactly the fields (and the required fields) of its Swift type, nested objects included.
+/// Keeps `openapi.yaml`, which the contract generates (``ContractDocument``), true to the
+/// contract and to the committed file: every operation of ``APIOperation`` is in the document
+/// under its method, path and operation id, every request and success body has exactly the
+/// fields (and the required fields) of its Swift type, nested objects included, and every
+/// reference resolves.
 @Suite("Contract: openapi.yaml and UMFAContract")
 struct ContractTests {
-    /// The document, parsed once. `nonisolated(unsafe)`: a `[String: Any]` is not `Sendable`,
-    /// but this one is never written after it is built.
+    /// The generated document, parsed once. `nonisolated(unsafe)`: a `[String: Any]` is not
+    /// `Sendable`, but this one is never written after it is built.
     nonisolated(unsafe) static let document: [String: Any] =
-        (try? Yams.load(yaml: OpenAPIDocument.yaml) as? [String: Any]) ?? [:]
+        (try? Yams.load(yaml: ContractDocument.yaml) as? [String: Any]) ?? [:]
+
+    /// `Sources/UMFAContract/OpenAPI/openapi.yaml`, as committed.
+    static let committedFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/UMFAContract/OpenAPI/openapi.yaml")
 
     @Test("the document parses as OpenAPI 3.1")
     func parses() {
         #expect(Self.document["openapi"] as? String == "3.1.0")
         #expect((Self.document["paths"] as? [String: Any])?.isEmpty == false)
+    }
+
+    @Test("the committed openapi.yaml is the generator's output (scripts/gen-docs.sh rewrites it)")
+    func committedFileIsCurrent() throws {
+        let committed = try String(contentsOf: Self.committedFile, encoding: .utf8)
+        #expect(committed == ContractDocument.yaml, "stale: run scripts/gen-docs.sh")
+    }
+
+    @Test("the generator writes the same document every time")
+    func deterministic() {
+        #expect(ContractDocument.generate() == ContractDocument.yaml)
+    }
+
+    @Test("every $ref of the document resolves")
+    func referencesResolve() {
+        var unresolved: [String] = []
+        func visit(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if let reference = object["$ref"] as? String, Self.resolve(reference) == nil {
+                    unresolved.append(reference)
+                }
+                object.values.forEach(visit)
+            } else if let array = node as? [Any] {
+                array.forEach(visit)
+            }
+        }
+        visit(Self.document)
+        #expect(unresolved.isEmpty, "unresolved: \(Set(unresolved).sorted())")
+    }
+
+    @Test("every path parameter of an operation is a {name} segment of its path, and every segment has one")
+    func pathParameters() throws {
+        for operation in APIOperation.allCases {
+            let spec = try #require(Self.operation(operation))
+            let parameters = (spec["parameters"] as? [Any] ?? []).compactMap { parameter -> [String: Any]? in
+                let object = parameter as? [String: Any] ?? [:]
+                return (object["$ref"] as? String).flatMap(Self.resolve) as? [String: Any] ?? object
+            }
+            let documented = Set(
+                parameters.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
+            let segments = Set(
+                operation.path.split(separator: "/").filter { $0.hasPrefix("{") }.map {
+                    String($0.dropFirst().dropLast())
+                })
+            #expect(documented == segments, "\(operation)")
+        }
     }
 
     @Test("the operations of the document are exactly APIOperation's, with their operation ids")
@@ -105,6 +156,16 @@ struct ContractTests {
             requiredProblems == [
                 "required fields differ at (top): type [application_id, token, user_id], document [application_id, token, trace_id, user_id]"
             ])
+    }
+
+    /// The node a local reference (`#/components/...`) names, or `nil`.
+    static func resolve(_ reference: String) -> Any? {
+        guard reference.hasPrefix("#/") else { return nil }
+        var node: Any? = document
+        for part in reference.dropFirst(2).split(separator: "/") {
+            node = (node as? [String: Any])?[String(part)]
+        }
+        return node
     }
 
     static func operation(_ operation: APIOperation) -> [String: Any]? {

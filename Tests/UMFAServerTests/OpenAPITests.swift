@@ -48,6 +48,19 @@ struct OpenAPITests {
         }
     }
 
+    @Test("GET /openapi.yaml serves the contract's generated document, byte for byte the committed file")
+    func servesTheGeneratedDocument() async throws {
+        let committed = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources/UMFAContract/OpenAPI/openapi.yaml"))
+        try await TestServer.with { api in
+            let reply = try await api.send(.get, "/openapi.yaml")
+            #expect(reply.status == .ok)
+            #expect(reply.text == ContractDocument.yaml)
+            #expect(Data(reply.text.utf8) == committed, "stale: run scripts/gen-docs.sh")
+        }
+    }
+
     @Test("every route of the table answers on the router (no 404 for want of a route)")
     func everyRouteAnswers() async throws {
         try await TestServer.with { api in

@@ -92,3 +92,51 @@ public struct SigningKeyRotatedResponse: ContractBody, TraceCarrying, Equatable 
     public static let example = SigningKeyRotatedResponse(
         traceID: Examples.traceID, kid: "k1", kids: ["RS256": "k1", "ES256": "k2", "EdDSA": "k3"])
 }
+
+// MARK: - openapi.yaml
+
+extension APIKeyCreatedResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .apiKey: FieldDoc("The new key, shown once (umfa_ak_...)")
+        case .keyID: FieldDoc("The key's public id, for listing and deleting it")
+        }
+    }
+}
+
+extension APIKeySummary: DocumentedFields {
+    static let schemaDescription: String? = "One API key of an application, without the key itself"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .keyID: FieldDoc("The key's public id")
+        case .createdAt: FieldDoc("When it was created (RFC 3339)", .format("date-time"))
+        }
+    }
+}
+
+extension APIKeyListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .apiKeys: .ref(APIKeySummary.self, "The application's keys")
+        }
+    }
+}
+
+extension SigningKeyRotatedResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .kid: FieldDoc("The new RS256 signing key's id (the kid of the JWKS and of new RS256 tokens)")
+        case .kids:
+            .written([
+                "type": "object",
+                "description":
+                    "Every new key's id by algorithm (RS256, ES256, EdDSA); each retires the previous key of its algorithm",
+                "additionalProperties": ["type": "string"],
+            ])
+        }
+    }
+}

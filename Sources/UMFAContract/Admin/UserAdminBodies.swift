@@ -106,3 +106,48 @@ public struct SigningKeyListResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = SigningKeyListResponse(traceID: Examples.traceID, keys: [.example])
 }
+
+// MARK: - openapi.yaml
+
+extension AdminUserListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .users:
+            .written([
+                "type": "array",
+                "items": [
+                    "type": "object", "required": ["user_id", "display_name", "created_at", "credential_count"],
+                    "properties": [
+                        "user_id": ["type": "string"], "display_name": ["type": "string"], "email": ["type": "string"],
+                        "created_at": ["type": "string", "format": "date-time"],
+                        "credential_count": ["type": "integer"],
+                    ],
+                ],
+            ])
+        }
+    }
+}
+
+extension SigningKeyListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .keys:
+            .written([
+                "type": "array", "description": "Newest first; never a private key",
+                "items": [
+                    "type": "object", "required": ["kid", "alg", "created_at"],
+                    "properties": [
+                        "kid": ["type": "string"], "alg": ["type": "string", "enum": ["RS256", "ES256", "EdDSA"]],
+                        "created_at": ["type": "string", "format": "date-time"],
+                        "retired_at": [
+                            "type": "string", "format": "date-time",
+                            "description": "Absent for the current key of its algorithm",
+                        ],
+                    ],
+                ],
+            ])
+        }
+    }
+}

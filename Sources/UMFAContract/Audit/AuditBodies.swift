@@ -86,3 +86,37 @@ public struct AuditEventListResponse: ContractBody, TraceCarrying, Equatable {
     public static let example = AuditEventListResponse(
         traceID: Examples.traceID, events: [.example], nextCursor: "AAABmrLEXW4.019ab2c4-5d6e-7f80-9a1b-2c3d4e5f6071")
 }
+
+// MARK: - openapi.yaml
+
+extension AuditEvent: DocumentedFields {
+    static let schemaDescription: String? = "One security event (docs/contract.md §8); never carries a secret"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .id: FieldDoc("A time-ordered id (UUID version 7)")
+        case .occurredAt: FieldDoc(nil, .format("date-time"))
+        case .applicationID: FieldDoc("Absent for server-wide events", .format("uuid"))
+        case .action:
+            FieldDoc(
+                "registration.succeeded, authentication.succeeded, authentication.failed, credential.renamed, credential.deleted, recovery.codes_created, recovery.used, recovery.failed, approval.approved, approval.denied, refresh_token.reuse_detected, sessions.revoked, api_key.created, api_key.revoked, application.created, application.updated, oauth_client.created, oauth_client.updated, oauth_client.deleted, oauth_client.secret_rotated, oauth_client.registered, initial_access_token.created, signing_key.rotated, admin.signed_in, admin.signed_out, admin.sign_in_failed, admin.passkey_enrolled, admin.passkey_removed, admin.session_ended, admin.passkeys_revoked"
+            )
+        case .actor: FieldDoc("user:<user id>, api_key:<key id>, admin, client:<client id> or anonymous")
+        case .userID: .plain
+        case .credentialID: FieldDoc("base64url")
+        case .clientAddress: .plain
+        case .traceID: FieldDoc("The trace id of the request that caused it")
+        case .details: .written(["type": "object", "additionalProperties": true])
+        }
+    }
+}
+
+extension AuditEventListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .events: .ref(AuditEvent.self, "Oldest first")
+        case .nextCursor: FieldDoc("Pass as cursor for the next page; absent on the last page")
+        }
+    }
+}

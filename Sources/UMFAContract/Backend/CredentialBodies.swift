@@ -134,3 +134,55 @@ public struct RemovedResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = RemovedResponse(traceID: Examples.traceID)
 }
+
+// MARK: - openapi.yaml
+
+extension CredentialSummary: DocumentedFields {
+    static let schemaDescription: String? =
+        "A registered credential as the application's backend sees it (never its public key)"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .credentialID: .ref(.credentialID)
+        case .deviceName: FieldDoc("The name given at registration; absent when none was")
+        case .createdAt: FieldDoc("When it was registered (RFC 3339)", .format("date-time"))
+        case .lastUsedAt: FieldDoc("When it last signed in (RFC 3339); absent when it never has", .format("date-time"))
+        case .aaguid: FieldDoc("The authenticator model's AAGUID", .format("uuid"))
+        case .transports: FieldDoc("How the authenticator can be reached (usb, nfc, ble, hybrid, internal, ...)")
+        case .backupEligible: FieldDoc("Whether the credential may be synced (BE flag)")
+        case .backupState: FieldDoc("Whether it is synced now (BS flag)")
+        case .signCount: FieldDoc("The last signature counter seen", .minimum(0), .maximum(4_294_967_295))
+        case .attestationFormat:
+            FieldDoc("The attestation statement format it registered with (none, packed, tpm, ...)")
+        case .authenticatorName: FieldDoc("The model's name from FIDO metadata; absent when metadata did not name it")
+        case .discoverable:
+            FieldDoc(
+                "Whether it signs in without a username: the client's credProps.rk at registration (WebAuthn L3 §10.1.3); null when the client did not say",
+                .nullable("boolean"))
+        case .prfEnabled:
+            FieldDoc(
+                "Whether it supports PRF: the client's prf.enabled at registration (WebAuthn L3 §10.1.4); null when the client did not say",
+                .nullable("boolean"))
+        }
+    }
+}
+
+extension CredentialListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .credentials: .ref(CredentialSummary.self, "The user's credentials")
+        }
+    }
+}
+
+extension RemovedResponse: DocumentedFields {
+    static let schemaDescription: String? = "The answer of a deletion"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .removed: FieldDoc("Always true", .constant(true))
+        }
+    }
+}

@@ -63,3 +63,32 @@ public struct EnrollmentTokenResponse: ContractBody, TraceCarrying, Equatable {
     public static let example = EnrollmentTokenResponse(
         traceID: Examples.traceID, enrollmentToken: "umfa_et_x", expiresAt: Examples.time)
 }
+
+// MARK: - openapi.yaml
+
+extension EnrollmentTokenRequest: DocumentedFields {
+    static let schemaDescription: String? = "A one-time grant to register a device for a user"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: FieldDoc("The application, a UUID; the API key must belong to it", .format("uuid"))
+        case .userID: .ref(.userID)
+        case .ttlSeconds: FieldDoc("Lifetime in seconds", .minimum(1), .maximum(86400), .defaultValue(600))
+        case .userpwTime:
+            FieldDoc(
+                "When the application last checked the user's password (RFC 3339); copied into the login tokens of the registration",
+                .format("date-time"))
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension EnrollmentTokenResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .enrollmentToken: FieldDoc("The single-use grant, shown once (umfa_et_...)")
+        case .expiresAt: FieldDoc("When it stops working (RFC 3339)", .format("date-time"))
+        }
+    }
+}

@@ -101,3 +101,38 @@ public struct UserProfileResponse: ContractBody, TraceCarrying, Equatable {
         emailVerified: true, givenName: "Alice", familyName: "Example", phoneNumber: "+15555550100",
         phoneNumberVerified: false)
 }
+
+// MARK: - openapi.yaml
+
+extension UserProfileRequest: DocumentedFields {
+    static let schemaDescription: String? =
+        "Profile members to change; an absent member stays, an empty string removes a value"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .email: FieldDoc(nil, .maxLength(254))
+        case .applicationID: .ref(.applicationID)
+        case .emailVerified: .plain
+        case .givenName: FieldDoc(nil, .maxLength(256))
+        case .familyName: FieldDoc(nil, .maxLength(256))
+        case .phoneNumber: FieldDoc(nil, .maxLength(32))
+        case .phoneNumberVerified: .plain
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension UserProfileResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .email: .plain
+        case .traceID: .ref(.echoedTraceID)
+        case .userID: .plain
+        case .emailVerified: .plain
+        case .givenName: .plain
+        case .familyName: .plain
+        case .phoneNumber: .plain
+        case .phoneNumberVerified: .plain
+        }
+    }
+}

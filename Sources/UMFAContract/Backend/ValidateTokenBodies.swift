@@ -88,3 +88,39 @@ public struct ValidateTokenResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = ValidateTokenResponse(userID: "alice", traceID: Examples.traceID)
 }
+
+// MARK: - openapi.yaml
+
+extension ValidateTokenRequest: DocumentedFields {
+    static let schemaDescription: String? = "Validate a login JWT or a credential assertion"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: FieldDoc("The application, a UUID; the API key must belong to it", .format("uuid"))
+        case .userID: FieldDoc("The user the token must be for", .minLength(1), .maxLength(256))
+        case .token:
+            .written([
+                "description":
+                    "With token_type jwt (or absent), a login JWT string; with token_type credential, an AuthenticationResponseJSON as an object or as JSON text",
+                "oneOf": [["type": "string"], ["type": "object"]],
+            ])
+        case .tokenType:
+            FieldDoc(
+                "What token is; any other value is a 400. The spelling token-type, used in the UMFA documentation's own example, is accepted too (read, never written)",
+                .enumeration(["jwt", "credential"]), .defaultValue("jwt"))
+        case .tokenTypeDashed: .plain
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension ValidateTokenResponse: DocumentedFields {
+    static let schemaDescription: String? = "The token is valid"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .userID: FieldDoc("The user the token was for")
+        case .traceID: .ref(.echoedTraceID)
+        }
+    }
+}

@@ -157,3 +157,84 @@ public struct UnenrollResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = UnenrollResponse(traceID: Examples.traceID, userID: "alice", credentialID: "AQIDBA")
 }
+
+// MARK: - openapi.yaml
+
+extension AuthenticationOptionsRequest: DocumentedFields {
+    static let schemaDescription: String? = "Start a sign-in"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: FieldDoc("The user; absent for a discoverable credential", .minLength(1), .maxLength(256))
+        case .hints: .ref(.credentialHints)
+        case .prf: .ref(.prfInputs)
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension AuthenticationOptionsResponse: DocumentedFields {
+    static let schemaDescription: String? =
+        "The same shape for an unknown user_id as for a known one; the API never tells whether a user exists"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .publicKey:
+            .written([
+                "type": "object",
+                "description":
+                    "PublicKeyCredentialRequestOptionsJSON (W3C WebAuthn Level 3), for PublicKeyCredential.parseRequestOptionsFromJSON()",
+            ])
+        }
+    }
+}
+
+extension AuthenticationVerifyRequest: DocumentedFields {
+    static let schemaDescription: String? = "Finish a sign-in"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID:
+            FieldDoc(
+                "The user; absent when the credential identifies them (discoverable)", .minLength(1), .maxLength(256))
+        case .credential:
+            .written([
+                "type": "object",
+                "description": "AuthenticationResponseJSON (W3C WebAuthn Level 3), as credential.toJSON() gives it",
+            ])
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension UnenrollRequest: DocumentedFields {
+    static let schemaDescription: String? = "Remove the credential that signs a fresh challenge"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        case .credential:
+            .written([
+                "type": "object",
+                "description":
+                    "AuthenticationResponseJSON, an assertion over a fresh challenge from authentication/options",
+            ])
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension UnenrollResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .userID: FieldDoc("The credential's former owner")
+        case .credentialID: .ref(.credentialID)
+        case .removed: FieldDoc("Always true", .constant(true))
+        }
+    }
+}

@@ -161,3 +161,79 @@ public struct CeremonyResponse: ContractBody, TraceCarrying, Equatable {
         traceID: Examples.traceID, userID: "alice", credentialID: "AQIDBA", token: "eyJ", discoverable: true,
         prfEnabled: true)
 }
+
+// MARK: - openapi.yaml
+
+extension RegistrationOptionsRequest: DocumentedFields {
+    static let schemaDescription: String? = "Start a registration"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        case .displayName: FieldDoc("The name the authenticator shows; the user id when absent")
+        case .enrollmentToken:
+            FieldDoc(
+                "A single-use grant (umfa_et_...) from the application's backend (POST /api/umfa/enrollment-tokens); needed under the grant policy"
+            )
+        case .token:
+            FieldDoc("A UMFA login token of the user, at most 5 minutes old, to add a device under the open policy")
+        case .hints: .ref(.credentialHints)
+        case .prf: .ref(.registrationPRFInputs)
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension RegistrationOptionsResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .publicKey:
+            .written([
+                "type": "object",
+                "description":
+                    "PublicKeyCredentialCreationOptionsJSON (W3C WebAuthn Level 3), for PublicKeyCredential.parseCreationOptionsFromJSON()",
+            ])
+        }
+    }
+}
+
+extension RegistrationVerifyRequest: DocumentedFields {
+    static let schemaDescription: String? = "Finish a registration"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        case .credential:
+            .written([
+                "type": "object",
+                "description": "RegistrationResponseJSON (W3C WebAuthn Level 3), as credential.toJSON() gives it",
+            ])
+        case .deviceName: FieldDoc("A name for the device; longer names are cut to 128 characters")
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension CeremonyResponse: DocumentedFields {
+    static let schemaDescription: String? = "The answer of both verify routes"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .userID: FieldDoc("The user the credential belongs to")
+        case .credentialID: .ref(.credentialID)
+        case .token: FieldDoc("RS256 login JWT for the application's backend")
+        case .discoverable:
+            FieldDoc(
+                "Registration only: whether the new credential is discoverable (credProps.rk, WebAuthn L3 §10.1.3); absent when the client did not say"
+            )
+        case .prfEnabled:
+            FieldDoc(
+                "Registration only: whether the new credential supports PRF (prf.enabled, WebAuthn L3 §10.1.4); absent when the client did not say"
+            )
+        }
+    }
+}

@@ -148,3 +148,64 @@ public struct ConsoleCredentialRemovedResponse: ContractBody, TraceCarrying, Equ
     /// An example with every member.
     public static let example = ConsoleCredentialRemovedResponse(traceID: Examples.traceID, sessionsEnded: 1)
 }
+
+// MARK: - openapi.yaml
+
+extension ConsoleCredentialSummary: DocumentedFields {
+    static let schemaDescription: String? = "One operator passkey of the admin console, without its key material"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .credentialID: FieldDoc("The credential id (base64url), for removing it")
+        case .name: FieldDoc("The name the operator gave it")
+        case .createdAt: FieldDoc(nil, .format("date-time"))
+        case .lastUsedAt: FieldDoc("Absent when it never signed in", .format("date-time"))
+        case .sessions: FieldDoc("How many live console sessions it started", .minimum(0))
+        }
+    }
+}
+
+extension ConsoleCredentialListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .credentials: .ref(ConsoleCredentialSummary.self, "Every operator passkey, oldest first")
+        }
+    }
+}
+
+extension ConsoleCredentialRemovedResponse: DocumentedFields {
+    static let schemaDescription: String? = "The passkey is removed; every session it started has ended"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .removed: FieldDoc("Always true", .constant(true))
+        case .sessionsEnded: FieldDoc("How many of its sessions ended with it", .minimum(0))
+        }
+    }
+}
+
+extension ConsoleSessionSummary: DocumentedFields {
+    static let schemaDescription: String? = "One live console session, by an id that is not its cookie"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .sessionID: FieldDoc("The SHA-256 of the session's cookie (base64url), for ending it")
+        case .credentialID: FieldDoc("The passkey that signed in (base64url)")
+        case .passkeyName: .plain
+        case .createdAt: FieldDoc(nil, .format("date-time"))
+        case .expiresAt: FieldDoc(nil, .format("date-time"))
+        case .current: FieldDoc("Whether it is the session whose cookie came with this request")
+        }
+    }
+}
+
+extension ConsoleSessionListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .sessions: .ref(ConsoleSessionSummary.self, "Every live session, oldest first")
+        }
+    }
+}

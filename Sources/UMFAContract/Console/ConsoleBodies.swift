@@ -51,6 +51,10 @@ public struct ConsoleSignInRequest: ContractBody {
 
     /// An example with every member.
     public static let example = ConsoleSignInRequest(credential: Examples.authenticationResponse)
+
+    enum CodingKeys: String, CodingKey {
+        case credential
+    }
 }
 
 /// The console session: the CSRF token the page sends as `X-CSRF-Token` with every admin call,
@@ -83,4 +87,48 @@ public struct ConsoleSessionResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = ConsoleSessionResponse(
         traceID: Examples.traceID, csrfToken: "q2Vh…", expiresAt: Examples.time, passkeyName: "Ops laptop")
+}
+
+// MARK: - openapi.yaml
+
+extension ConsoleEnrollOptionsRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .adminToken: FieldDoc("The server's admin token (wrong ones count like wrong admin tokens)")
+        }
+    }
+}
+
+extension ConsoleEnrollRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .adminToken: .plain
+        case .credential:
+            .written(["type": "object", "description": "RegistrationResponseJSON, as credential.toJSON() gives it"])
+        case .name: FieldDoc(nil, .maxLength(64))
+        }
+    }
+}
+
+extension ConsoleSignInRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .credential:
+            .written(["type": "object", "description": "AuthenticationResponseJSON, as credential.toJSON() gives it"])
+        }
+    }
+}
+
+extension ConsoleSessionResponse: DocumentedFields {
+    static let schemaDescription: String? =
+        "The console session; its cookie (umfa_console, HttpOnly, SameSite=Strict) is set beside this answer"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .csrfToken: FieldDoc("Send as X-CSRF-Token with every admin call made with the cookie")
+        case .expiresAt: FieldDoc(nil, .format("date-time"))
+        case .passkeyName: .plain
+        }
+    }
 }

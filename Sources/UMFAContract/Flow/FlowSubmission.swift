@@ -49,3 +49,27 @@ public struct FlowSubmission: ContractBody, Equatable {
         username: "ada@example.com", email: "ada@example.com", givenName: "Ada", familyName: "Lovelace",
         phoneNumber: "+44 20 7946 0000", deviceName: "Ada's phone", credential: .object([:]), decision: "allow")
 }
+
+// MARK: - openapi.yaml
+
+extension FlowSubmission: DocumentedFields {
+    static let schemaDescription: String? =
+        "The fields of the flow's forms; each form sends its own (JSON, or application/x-www-form-urlencoded with credential as JSON text)"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .username:
+            FieldDoc(
+                "passkey-sign-in, approve-on-another-device: an email address or user id; empty for a discoverable passkey or any device"
+            )
+        case .email: FieldDoc("create-account")
+        case .credential:
+            .written(["type": "object", "description": "The WebAuthn response JSON (PublicKeyCredential.toJSON())"])
+        case .decision: FieldDoc(nil, .enumeration(["allow", "deny"]))
+        case .givenName: .plain
+        case .familyName: .plain
+        case .phoneNumber: .plain
+        case .deviceName: FieldDoc("The new passkey's name")
+        }
+    }
+}

@@ -22,3 +22,17 @@ public struct AttestationChallengeResponse: ContractBody, Equatable {
     /// An example with every member.
     public static let example = AttestationChallengeResponse(challenge: "umfa_ac_x", expiresIn: 300)
 }
+
+// MARK: - openapi.yaml
+
+extension AttestationChallengeResponse: DocumentedFields {
+    static let schemaDescription: String? =
+        "A challenge for one client attestation: SHA-256 of its UTF-8 bytes is App Attest's clientDataHash; its UTF-8 bytes are an Android key's attestation challenge"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .challenge: .plain
+        case .expiresIn: .plain
+        }
+    }
+}

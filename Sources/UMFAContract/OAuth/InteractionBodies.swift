@@ -195,3 +195,79 @@ public struct InteractionStepResponse: ContractBody, TraceCarrying, Equatable {
         traceID: Examples.traceID, next: .redirect, redirectTo: "https://app.example/callback?code=c",
         clientName: "Shop", scopes: ["openid", "email"])
 }
+
+// MARK: - openapi.yaml
+
+extension InteractionSignInOptionsRequest: DocumentedFields {
+    static let schemaDescription: String? = "The hosted page starts a passkey sign-in for an authorization request"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .interaction: FieldDoc("The authorization request's handle", .maxLength(64))
+        case .login: FieldDoc("An email address or user id; absent for a discoverable passkey", .maxLength(256))
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension InteractionSignInVerifyRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .interaction: FieldDoc(nil, .maxLength(64))
+        case .credential:
+            .written(["type": "object", "description": "AuthenticationResponseJSON (W3C WebAuthn Level 3)"])
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension InteractionCreateAccountRequest: DocumentedFields {
+    static let schemaDescription: String? = "A new account's profile (OpenID Connect Core §5.1 names)"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .interaction: FieldDoc(nil, .maxLength(64))
+        case .email: FieldDoc("Unique per application, compared without case", .maxLength(254))
+        case .givenName: FieldDoc(nil, .maxLength(256))
+        case .familyName: FieldDoc(nil, .maxLength(256))
+        case .phoneNumber: FieldDoc(nil, .maxLength(32))
+        case .deviceName: FieldDoc("A name for the passkey", .maxLength(128))
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension InteractionCreateAccountVerifyRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .interaction: FieldDoc(nil, .maxLength(64))
+        case .credential:
+            .written(["type": "object", "description": "RegistrationResponseJSON (W3C WebAuthn Level 3)"])
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension InteractionConsentRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .interaction: FieldDoc(nil, .maxLength(64))
+        case .allow: .plain
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension InteractionStepResponse: DocumentedFields {
+    static let schemaDescription: String? = "What the hosted page does next"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .next: FieldDoc(nil, .enumeration(["redirect", "consent"]))
+        case .scopes: .plain
+        case .traceID: .ref(.echoedTraceID)
+        case .redirectTo: FieldDoc("The client's redirect URI with code, state and iss (or an error)")
+        case .clientName: .plain
+        }
+    }
+}

@@ -365,3 +365,142 @@ public struct UserinfoResponse: ContractBody, Equatable {
         name: "Alice Example", givenName: "Alice", familyName: "Example", updatedAt: 1_800_000_000,
         phoneNumber: "+15555550100", phoneNumberVerified: false)
 }
+
+// MARK: - openapi.yaml
+
+extension AuthorizationServerMetadata: DocumentedFields {
+    static let schemaDescription: String? =
+        "RFC 8414 metadata, also the OpenID Connect discovery document; it lists only what is served"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .issuer: .plain
+        case .authorizationEndpoint: .plain
+        case .tokenEndpoint: .plain
+        case .userinfoEndpoint: .plain
+        case .endSessionEndpoint: .plain
+        case .jwksURI: .plain
+        case .introspectionEndpoint: .plain
+        case .revocationEndpoint: .plain
+        case .pushedAuthorizationRequestEndpoint: .plain
+        case .registrationEndpoint: FieldDoc("RFC 7591 dynamic client registration (needs an initial access token)")
+        case .requirePushedAuthorizationRequests: .plain
+        case .scopesSupported: .plain
+        case .responseTypesSupported: .plain
+        case .responseModesSupported: .plain
+        case .grantTypesSupported: .plain
+        case .tokenEndpointAuthMethodsSupported: .plain
+        case .introspectionEndpointAuthMethodsSupported: .plain
+        case .revocationEndpointAuthMethodsSupported: .plain
+        case .codeChallengeMethodsSupported: .plain
+        case .idTokenSigningAlgValuesSupported: .plain
+        case .subjectTypesSupported: .plain
+        case .claimsSupported: .plain
+        case .promptValuesSupported: .plain
+        case .authorizationResponseIssParameterSupported: .plain
+        case .dpopSigningAlgValuesSupported: FieldDoc("RFC 9449: the algorithms DPoP proofs may use")
+        case .tlsClientCertificateBoundAccessTokens:
+            FieldDoc("RFC 8705 §3.3: true; access tokens can be bound to the client's TLS certificate")
+        case .mtlsEndpointAliases:
+            .written([
+                "type": "object",
+                "description":
+                    "RFC 8705 §5: the endpoints on the mutual-TLS listener (umfa serve --mtls-port), which asks for a client certificate; absent without that listener",
+                "required": [
+                    "token_endpoint", "pushed_authorization_request_endpoint", "introspection_endpoint",
+                    "revocation_endpoint", "userinfo_endpoint",
+                ],
+                "properties": [
+                    "token_endpoint": ["type": "string"], "pushed_authorization_request_endpoint": ["type": "string"],
+                    "introspection_endpoint": ["type": "string"], "revocation_endpoint": ["type": "string"],
+                    "userinfo_endpoint": ["type": "string"],
+                ],
+            ])
+        }
+    }
+}
+
+extension PushedAuthorizationResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .requestURI: FieldDoc("urn:ietf:params:oauth:request_uri:..., single use")
+        case .expiresIn: FieldDoc("Seconds (60)")
+        }
+    }
+}
+
+extension UserinfoResponse: DocumentedFields {
+    static let schemaDescription: String? = "OpenID Connect Core §5.3.2, the claims of the access token's scopes"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .sub: .plain
+        case .email: .plain
+        case .name: .plain
+        case .emailVerified: .plain
+        case .givenName: .plain
+        case .familyName: .plain
+        case .updatedAt: .plain
+        case .phoneNumber: .plain
+        case .phoneNumberVerified: .plain
+        }
+    }
+}
+
+extension OAuthTokenResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .accessToken:
+            FieldDoc(
+                "A JWT per RFC 9068 (typ at+jwt); a user's token also carries credential_id, the passkey that signed in, and is refused once that passkey is deleted"
+            )
+        case .tokenType: FieldDoc(nil, .enumeration(["Bearer"]))
+        case .expiresIn: .plain
+        case .scope: .plain
+        case .refreshToken: .plain
+        case .idToken: .plain
+        }
+    }
+}
+
+extension IntrospectionResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .active: .plain
+        case .scope: .plain
+        case .sub: .plain
+        case .exp: .plain
+        case .iat: .plain
+        case .iss: .plain
+        case .aud: .plain
+        case .jti: .plain
+        case .cnf:
+            .written([
+                "type": "object",
+                "description":
+                    "What a bound token is bound to: the DPoP key (RFC 9449 §6.2), the TLS client certificate (RFC 8705 §3.2), or both",
+                "properties": [
+                    "jkt": ["type": "string", "description": "RFC 7638 thumbprint of the DPoP key"],
+                    "x5t#S256": [
+                        "type": "string",
+                        "description": "RFC 8705 §3.1: base64url SHA-256 of the DER client certificate",
+                    ],
+                ],
+            ])
+        case .clientID: .plain
+        case .tokenType: .plain
+        }
+    }
+}
+
+extension OAuthErrorResponse: DocumentedFields {
+    static let schemaDescription: String? = "RFC 6749 §5.2 error, with UMFA's trace id"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .error: .plain
+        case .errorDescription: .plain
+        case .traceID: .ref(.echoedTraceID)
+        }
+    }
+}

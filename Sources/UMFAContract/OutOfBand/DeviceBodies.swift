@@ -138,3 +138,45 @@ public struct WebhookEvent: Codable, Sendable, Equatable {
         try container.encode(occurredAt, forKey: .occurredAt)
     }
 }
+
+// MARK: - openapi.yaml
+
+extension PendingApprovalsRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        }
+    }
+}
+
+extension PendingApproval: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .message: .plain
+        case .dispatchTokenResponse:
+            FieldDoc("The app link's payload (base64url JSON with a dispatch token), redeemed as if scanned")
+        case .transactionID: .plain
+        case .createdAt: FieldDoc(nil, .format("date-time"))
+        case .expiresAt: FieldDoc(nil, .format("date-time"))
+        }
+    }
+}
+
+extension PendingApprovalsResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .approvals: .ref(PendingApproval.self)
+        case .traceID: .ref(.echoedTraceID)
+        }
+    }
+}
+
+extension WebhookSecretResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .webhookSecret: FieldDoc("The new secret (umfa_whs_...), shown once")
+        }
+    }
+}

@@ -61,3 +61,27 @@ public struct DeviceInformationResponse: ContractBody, TraceCarrying, Equatable 
     public static let example = DeviceInformationResponse(
         traceID: Examples.traceID, credentialID: "AQID", name: "Alice's phone", pushToken: "apns-token")
 }
+
+// MARK: - openapi.yaml
+
+extension DeviceInformationRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .name: FieldDoc(nil, .maxLength(128))
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        case .pushToken: FieldDoc("The push-service token (APNs, FCM); absent removes the one kept", .maxLength(4096))
+        }
+    }
+}
+
+extension DeviceInformationResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .name: .plain
+        case .traceID: .ref(.echoedTraceID)
+        case .credentialID: .plain
+        case .pushToken: .plain
+        }
+    }
+}

@@ -20,6 +20,10 @@ public struct QRCodeImage: Codable, Sendable, Equatable {
     }
 
     static let example = QRCodeImage(size: 164, dataUri: "data:image/png;base64,iVBORw0KGgo=")
+
+    enum CodingKeys: String, CodingKey {
+        case type, size, dataUri
+    }
 }
 
 /// `POST /api/umfa/users/enroll`.
@@ -245,6 +249,10 @@ public struct StatusRequest: ContractBody, Equatable {
 
     /// An example with every member.
     public static let example = StatusRequest(statusToken: "umfa_st_…")
+
+    enum CodingKeys: String, CodingKey {
+        case statusToken
+    }
 }
 
 /// The answer of `POST /api/umfa/status`.
@@ -302,6 +310,10 @@ public struct DispatchRedeemRequest: ContractBody, Equatable {
 
     /// An example with every member.
     public static let example = DispatchRedeemRequest(token: "umfa_dt_…")
+
+    enum CodingKeys: String, CodingKey {
+        case token
+    }
 }
 
 /// The answer of `POST /api/umfa/dispatch/redeem`: the ceremony the phone must run.
@@ -456,4 +468,172 @@ public struct DispatchCompleteResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = DispatchCompleteResponse(
         traceID: Examples.traceID, status: "succeeded", userID: "alice", credentialID: "AQIDBA")
+}
+
+// MARK: - openapi.yaml
+
+extension QRCodeImage: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .type: FieldDoc(nil, .enumeration(["image/png"]))
+        case .size: FieldDoc("Width and height in pixels")
+        case .dataUri: FieldDoc("data:image/png;base64,… of the app link (UMFA's QR encoder, error correction M)")
+        }
+    }
+}
+
+extension OutOfBandEnrollRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        case .username: FieldDoc(nil, .maxLength(256))
+        case .displayName: FieldDoc(nil, .maxLength(256))
+        case .ttlSeconds: FieldDoc("Default 600", .minimum(60), .maximum(3600))
+        }
+    }
+}
+
+extension OutOfBandEnrollResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .userId: .plain
+        case .username: .plain
+        case .status: FieldDoc(nil, .enumeration(["new", "registered"]))
+        case .createdAt: FieldDoc(nil, .format("date-time"))
+        case .updatedAt: FieldDoc(nil, .format("date-time"))
+        case .authenticators:
+            .written([
+                "type": "array",
+                "items": [
+                    "type": "object", "required": ["credentialId", "createdAt", "aaguid"],
+                    "properties": [
+                        "credentialId": ["type": "string"], "name": ["type": "string"],
+                        "createdAt": ["type": "string", "format": "date-time"],
+                        "lastUsedAt": ["type": "string", "format": "date-time"], "aaguid": ["type": "string"],
+                    ],
+                ],
+            ])
+        case .enrollment:
+            .written([
+                "type": "object", "required": ["transactionId", "statusToken", "qrCode", "appLinkUri"],
+                "properties": [
+                    "transactionId": ["type": "string"], "statusToken": ["type": "string"],
+                    "qrCode": ["$ref": "#/components/schemas/QRCodeImage"],
+                    "appLinkUri": [
+                        "type": "string", "description": "<public URL>/open?dispatchTokenResponse=<base64url JSON>",
+                    ],
+                ],
+            ])
+        }
+    }
+}
+
+extension ApprovalRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        case .message: FieldDoc("Shown to the user and bound into the signed challenge", .maxLength(500))
+        case .numberMatching: .plain
+        case .ttlSeconds: FieldDoc("Default 300", .minimum(60), .maximum(3600))
+        }
+    }
+}
+
+extension ApprovalResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .transactionId: .plain
+        case .statusToken: .plain
+        case .qrCode: .ref(QRCodeImage.self)
+        case .appLinkUri: .plain
+        case .matchingNumber: FieldDoc("Show it beside the QR code; the user types it on the phone")
+        }
+    }
+}
+
+extension StatusRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .statusToken: .plain
+        }
+    }
+}
+
+extension StatusResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .transactionId: .plain
+        case .status: FieldDoc(nil, .enumeration(["pending", "succeeded", "denied", "failed", "expired"]))
+        case .userId: .plain
+        case .username: .plain
+        case .token: FieldDoc("The UMFA login token, once it succeeded")
+        case .createdAt: FieldDoc(nil, .format("date-time"))
+        case .lastUpdatedAt: FieldDoc(nil, .format("date-time"))
+        }
+    }
+}
+
+extension DispatchRedeemRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .token: FieldDoc("The umfa_dt_ token of the app link; it works once")
+        }
+    }
+}
+
+extension DispatchRedeemResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .operation: FieldDoc(nil, .enumeration(["registration", "authentication"]))
+        case .applicationID: FieldDoc(nil, .format("uuid"))
+        case .userID: .plain
+        case .transactionID: .plain
+        case .publicKey: .written(["type": "object", "description": "Creation or request options, WebAuthn JSON"])
+        case .message: .plain
+        case .approvalNonce:
+            FieldDoc("base64url; the challenge is SHA-256(\"UMFA approval v1\" 0 transaction_id 0 message 0 nonce)")
+        case .matching: .plain
+        }
+    }
+}
+
+extension DispatchCompleteRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .transactionID: .plain
+        case .credential:
+            .written(["type": "object", "description": "RegistrationResponseJSON or AuthenticationResponseJSON"])
+        case .decision: FieldDoc(nil, .enumeration(["approve", "deny"]))
+        case .matchingNumber: .plain
+        case .device:
+            .written([
+                "type": "object", "required": ["name"],
+                "properties": [
+                    "name": ["type": "string"], "push_token": ["type": "string"],
+                    "key": [
+                        "type": "object",
+                        "description":
+                            "The device key, a P-256 public JWK (kty, crv, x, y) whose private half signs device proofs",
+                    ],
+                ],
+            ])
+        }
+    }
+}
+
+extension DispatchCompleteResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .status: FieldDoc(nil, .enumeration(["pending", "succeeded", "denied", "failed", "expired"]))
+        case .userID: .plain
+        case .credentialID: .plain
+        }
+    }
 }

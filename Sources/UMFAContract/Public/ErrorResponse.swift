@@ -44,3 +44,27 @@ public struct HealthResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = HealthResponse(traceID: Examples.traceID)
 }
+
+// MARK: - openapi.yaml
+
+extension ErrorResponse: DocumentedFields {
+    static let schemaName = "Error"
+    static let schemaDescription: String? = "Every error, with the same HTTP status as the answer"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .status: FieldDoc("The HTTP status code", .minimum(400), .maximum(599))
+        case .message: FieldDoc("What went wrong, for a person; never a secret")
+        case .traceID: .ref(.echoedTraceID)
+        }
+    }
+}
+
+extension HealthResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .status: FieldDoc(nil, .enumeration(["ok"]))
+        case .traceID: .ref(.echoedTraceID)
+        }
+    }
+}

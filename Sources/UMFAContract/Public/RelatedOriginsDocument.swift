@@ -12,4 +12,20 @@ public struct RelatedOriginsDocument: ContractBody, Equatable {
 
     /// An example with every member.
     public static let example = RelatedOriginsDocument(origins: ["https://shop.example.co.uk"])
+
+    enum CodingKeys: String, CodingKey {
+        case origins
+    }
+}
+
+// MARK: - openapi.yaml
+
+extension RelatedOriginsDocument: DocumentedFields {
+    static let schemaDescription: String? = "The related origins of an RP ID (WebAuthn L3 §5.11)"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .origins: FieldDoc("Web origins, such as https://shop.example.co.uk")
+        }
+    }
 }

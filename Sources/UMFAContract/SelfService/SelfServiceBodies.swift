@@ -120,6 +120,10 @@ public struct RenameCredentialRequest: ContractBody, Equatable {
 
     /// An example with every member.
     public static let example = RenameCredentialRequest(name: "Work laptop")
+
+    enum CodingKeys: String, CodingKey {
+        case name
+    }
 }
 
 /// A credential with the request's trace id, its members at the top level.
@@ -241,4 +245,90 @@ public struct UserRecoveryCodesRequest: ContractBody, Equatable {
 
     /// An example with every member.
     public static let example = UserRecoveryCodesRequest(applicationID: Examples.applicationID)
+}
+
+// MARK: - openapi.yaml
+
+extension MyCredential: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .credentialID: .plain
+        case .name: FieldDoc("The name the user gave it, else the authenticator's", .nullable("string"))
+        case .aaguid: .plain
+        case .authenticatorName: FieldDoc("FIDO metadata or the passkey-provider table", .nullable("string"))
+        case .createdAt: FieldDoc(nil, .format("date-time"))
+        case .lastUsedAt: FieldDoc(nil, .nullable("string"), .format("date-time"))
+        case .backupEligible: .plain
+        case .backedUp: .plain
+        case .transports: .plain
+        case .discoverable:
+            FieldDoc("Whether it signs in without a username (credProps.rk); null when unknown", .nullable("boolean"))
+        case .prfEnabled: FieldDoc("Whether it supports PRF (prf.enabled); null when unknown", .nullable("boolean"))
+        }
+    }
+}
+
+extension MyCredentialListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .credentials: .ref(MyCredential.self)
+        case .userHandle: FieldDoc("The WebAuthn user handle, base64url: userId for the WebAuthn Signal API")
+        }
+    }
+}
+
+extension RenameCredentialRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .name:
+            FieldDoc("null goes back to the authenticator's name", .nullable("string"), .minLength(1), .maxLength(64))
+        }
+    }
+}
+
+extension MyCredentialResponse: DocumentedFields {
+    static let membersAlsoFrom: [any DocumentedSchema.Type] = [MyCredential.self]
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        }
+    }
+}
+
+extension RecoveryCodesResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .recoveryCodes: FieldDoc("Ten codes, shown once, each good once; they replace earlier ones")
+        }
+    }
+}
+
+extension RecoveryCodeCountResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .remaining: .plain
+        }
+    }
+}
+
+extension RecoveryRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        case .userID: .ref(.userID)
+        case .recoveryCode: FieldDoc("Case and dashes do not matter", .maxLength(64))
+        }
+    }
+}
+
+extension UserRecoveryCodesRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .applicationID: .ref(.applicationID)
+        }
+    }
 }
