@@ -38,14 +38,10 @@ venv=$root/.build/bench-venv
     "PyJWT[crypto]"
 
 echo "== release build (umfa, umfa-bench)"
-# SwiftPM can miss files added to a path dependency since the last build: touching the
-# manifests makes it look again.
-touch Package.swift Benchmarks/Package.swift
-# The benchmarks build against the versions the main package has resolved, offline as well.
-[ -f Benchmarks/Package.resolved ] || cp Package.resolved Benchmarks/Package.resolved
-# One release tree for both: the benchmark package depends on UMFA, so it can build `umfa` too.
-swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa-bench
-swift build -c release --package-path Benchmarks --scratch-path .build-bench --product umfa
+# One release tree for both, apart from the debug .build: `umfa-bench` is an executable target
+# of the main package (Package.swift), which reaches the modules shared with `package` access.
+swift build -c release --scratch-path .build-bench --product umfa-bench
+swift build -c release --scratch-path .build-bench --product umfa
 bench=$root/.build-bench/release/umfa-bench
 umfa=$root/.build-bench/release/umfa
 

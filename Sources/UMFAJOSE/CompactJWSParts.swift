@@ -4,9 +4,9 @@ import UMFAEncoding
 /// BASE64URL(signature)`, split on its two dots and decoded: the one JWS/JWT reader, under
 /// attestation and FIDO metadata (`CompactJWS`), login tokens (`LoginTokenJWS`) and ``SignedJWT``. The header
 /// stays bytes; each reader decodes the JSON members it knows, and checks the signature.
-public struct CompactJWSParts: Sendable {
+package struct CompactJWSParts: Sendable {
     /// Why text is not a compact JWS.
-    public enum Failure: Error, Sendable {
+    package enum Failure: Error, Sendable {
         /// Not three dot-separated parts.
         case notThreeParts
         /// A part is not base64url (in its canonical spelling, when that was asked for).
@@ -14,19 +14,19 @@ public struct CompactJWSParts: Sendable {
     }
 
     /// The decoded protected header (JSON text).
-    public let header: [UInt8]
+    package let header: [UInt8]
     /// The decoded payload.
-    public let payload: [UInt8]
+    package let payload: [UInt8]
     /// The decoded signature.
-    public let signature: [UInt8]
+    package let signature: [UInt8]
     /// `BASE64URL(header) . BASE64URL(payload)` as received: the bytes the signature covers.
-    public let signingInput: [UInt8]
+    package let signingInput: [UInt8]
 
     /// Splits `text` on its two dots (by byte: splitting by `Character` cost 10 % of a
     /// validate-token request) and decodes the parts. `canonical` accepts each part only in
     /// its one spelling (``Base64URL/decodeCanonical(_:)``), as a signed token must be read;
     /// otherwise padding and the standard alphabet are read too (``Base64URL/decode(_:)``).
-    public init(_ text: String, canonical: Bool) throws(Failure) {
+    package init(_ text: String, canonical: Bool) throws(Failure) {
         var text = text
         let parts = text.withUTF8 { bytes -> Result<([UInt8], [UInt8], [UInt8], [UInt8]), Failure> in
             guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")),

@@ -1,8 +1,8 @@
 /// Why a JWS or a JWK is refused: a ``code`` to decide by and a message for people (compared by
 /// code only).
-public struct JOSEError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JOSEError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of refusal.
-    public enum Code: String, Sendable, Equatable {
+    package enum Code: String, Sendable, Equatable {
         /// Not three base64url parts joined by dots (RFC 7515 §7.1), or a header or payload that
         /// is not a JSON object.
         case notCompactJWS
@@ -17,19 +17,19 @@ public struct JOSEError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What kind of refusal.
-    public let code: Code
+    package let code: Code
     /// What is wrong, such as `jwk has no x`.
-    public let message: String
+    package let message: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// Compared by code only: the message is for people.
-    public static func == (lhs: JOSEError, rhs: JOSEError) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: JOSEError, rhs: JOSEError) -> Bool { lhs.code == rhs.code }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -7,32 +7,32 @@ import _CryptoExtras
 /// (RFC 7518 §6.2.1 and §6.3.1, RFC 8037 §2), and the names of every member it was read with, so
 /// that a key with private members is told apart (``PublicJWK``). A member of another type than
 /// a string reads as absent.
-public struct JWK: Codable, Sendable, Hashable {
+package struct JWK: Codable, Sendable, Hashable {
     /// The key type: `EC`, `RSA` or `OKP`.
-    public var kty: String?
+    package var kty: String?
     /// The curve of an `EC` or `OKP` key.
-    public var crv: String?
+    package var crv: String?
     /// The x coordinate (EC) or the public key (OKP), base64url.
-    public var x: String?
+    package var x: String?
     /// The y coordinate of an EC key, base64url.
-    public var y: String?
+    package var y: String?
     /// An RSA key's modulus, base64url.
-    public var n: String?
+    package var n: String?
     /// An RSA key's public exponent, base64url.
-    public var e: String?
+    package var e: String?
     /// The key id.
-    public var kid: String?
+    package var kid: String?
     /// The algorithm the key is meant for.
-    public var alg: String?
+    package var alg: String?
     /// `sig` or `enc`.
-    public var use: String?
+    package var use: String?
     /// The names of the members it was read with, known or not; for a key made here, those set.
-    public let members: Set<String>
+    package let members: Set<String>
 
     private static let known = ["kty", "crv", "x", "y", "n", "e", "kid", "alg", "use"]
 
     /// A key of the given members.
-    public init(
+    package init(
         kty: String?, crv: String? = nil, x: String? = nil, y: String? = nil, n: String? = nil, e: String? = nil,
         kid: String? = nil, alg: String? = nil, use: String? = nil
     ) {
@@ -43,25 +43,25 @@ public struct JWK: Codable, Sendable, Hashable {
     }
 
     /// The public JWK of a P-256 key.
-    public init(_ key: P256.Signing.PublicKey) {
+    package init(_ key: P256.Signing.PublicKey) {
         let raw = Array(key.rawRepresentation)
         self.init(
             kty: "EC", crv: "P-256", x: Base64URL.encode(Array(raw[..<32])), y: Base64URL.encode(Array(raw[32...])))
     }
 
     /// The public JWK of an RSA key.
-    public init(_ key: _RSA.Signing.PublicKey) throws {
+    package init(_ key: _RSA.Signing.PublicKey) throws {
         let primitives = try key.getKeyPrimitives()
         self.init(kty: "RSA", n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
     }
 
     /// The public JWK of an Ed25519 key.
-    public init(_ key: Curve25519.Signing.PublicKey) {
+    package init(_ key: Curve25519.Signing.PublicKey) {
         self.init(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(key.rawRepresentation))
     }
 
     /// Reads a JSON object; string members of another type read as absent.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: MemberKey.self)
         kty = container.lenient("kty")
         crv = container.lenient("crv")
@@ -76,7 +76,7 @@ public struct JWK: Codable, Sendable, Hashable {
     }
 
     /// Writes the members that are set.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: MemberKey.self)
         for (name, value) in zip(Self.known, [kty, crv, x, y, n, e, kid, alg, use]) {
             try container.encode(value, as: name)
@@ -85,15 +85,15 @@ public struct JWK: Codable, Sendable, Hashable {
 }
 
 /// A JWK Set (RFC 7517 §5).
-public struct JWKSet: Codable, Sendable, Hashable {
+package struct JWKSet: Codable, Sendable, Hashable {
     /// Its keys.
-    public var keys: [JWK]
+    package var keys: [JWK]
 
     /// A set of `keys`.
-    public init(keys: [JWK]) { self.keys = keys }
+    package init(keys: [JWK]) { self.keys = keys }
 
     /// The keys of a JWK Set's JSON; none when it is not one (or a key is not an object).
-    public static func keys(in json: some Sequence<UInt8>) -> [JWK] {
+    package static func keys(in json: some Sequence<UInt8>) -> [JWK] {
         (try? JSONDecoder().decode(JWKSet.self, from: Data(json)))?.keys ?? []
     }
 }

@@ -1,5 +1,5 @@
 /// The JWS algorithms UMFA signs or verifies with (RFC 7518 §3.1, RFC 8037 §3.1).
-public enum JWSAlgorithm: String, Sendable, Codable, CaseIterable {
+package enum JWSAlgorithm: String, Sendable, Codable, CaseIterable {
     /// ECDSA with P-256 and SHA-256, the signature `R ‖ S` (RFC 7518 §3.4).
     case es256 = "ES256"
     /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3).
@@ -14,7 +14,7 @@ public enum JWSAlgorithm: String, Sendable, Codable, CaseIterable {
     case hs512 = "HS512"
 
     /// The asymmetric algorithms, in the order UMFA names them (DPoP proofs, client keys, tokens).
-    public static let asymmetric: [JWSAlgorithm] = [.es256, .rs256, .edDSA]
+    package static let asymmetric: [JWSAlgorithm] = [.es256, .rs256, .edDSA]
     /// The HMAC algorithms `client_secret_jwt` takes.
-    public static let hmac: [JWSAlgorithm] = [.hs256, .hs384, .hs512]
+    package static let hmac: [JWSAlgorithm] = [.hs256, .hs384, .hs512]
 }

@@ -1,24 +1,24 @@
 /// A JWS protected header (RFC 7515 §4.1) with the parameters UMFA writes or reads, and the names
 /// of every parameter it was read with (so that `crit`, or any parameter, is known to be there
 /// even when its value is not of the expected type). A parameter of another type reads as absent.
-public struct JWSHeader: Codable, Sendable, Hashable {
+package struct JWSHeader: Codable, Sendable, Hashable {
     /// The algorithm (RFC 7515 §4.1.1).
-    public var alg: String?
+    package var alg: String?
     /// The type (RFC 7515 §4.1.9): `dpop+jwt`, `at+jwt`, `JWT`, `umfa-device+jwt`.
-    public var typ: String?
+    package var typ: String?
     /// The key id (RFC 7515 §4.1.4).
-    public var kid: String?
+    package var kid: String?
     /// The public key that signed it (RFC 7515 §4.1.3), as DPoP proofs carry it.
-    public var jwk: JWK?
+    package var jwk: JWK?
     /// The issuer, as UMFA's login tokens repeat it in the header.
-    public var iss: String?
+    package var iss: String?
     /// Extensions the recipient must understand (RFC 7515 §4.1.11); UMFA understands none.
-    public var crit: [String]?
+    package var crit: [String]?
     /// The names of the parameters it was read with; for a header made here, those set.
-    public let members: Set<String>
+    package let members: Set<String>
 
     /// A header of the given parameters.
-    public init(
+    package init(
         alg: String?, typ: String? = nil, kid: String? = nil, jwk: JWK? = nil, iss: String? = nil,
         crit: [String]? = nil
     ) {
@@ -31,15 +31,15 @@ public struct JWSHeader: Codable, Sendable, Hashable {
     }
 
     /// The header `{"alg":algorithm,…}` of one of UMFA's algorithms.
-    public init(algorithm: JWSAlgorithm, typ: String? = nil, kid: String? = nil, jwk: JWK? = nil, iss: String? = nil) {
+    package init(algorithm: JWSAlgorithm, typ: String? = nil, kid: String? = nil, jwk: JWK? = nil, iss: String? = nil) {
         self.init(alg: algorithm.rawValue, typ: typ, kid: kid, jwk: jwk, iss: iss)
     }
 
     /// `alg` when it is one of UMFA's algorithms.
-    public var algorithm: JWSAlgorithm? { alg.flatMap(JWSAlgorithm.init(rawValue:)) }
+    package var algorithm: JWSAlgorithm? { alg.flatMap(JWSAlgorithm.init(rawValue:)) }
 
     /// Reads a JSON object; parameters of another type read as absent.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: MemberKey.self)
         alg = container.lenient("alg")
         typ = container.lenient("typ")
@@ -51,7 +51,7 @@ public struct JWSHeader: Codable, Sendable, Hashable {
     }
 
     /// Writes the parameters that are set (sorted by an encoder that sorts keys).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: MemberKey.self)
         try container.encode(alg, as: "alg")
         try container.encode(crit, as: "crit")

@@ -8,7 +8,7 @@ import _CryptoExtras
 /// - RS256: RSASSA-PKCS1-v1_5 over SHA-256.
 /// - EdDSA: Ed25519 over the signing input itself.
 /// - HS256, HS384, HS512: HMAC, checked in constant time.
-public enum JWSSigningKey: Sendable {
+package enum JWSSigningKey: Sendable {
     /// An ES256 key.
     case es256(P256.Signing.PrivateKey)
     /// An RS256 key.
@@ -19,7 +19,7 @@ public enum JWSSigningKey: Sendable {
     case hmac(JWSAlgorithm, SymmetricKey)
 
     /// The algorithm its signatures are of.
-    public var algorithm: JWSAlgorithm {
+    package var algorithm: JWSAlgorithm {
         switch self {
         case .es256: .es256
         case .rs256: .rs256
@@ -29,7 +29,7 @@ public enum JWSSigningKey: Sendable {
     }
 
     /// The JWS signature over `signingInput`.
-    public func signature(for signingInput: Data) throws -> Data {
+    package func signature(for signingInput: Data) throws -> Data {
         switch self {
         case .es256(let key):
             try key.signature(for: SHA256.hash(data: signingInput)).rawRepresentation
@@ -47,7 +47,7 @@ public enum JWSSigningKey: Sendable {
     }
 
     /// Whether `signature` is this key's JWS signature over `signingInput`.
-    public func isValidSignature(_ signature: Data, for signingInput: Data) -> Bool {
+    package func isValidSignature(_ signature: Data, for signingInput: Data) -> Bool {
         switch self {
         case .es256(let key):
             // `R ‖ S`, 32 bytes each (RFC 7518 §3.4); a DER signature is not a JWS signature.

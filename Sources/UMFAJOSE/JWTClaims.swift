@@ -4,36 +4,36 @@ import Foundation
 /// (RFC 9449 §4.2) and UMFA's device proofs, and the names of every claim it was read with. A
 /// claim of another type reads as absent; times are NumericDate seconds, written as integers
 /// when whole.
-public struct JWTClaims: Codable, Sendable, Hashable {
+package struct JWTClaims: Codable, Sendable, Hashable {
     /// The issuer.
-    public var iss: String?
+    package var iss: String?
     /// The subject.
-    public var sub: String?
+    package var sub: String?
     /// The audience: one or several.
-    public var aud: [String]?
+    package var aud: [String]?
     /// The expiry, seconds since 1970.
-    public var exp: Double?
+    package var exp: Double?
     /// Not before, seconds since 1970.
-    public var nbf: Double?
+    package var nbf: Double?
     /// Issued at, seconds since 1970.
-    public var iat: Double?
+    package var iat: Double?
     /// The unique id.
-    public var jti: String?
+    package var jti: String?
     /// The HTTP method of the request a proof is for.
-    public var htm: String?
+    package var htm: String?
     /// The URL of the request a proof is for, without query and fragment.
-    public var htu: String?
+    package var htu: String?
     /// The access token's SHA-256 hash, base64url (RFC 9449 §4.2).
-    public var ath: String?
+    package var ath: String?
     /// The server's nonce (RFC 9449 §8).
-    public var nonce: String?
+    package var nonce: String?
     /// The names of the claims it was read with; for claims made here, those set.
-    public let members: Set<String>
+    package let members: Set<String>
 
     private static let names = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "htm", "htu", "ath", "nonce"]
 
     /// Claims of the given values; an `aud` of one audience is written as a string.
-    public init(
+    package init(
         iss: String? = nil, sub: String? = nil, aud: [String]? = nil, exp: Double? = nil, nbf: Double? = nil,
         iat: Double? = nil, jti: String? = nil, htm: String? = nil, htu: String? = nil, ath: String? = nil,
         nonce: String? = nil
@@ -48,7 +48,7 @@ public struct JWTClaims: Codable, Sendable, Hashable {
 
     /// Reads a JSON object; claims of another type read as absent, `aud` as a string or an array
     /// of strings.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: MemberKey.self)
         iss = container.lenient("iss")
         sub = container.lenient("sub")
@@ -65,7 +65,7 @@ public struct JWTClaims: Codable, Sendable, Hashable {
     }
 
     /// Writes the claims that are set.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: MemberKey.self)
         try container.encode(ath, as: "ath")
         if let aud { try aud.count == 1 ? container.encode(aud[0], as: "aud") : container.encode(aud, as: "aud") }

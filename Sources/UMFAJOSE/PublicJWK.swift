@@ -6,16 +6,16 @@ import _CryptoExtras
 /// A public JWK (RFC 7517) of one of the algorithms UMFA verifies (RS256, ES256, EdDSA), for a
 /// given `alg`: a DPoP proof's `jwk` header, a client's registered key (RFC 7523), an issuer's
 /// key, a device key.
-public struct PublicJWK: Sendable {
+package struct PublicJWK: Sendable {
     /// Its RFC 7638 thumbprint.
-    public let thumbprint: String
+    package let thumbprint: String
     private let verify: @Sendable (Data, Data) -> Bool
 
     /// Members that only a private or symmetric key has (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2).
     static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
     /// The key of `jwk` for signatures of `alg`.
-    public init(jwk: JWK, alg: String) throws(JOSEError) {
+    package init(jwk: JWK, alg: String) throws(JOSEError) {
         guard jwk.members.isDisjoint(with: Self.privateMembers) else {
             throw JOSEError(.privateKey, "jwk must be a public key (it has private members)")
         }
@@ -75,5 +75,5 @@ public struct PublicJWK: Sendable {
     }
 
     /// Whether `signature` is this key's JWS signature over `input`.
-    public func isValidSignature(_ signature: Data, for input: Data) -> Bool { verify(signature, input) }
+    package func isValidSignature(_ signature: Data, for input: Data) -> Bool { verify(signature, input) }
 }

@@ -4,18 +4,18 @@ import UMFAEncoding
 /// A JWT in JWS compact serialisation (RFC 7515 §7.1, RFC 7519 §7.2) read into its typed header
 /// and claims, its signature not yet checked: whoever reads it picks the key by the header, then
 /// asks ``isSigned(by:)``.
-public struct SignedJWT<Claims: Decodable & Sendable>: Sendable {
+package struct SignedJWT<Claims: Decodable & Sendable>: Sendable {
     /// The protected header.
-    public let header: JWSHeader
+    package let header: JWSHeader
     /// The claims.
-    public let claims: Claims
+    package let claims: Claims
     /// The parts as received: the signature is checked over their bytes, never a re-encoding.
-    public let parts: CompactJWSParts
+    package let parts: CompactJWSParts
 
     /// Reads `text`; `canonical` accepts each part in its one base64url spelling only
     /// (``CompactJWSParts``). Throws ``JOSEError/Code/notCompactJWS`` unless it is three parts
     /// whose header and payload are JSON objects.
-    public init(_ text: String, canonical: Bool = true) throws(JOSEError) {
+    package init(_ text: String, canonical: Bool = true) throws(JOSEError) {
         guard let parts = try? CompactJWSParts(text, canonical: canonical) else {
             throw JOSEError(.notCompactJWS, "not three base64url parts joined by dots")
         }
@@ -30,21 +30,21 @@ public struct SignedJWT<Claims: Decodable & Sendable>: Sendable {
     }
 
     /// Whether its signature verifies with `key` (for the algorithm `key` was read for).
-    public func isSigned(by key: PublicJWK) -> Bool {
+    package func isSigned(by key: PublicJWK) -> Bool {
         key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput))
     }
 
     /// Whether its signature verifies with `key`.
-    public func isSigned(by key: JWSSigningKey) -> Bool {
+    package func isSigned(by key: JWSSigningKey) -> Bool {
         key.isValidSignature(Data(parts.signature), for: Data(parts.signingInput))
     }
 }
 
 /// Writes a JWS in compact serialisation (RFC 7515 §7.1).
-public enum JWSCompactSerialization {
+package enum JWSCompactSerialization {
     /// `header` and `claims` as JSON with sorted keys (slashes escaped, as `JSONSerialization`
     /// writes them), signed with `key`.
-    public static func sign(header: JWSHeader, claims: some Encodable, key: JWSSigningKey) throws -> String {
+    package static func sign(header: JWSHeader, claims: some Encodable, key: JWSSigningKey) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try sign(
@@ -54,12 +54,12 @@ public enum JWSCompactSerialization {
 
     /// `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)` for a header already
     /// encoded (a signer that keeps each key's header ready).
-    public static func sign(encodedHeader: String, payload: Data, key: JWSSigningKey) throws -> String {
+    package static func sign(encodedHeader: String, payload: Data, key: JWSSigningKey) throws -> String {
         try sign(encodedHeader: encodedHeader, payload: payload) { try key.signature(for: $0) }
     }
 
     /// The same, with the signature made by `signature` over the ASCII signing input.
-    public static func sign(encodedHeader: String, payload: Data, signature: (Data) throws -> Data) rethrows
+    package static func sign(encodedHeader: String, payload: Data, signature: (Data) throws -> Data) rethrows
         -> String
     {
         let signingInput = encodedHeader + "." + Base64URL.encode(payload)
