@@ -5,8 +5,9 @@ import UMFAWebAuthnTypes
 ///
 /// Every body encodes and decodes, so the server, the SDK, the command-line tool, the
 /// benchmarks and the tests speak through the same types. ``example`` sets every optional
-/// member: the contract test encodes it to learn the type's fields and removes them one by one
-/// to learn which are required, then compares both with `openapi.yaml`.
+/// member: the `openapi.yaml` generator encodes it to learn the type's fields and their JSON
+/// types, and removes them one by one to learn which are required (a member is required when
+/// the example without it does not decode).
 public protocol ContractBody: Codable, Sendable {
     /// A value with every optional member present.
     static var example: Self { get }

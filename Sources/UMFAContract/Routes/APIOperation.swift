@@ -3,8 +3,9 @@ import Foundation
 /// Every operation of the HTTP API v1, one case each. Each is declared once, in
 /// ``declaration`` (method, path, access, error shape, success status, request and answer
 /// types): the server builds its router, its access checks and its error rendering from it, the
-/// SDK and the command-line tool name their paths by it, and the contract test checks it against
-/// `openapi.yaml`.
+/// SDK and the command-line tool name their paths by it, and `openapi.yaml` is generated from it
+/// and its prose in `APIOperation+Documentation.swift` (docs/development.md, "The HTTP contract,
+/// written once").
 public enum APIOperation: String, CaseIterable, Sendable {
     case registrationOptions
     case registrationVerify
