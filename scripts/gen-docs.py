@@ -243,8 +243,7 @@ def http_reference(document):
                 access = " or ".join(f"`{name}`" for name in names) + (" (optional)" if {} in security else "")
             success = next((code for code in operation.get("responses", {}) if str(code).startswith("2")), "")
             summary = (operation.get("summary") or "").replace("|", "\\|")
-            group = "OpenID Connect (per issuer)" if "/oidc/" in path or path.startswith("/.well-known/o") else \
-                "Admin" if path.startswith("/api/admin") else "UMFA API" if path.startswith("/api/umfa") else "Public"
+            group = operation["tags"][0]
             groups.setdefault(group, []).append(
                 f"| {method.upper()} | `{path}` | {access} | {success} | {summary} |")
     out = [NOTICE.format(source=OPENAPI), "## Access\n"]
@@ -254,7 +253,7 @@ def http_reference(document):
     out.append("")
     total = sum(len(group) for group in groups.values())
     out.append(f"## Operations ({total})\n")
-    for group in ("UMFA API", "OpenID Connect (per issuer)", "Admin", "Public"):
+    for group in (tag["name"] for tag in spec["tags"]):
         if group in groups:
             out.append(f"### {group}\n")
             out += rows[:2] + groups[group] + [""]

@@ -29,6 +29,8 @@ struct OpenAPIGenerator {
         return [
             "openapi": "3.1.0",
             "info": OpenAPIInfo.info,
+            "tags": .list(
+                OperationTag.allCases.map { ["name": .string($0.rawValue), "description": .string($0.description)] }),
             "components": [
                 "securitySchemes": OpenAPIInfo.securitySchemes,
                 "schemas": .map(shared + schemas),
@@ -54,7 +56,8 @@ struct OpenAPIGenerator {
     private mutating func operation(_ operation: APIOperation) -> YAMLNode {
         let doc = operation.documentation
         var members: [(String, YAMLNode)] = [
-            ("operationId", .string(operation.rawValue)), ("summary", .string(doc.summary)),
+            ("operationId", .string(operation.rawValue)), ("tags", [.string(OperationTag(operation).rawValue)]),
+            ("summary", .string(doc.summary)),
         ]
         if let description = doc.description { members.append(("description", .string(description))) }
         if let security = doc.security ?? Self.security(for: operation.access) {
