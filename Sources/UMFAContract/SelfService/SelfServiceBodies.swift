@@ -288,7 +288,7 @@ extension RenameCredentialRequest: DocumentedFields {
 }
 
 extension MyCredentialResponse: DocumentedFields {
-    static let membersAlsoFrom: [any DocumentedSchema.Type] = [MyCredential.self]
+    static var membersAlsoFrom: [any DocumentedSchema.Type] { [MyCredential.self] }
 
     static func describe(_ field: CodingKeys) -> FieldDoc {
         switch field {
