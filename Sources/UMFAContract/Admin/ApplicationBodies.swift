@@ -221,3 +221,120 @@ public struct AndroidApp: Codable, Sendable, Equatable {
         packageName: "com.example.shop",
         sha256CertFingerprints: [Array(repeating: "AB", count: 32).joined(separator: ":")])
 }
+
+// MARK: - openapi.yaml
+
+extension ApplicationSettingsRequest: DocumentedFields {
+    static let schemaDescription: String? =
+        "The settings to change; an absent member keeps its value. The same members (name, rp_id and origins then required) create an application."
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .name: FieldDoc("The application's name", .minLength(1))
+        case .origins:
+            FieldDoc(
+                "Web origins (https://app.example.com, http://localhost:8080) and native-app origins (ios:bundle-id:com.example.app, android:apk-key-hash:<b64url>), matched exactly"
+            )
+        case .attestation: FieldDoc("The default is none", .enumeration(["none", "indirect", "direct", "enterprise"]))
+        case .signup:
+            FieldDoc(
+                "Whether people may create accounts on the hosted pages (default enabled)",
+                .enumeration(["enabled", "disabled"]))
+        case .rpID: FieldDoc("The WebAuthn RP ID, a domain such as example.com")
+        case .rpName: FieldDoc("The name authenticators show; the application's name when absent")
+        case .relatedOrigins:
+            FieldDoc(
+                "Related origins (WebAuthn L3 §5.11): web origins of other sites that may use the RP ID, published at https://<rp_id>/.well-known/webauthn and accepted as clientDataJSON.origin. https://host[:port] (http only for localhost), no path; at most 5 distinct labels (the first label of an origin's registrable domain: shop for https://www.shop.co.uk), counted over every application of the RP ID; an empty list removes them; default none",
+                .maxItems(50))
+        case .enrollmentPolicy:
+            FieldDoc(
+                "grant (the default) needs an enrollment token for every registration; open lets whoever first names a user_id enroll it, for development and demos only",
+                .enumeration(["open", "grant"]))
+        case .userVerification:
+            FieldDoc("The default is preferred", .enumeration(["required", "preferred", "discouraged"]))
+        case .tokenTTLSeconds: FieldDoc("Login-token lifetime in seconds (default 300)", .minimum(30), .maximum(86400))
+        case .attestationPolicy: FieldDoc("The default is any", .enumeration(["any", "self_or_trusted", "trusted"]))
+        case .aaguidAllow:
+            FieldDoc(
+                "Only these AAGUIDs may register; an empty list allows any",
+                .items(["type": "string", "format": "uuid"]))
+        case .aaguidDeny: FieldDoc("These AAGUIDs may not register", .items(["type": "string", "format": "uuid"]))
+        case .tokenSigningAlg:
+            FieldDoc(
+                "The algorithm of the application's login tokens and OAuth tokens (default RS256)",
+                .enumeration(["RS256", "ES256", "EdDSA"]))
+        case .appleAppIDs:
+            FieldDoc("iOS apps (TEAMID.bundle.id) published in /.well-known/apple-app-site-association", .maxItems(50))
+        case .androidApps:
+            .ref(named: "AndroidApp", "Android apps published in /.well-known/assetlinks.json", .maxItems(50))
+        case .dpopNonce:
+            FieldDoc(
+                "Whether DPoP proofs must carry a server nonce (RFC 9449 §8; default off)",
+                .enumeration(["off", "required"]))
+        case .webhookURL:
+            FieldDoc(
+                "Where out-of-band transaction changes are POSTed: https, or http to a loopback address; empty removes it. The first one set answers webhook_secret once"
+            )
+        case .allowedScopes:
+            FieldDoc(
+                "The scopes a client that registers itself (RFC 7591) may ask for; default openid, profile, email, phone, offline_access",
+                .maxItems(50))
+        case .resourceIndicators:
+            FieldDoc(
+                "The resource indicators (RFC 8707, absolute URIs without fragment) access tokens may be issued for as aud; each belongs to one application only (409 otherwise); default none",
+                .maxItems(50))
+        case .hints: .ref(.credentialHints)
+        case .attestationFormats:
+            FieldDoc(
+                "Preferred attestation statement formats, most preferred first (WebAuthn L3 §5.4 attestationFormats), distinct registered identifiers; [] for no preference (the default)",
+                .items([
+                    "type": "string",
+                    "enum": [
+                        "packed", "tpm", "android-key", "android-safetynet", "fido-u2f", "apple", "none", "compound",
+                    ],
+                ]))
+        case .credentialProtectionPolicy:
+            FieldDoc(
+                "The CTAP 2.1 credProtect level registrations ask for (credentialProtectionPolicy extension input); empty for none (the default)",
+                .enumeration([
+                    "", "userVerificationOptional", "userVerificationOptionalWithCredentialIDList",
+                    "userVerificationRequired",
+                ]))
+        case .enforceCredentialProtectionPolicy:
+            FieldDoc("Whether browsers must refuse authenticators that cannot apply that level (default false)")
+        case .introspectionClients:
+            FieldDoc(
+                "Admin-made confidential clients (client ids) that may introspect tokens issued to any of the application's clients, such as a resource server (RFC 7662); every other client sees only its own tokens as active, and a self-registered client may not introspect. At most 50; default none"
+            )
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension CreateApplicationRequest: DocumentedFields {
+    static let schemaDescription: String? =
+        "A new application, one flat object: name, rp_id and origins are required; every other setting takes its default when absent."
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .name: FieldDoc("The application's name", .minLength(1))
+        case .origins:
+            FieldDoc(
+                "Web origins (https://app.example.com, http://localhost:8080) and native-app origins (ios:bundle-id:com.example.app, android:apk-key-hash:<b64url>), matched exactly"
+            )
+        case .rpID: FieldDoc("The WebAuthn RP ID, a domain such as example.com")
+        }
+    }
+}
+
+extension AndroidApp: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .packageName: FieldDoc("The package name, such as com.example.shop")
+        case .sha256CertFingerprints:
+            FieldDoc(
+                "SHA-256 fingerprints of its signing certificates, 32 colon-separated hex bytes", .minItems(1),
+                .maxItems(10))
+        }
+    }
+}

@@ -179,3 +179,68 @@ public struct ApplicationListResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = ApplicationListResponse(traceID: Examples.traceID, applications: [.example])
 }
+
+// MARK: - openapi.yaml
+
+extension ApplicationResponse: DocumentedFields {
+    static let schemaDescription: String? = "An application as the admin API shows it"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .signup:
+            FieldDoc("Whether people may create accounts on the hosted pages", .enumeration(["enabled", "disabled"]))
+        case .traceID: .ref(.echoedTraceID)
+        case .applicationID: FieldDoc("The application's id", .format("uuid"))
+        case .apiKey: FieldDoc("Its first API key (umfa_ak_...), only in the answer that created it, shown once")
+        case .name: FieldDoc("The application's name")
+        case .origins: FieldDoc("The allowed origins")
+        case .attestation:
+            FieldDoc(
+                "The attestation conveyance asked for", .enumeration(["none", "indirect", "direct", "enterprise"]))
+        case .rpID: FieldDoc("The WebAuthn RP ID")
+        case .rpName: FieldDoc("The name authenticators show")
+        case .relatedOrigins: FieldDoc("The related origins (WebAuthn L3 §5.11) served at /.well-known/webauthn")
+        case .enrollmentPolicy: FieldDoc(nil, .enumeration(["open", "grant"]))
+        case .enrollmentPolicyDescription: FieldDoc("What the enrollment policy means, with a warning for open")
+        case .userVerification: FieldDoc(nil, .enumeration(["required", "preferred", "discouraged"]))
+        case .tokenTTLSeconds: FieldDoc("Login-token lifetime in seconds", .minimum(30), .maximum(86400))
+        case .createdAt: FieldDoc("When it was created (RFC 3339)", .format("date-time"))
+        case .attestationPolicy: FieldDoc(nil, .enumeration(["any", "self_or_trusted", "trusted"]))
+        case .aaguidAllow:
+            FieldDoc(
+                "Only these AAGUIDs may register; absent when any may", .items(["type": "string", "format": "uuid"]))
+        case .aaguidDeny: FieldDoc("These AAGUIDs may not register", .items(["type": "string", "format": "uuid"]))
+        case .tokenSigningAlg:
+            FieldDoc("The algorithm of its login tokens and OAuth tokens", .enumeration(["RS256", "ES256", "EdDSA"]))
+        case .appleAppIDs: FieldDoc("iOS apps in apple-app-site-association")
+        case .androidApps: .ref(named: "AndroidApp", "Android apps in assetlinks.json")
+        case .dpopNonce: FieldDoc("DPoP server nonces", .enumeration(["off", "required"]))
+        case .webhookURL: FieldDoc("The webhook receiver")
+        case .webhookSecret:
+            FieldDoc("The webhook signing secret (umfa_whs_...), only in the answer that first set a webhook_url")
+        case .allowedScopes: FieldDoc("The scopes a self-registered client may ask for")
+        case .resourceIndicators: FieldDoc("The resource indicators (RFC 8707) access tokens may be issued for")
+        case .hints: .ref(.credentialHints)
+        case .attestationFormats: FieldDoc("Preferred attestation statement formats, most preferred first")
+        case .credentialProtectionPolicy:
+            FieldDoc(
+                "The credProtect level registrations ask for; absent for none",
+                .enumeration([
+                    "userVerificationOptional", "userVerificationOptionalWithCredentialIDList",
+                    "userVerificationRequired",
+                ]))
+        case .enforceCredentialProtectionPolicy:
+            FieldDoc("Whether browsers must refuse authenticators that cannot apply it")
+        case .introspectionClients: FieldDoc("The admin-made clients that may introspect any client's tokens")
+        }
+    }
+}
+
+extension ApplicationListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .applications: .ref(named: "ApplicationResponse", "Every application (without API keys)")
+        }
+    }
+}

@@ -256,3 +256,67 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         return value
     }
 }
+
+// MARK: - openapi.yaml
+
+extension ClientMetadata: DocumentedFields {
+    static let schemaName = "OAuthClientRequest"
+    static let schemaDescription: String? =
+        "A client's settings in RFC 7591 names plus UMFA's own; on create client_name is required and absent members take defaults, on update absent members keep their value"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .clientName: FieldDoc(nil, .minLength(1), .maxLength(200))
+        case .redirectURIs: FieldDoc("Matched exactly: https, http on loopback, or a private-use scheme (RFC 8252)")
+        case .grantTypes:
+            FieldDoc(
+                nil, .items(["type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials"]]))
+        case .responseTypes: FieldDoc(nil, .items(["type": "string", "enum": ["code"]]))
+        case .tokenEndpointAuthMethod:
+            FieldDoc(
+                nil,
+                .enumeration([
+                    "none", "client_secret_basic", "client_secret_post", "client_secret_jwt", "private_key_jwt",
+                    "tls_client_auth", "self_signed_tls_client_auth",
+                ]))
+        case .scope: FieldDoc("Space-separated scopes the client may ask for")
+        case .postLogoutRedirectURIs: .plain
+        case .jwks:
+            .written([
+                "type": "object",
+                "description":
+                    "The client's public keys, a JWK Set of 1 to 10 RS256, ES256 or EdDSA keys; required for private_key_jwt",
+            ])
+        case .softwareID: FieldDoc("The template a dynamically registered client was made from")
+        case .dpopBoundAccessTokens:
+            FieldDoc("Every access token of the client must be DPoP-bound (RFC 9449 §5.2); default false")
+        case .requirePushedAuthorizationRequests:
+            FieldDoc("The client may start authorization only through PAR (RFC 9126); default false")
+        case .tlsClientAuthSubjectDN:
+            FieldDoc(
+                "RFC 8705 §2.1.2: the RFC 4514 subject DN a tls_client_auth client's certificate must have (compared attribute by attribute, case and insignificant spaces ignored); a tls_client_auth client registers exactly one of this and the tls_client_auth_san_* members"
+            )
+        case .tlsClientAuthSANDNS: FieldDoc("RFC 8705 §2.1.2: a dNSName SAN the certificate must carry")
+        case .tlsClientAuthSANURI:
+            FieldDoc("RFC 8705 §2.1.2: a uniformResourceIdentifier SAN the certificate must carry")
+        case .tlsClientAuthSANIP:
+            FieldDoc("RFC 8705 §2.1.2: an iPAddress SAN (IPv4 dotted or IPv6), compared in binary")
+        case .tlsClientAuthSANEmail: FieldDoc("RFC 8705 §2.1.2: an rfc822Name SAN the certificate must carry")
+        case .tlsClientCertificateBoundAccessTokens:
+            FieldDoc(
+                "RFC 8705 §3.4: access tokens (and a public client's refresh tokens) are bound to the client certificate presented at the token endpoint (cnf.x5t#S256); a token request without a certificate is refused. Default false"
+            )
+        case .firstParty: FieldDoc("No consent screen")
+        case .accessTokenTTLSeconds: FieldDoc(nil, .minimum(60), .maximum(86400))
+        case .refreshTokenTTLSeconds: FieldDoc(nil, .minimum(60), .maximum(31_536_000))
+        case .dcrTemplate:
+            FieldDoc(
+                "A template for dynamic registration: may get scope dcr by client_credentials, and the clients registered with that token copy its settings; must be confidential. Default false"
+            )
+        case .attestationRequired:
+            FieldDoc(
+                "A public client gets an API-flow token (scope urn:umfa:api-flow) only with a client attestation (App Attest or Android key attestation); default false"
+            )
+        }
+    }
+}

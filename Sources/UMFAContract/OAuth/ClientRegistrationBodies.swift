@@ -219,3 +219,64 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
         return response
     }()
 }
+
+// MARK: - openapi.yaml
+
+extension InitialAccessTokenRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .ttlSeconds: FieldDoc("How long the token works; default 86400", .minimum(60), .maximum(2_592_000))
+        case .uses: FieldDoc("How many clients it may register; default 1", .minimum(1), .maximum(1000))
+        case .scope:
+            FieldDoc(
+                "Space-separated scopes a client registered with it may ask for, in place of the application's allowed_scopes"
+            )
+        }
+    }
+}
+
+extension InitialAccessTokenResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .initialAccessToken: FieldDoc("Shown once; stored as SHA-256")
+        case .expiresAt: FieldDoc(nil, .format("date-time"))
+        case .uses: .plain
+        }
+    }
+}
+
+extension ClientRegistrationRequest: DocumentedFields {
+    static var membersAlsoFrom: [any DocumentedSchema.Type] { [ClientMetadata.self] }
+
+    static let schemaDescription: String? =
+        "RFC 7591 §2 client metadata (RFC 7592 §2.2 for an update, with client_id); unknown members are ignored. With a dcr access token, or a software_id naming a dcr_template client, every protection of the template is inherited when left out and may only be tightened (docs/oidc-provider.md, \"Dynamic client registration\"): a looser value is invalid_client_metadata, at registration and at every update; response_types follow grant_types. A client that registers itself may not take the name of the application or of an admin-made client (compared without case, spaces, punctuation, accents and common look-alike letters) and never holds umfa:passkeys: both are invalid_client_metadata"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .clientID: FieldDoc("Update only: the client's own id")
+        case .clientSecret: FieldDoc("Update only: when present, the client's current secret")
+        case .jwksURI: FieldDoc("Refused; send jwks")
+        case .softwareVersion: FieldDoc("Accepted and not kept")
+        case .softwareStatement: FieldDoc("Refused (invalid_software_statement)")
+        }
+    }
+}
+
+extension ClientRegistrationResponse: DocumentedFields {
+    static var membersAlsoFrom: [any DocumentedSchema.Type] { [ClientMetadata.self] }
+
+    static let schemaDescription: String? =
+        "RFC 7591 §3.2.1 / RFC 7592 §3: client_secret and registration_access_token only at registration"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .clientID: .plain
+        case .clientSecret: .plain
+        case .clientIDIssuedAt: .plain
+        case .clientSecretExpiresAt: FieldDoc("0: the secret does not expire")
+        case .registrationAccessToken: .plain
+        case .registrationClientURI: .plain
+        }
+    }
+}

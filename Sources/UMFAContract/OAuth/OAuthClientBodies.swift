@@ -126,3 +126,37 @@ public struct OAuthClientListResponse: ContractBody, TraceCarrying, Equatable {
     /// An example with every member.
     public static let example = OAuthClientListResponse(traceID: Examples.traceID, clients: [.example])
 }
+
+// MARK: - openapi.yaml
+
+extension OAuthClientView: DocumentedFields {
+    static var membersAlsoFrom: [any DocumentedSchema.Type] { [ClientMetadata.self] }
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .clientID: .plain
+        case .applicationID: .ref(.applicationID)
+        case .createdAt: FieldDoc(nil, .format("date-time"))
+        }
+    }
+}
+
+extension OAuthClientResponse: DocumentedFields {
+    static let schemaDescription: String? = "The client, its trace id, and client_secret once when it was just made"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .clientSecret: FieldDoc("Shown once; stored as SHA-256")
+        }
+    }
+}
+
+extension OAuthClientListResponse: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .traceID: .ref(.echoedTraceID)
+        case .clients: .ref(named: "OAuthClientView")
+        }
+    }
+}
