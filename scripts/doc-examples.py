@@ -112,6 +112,8 @@ def pages(arguments):
         return [os.path.relpath(os.path.abspath(page), ROOT) for page in arguments]
     found = [name for name in ("README.md", "README.new.md") if os.path.exists(os.path.join(ROOT, name))]
     found += sorted(os.path.relpath(path, ROOT) for path in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
+    # The articles of the DocC catalogues (Sources/<module>/<module>.docc): snippets compiled too.
+    found += sorted(os.path.relpath(path, ROOT) for path in glob.glob(os.path.join(ROOT, "Sources", "*", "*.docc", "*.md")))
     return found
 
 
@@ -335,7 +337,8 @@ def swift_sources(all_pages):
         snippets = [block for block in blocks(page) if block.compiled]
         if not snippets:
             continue
-        stem = re.sub(r"\W", "_", os.path.splitext(page)[0].replace("docs/", "", 1)).strip("_")
+        stem = re.sub(r"^Sources/[^/]+/", "", os.path.splitext(page)[0].replace("docs/", "", 1))
+        stem = re.sub(r"\W", "_", stem).strip("_")
         name = "".join(part.capitalize() for part in stem.split("_"))
         imports, bodies = [], []
         for number, block in enumerate(snippets, 1):

@@ -23,7 +23,7 @@ swift format lint --strict -r Sources Tests
 
 ! git ls-files | awk -F/ '{p=""; for(i=1;i<=NF;i++){p=(i>1?p"/":"")$i; print p}}' | sort -u | awk '{print tolower($0)}' | sort | uniq -d | grep . || { echo "tracked paths above differ only in case: they collide on macOS"; exit 1; }
 
-echo "== every import declared in Package.swift (main, Benchmarks and Fuzz packages)"
+echo "== every import declared in Package.swift (main and Fuzz packages)"
 python3 scripts/check-imports.py
 
 echo "== the SDK product: declared platforms' APIs only, no server module (self-test, then check)"
@@ -34,7 +34,10 @@ python3 scripts/check-recipe-imports.py --self-test && python3 scripts/check-rec
 echo "== swift build"
 swift build --build-tests
 
-echo "== the SDK's DocC catalogue (warnings are errors)"
+echo "== the products' public API against api/baseline (scripts/api-check.sh --record records a break)"
+scripts/api-check.sh
+
+echo "== the DocC catalogues of the SDK and the relying-party core (warnings are errors)"
 scripts/docs-build.sh
 
 echo "== fuzzing smoke run (libFuzzer, every target from the seed corpus)"

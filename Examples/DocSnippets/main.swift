@@ -13,6 +13,9 @@ let snippets: [String: @Sendable () async throws -> Void] = [
     "snippetSdk1": snippetSdk1,
     "snippetSdk2": snippetSdk2,
     "snippetWebauthn1": snippetWebauthn1,
+    "snippetUmfawebauthnDoccVerifyingceremonies1": snippetUmfawebauthnDoccVerifyingceremonies1,
+    "snippetUmfawebauthnDoccVerifyingceremonies2": snippetUmfawebauthnDoccVerifyingceremonies2,
+    "snippetUmfawebauthnDoccVerifyingceremonies3": snippetUmfawebauthnDoccVerifyingceremonies3,
 ]
 if CommandLine.arguments.count > 1, let snippet = snippets[CommandLine.arguments[1]] {
     try await snippet()

@@ -29,7 +29,7 @@ public struct MetadataIndex: Sendable {
     /// The JWS signature must verify with the leaf of its `x5c` chain (RS256/ES256 and the
     /// other JWS RSA/ECDSA algorithms), and that chain must end at `root`, valid at `time`.
     /// Entries without an AAGUID (UAF and U2F models) are skipped.
-    /// - Throws: ``WebAuthnError`` with code ``WebAuthnError/Code/invalidMetadata``.
+    /// - Throws: `WebAuthnError` with code `invalidMetadata`.
     public init(blob: String, root: Certificate, at time: Date) async throws(WebAuthnError) {
         func refuse(_ reason: String) -> WebAuthnError { WebAuthnError(.invalidMetadata, "metadata BLOB: \(reason)") }
         let jws: CompactJWS

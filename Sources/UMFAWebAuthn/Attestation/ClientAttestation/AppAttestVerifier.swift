@@ -44,7 +44,12 @@ public struct AppAttestVerifier: Sendable {
     }
 
     /// Checks `attestationObject` for one of `appIDs`, at `time`.
-    /// - Parameter keyID: the key id the app names, when it sends one.
+    /// - Parameters:
+    ///   - attestationObject: the CBOR attestation object the app sent (`fmt` `apple-appattest`).
+    ///   - clientDataHash: the SHA-256 of the client data the app attested, whose nonce binds it.
+    ///   - appIDs: the accepted app ids (`<team id>.<bundle id>`), one of which the key must belong to.
+    ///   - keyID: the key id the app names, when it sends one.
+    ///   - time: the time the certificates must be valid at.
     public func verify(
         attestationObject: [UInt8], clientDataHash: [UInt8], appIDs: [String], keyID: [UInt8]? = nil, at time: Date
     ) async throws(WebAuthnError) -> AppAttestResult {

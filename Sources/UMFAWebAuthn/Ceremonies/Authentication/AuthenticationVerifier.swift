@@ -26,7 +26,7 @@ public struct AuthenticationVerifier: Sendable {
     ///   - identifiedUserHandle: the user handle of the account identified before the
     ///     ceremony, or `nil` when the user is identified by the response (discoverable).
     ///   - userVerification: overrides the policy's requirement for this ceremony.
-    /// - Throws: ``WebAuthnError`` naming the failed step.
+    /// - Throws: `WebAuthnError` naming the failed step.
     public func verify(
         _ response: AuthenticationResponseJSON, expectedChallenge: [UInt8], credential: CredentialRecord,
         allowCredentials: [[UInt8]] = [], identifiedUserHandle: [UInt8]? = nil,

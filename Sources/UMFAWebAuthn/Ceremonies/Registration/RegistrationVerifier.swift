@@ -31,7 +31,7 @@ public struct RegistrationVerifier: Sendable {
     ///   - userVerification: overrides the policy's requirement for this ceremony.
     ///   - time: the time certificates must be valid at.
     ///   - isRegistered: answers whether a credential id is already registered (step 26).
-    /// - Throws: ``WebAuthnError`` naming the failed step, or what `isRegistered` throws.
+    /// - Throws: `WebAuthnError` naming the failed step, or what `isRegistered` throws.
     public func verify(
         _ response: RegistrationResponseJSON, expectedChallenge: [UInt8], userHandle: [UInt8] = [],
         userVerification: UserVerificationRequirement? = nil, at time: Date = Date(),
