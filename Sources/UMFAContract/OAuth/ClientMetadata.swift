@@ -257,6 +257,22 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
     }
 }
 
+/// A body that carries a client's ``ClientMetadata`` flat beside its own members; each setting
+/// reads through it (`view.clientName`).
+@dynamicMemberLookup
+public protocol ClientMetadataCarrier {
+    /// The client's settings.
+    var metadata: ClientMetadata { get set }
+}
+
+extension ClientMetadataCarrier {
+    /// A setting of the client.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ClientMetadata, Value>) -> Value {
+        get { metadata[keyPath: keyPath] }
+        set { metadata[keyPath: keyPath] = newValue }
+    }
+}
+
 // MARK: - openapi.yaml
 
 extension ClientMetadata: DocumentedFields {

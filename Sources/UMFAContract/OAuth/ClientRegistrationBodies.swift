@@ -62,8 +62,7 @@ public struct InitialAccessTokenResponse: ContractBody, TraceCarrying, Equatable
 /// the client's ``ClientMetadata`` and the members only a registration request has. Members UMFA
 /// does not know are ignored, as RFC 7591 §2 asks; `jwks_uri` and `software_statement` are known
 /// and refused (UMFA takes `jwks` by value and has no software statement issuer).
-@dynamicMemberLookup
-public struct ClientRegistrationRequest: ContractBody, Equatable {
+public struct ClientRegistrationRequest: ClientMetadataCarrier, ContractBody, Equatable {
     /// `client_id`: only in an update, where it must be the client's own.
     public var clientID: String?
     /// `client_secret`: only in an update; when present it must be the client's current secret.
@@ -91,12 +90,6 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
         metadata = ClientMetadata(
             clientName: clientName, redirectURIs: redirectURIs, grantTypes: grantTypes, responseTypes: responseTypes,
             tokenEndpointAuthMethod: tokenEndpointAuthMethod, scope: scope, softwareID: softwareID)
-    }
-
-    /// A setting of the request.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ClientMetadata, Value>) -> Value {
-        get { metadata[keyPath: keyPath] }
-        set { metadata[keyPath: keyPath] = newValue }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -144,8 +137,7 @@ public struct ClientRegistrationRequest: ContractBody, Equatable {
 /// A registered client as RFC 7591 §3.2.1 and RFC 7592 §3 answer it: its settings, its
 /// `client_id`, and — at registration only — its `client_secret` and `registration_access_token`
 /// (both stored as SHA-256, so never shown again).
-@dynamicMemberLookup
-public struct ClientRegistrationResponse: ContractBody, Equatable {
+public struct ClientRegistrationResponse: ClientMetadataCarrier, ContractBody, Equatable {
     /// `client_id`.
     public var clientID: String
     /// `client_secret`, at registration of a confidential client.
@@ -167,12 +159,6 @@ public struct ClientRegistrationResponse: ContractBody, Equatable {
         self.clientIDIssuedAt = clientIDIssuedAt
         self.registrationClientURI = registrationClientURI
         self.metadata = metadata
-    }
-
-    /// A setting of the client.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ClientMetadata, Value>) -> Value {
-        get { metadata[keyPath: keyPath] }
-        set { metadata[keyPath: keyPath] = newValue }
     }
 
     enum CodingKeys: String, CodingKey {

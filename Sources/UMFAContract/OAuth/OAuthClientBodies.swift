@@ -8,8 +8,7 @@ public typealias OAuthClientRequest = ClientMetadata
 /// One OAuth client as the admin API shows it (never its secret): its identity and its
 /// settings, every member of ``ClientMetadata`` it has at the top level. Read a setting
 /// through the view (`view.clientName`) or ``metadata``.
-@dynamicMemberLookup
-public struct OAuthClientView: Codable, Sendable, Equatable {
+public struct OAuthClientView: ClientMetadataCarrier, Codable, Sendable, Equatable {
     /// `client_id`.
     public var clientID: String
     /// The application (issuer) it belongs to.
@@ -25,12 +24,6 @@ public struct OAuthClientView: Codable, Sendable, Equatable {
         self.applicationID = applicationID
         self.createdAt = createdAt
         self.metadata = metadata
-    }
-
-    /// A setting of the client.
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ClientMetadata, Value>) -> Value {
-        get { metadata[keyPath: keyPath] }
-        set { metadata[keyPath: keyPath] = newValue }
     }
 
     enum CodingKeys: String, CodingKey {
