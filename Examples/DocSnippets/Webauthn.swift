@@ -3,7 +3,7 @@
 import UMFAWebAuthn
 import UMFAWebAuthnTypes  // the JSON of navigator.credentials (RegistrationResponseJSON, …)
 
-/// docs/webauthn.md, line 140.
+/// docs/webauthn.md, line 145.
 @Sendable func snippetWebauthn1() async throws {
     let policy = RelyingPartyPolicy(
         rpID: "example.org",
