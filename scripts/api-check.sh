@@ -2,7 +2,8 @@
 # Holds the public API of the library products (UMFA, UMFATLSTransport, UMFAWebAuthn) to the
 # baseline recorded in api/baseline/: one swift-api-digester JSON file per module the products
 # list. A change that removes or changes a public declaration fails here; keeping it is then a
-# decision: record the new baseline and say so in CHANGELOG.md (CONTRIBUTING.md, "The API check").
+# decision: record the new baseline and say so in CHANGELOG.md (CONTRIBUTING.md, "Products and
+# the public API"). Record on Linux, where CI checks: a dump holds the platform's view of the API.
 #
 #   scripts/api-check.sh            compare the tree with api/baseline (after `swift build`)
 #   scripts/api-check.sh --record   rewrite api/baseline from the tree
@@ -71,7 +72,6 @@ if [ $record = 1 ]; then
     rm -rf "$baseline"
     mkdir -p "$baseline"
     for module in "${modules[@]}"; do
-        # The dump's only machine-specific part is the SDK path when there is one; none on Linux.
         cp "$work/record/$module.json" "$baseline/"
     done
     echo "api-check: recorded ${#modules[@]} modules in $baseline ($(du -sh "$baseline" | cut -f1))"
