@@ -17,8 +17,9 @@ package struct Caller: Sendable {
     var address = RequestAddress.publicListener
 
     /// Creates a caller.
-    package init(traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil)
-    {
+    package init(
+        traceID: String, clientAddress: String = "unknown", bearer: String? = nil, deviceProof: String? = nil
+    ) {
         self.traceID = traceID
         self.clientAddress = clientAddress
         self.bearer = bearer
