@@ -384,7 +384,7 @@ let package = Package(
         .testTarget(
             name: "UMFAStorageTests",
             dependencies: [
-                "UMFAStorage", "UMFATokens", "UMFAEncoding", "UMFATestSupport",
+                "UMFAStorage", "UMFATokens", "UMFAEncoding", "UMFAContract", "UMFATestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
