@@ -10,7 +10,7 @@ struct DynamicClients: Sendable {
     /// A registered client.
     struct Registered: Sendable {
         var clientID: String
-        /// Its `token_endpoint_auth_method`.
+        /// How it authenticates at the token endpoint (RFC 7591 §2).
         var method: String
         var clientSecret: String?
 

@@ -10,7 +10,8 @@ enum ClientAuthenticationRefusal: String, Sendable, CaseIterable {
     case missingCredentials = "missing_credentials"
     /// The named client does not exist at this issuer.
     case unknownClient = "unknown_client"
-    /// A method other than the one the client registered (RFC 7591 `token_endpoint_auth_method`).
+    /// A method other than the one the client registered (its token endpoint
+    /// authentication method, RFC 7591 §2).
     case wrongMethod = "wrong_method"
     /// A wrong `client_secret`.
     case wrongSecret = "wrong_secret"

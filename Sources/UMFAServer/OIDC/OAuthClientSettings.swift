@@ -125,7 +125,7 @@ enum OAuthClientSettings {
         }
         if client.attestationRequired, client.authenticationMethod != .none {
             throw ServiceError.invalid(
-                "\(Member.attestationRequired) is for public clients (token_endpoint_auth_method none)")
+                "\(Member.attestationRequired) is for public clients (\(Member.tokenEndpointAuthMethod) none)")
         }
         if client.authenticationMethod == .privateKeyJWT, client.jwks == nil {
             throw ServiceError.invalid("private_key_jwt needs the client's public keys in \(Member.jwks)")
