@@ -2,20 +2,31 @@
 /// columns that held its settings until then, in SQL that SQLite and PostgreSQL both run
 /// (`||`, `replace`, `substr`, `CASE`), so no row is read into the server to move it.
 enum ClientSettingsMigration {
-    /// The statements, in order: escape the text columns in place (they are dropped after),
-    /// build the document, drop the columns.
+    /// The statements, in order: escape the text columns in place (the old table is dropped
+    /// after), copy each client into a new table with its document, and put that table in the
+    /// old one's place. Few statements: a store opening beside one that migrates waits for all
+    /// of them.
     static var statements: [String] {
-        escapes(of: "client_name") + escapes(of: "software_id") + ["UPDATE oauth_clients SET settings = \(document)"]
-            + movedColumns.map { "ALTER TABLE oauth_clients DROP COLUMN \($0)" }
+        escapes(of: ["client_name", "software_id"]) + [
+            """
+            CREATE TABLE oauth_clients_settings (
+                client_id TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL, secret_hash TEXT, sealed_secret TEXT, registration_token_hash TEXT,
+                settings TEXT NOT NULL, settings_version BIGINT NOT NULL DEFAULT 1)
+            """,
+            """
+            INSERT INTO oauth_clients_settings (client_id, application_id, created_at, secret_hash, sealed_secret,
+                registration_token_hash, settings)
+            SELECT client_id, application_id, created_at, secret_hash, sealed_secret, registration_token_hash,
+                \(document)
+            FROM oauth_clients
+            """,
+            "DROP TABLE oauth_clients",
+            "ALTER TABLE oauth_clients_settings RENAME TO oauth_clients",
+            "CREATE INDEX oauth_clients_by_application ON oauth_clients (application_id)",
+        ]
     }
-
-    /// The columns whose values move into the document, then dropped.
-    static let movedColumns = [
-        "client_name", "redirect_uris", "grant_types", "response_types", "auth_method", "scopes",
-        "post_logout_redirect_uris", "first_party", "access_token_ttl_seconds", "refresh_token_ttl_seconds",
-        "require_par", "dpop_bound", "jwks", "dcr_template", "software_id", "attestation_required",
-        "tls_client_auth_subject", "tls_bound",
-    ]
 
     /// The document: one JSON object with each member the client had (the members are the
     /// wire names of migration 15's date; the value type reading it is ClientMetadata).
@@ -58,17 +69,26 @@ enum ClientSettingsMigration {
         "'\"' || \(column) || '\"'"
     }
 
-    /// Statements that rewrite a text column as the inside of a JSON string: `\` and `"`
+    /// Statements that rewrite text columns as the inside of a JSON string: `\` and `"`
     /// escaped, and each control character as `\u00XX` (RFC 8259 §7), written into the SQL
-    /// literal as it is. One statement each: nesting them all in one expression overflows
-    /// SQLite's parser stack.
-    private static func escapes(of column: String) -> [String] {
+    /// literal as it is. A few replacements a statement: nesting all 33 in one expression
+    /// overflows SQLite's parser stack.
+    private static func escapes(of columns: [String]) -> [String] {
         let pairs =
             [("\\", "\\\\"), ("\"", "\\\"")]
             + (1...0x1F).map { scalar in
                 (String(UnicodeScalar(UInt8(scalar))), "\\u00" + (scalar < 0x10 ? "0" : "") + String(scalar, radix: 16))
             }
-        return pairs.map { "UPDATE oauth_clients SET \(column) = replace(\(column), '\($0.0)', '\($0.1)')" }
+        return stride(from: 0, to: pairs.count, by: 7).map { start in
+            let chunk = pairs[start..<min(start + 7, pairs.count)]
+            let assignments = columns.map { column in
+                let value = chunk.reduce(column) { expression, pair in
+                    "replace(\(expression), '\(pair.0)', '\(pair.1)')"
+                }
+                return "\(column) = \(value)"
+            }
+            return "UPDATE oauth_clients SET \(assignments.joined(separator: ", "))"
+        }
     }
 
     /// An integer flag as JSON `true` or `false`.

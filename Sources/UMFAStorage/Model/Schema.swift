@@ -287,8 +287,6 @@ enum Schema {
             // 15: an OAuth client's settings are one document, its ClientMetadata (RFC 7591 §2
             // members and UMFA's own, by their wire names), beside the columns that identify it
             // and hold its secrets: each setting is declared once, in the contract.
-            "ALTER TABLE oauth_clients ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'",
-            "ALTER TABLE oauth_clients ADD COLUMN settings_version BIGINT NOT NULL DEFAULT 1",
         ] + ClientSettingsMigration.statements,
     ]
 }

@@ -122,15 +122,23 @@ final class SQLiteExecutor: SQLExecutor {
     /// wait (two connections switching a new file to WAL at once would deadlock).
     static let busy = StoreError(.unavailable, "SQLite: the database is locked by another connection")
 
-    /// Runs `body` again, a few times and a little later each time, while the database is busy.
-    /// Only for statements that changed nothing when they failed busy: opening and migrating.
+    /// How long opening and migrating keep trying while another connection holds the lock:
+    /// where SQLite refuses to wait (a new file switched to WAL by two connections at once), a
+    /// store opening beside another that is migrating waits for that whole migration, which on
+    /// a machine busy with other work takes seconds.
+    static let busyRetryLimit: Duration = .seconds(60)
+
+    /// Runs `body` again, a little later each time (at most half a second apart), while the
+    /// database is busy, for up to ``busyRetryLimit``. Only for statements that changed nothing
+    /// when they failed busy: opening and migrating.
     private static func retryingWhenBusy<Value>(_ body: () async throws -> Value) async throws -> Value {
-        var attempt = 1
+        let deadline = ContinuousClock.now + busyRetryLimit
+        var attempt: Int64 = 1
         while true {
             do {
                 return try await body()
-            } catch let error as StoreError where error == busy && attempt < 10 {
-                try await Task.sleep(for: .milliseconds(Int64.random(in: 20...60) * Int64(attempt)))
+            } catch let error as StoreError where error == busy && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(Int64.random(in: 20...50) * min(attempt, 10)))
                 attempt += 1
             }
         }
