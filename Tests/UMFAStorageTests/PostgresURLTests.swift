@@ -152,8 +152,10 @@ struct PostgresURLTests {
             let port = URLComponents(string: base)?.port
         else { throw FixtureFailure("UMFA_TEST_PGDATA is not set: run through scripts/with-postgres.sh") }
         let directory = (data as NSString).deletingLastPathComponent
+        // The connect timeout leaves room for a machine busy with the rest of the suite.
         let store = try await PostgresStore.open(
-            url: "postgres://postgres@:\(port)/umfa_test?host=\(directory)", logger: TestDatabase.logger)
+            url: "postgres://postgres@:\(port)/umfa_test?host=\(directory)&connect_timeout=60",
+            logger: TestDatabase.logger)
         // A connection over a Unix socket has no server IP address.
         let rows = try await store.rawRows("SELECT CASE WHEN inet_server_addr() IS NULL THEN 1 ELSE 0 END AS socket")
         try await store.close()
