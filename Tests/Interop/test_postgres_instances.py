@@ -222,6 +222,66 @@ def test_postgres_restart_under_load(pair, authenticator):
     second.stop(timeout=30)
 
 
+def test_a_pool_that_lost_connections_in_an_outage_serves_concurrent_requests(serve, tmp_path, database):
+    """PostgreSQL stops under concurrent requests and starts again: connections close while
+    leased and idle, and reconnections fail while it is down, so the pools come back with fewer
+    connections open than they may hold. Concurrent requests then need more: the pool must open
+    them, never stop the process. (PostgresNIO traps when a request finds fewer connections than
+    the pool's minimum, so UMFA's pools keep none: docs/operators/postgresql.md.)"""
+    server = serve(env={"UMFA_DATABASE_URL": f"{database}&pool_size=8", "UMFA_MASTER_KEY": MASTER_KEY})
+    app = server.app_id
+    statuses: list[int | None] = []
+    stop = threading.Event()
+
+    def options(user: str) -> int | None:
+        try:
+            answer = server.request("POST", "/api/umfa/registration/options",
+                                    {"application_id": app, "user_id": user})
+        except requests.RequestException:  # the process ended under the request
+            return None
+        if answer.status_code != 200:
+            assert_error(answer, answer.status_code)
+        return answer.status_code
+
+    def worker(number: int) -> None:
+        count = 0
+        while not stop.is_set():
+            count += 1
+            statuses.append(options(f"load-{number}-{count}"))
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    time.sleep(1)
+    pg_ctl = shlex.split(os.environ["UMFA_TEST_PGCTL"])
+    subprocess.run(pg_ctl + ["-m", "fast", "stop"], check=True, capture_output=True)
+    try:
+        time.sleep(3)
+    finally:
+        subprocess.run(pg_ctl + ["start"], check=True, capture_output=True)
+    deadline = time.monotonic() + 60
+    while statuses[-24:] != [200] * 24 and time.monotonic() < deadline and server.running:
+        time.sleep(0.2)
+    stop.set()
+    for thread in threads:
+        thread.join(60)
+    assert server.running, f"the server stopped in or after the outage:\n{server.logs()}"
+    assert set(statuses) <= {200, 503}, statuses
+    assert 503 in statuses and statuses[-24:] == [200] * 24, "no refusal in the outage, or no recovery after it"
+    # A transaction holds the challenges table for two seconds, so each request holds its
+    # connection while it waits: sixteen at once need every connection the pools may open.
+    psql = shlex.split(os.environ["UMFA_TEST_PSQL"])
+    schema = database.split("search_path=")[1]
+    holder = subprocess.Popen(psql + ["-qc", f"BEGIN; LOCK TABLE {schema}.challenges; SELECT pg_sleep(2); COMMIT;",
+                                      "umfa_test"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(options, [f"after-{n}" for n in range(16)]))
+    assert holder.wait(30) == 0, holder.stderr.read() if holder.stderr else ""
+    assert server.running, f"the server stopped after the outage:\n{server.logs()}"
+    assert answers == [200] * 16
+
+
 def test_failures_on_two_instances_share_one_budget(serve, tmp_path, database, authenticator):
     """Limits stop guessing across instances (docs/contract.md §4): the abuse counters live in the
     database, so alternating between two instances does not double an attacker's attempts."""

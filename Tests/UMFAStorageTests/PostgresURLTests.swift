@@ -13,32 +13,19 @@ struct PostgresURLTests {
             try PostgresStore.configuration(url).options.additionalStartupParameters, uniquingKeysWith: { $1 })
     }
 
-    @Test("pools keep no idle connection past a minute, and so run no keep-alive (a timer per statement)")
-    func idleConnections() throws {
-        for url in [base, base + "?pool_size=4", "postgres://umfa@localhost/umfa?host=/var/run/postgresql"] {
-            let options = try PostgresStore.configuration(url).options
-            #expect(options.minimumConnections == 0)
-            #expect(options.connectionIdleTimeout == .seconds(60))
-            #expect(options.keepAliveBehavior == nil)
-        }
-    }
-
-    @Test("the server's pools open every connection and keep it: no idle timer and no keep-alive per statement")
-    func serverPoolsAreFixed() throws {
+    @Test("every pool keeps no minimum (PostgresNIO traps below one), closes idle connections, runs no keep-alive")
+    func poolsKeepNoMinimum() throws {
         for url in [base, base + "?pool_size=5", base + "?pool_size=1"] {
             let options = try PostgresStore.configuration(url).options
             for loops in [1, 2, 4] {
-                let fixed = LoopPools.shares(of: options, loops: loops, fixedSize: true)
-                #expect(fixed.map(\.maximumConnections).reduce(0, +) == options.maximumConnections)
-                #expect(fixed.count == min(loops, options.maximumConnections))
-                for share in fixed {
-                    #expect(share.minimumConnections == share.maximumConnections)
+                let shares = LoopPools.shares(of: options, loops: loops)
+                #expect(shares.map(\.maximumConnections).reduce(0, +) == options.maximumConnections)
+                #expect(shares.count == min(loops, options.maximumConnections))
+                for share in shares {
+                    #expect(share.minimumConnections == 0)
+                    #expect(share.connectionIdleTimeout == PostgresConnectionSettings.idleConnectionLifetime)
                     #expect(share.keepAliveBehavior == nil)
                 }
-                // Tools' and tests' pools still open connections as needed.
-                let grown = LoopPools.shares(of: options, loops: loops, fixedSize: false)
-                #expect(grown.map(\.maximumConnections) == fixed.map(\.maximumConnections))
-                #expect(grown.allSatisfy { $0.minimumConnections == 0 && $0.keepAliveBehavior == nil })
             }
         }
     }

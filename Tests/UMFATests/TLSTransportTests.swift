@@ -156,7 +156,9 @@ import UMFATestSupport
         """.write(toFile: script, atomically: true, encoding: .utf8)
         try await Shell.run("timeout 60 python3 '\(script)' > '\(pki.path("closing-server.log"))' 2>&1 &")
         var port: Int?
-        for _ in 0..<200 where port == nil {
+        // Until the script's own limit, not a count of polls: a busy machine starts Python slowly.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while port == nil, ContinuousClock.now < deadline {
             port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
             if port == nil { try await Task.sleep(for: .milliseconds(50)) }
         }

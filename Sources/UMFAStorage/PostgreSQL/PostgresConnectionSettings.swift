@@ -19,8 +19,8 @@ import PostgresNIO
 /// - `connect_timeout`: seconds, default 5 — how long connecting, and a request waiting for
 ///   a connection while the database is unreachable, may take before failing;
 /// - `pool_size`: connections per server instance, 1 to 100; by default
-///   ``PostgresStore/defaultPoolSize``. The server opens them all at start and keeps them;
-///   tools and tests open them as needed;
+///   ``PostgresStore/defaultPoolSize``. Connections open as statements need them and close
+///   after ``idleConnectionLifetime`` idle (``openConnectionsOnDemand(_:)``);
 /// - `application_name`: the name UMFA's sessions show in `pg_stat_activity`, `umfa` by
 ///   default;
 /// - `synchronous_commit`: PostgreSQL's setting for UMFA's sessions (`on`, `off`, `local`,
@@ -183,7 +183,7 @@ struct PostgresConnectionSettings: Sendable {
         }
         connectTimeout = try Self.connectTimeout(parameter("connect_timeout"))
         configuration.options.connectTimeout = connectTimeout
-        Self.keepNoIdleConnectionLong(&configuration.options)
+        Self.openConnectionsOnDemand(&configuration.options)
         var startup = [("application_name", try Self.applicationName(parameter("application_name")))]
         if let schema = parameter("search_path") { startup.append(("search_path", schema)) }
         if let commit = parameter("synchronous_commit") {
@@ -213,39 +213,32 @@ struct PostgresConnectionSettings: Sendable {
         return text
     }
 
-    /// How long a connection may sit idle in its pool before the pool closes it.
-    static let idleConnectionLifetime: Duration = .seconds(60)
+    /// How long a connection may sit idle in its pool before the pool closes it: long enough to
+    /// carry a ceremony's two requests and steady traffic, short enough to bound the idle timers
+    /// ``openConnectionsOnDemand(_:)`` describes.
+    static let idleConnectionLifetime: Duration = .seconds(10)
 
-    /// Pools for start-up work, tools and tests: idle connections close after
-    /// ``idleConnectionLifetime`` (the pool keeps no minimum), and no keep-alive query runs on
-    /// them. The server's own pool is of a fixed size (``keepEveryConnectionOpen(_:)``).
+    /// Every pool, the server's included: no minimum of open connections, idle ones closed
+    /// after ``idleConnectionLifetime``, and no keep-alive query.
     ///
-    /// PostgresNIO's keep-alive starts a timer each time a connection goes back to its pool (a
-    /// task sleeping through Dispatch, cancelled at the next lease), so every statement paid
-    /// for one: about a tenth of the server's CPU on a PostgreSQL login
-    /// (measured with scripts/bench.sh). A connection never idles longer than a minute
-    /// here, well under the idle limits of NATs and firewalls (350 s and more), so the
-    /// keep-alive, which pings at 30 s, guarded nothing those limits threaten.
-    static func keepNoIdleConnectionLong(_ options: inout PostgresClient.Configuration.Options) {
+    /// No minimum, because PostgresNIO's pool traps (a `precondition`, ending the process) when
+    /// a statement finds every open connection busy while fewer are open than its minimum. A
+    /// pool falls below its minimum whenever PostgreSQL restarts or refuses connections: while
+    /// reconnecting fails it retries one connection and drops the others, and connections the
+    /// database ends are closing, no longer counted. A pool that kept every connection open
+    /// (minimum = maximum) stopped `umfa serve` at the first burst of requests after an outage
+    /// (Tests/Interop/test_postgres_instances.py).
+    ///
+    /// The price: each time a connection comes back from a statement with no statement waiting,
+    /// the pool starts an idle timer (a task sleeping for the idle lifetime, cancelled at the
+    /// next lease), and Swift frees a cancelled sleep only at its deadline, about 450 bytes
+    /// each. The short lifetime bounds that memory to the statements of its last ten seconds
+    /// (docs/performance/README.md). No keep-alive query runs (it would start a timer of its
+    /// own per statement): a connection idles at most ten seconds, well under the idle limits
+    /// of NATs and firewalls.
+    static func openConnectionsOnDemand(_ options: inout PostgresClient.Configuration.Options) {
         options.minimumConnections = 0
         options.connectionIdleTimeout = idleConnectionLifetime
-        options.keepAliveBehavior = nil
-    }
-
-    /// The server's pool (``PostgresExecutor/run()``): every connection opens at start and
-    /// stays open, so no timer runs when a connection goes back to the pool.
-    ///
-    /// A pool that closes idle connections starts an idle timer for every connection above its
-    /// minimum each time one comes back from a statement: a task sleeping for the idle lifetime.
-    /// The next lease cancels it, but Swift frees a cancelled sleep only at its deadline, so
-    /// every statement of the last minute held about 450 bytes: the server's memory grew by
-    /// about 1.5 kB per PostgreSQL request, for a minute, under any load, which its peak RSS
-    /// kept (measured with scripts/bench.sh). Still no keep-alive query runs (it would
-    /// start its own timer per statement): an idle connection through a NAT or firewall that
-    /// forgets quiet flows is kept known by PostgreSQL's `tcp_keepalives_idle`
-    /// (docs/operators/postgresql.md).
-    static func keepEveryConnectionOpen(_ options: inout PostgresClient.Configuration.Options) {
-        options.minimumConnections = options.maximumConnections
         options.keepAliveBehavior = nil
     }
 

@@ -14,22 +14,18 @@ import Synchronization
 ///   ``withPool(_:)``;
 /// - tools and tests without a service group, through ``startStandalone()`` until ``close()``.
 extension PostgresExecutor: Service {
-    /// Runs a pool until graceful shutdown or cancellation: the server's, of a fixed size
-    /// (``PostgresConnectionSettings/keepEveryConnectionOpen(_:)``).
+    /// Runs a pool until graceful shutdown or cancellation: the server's
+    /// (``PostgresConnectionSettings/openConnectionsOnDemand(_:)``).
     func run() async throws {
-        try await withPool(fixedSize: true) {
+        try await withPool {
             try? await gracefulShutdown()
         }
     }
 
     /// Runs `body` with a pool of its own running, shut down when `body` ends: one client per
-    /// event loop (``LoopPools``), sharing the configured connection count. A `fixedSize` pool
-    /// opens every connection at once and keeps it; otherwise connections open as statements
-    /// need them and close after a minute idle.
-    func withPool<Result: Sendable>(fixedSize: Bool = false, _ body: () async throws -> Result) async throws
-        -> Result
-    {
-        let pools = LoopPools(configuration: configuration, logger: logger, fixedSize: fixedSize)
+    /// event loop (``LoopPools``), sharing the configured connection count.
+    func withPool<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        let pools = LoopPools(configuration: configuration, logger: logger)
         return try await withThrowingDiscardingTaskGroup { group in
             for client in pools.clients {
                 group.addTask { await client.run() }
@@ -88,11 +84,10 @@ final class LoopPools: Sendable {
 
     /// At most one pool per connection: `maximumConnections` 1 on two loops is one pool.
     init(
-        configuration: PostgresClient.Configuration, logger: Logger, fixedSize: Bool = false,
-        group: MultiThreadedEventLoopGroup = .singleton
+        configuration: PostgresClient.Configuration, logger: Logger, group: MultiThreadedEventLoopGroup = .singleton
     ) {
         let loops = Array(group.makeIterator())
-        let shares = Self.shares(of: configuration.options, loops: loops.count, fixedSize: fixedSize)
+        let shares = Self.shares(of: configuration.options, loops: loops.count)
         members = zip(loops, shares).map { loop, options in
             var share = configuration
             share.options = options
@@ -105,16 +100,15 @@ final class LoopPools: Sendable {
 
     /// Each pool's options when `options.maximumConnections` is shared by `loops` pools (one
     /// per loop, at most one per connection).
-    static func shares(
-        of options: PostgresClient.Configuration.Options, loops: Int, fixedSize: Bool
-    ) -> [PostgresClient.Configuration.Options] {
+    static func shares(of options: PostgresClient.Configuration.Options, loops: Int)
+        -> [PostgresClient.Configuration.Options]
+    {
         let total = max(1, options.maximumConnections)
         let count = min(total, max(1, loops))
         return (0..<count).map { index in
             var share = options
             share.maximumConnections = total / count + (index < total % count ? 1 : 0)
             share.minimumConnections = min(share.minimumConnections, share.maximumConnections)
-            if fixedSize { PostgresConnectionSettings.keepEveryConnectionOpen(&share) }
             return share
         }
     }

@@ -73,7 +73,11 @@ struct OpenSSLServer: Sendable {
             "\(unblocked) timeout 120 openssl s_server -accept 0 -www -cert '\(pki.path(certificate))'"
                 + " -key '\(pki.path(key))' \(verify) > '\(log)' 2>&1 & echo $! > '\(pidFile)'")
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        for _ in 0..<100 {
+        // Waits for the port line, not for a count of polls: on a machine busy with the rest of
+        // the suite, starting Python and OpenSSL has taken more than five seconds. A server that
+        // exits early (a bad key, say) fails at once with its own words.
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             // Whole lines only: a line still being written would give a port cut short.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -82,9 +86,13 @@ struct OpenSSLServer: Sendable {
             {
                 return OpenSSLServer(port: port, pid: pid, log: log)
             }
+            if let id = pid_t(pid), kill(id, 0) != 0 {
+                let last = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw Shell.Failure("openssl s_server exited before listening: \(last)")
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw Shell.Failure("openssl s_server did not start")
+        throw Shell.Failure("openssl s_server did not listen within 90 s")
     }
 
     func url(_ host: String = "localhost") -> URL {
