@@ -51,24 +51,3 @@ package struct CeremonyPreferences: Sendable, Hashable {
         self.enforceCredentialProtectionPolicy = enforceCredentialProtectionPolicy
     }
 }
-
-extension CeremonyPreferences {
-    /// Reads the columns migration 12b added.
-    init(row: some StoredRow) throws {
-        self.init(
-            hints: try StoredValue.list(row.optionalText("hints") ?? "[]").map { try CredentialHintSetting.parse($0) },
-            attestationFormats: try StoredValue.list(row.optionalText("attestation_formats") ?? "[]"),
-            credentialProtectionPolicy: try row.optionalText("credential_protection_policy").map {
-                try CredentialProtectionPolicySetting.parse($0)
-            },
-            enforceCredentialProtectionPolicy: (row.optionalInteger("enforce_credential_protection_policy") ?? 0) != 0)
-    }
-
-    /// The values of the columns migration 12b added to `applications`, in their order.
-    var values: [StoreQuery.Value] {
-        [
-            .text(StoredValue.json(hints.map(\.rawValue))), .text(StoredValue.json(attestationFormats)),
-            credentialProtectionPolicy.map { .text($0.rawValue) } ?? .null, .bool(enforceCredentialProtectionPolicy),
-        ]
-    }
-}

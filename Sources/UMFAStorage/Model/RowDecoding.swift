@@ -42,34 +42,6 @@ extension StoredRow {
     func bool(_ column: String) throws -> Bool { try integer(column) != 0 }
 }
 
-extension ApplicationRecord {
-    init(row: some StoredRow) throws {
-        guard let policy = EnrollmentPolicy(rawValue: try row.text("enrollment_policy")) else {
-            throw StoreError(.corrupt, "unknown enrollment policy")
-        }
-        self.init(
-            id: try row.uuid("id"), name: try row.text("name"), rpID: try row.text("rp_id"),
-            rpName: try row.text("rp_name"), origins: try StoredValue.list(try row.text("origins")),
-            relatedOrigins: try StoredValue.list(try row.text("related_origins")),
-            enrollmentPolicy: policy, userVerification: try row.setting("user_verification"),
-            attestation: try row.setting("attestation"), tokenTTLSeconds: Int(try row.integer("token_ttl_seconds")),
-            createdAt: try row.date("created_at"),
-            attestationPolicy: try row.optionalText("attestation_policy").map(AttestationPolicySetting.parse) ?? .any,
-            aaguidAllow: try row.optionalText("aaguid_allow").map(StoredValue.list),
-            aaguidDeny: try row.optionalText("aaguid_deny").map(StoredValue.list) ?? [],
-            signup: row.optionalText("signup").flatMap(SignupSetting.init(rawValue:)) ?? .enabled,
-            tokenSigningAlgorithm: try row.setting("token_signing_alg"),
-            appleAppIDs: try StoredValue.list(try row.text("apple_app_ids")),
-            androidApps: try StoredValue.decoded([AndroidAppIdentity].self, from: try row.text("android_apps")),
-            dpopNonce: try row.setting("dpop_nonce"), webhookURL: row.optionalText("webhook_url"),
-            sealedWebhookSecret: try row.optionalText("sealed_webhook_secret").map { try StoredValue.bytes($0) },
-            allowedScopes: try StoredValue.list(try row.text("allowed_scopes")),
-            resourceIndicators: try StoredValue.list(try row.text("resource_indicators")))
-        ceremonyPreferences = try CeremonyPreferences(row: row)
-        introspectionClients = try StoredValue.list(row.optionalText("introspection_clients") ?? "[]")
-    }
-}
-
 extension UserRecord {
     init(row: some StoredRow) throws {
         self.init(

@@ -1,7 +1,26 @@
 /// The schema, in SQL that SQLite and PostgreSQL both accept, as numbered migrations.
 enum Schema {
-    /// Each entry upgrades the schema from the previous version; never edit a released one.
-    static let migrations: [[String]] = [
+    /// Each entry upgrades the schema from the previous version; never edit a released one. The
+    /// written migrations, each with the `ALTER TABLE` statements of the declared columns its
+    /// version adds (``StoredColumn/added``): from version ``firstDeclaredVersion`` on, a new
+    /// application column is one entry of ``ApplicationRecord/table`` and nothing here.
+    static let migrations = merging(written, adding: [ApplicationRecord.table.addedColumns])
+
+    /// The first version whose new application columns follow from their declaration; the
+    /// written migrations made the earlier ones.
+    static let firstDeclaredVersion = 16
+
+    /// `written`, each version followed by the statements `added` holds for it; versions past
+    /// the written ones hold only those.
+    static func merging(_ written: [[String]], adding added: [[Int: [String]]]) -> [[String]] {
+        let last = max(written.count, added.flatMap(\.keys).max() ?? 0)
+        return (0..<last).map { index in
+            (index < written.count ? written[index] : []) + added.flatMap { $0[index + 1] ?? [] }
+        }
+    }
+
+    /// The migrations written by hand, versions 1 to 15.
+    private static let written: [[String]] = [
         [
             """
             CREATE TABLE applications (

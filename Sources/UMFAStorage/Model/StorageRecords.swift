@@ -1,5 +1,4 @@
 import Foundation
-import UMFATokens
 
 /// How an application lets a user add a credential (docs/contract.md §2).
 package enum EnrollmentPolicy: String, Sendable, Codable, CaseIterable {
@@ -39,103 +38,6 @@ package enum AttestationPolicySetting: String, Sendable, Codable, CaseIterable {
     case selfOrTrusted = "self_or_trusted"
     /// Only a chain to a trusted root.
     case trusted
-}
-
-/// An application (a relying party) and its settings.
-package struct ApplicationRecord: Sendable, Hashable {
-    /// The application id.
-    package var id: UUID
-    /// A human name for the admin console.
-    package var name: String
-    /// The WebAuthn RP ID.
-    package var rpID: String
-    /// The RP name shown by authenticators.
-    package var rpName: String
-    /// The allowed origins, web and native, matched exactly.
-    package var origins: [String]
-    /// The origins of other sites that may use ``rpID`` too (WebAuthn L3 §5.11), web origins
-    /// matched exactly, published at `https://<rp_id>/.well-known/webauthn`.
-    package var relatedOrigins: [String]
-    /// Who may enroll.
-    package var enrollmentPolicy: EnrollmentPolicy
-    /// `required`, `preferred` or `discouraged`.
-    package var userVerification: UserVerificationSetting
-    /// `none`, `indirect`, `direct` or `enterprise`.
-    package var attestation: AttestationConveyanceSetting
-    /// The lifetime of login tokens, in seconds.
-    package var tokenTTLSeconds: Int
-    /// When the application was created.
-    package var createdAt: Date
-    /// Which attestations registration accepts: `any`, `self_or_trusted` or `trusted`.
-    package var attestationPolicy: AttestationPolicySetting
-    /// When set, only these authenticator models (AAGUIDs) may register.
-    package var aaguidAllow: [String]?
-    /// Authenticator models (AAGUIDs) that may never register.
-    package var aaguidDeny: [String]
-    /// Whether people may create accounts on the hosted pages (docs/contract.md §5).
-    package var signup: SignupSetting
-    /// The algorithm of its login tokens and OAuth tokens (docs/contract.md §2, §5).
-    package var tokenSigningAlgorithm: TokenSigningAlgorithm
-    /// Its iOS apps, `TEAMID.bundle.id`, published in `apple-app-site-association`.
-    package var appleAppIDs: [String]
-    /// Its Android apps, published in `assetlinks.json`.
-    package var androidApps: [AndroidAppIdentity]
-    /// Whether DPoP proofs must carry a server nonce (RFC 9449 §8): `off` or `required`.
-    package var dpopNonce: DPoPNonceSetting
-    /// Where out-of-band transaction changes are POSTed (docs/contract.md §7); `nil` for none.
-    package var webhookURL: String?
-    /// The webhook signing secret, sealed with the master key.
-    package var sealedWebhookSecret: [UInt8]?
-    /// The scopes a client that registers itself (RFC 7591) may ask for.
-    package var allowedScopes: [String]
-    /// The resource indicators (RFC 8707) the application's access tokens may be issued for;
-    /// each names one application only.
-    package var resourceIndicators: [String]
-    /// What its options ask of clients: hints, attestation formats, credential protection.
-    package var ceremonyPreferences = CeremonyPreferences()
-    /// The admin-made confidential clients (client ids) that may introspect tokens issued to
-    /// any of its clients (resource servers, RFC 7662); every other client sees only its own.
-    package var introspectionClients: [String] = []
-
-    /// The scopes ``allowedScopes`` holds by default: OpenID Connect Core §5.4 and §11.
-    package static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
-
-    /// Creates an application record.
-    package init(
-        id: UUID, name: String, rpID: String, rpName: String, origins: [String], relatedOrigins: [String] = [],
-        enrollmentPolicy: EnrollmentPolicy,
-        userVerification: UserVerificationSetting, attestation: AttestationConveyanceSetting, tokenTTLSeconds: Int,
-        createdAt: Date, attestationPolicy: AttestationPolicySetting = .any, aaguidAllow: [String]? = nil,
-        aaguidDeny: [String] = [], signup: SignupSetting = .enabled,
-        tokenSigningAlgorithm: TokenSigningAlgorithm = .rs256, appleAppIDs: [String] = [],
-        androidApps: [AndroidAppIdentity] = [], dpopNonce: DPoPNonceSetting = .off, webhookURL: String? = nil,
-        sealedWebhookSecret: [UInt8]? = nil, allowedScopes: [String] = ApplicationRecord.standardScopes,
-        resourceIndicators: [String] = []
-    ) {
-        self.allowedScopes = allowedScopes
-        self.resourceIndicators = resourceIndicators
-        self.dpopNonce = dpopNonce
-        self.webhookURL = webhookURL
-        self.sealedWebhookSecret = sealedWebhookSecret
-        self.signup = signup
-        self.tokenSigningAlgorithm = tokenSigningAlgorithm
-        self.appleAppIDs = appleAppIDs
-        self.androidApps = androidApps
-        self.attestationPolicy = attestationPolicy
-        self.aaguidAllow = aaguidAllow
-        self.aaguidDeny = aaguidDeny
-        self.id = id
-        self.name = name
-        self.rpID = rpID
-        self.rpName = rpName
-        self.origins = origins
-        self.relatedOrigins = relatedOrigins
-        self.enrollmentPolicy = enrollmentPolicy
-        self.userVerification = userVerification
-        self.attestation = attestation
-        self.tokenTTLSeconds = tokenTTLSeconds
-        self.createdAt = createdAt
-    }
 }
 
 /// Whether an application's DPoP proofs must carry a nonce the server gave (RFC 9449 §8).

@@ -4,7 +4,7 @@ import UMFATokens
 /// A statement and its parameters, written once for both engines with `?` placeholders.
 struct StoreQuery: Sendable {
     /// A parameter value.
-    enum Value: Sendable {
+    enum Value: Sendable, Equatable {
         case text(String)
         case integer(Int64)
         case null
@@ -30,65 +30,29 @@ extension StoreQuery.Value {
 /// The statements behind ``UMFAStore``, shared by every SQL engine.
 enum StoreQueries {
     static func insertApplication(_ app: ApplicationRecord) -> StoreQuery {
-        StoreQuery(
-            """
-            INSERT INTO applications (id, name, rp_id, rp_name, origins, related_origins, enrollment_policy,
-                user_verification,
-                attestation, token_ttl_seconds, created_at, attestation_policy, aaguid_allow, aaguid_deny, signup,
-                token_signing_alg, apple_app_ids, android_apps, dpop_nonce, webhook_url, sealed_webhook_secret,
-                allowed_scopes, resource_indicators, hints, attestation_formats, credential_protection_policy,
-                enforce_credential_protection_policy, introspection_clients)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .uuid(app.id), .text(app.name), .text(app.rpID), .text(app.rpName),
-                .text(StoredValue.json(app.origins)), .text(StoredValue.json(app.relatedOrigins)),
-                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification.rawValue),
-                .text(app.attestation.rawValue),
-                .integer(Int64(app.tokenTTLSeconds)), .date(app.createdAt), .text(app.attestationPolicy.rawValue),
-                app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
-                .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
-                .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
-                .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
-                app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
-                .text(StoredValue.json(app.resourceIndicators)),
-            ] + app.ceremonyPreferences.values + [.text(StoredValue.json(app.introspectionClients))])
+        StoreQuery(ApplicationRecord.table.insertSQL, ApplicationRecord.table.insertValues(app))
     }
 
     static func updateApplication(_ app: ApplicationRecord) -> StoreQuery {
-        StoreQuery(
-            """
-            UPDATE applications SET name = ?, rp_id = ?, rp_name = ?, origins = ?, related_origins = ?,
-                enrollment_policy = ?,
-                user_verification = ?, attestation = ?, token_ttl_seconds = ?, attestation_policy = ?,
-                aaguid_allow = ?, aaguid_deny = ?, signup = ?, token_signing_alg = ?, apple_app_ids = ?,
-                android_apps = ?, dpop_nonce = ?, webhook_url = ?, sealed_webhook_secret = ?, allowed_scopes = ?,
-                resource_indicators = ?, hints = ?, attestation_formats = ?, credential_protection_policy = ?,
-                enforce_credential_protection_policy = ?, introspection_clients = ? WHERE id = ?
-            """,
-            [
-                .text(app.name), .text(app.rpID), .text(app.rpName), .text(StoredValue.json(app.origins)),
-                .text(StoredValue.json(app.relatedOrigins)),
-                .text(app.enrollmentPolicy.rawValue), .text(app.userVerification.rawValue),
-                .text(app.attestation.rawValue),
-                .integer(Int64(app.tokenTTLSeconds)), .text(app.attestationPolicy.rawValue),
-                app.aaguidAllow.map { .text(StoredValue.json($0)) } ?? .null, .text(StoredValue.json(app.aaguidDeny)),
-                .text(app.signup.rawValue), .text(app.tokenSigningAlgorithm.rawValue),
-                .text(StoredValue.json(app.appleAppIDs)), .text(StoredValue.json(encoding: app.androidApps)),
-                .text(app.dpopNonce.rawValue), app.webhookURL.map { .text($0) } ?? .null,
-                app.sealedWebhookSecret.map { .bytes($0) } ?? .null, .text(StoredValue.json(app.allowedScopes)),
-                .text(StoredValue.json(app.resourceIndicators)),
-            ] + app.ceremonyPreferences.values + [.text(StoredValue.json(app.introspectionClients)), .uuid(app.id)])
+        StoreQuery(ApplicationRecord.table.updateSQL, ApplicationRecord.table.updateValues(app))
     }
+
+    private typealias Column = ApplicationRecord.ColumnName
+
+    private static let applicationByID = "SELECT * FROM applications WHERE \(Column.id) = ?"
 
     static func application(_ id: UUID) -> StoreQuery {
-        StoreQuery("SELECT * FROM applications WHERE id = ?", [.uuid(id)])
+        StoreQuery(applicationByID, [.uuid(id)])
     }
 
-    static let applications = StoreQuery("SELECT * FROM applications ORDER BY created_at, id")
+    static let applications = StoreQuery(
+        "SELECT * FROM applications ORDER BY \(Column.createdAt), \(Column.id)")
+
+    private static let applicationsByRPID =
+        "SELECT * FROM applications WHERE \(Column.rpID) = ? ORDER BY \(Column.createdAt), \(Column.id)"
 
     static func applications(rpID: String) -> StoreQuery {
-        StoreQuery("SELECT * FROM applications WHERE rp_id = ? ORDER BY created_at, id", [.text(rpID)])
+        StoreQuery(applicationsByRPID, [.text(rpID)])
     }
 
     static func insertAPIKey(hash: [UInt8], applicationID: UUID, createdAt: Date) -> StoreQuery {
@@ -97,11 +61,13 @@ enum StoreQueries {
             [.bytes(hash), .uuid(applicationID), .date(createdAt)])
     }
 
+    private static let applicationByAPIKey =
+        "SELECT * FROM applications WHERE \(Column.id) = (SELECT application_id FROM api_keys WHERE key_hash = ?)"
+
     static func application(apiKeyHash hash: [UInt8]) -> StoreQuery {
         StoreQuery(
             // A subquery, not a join: SQLite prepared the join again on every new key bound.
-            "SELECT * FROM applications WHERE id = (SELECT application_id FROM api_keys WHERE key_hash = ?)",
-            [.bytes(hash)])
+            applicationByAPIKey, [.bytes(hash)])
     }
 
     static func user(applicationID: UUID, userID: String) -> StoreQuery {
