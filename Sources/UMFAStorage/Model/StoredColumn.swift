@@ -41,7 +41,7 @@ struct StoredColumn<Record>: Sendable {
     /// The value a record stores in it.
     let write: @Sendable (Record) -> StoreQuery.Value
     /// Reads its value from a row into a record; a value that cannot be read throws
-    /// ``StoreError/Kind/corrupt``.
+    /// ``StoreError/Code/corrupt``.
     let read: @Sendable (inout Record, StoredField) throws -> Void
 
     /// A column the written migrations made.

@@ -44,11 +44,13 @@ extension StoreQueries {
             let name = $0.trimmingCharacters(in: .whitespacesAndNewlines)
             return "oauth_clients.\(name) AS \(joinedClientPrefix)\(name)"
         }
+        let key = ApplicationRecord.ColumnName.id
         return StoreQuery(
             """
             SELECT applications.*, \(clientColumns.joined(separator: ", ")) FROM applications
-            LEFT JOIN oauth_clients ON oauth_clients.application_id = applications.id AND oauth_clients.client_id = ?
-            WHERE applications.id = ?
+            LEFT JOIN oauth_clients ON oauth_clients.application_id = applications.\(key)
+                AND oauth_clients.client_id = ?
+            WHERE applications.\(key) = ?
             """,
             [.text(clientID), .uuid(id)])
     }
