@@ -301,7 +301,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UMFAContractTests",
-            dependencies: ["UMFAContract", .product(name: "Yams", package: "Yams")]
+            dependencies: ["UMFAContract", "UMFAEncoding", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(
             name: "UMFACBORTests", dependencies: ["UMFACBOR", "UMFATestSupport"], resources: [.copy("Resources")]),

@@ -170,6 +170,28 @@ def test_update_app_sets_the_token_algorithm_and_the_native_apps(umfa, server, s
     assert admin(umfa, server, "show-app", "--app", app_id).json()["token_signing_alg"] == "EdDSA"
 
 
+def test_update_app_sets_any_setting_by_its_api_name(umfa, server, shop):
+    """`umfa admin update-app --set name=value` reaches every setting the admin API has, by its
+    wire name, without an option of its own: the value as JSON, or else as a string."""
+    app_id = shop["application_id"]
+    updated = admin(umfa, server, "update-app", "--app", app_id, "--set", "token_ttl_seconds=600",
+                    "--set", "dpop_nonce=required", "--set", 'introspection_clients=[]',
+                    "--set", "enforce_credential_protection_policy=true")
+    assert updated.code == 0, updated
+    settings = updated.json()
+    assert settings["token_ttl_seconds"] == 600 and settings["dpop_nonce"] == "required", settings
+    assert settings["enforce_credential_protection_policy"] is True, settings
+    assert admin(umfa, server, "show-app", "--app", app_id).json()["token_ttl_seconds"] == 600
+
+    unknown = admin(umfa, server, "update-app", "--app", app_id, "--set", "token_lifetime=5")
+    assert unknown.code != 0 and "name one of:" in unknown.stderr and "token_ttl_seconds" in unknown.stderr, unknown
+    mistyped = admin(umfa, server, "update-app", "--app", app_id, "--set", "token_ttl_seconds=soon")
+    assert mistyped.code != 0 and "does not fit" in mistyped.stderr, mistyped
+    refused = admin(umfa, server, "update-app", "--app", app_id, "--set", "token_ttl_seconds=5")
+    assert refused.code != 0 and "token_ttl_seconds must be 30 to 86400" in refused.stderr, refused
+    assert admin(umfa, server, "show-app", "--app", app_id).json()["token_ttl_seconds"] == 600
+
+
 def test_admin_audit_prints_the_log_as_the_api_has_it_page_after_page(umfa, server, shop, device):
     """`umfa admin audit` (docs/contract.md §8): every event, oldest first, across pages; filters;
     non-zero exit for a bad time and for an unreachable server."""

@@ -39,8 +39,9 @@ struct ClientAttestationServerTests {
             let application = try await api.createApplication(policy: "grant")
             let fingerprint = Self.digest.map { String(format: "%02X", $0) }.joined(separator: ":")
             let settings = ApplicationSettingsRequest(
-                appleAppIDs: [Self.appID],
-                androidApps: [AndroidApp(packageName: "com.example.shop", sha256CertFingerprints: [fingerprint])])
+                ApplicationSettings(
+                    appleAppIDs: [Self.appID],
+                    androidApps: [AndroidApp(packageName: "com.example.shop", sha256CertFingerprints: [fingerprint])]))
             #expect(try await TokenSigningAlgorithmTests.patch(api, application, settings).status == .ok)
             var request = OAuthClientRequest(
                 clientName: "Shop app", redirectURIs: ["com.example.shop:/callback"], tokenEndpointAuthMethod: "none",

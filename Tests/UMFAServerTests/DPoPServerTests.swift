@@ -88,7 +88,7 @@ struct DPoPServerTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
             let patched = try await TokenSigningAlgorithmTests.patch(
-                api, app, ApplicationSettingsRequest(dpopNonce: "required"))
+                api, app, ApplicationSettingsRequest(ApplicationSettings(dpopNonce: "required")))
             #expect(patched.status == .ok && patched["dpop_nonce"]?.stringValue == "required", "\(patched.text)")
             let client = try await api.machineClient(app)
             let auth = (client.id, try #require(client.secret))
@@ -110,7 +110,7 @@ struct DPoPServerTests {
             let other = try await api.createApplication(policy: "grant")
             #expect(
                 try await TokenSigningAlgorithmTests.patch(
-                    api, other, ApplicationSettingsRequest(dpopNonce: "required")
+                    api, other, ApplicationSettingsRequest(ApplicationSettings(dpopNonce: "required"))
                 )
                 .status == .ok)
             let otherClient = try await api.machineClient(other)

@@ -201,7 +201,8 @@ struct OIDCHostedPagesTests {
 
             let patch = try await api.send(
                 .patch, APIOperation.updateApplication.path(["id": app.id]),
-                json: try .encoding(ApplicationSettingsRequest(signup: "disabled")), bearer: TestServer.adminToken)
+                json: try .encoding(ApplicationSettingsRequest(ApplicationSettings(signup: "disabled"))),
+                bearer: TestServer.adminToken)
             #expect(patch.status == .ok && patch["signup"]?.stringValue == "disabled", "\(patch.text)")
             let closed = try await api.authorize(
                 app, Authorization().query(client: client.id, scope: Self.scope, extra: ["prompt": "create"]))

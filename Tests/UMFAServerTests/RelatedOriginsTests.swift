@@ -20,7 +20,8 @@ struct RelatedOriginsTests {
     static func patch(_ api: API, _ app: TestApplication, _ origins: [String]) async throws -> Reply {
         try await api.send(
             .patch, APIOperation.updateApplication.path(["id": app.id]),
-            json: try .encoding(ApplicationSettingsRequest(relatedOrigins: origins)), bearer: TestServer.adminToken)
+            json: try .encoding(ApplicationSettingsRequest(ApplicationSettings(relatedOrigins: origins))),
+            bearer: TestServer.adminToken)
     }
 
     /// `GET /.well-known/webauthn` with `host` as the `Host` header.

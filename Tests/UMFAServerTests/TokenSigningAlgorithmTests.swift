@@ -30,7 +30,8 @@ struct TokenSigningAlgorithmTests {
     func loginTokens(algorithm: String) async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
-            let patched = try await Self.patch(api, app, ApplicationSettingsRequest(tokenSigningAlg: algorithm))
+            let patched = try await Self.patch(
+                api, app, ApplicationSettingsRequest(ApplicationSettings(tokenSigningAlg: algorithm)))
             #expect(patched.status == .ok && patched["token_signing_alg"]?.stringValue == algorithm, "\(patched.text)")
             let device = Device.make()
             let grant = try await api.enrollmentToken(app, user: "alice")
@@ -63,7 +64,10 @@ struct TokenSigningAlgorithmTests {
             let rsaLogin = try await api.register(app, user: "alice", device: device, enrollmentToken: grant)
             #expect(try CompactJWT(rsaLogin.token).header["alg"]?.stringValue == "RS256")
 
-            #expect(try await Self.patch(api, app, ApplicationSettingsRequest(tokenSigningAlg: "ES256")).status == .ok)
+            #expect(
+                try await Self.patch(
+                    api, app, ApplicationSettingsRequest(ApplicationSettings(tokenSigningAlg: "ES256"))
+                ).status == .ok)
             let ecLogin = try await api.authenticate(app, user: "alice", device: device)
             #expect(try CompactJWT(ecLogin.token).header["alg"]?.stringValue == "ES256")
             #expect(try await api.validate(app, user: "alice", token: .string(rsaLogin.token)).status == .ok)
@@ -96,7 +100,8 @@ struct TokenSigningAlgorithmTests {
             let app = try await api.createApplication(policy: "grant")
             for alg in ["HS256", "none", "es256", "PS256", ""] {
                 expectError(
-                    try await Self.patch(api, app, ApplicationSettingsRequest(tokenSigningAlg: alg)), .badRequest,
+                    try await Self.patch(
+                        api, app, ApplicationSettingsRequest(ApplicationSettings(tokenSigningAlg: alg))), .badRequest,
                     message: "token_signing_alg must be RS256, ES256 or EdDSA")
             }
             let shown = try await api.send(
@@ -114,7 +119,9 @@ struct TokenSigningAlgorithmTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
             #expect(
-                try await Self.patch(api, app, ApplicationSettingsRequest(tokenSigningAlg: algorithm)).status == .ok)
+                try await Self.patch(
+                    api, app, ApplicationSettingsRequest(ApplicationSettings(tokenSigningAlg: algorithm))
+                ).status == .ok)
             let discovery = try await api.send(.get, APIOperation.oidcDiscovery.path(["application_id": app.id]))
             #expect(discovery["id_token_signing_alg_values_supported"] == .array([.string(algorithm)]))
             let issuerJWKS = APIOperation.oidcJWKS.path(["application_id": app.id])
@@ -157,12 +164,14 @@ struct TokenSigningAlgorithmTests {
             let shop = try await api.createApplication(policy: "grant")
             let bank = try await api.createApplication(policy: "grant")
             let apps = ApplicationSettingsRequest(
-                appleAppIDs: ["ABCDE12345.com.example.shop"],
-                androidApps: [AndroidApp(packageName: "com.example.shop", sha256CertFingerprints: [fingerprint])])
+                ApplicationSettings(
+                    appleAppIDs: ["ABCDE12345.com.example.shop"],
+                    androidApps: [AndroidApp(packageName: "com.example.shop", sha256CertFingerprints: [fingerprint])]))
             #expect(try await Self.patch(api, shop, apps).status == .ok)
             #expect(
                 try await Self.patch(
-                    api, bank, ApplicationSettingsRequest(appleAppIDs: ["ZYXWV98765.com.example.bank"])
+                    api, bank,
+                    ApplicationSettingsRequest(ApplicationSettings(appleAppIDs: ["ZYXWV98765.com.example.bank"]))
                 )
                 .status == .ok)
 
@@ -196,7 +205,7 @@ struct TokenSigningAlgorithmTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
             let good = (0..<32).map { _ in "AB" }.joined(separator: ":")
-            let bad: [ApplicationSettingsRequest] = [
+            let bad: [ApplicationSettings] = [
                 .init(appleAppIDs: ["com.example.shop"]),
                 .init(appleAppIDs: ["abcde12345.com.example.shop"]),
                 .init(appleAppIDs: ["ABCDE12345."]),
@@ -207,7 +216,7 @@ struct TokenSigningAlgorithmTests {
                 .init(androidApps: [AndroidApp(packageName: "com.1example.shop", sha256CertFingerprints: [good])]),
             ]
             for settings in bad {
-                let reply = try await Self.patch(api, app, settings)
+                let reply = try await Self.patch(api, app, ApplicationSettingsRequest(settings))
                 #expect(reply.status == .badRequest, "\(settings): \(reply.text)")
             }
             #expect(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import UMFAContract
+import UMFAEncoding
 
 /// `umfa admin`: the admin API from the shell. The admin token comes from `UMFA_ADMIN_TOKEN`
 /// or `--admin-token` (the environment keeps it out of the process list).
@@ -103,19 +104,45 @@ struct ApplicationSettingsOptions: ParsableArguments {
 
     @OptionGroup var ceremony: CeremonyPreferenceOptions
 
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Any setting by its admin API name: name=value, the value as JSON (true, 300, [\"a\"]) or else a string; repeat for several.",
+            valueName: "name=value"))
+    var set: [String] = []
+
     /// The settings given, as the admin API takes them.
     var body: ApplicationSettingsRequest {
         get throws {
-            try ceremony.applied(
-                to: ApplicationSettingsRequest(
-                    name: name, rpID: rpID, rpName: rpName, origins: origin.isEmpty ? nil : origin,
-                    relatedOrigins: try relatedOriginsSetting, enrollmentPolicy: policy,
-                    userVerification: userVerification, attestation: attestation,
-                    tokenTTLSeconds: tokenTTL, signup: signup, tokenSigningAlg: tokenSigningAlg,
-                    appleAppIDs: appleAppID.isEmpty ? nil : appleAppID,
-                    androidApps: androidApp.isEmpty ? nil : try androidApp.map(Self.androidApp),
-                    allowedScopes: allowedScope.isEmpty ? nil : allowedScope,
-                    resourceIndicators: resourceIndicator.isEmpty ? nil : resourceIndicator))
+            let settings = ApplicationSettings(
+                name: name, rpID: rpID, rpName: rpName, origins: origin.isEmpty ? nil : origin,
+                relatedOrigins: try relatedOriginsSetting, enrollmentPolicy: policy,
+                userVerification: userVerification, attestation: attestation,
+                tokenTTLSeconds: tokenTTL, signup: signup, tokenSigningAlg: tokenSigningAlg,
+                appleAppIDs: appleAppID.isEmpty ? nil : appleAppID,
+                androidApps: androidApp.isEmpty ? nil : try androidApp.map(Self.androidApp),
+                allowedScopes: allowedScope.isEmpty ? nil : allowedScope,
+                resourceIndicators: resourceIndicator.isEmpty ? nil : resourceIndicator)
+            var request = try ceremony.applied(to: ApplicationSettingsRequest(settings))
+            for assignment in set { request.settings = try Self.setting(assignment, in: request.settings) }
+            return request
+        }
+    }
+
+    /// `settings` with one `--set name=value` applied: the value read as JSON, or as a string
+    /// when it is not JSON.
+    static func setting(_ assignment: String, in settings: ApplicationSettings) throws -> ApplicationSettings {
+        let parts = assignment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let member = ApplicationSettings.Member(stringValue: parts[0]) else {
+            let names = ApplicationSettings.Member.allCases.map(\.stringValue).joined(separator: ", ")
+            throw ValidationError("--set takes name=value, name one of: \(names)")
+        }
+        let value =
+            (try? JSONDecoder().decode(JSONValue.self, from: Data(parts[1].utf8))) ?? .string(parts[1])
+        do {
+            return try settings.setting(member, to: value)
+        } catch {
+            throw ValidationError("--set \(member.stringValue): the value does not fit the setting's type")
         }
     }
 

@@ -28,7 +28,7 @@ struct AdminService: Sendable {
             id: UUID(), name: request.name, rpID: request.rpID, rpName: request.settings.rpName ?? request.name,
             origins: request.origins, enrollmentPolicy: .grant, userVerification: .preferred, attestation: .none,
             tokenTTLSeconds: 300, createdAt: now())
-        var settings = request.settings
+        var settings = request.settings.settings
         (settings.name, settings.rpID, settings.rpName, settings.origins) = (nil, nil, nil, nil)
         try apply(settings, to: &application)
         try Self.validate(application)
@@ -65,7 +65,7 @@ struct AdminService: Sendable {
         -> ApplicationResponse
     {
         var application = try await lookup(id)
-        try apply(request, to: &application)
+        try apply(request.settings, to: &application)
         try Self.validate(application)
         if request.resourceIndicators != nil { try await checkResourcesUnique(application) }
         if request.relatedOrigins != nil || request.rpID != nil { try await checkRelatedOriginLabels(application) }
@@ -74,7 +74,7 @@ struct AdminService: Sendable {
         try await store.updateApplication(application)
         await audit.record(
             .applicationUpdated, application: application.id, actor: .admin, caller: caller,
-            details: ["settings": .array(Self.settingNames(request).map(JSONValue.string))])
+            details: ["settings": .array(request.settings.presentMembers.map(JSONValue.string))])
         return Self.view(application, traceID: caller.traceID, webhookSecret: webhookSecret)
     }
 
@@ -105,20 +105,12 @@ struct AdminService: Sendable {
         return secret
     }
 
-    /// The names of the settings a request sets (their values may be long; the names say enough).
-    static func settingNames(_ request: ApplicationSettingsRequest) -> [String] {
-        guard let data = try? JSONEncoder().encode(request),
-            let members = try? JSONDecoder().decode([String: JSONValue].self, from: data)
-        else { return [] }
-        return members.filter { $0.value != .null }.keys.sorted()
-    }
-
     /// The application a path's `{id}` names: 400 when it is not a UUID, 404 when unknown.
     func lookup(_ text: String?) async throws -> ApplicationRecord {
         try await store.administeredApplication(text)
     }
 
-    private func apply(_ patch: ApplicationSettingsRequest, to application: inout ApplicationRecord) throws {
+    private func apply(_ patch: ApplicationSettings, to application: inout ApplicationRecord) throws {
         if let name = patch.name { application.name = name }
         if let rpID = patch.rpID { application.rpID = rpID }
         if let rpName = patch.rpName { application.rpName = rpName }
@@ -243,30 +235,31 @@ struct AdminService: Sendable {
 }
 
 extension AdminService {
-    /// An application as the admin API shows it.
+    /// An application as the admin API shows it: each setting of the record in its wire form.
     static func view(
         _ application: ApplicationRecord, traceID: String, apiKey: String? = nil, webhookSecret: String? = nil
     ) -> ApplicationResponse {
-        ApplicationResponse(
-            traceID: traceID, applicationID: application.id.uuidString.lowercased(), apiKey: apiKey,
+        let preferences = application.ceremonyPreferences
+        let settings = ApplicationSettings(
             name: application.name, rpID: application.rpID, rpName: application.rpName, origins: application.origins,
-            relatedOrigins: application.relatedOrigins,
-            enrollmentPolicy: application.enrollmentPolicy.rawValue,
-            enrollmentPolicyDescription: application.policyDescription,
+            relatedOrigins: application.relatedOrigins, enrollmentPolicy: application.enrollmentPolicy.rawValue,
             userVerification: application.userVerification.rawValue, attestation: application.attestation.rawValue,
-            tokenTTLSeconds: application.tokenTTLSeconds, createdAt: Timestamps.rfc3339(application.createdAt),
-            attestationPolicy: application.attestationPolicy.rawValue, aaguidAllow: application.aaguidAllow,
-            aaguidDeny: application.aaguidDeny, signup: application.signup.rawValue,
-            tokenSigningAlg: application.tokenSigningAlgorithm.rawValue, appleAppIDs: application.appleAppIDs,
+            tokenTTLSeconds: application.tokenTTLSeconds, attestationPolicy: application.attestationPolicy.rawValue,
+            aaguidAllow: application.aaguidAllow, aaguidDeny: application.aaguidDeny,
+            signup: application.signup.rawValue, tokenSigningAlg: application.tokenSigningAlgorithm.rawValue,
+            appleAppIDs: application.appleAppIDs,
             androidApps: application.androidApps.map {
                 AndroidApp(packageName: $0.packageName, sha256CertFingerprints: $0.sha256CertFingerprints)
             }, dpopNonce: application.dpopNonce.rawValue, webhookURL: application.webhookURL,
-            webhookSecret: webhookSecret, allowedScopes: application.allowedScopes,
-            resourceIndicators: application.resourceIndicators,
-            hints: application.ceremonyPreferences.hints.map(\.rawValue),
-            attestationFormats: application.ceremonyPreferences.attestationFormats,
-            credentialProtectionPolicy: application.ceremonyPreferences.credentialProtectionPolicy?.rawValue,
-            enforceCredentialProtectionPolicy: application.ceremonyPreferences.enforceCredentialProtectionPolicy,
+            allowedScopes: application.allowedScopes, resourceIndicators: application.resourceIndicators,
+            hints: preferences.hints.map(\.rawValue), attestationFormats: preferences.attestationFormats,
+            credentialProtectionPolicy: preferences.credentialProtectionPolicy?.rawValue,
+            enforceCredentialProtectionPolicy: preferences.enforceCredentialProtectionPolicy,
             introspectionClients: application.introspectionClients)
+        return ApplicationResponse(
+            traceID: traceID, applicationID: application.id.uuidString.lowercased(), apiKey: apiKey,
+            createdAt: Timestamps.rfc3339(application.createdAt),
+            enrollmentPolicyDescription: application.policyDescription, webhookSecret: webhookSecret,
+            settings: settings)
     }
 }

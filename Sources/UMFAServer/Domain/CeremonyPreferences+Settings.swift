@@ -4,7 +4,7 @@ import UMFAStorage
 extension CeremonyPreferences {
     /// Applies the members of `patch` that set these preferences (hints, attestation formats,
     /// credential protection); 400 naming the member when one is malformed.
-    mutating func apply(_ patch: ApplicationSettingsRequest) throws {
+    mutating func apply(_ patch: ApplicationSettings) throws {
         if let values = patch.hints { hints = try CeremonyExtensions.hints(values, field: "hints") }
         if let formats = patch.attestationFormats {
             // WebAuthn L3 §5.4: identifiers from the IANA registry, most preferred first.

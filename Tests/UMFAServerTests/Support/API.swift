@@ -93,7 +93,8 @@ struct API: Sendable {
         let body = CreateApplicationRequest(
             name: "Test shop", rpID: TestApplication.rpID, origins: [TestApplication.origin],
             settings: ApplicationSettingsRequest(
-                enrollmentPolicy: policy, userVerification: userVerification, tokenTTLSeconds: tokenTTL))
+                ApplicationSettings(
+                    enrollmentPolicy: policy, userVerification: userVerification, tokenTTLSeconds: tokenTTL)))
         let reply = try await call(.createApplication, body, bearer: TestServer.adminToken)
         guard reply.status == .created, let id = reply["application_id"]?.stringValue,
             let key = reply["api_key"]?.stringValue, let settings = reply.json
