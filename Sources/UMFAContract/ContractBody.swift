@@ -33,3 +33,15 @@ enum Examples {
         rawId: bytes,
         response: AssertionResponseJSON(clientDataJSON: bytes, authenticatorData: bytes, signature: bytes))
 }
+
+extension Decoder {
+    /// Throws `keyNotFound` for the first of `members` that the object being decoded lacks: an
+    /// answer about a configured object has every member it always shows.
+    func requireMembers<Key: CodingKey>(_ members: some Sequence<Key>) throws {
+        let container = try container(keyedBy: Key.self)
+        for member in members where !container.contains(member) {
+            throw DecodingError.keyNotFound(
+                member, .init(codingPath: codingPath, debugDescription: "an answer has every setting"))
+        }
+    }
+}

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `umfa-bench`: the measurements behind BENCHMARKS.md. Each subcommand prints one JSON object
+/// `umfa-bench`: the measurements behind docs/performance/. Each subcommand prints one JSON object
 /// on standard output, which `scripts/bench.sh` collects and turns into the report.
 @main
 struct UMFABench: AsyncParsableCommand {

@@ -125,14 +125,12 @@ extension CreateApplicationRequest: DocumentedFields {
     static let schemaDescription: String? =
         "A new application, one flat object: name, rp_id and origins are required; every other setting takes its default when absent."
 
+    /// The three required members read as the settings of the same names.
     static func describe(_ field: CodingKeys) -> FieldDoc {
         switch field {
-        case .name: FieldDoc("The application's name", .minLength(1))
-        case .origins:
-            FieldDoc(
-                "Web origins (https://app.example.com, http://localhost:8080) and native-app origins (ios:bundle-id:com.example.app, android:apk-key-hash:<b64url>), matched exactly"
-            )
-        case .rpID: FieldDoc("The WebAuthn RP ID, a domain such as example.com")
+        case .name: ApplicationSettings.describe(.name)
+        case .origins: ApplicationSettings.describe(.origins)
+        case .rpID: ApplicationSettings.describe(.rpID)
         }
     }
 }

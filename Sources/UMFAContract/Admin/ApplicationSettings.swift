@@ -156,11 +156,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
     /// ``CodingKeys/isAlwaysAnswered`` must be present.
     public init(answerFrom decoder: any Decoder) throws {
         self = try ApplicationSettings(from: decoder)
-        let container = try decoder.container(keyedBy: Member.self)
-        for member in Member.allCases where member.isAlwaysAnswered && !container.contains(member) {
-            throw DecodingError.keyNotFound(
-                member, .init(codingPath: decoder.codingPath, debugDescription: "an answer has every setting"))
-        }
+        try decoder.requireMembers(Member.allCases.filter(\.isAlwaysAnswered))
     }
 
     /// The wire names of the members that are present, sorted (for the audit log: the names

@@ -168,11 +168,7 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
     /// ``Member/isAlwaysAnswered`` must be present.
     public init(answerFrom decoder: any Decoder) throws {
         self = try ClientMetadata(from: decoder)
-        let container = try decoder.container(keyedBy: Member.self)
-        for member in Member.allCases where member.isAlwaysAnswered && !container.contains(member) {
-            throw DecodingError.keyNotFound(
-                member, .init(codingPath: decoder.codingPath, debugDescription: "an answer has every setting"))
-        }
+        try decoder.requireMembers(Member.allCases.filter(\.isAlwaysAnswered))
     }
 
     /// The value with the members `caller` may not set left out.
