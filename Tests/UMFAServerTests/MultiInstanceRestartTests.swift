@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import Logging
 import Synchronization
 import Testing
 import UMFAContract
+import UMFAStorage
 import UMFATestSupport
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
@@ -16,6 +18,7 @@ struct MultiInstanceRestartTests {
         let pair = InstancePair(url: cluster.url)
         let load = RegistrationLoad()
         do {
+            try await Self.migrate(cluster)
             try await pair.run { a, b in
                 let app = try await a.createApplication(policy: "open")
                 async let workers: Void = withTaskGroup(of: Void.self) { group in
@@ -54,6 +57,23 @@ struct MultiInstanceRestartTests {
             throw error
         }
         await cluster.remove()
+    }
+
+    /// Set-up, not the behaviour under test: the cluster has just started on a machine busy with
+    /// the suite, and its first connections have taken longer than the instances' 15 s lease
+    /// timeout (their start failed with "no connection within 15.0 seconds" under `stress-ng`).
+    /// So the schema is made here first, retried while PostgreSQL is unavailable, for a minute.
+    private static func migrate(_ cluster: PrivateCluster) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            do {
+                let store = try await PostgresStore.open(url: cluster.url, logger: Logger(label: "umfa-test-setup"))
+                try await store.close()
+                return
+            } catch let error as StoreError where error.code == .unavailable && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 }
 
