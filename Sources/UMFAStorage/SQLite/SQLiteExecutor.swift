@@ -147,27 +147,46 @@ final class SQLiteExecutor: SQLExecutor {
     func migrate(_ migrations: [[String]]) async throws {
         // One transaction that holds the write lock from its start (BEGIN IMMEDIATE), so of two
         // processes starting together one applies the migrations and the other sees them done.
+        // It runs start to end on the connection's thread, with no task switch between its
+        // statements: the lock is held for SQLite's work alone, never while a statement's task
+        // waits for a cooperative thread of a busy machine (four stores opening one file beside
+        // a whole test suite waited out the retry limit behind such a migration).
         try await Self.retryingWhenBusy {
-            _ = try await rows(StoreQuery("BEGIN IMMEDIATE"))
-            do {
-                _ = try await rows(
-                    StoreQuery(
-                        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)"
-                    ))
-                let applied = try await rows(StoreQuery("SELECT version FROM schema_migrations")).compactMap {
-                    $0.optionalInteger("version")
-                }
-                for (index, statements) in migrations.enumerated() where !applied.contains(Int64(index + 1)) {
-                    for statement in statements { _ = try await rows(StoreQuery(statement)) }
-                    _ = try await rows(
+            try await onConnectionThread { connection in
+                _ = try connection.runWaiting(StoreQuery("BEGIN IMMEDIATE"))
+                do {
+                    _ = try connection.runWaiting(
                         StoreQuery(
-                            "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                            [.integer(Int64(index + 1)), .date(Date())]))
+                            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)"
+                        ))
+                    let applied = try connection.runWaiting(StoreQuery("SELECT version FROM schema_migrations"))
+                        .compactMap { $0.optionalInteger("version") }
+                    for (index, statements) in migrations.enumerated() where !applied.contains(Int64(index + 1)) {
+                        for statement in statements { _ = try connection.runWaiting(StoreQuery(statement)) }
+                        _ = try connection.runWaiting(
+                            StoreQuery(
+                                "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                                [.integer(Int64(index + 1)), .date(Date())]))
+                    }
+                    _ = try connection.runWaiting(StoreQuery("COMMIT"))
+                } catch {
+                    _ = try? connection.runWaiting(StoreQuery("ROLLBACK"))
+                    throw error
                 }
-                _ = try await rows(StoreQuery("COMMIT"))
-            } catch {
-                _ = try? await rows(StoreQuery("ROLLBACK"))
-                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with the connection on the connection's own thread, at once and whole.
+    private func onConnectionThread<Value: Sendable>(
+        _ body: @escaping @Sendable (inout SQLiteConnectionHandle) throws -> Value
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            thread.submit { [self] state in
+                guard case .active = state else {
+                    return continuation.resume(throwing: StoreError(.unavailable, "SQLite: the connection is closed"))
+                }
+                continuation.resume(with: Result { try connection.withLock { try body(&$0) } })
             }
         }
     }
