@@ -14,10 +14,11 @@ struct PostgresTLSTests {
         let cluster = try await PrivateCluster.start()
         do {
             let tls = try await Self.enableTLS(cluster)
-            // Connections that must succeed get time for a TLS handshake on a loaded machine (a
-            // clean CI build runs beside them); refusals are awaited until a short timeout.
-            let base = "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=20"
-            let byName = "postgres://postgres@localhost:\(cluster.port)/postgres?connect_timeout=20"
+            // Connections that must succeed get a minute for a TLS handshake with a just-started
+            // cluster on a machine busy with the rest of the suite; refusals are awaited until a
+            // short timeout.
+            let base = "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=60"
+            let byName = "postgres://postgres@localhost:\(cluster.port)/postgres?connect_timeout=60"
             let refusedBase = "postgres://postgres@127.0.0.1:\(cluster.port)/postgres?connect_timeout=2"
             let refusedByName = "postgres://postgres@localhost:\(cluster.port)/postgres?connect_timeout=2"
             let trusted = "&sslrootcert=\(tls)/ca.pem"
