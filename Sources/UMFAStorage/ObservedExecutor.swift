@@ -27,6 +27,26 @@ struct ObservedExecutor: SQLExecutor {
         }
     }
 
+    /// Each statement of the transaction is reported once it has ended (committed, rolled back
+    /// or failed), with an equal share of the transaction's time.
+    func atomically(_ steps: [TransactionStep]) async throws -> [[any StoredRow]]? {
+        let start = ContinuousClock.now
+        let report = { (failed: Bool) in
+            let share = (ContinuousClock.now - start) / max(1, steps.count)
+            for step in steps {
+                observer.statementFinished(StoreStatement.of(step.query.sql), duration: share, failed: failed)
+            }
+        }
+        do {
+            let results = try await inner.atomically(steps)
+            report(false)
+            return results
+        } catch {
+            report(true)
+            throw error
+        }
+    }
+
     func migrate(_ migrations: [[String]]) async throws { try await inner.migrate(migrations) }
 
     func underMigrationLock<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value

@@ -5,6 +5,10 @@ import UMFATokens
 protocol SQLExecutor: Sendable {
     /// Runs a statement and returns its rows.
     func rows(_ query: StoreQuery) async throws -> [any StoredRow]
+    /// Runs `steps` in one transaction, in order: all of them take effect, or none. Each step's
+    /// rows come back in order; `nil`, with everything rolled back, when a step that
+    /// ``TransactionStep/needsRow`` returned none. A failure rolls back; it is never tried again.
+    func atomically(_ steps: [TransactionStep]) async throws -> [[any StoredRow]]?
     /// Applies the migrations the database has not seen yet, once even when several
     /// processes start together.
     func migrate(_ migrations: [[String]]) async throws

@@ -9,7 +9,8 @@ import UMFATokens
 /// Secrets arrive already hashed or sealed; no method takes a secret in clear.
 package protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, SettingStore, SigningKeyStore,
     AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore, InitialAccessTokenStore,
-    SelfServiceStore, AuditLogStore, ConsoleStore, OutOfBandStore, DeviceKeyStore, WebhookOutboxStore
+    SelfServiceStore, AuditLogStore, ConsoleStore, OutOfBandStore, DeviceKeyStore, WebhookOutboxStore,
+    AccountDeletionStore
 {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws

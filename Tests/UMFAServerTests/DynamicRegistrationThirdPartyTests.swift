@@ -10,8 +10,8 @@ import UMFATestSupport
 /// It cannot take the name of an admin-made client or of the application (compared without
 /// case, spaces, punctuation and common look-alike letters), the consent page says it
 /// registered itself and names the host the browser goes back to, and it is never granted
-/// `umfa:passkeys`: asking for it at registration is refused, and no authorization request or
-/// token gives it one.
+/// `umfa:passkeys` or `umfa:account`: asking for one at registration is refused, and no
+/// authorization request or token gives it one.
 @Suite("Dynamic registration: self-registered clients are third-party")
 struct DynamicRegistrationThirdPartyTests {
     static let attackerURI = "https://attacker.example/cb"
@@ -22,8 +22,8 @@ struct DynamicRegistrationThirdPartyTests {
         var request = OAuthClientRequest(
             clientName: "Bank App", redirectURIs: [Authorization.redirectURI],
             grantTypes: ["authorization_code", "refresh_token"], responseTypes: ["code"],
-            tokenEndpointAuthMethod: "client_secret_basic", scope: "openid email offline_access umfa:passkeys",
-            firstParty: true)
+            tokenEndpointAuthMethod: "client_secret_basic",
+            scope: "openid email offline_access umfa:passkeys umfa:account", firstParty: true)
         request.dcrTemplate = true
         return try await api.createOAuthClient(app, request)
     }
@@ -59,14 +59,16 @@ struct DynamicRegistrationThirdPartyTests {
                     .post, app, json: ["client_name": "bank app", "redirect_uris": [.string(Self.attackerURI)]],
                     authorization: "Bearer " + initial), .badRequest, "invalid_client_metadata")
 
-            // umfa:passkeys asked for: refused; left out: not inherited.
-            expectOAuthError(
-                try await api.registration(
-                    .post, app,
-                    json: [
-                        "client_name": "Photo printer", "redirect_uris": [.string(Self.attackerURI)],
-                        "scope": "openid umfa:passkeys",
-                    ], authorization: dcr), .badRequest, "invalid_client_metadata")
+            // umfa:passkeys or umfa:account asked for: refused; left out: not inherited.
+            for scope in ["openid umfa:passkeys", "openid umfa:account"] {
+                expectOAuthError(
+                    try await api.registration(
+                        .post, app,
+                        json: [
+                            "client_name": "Photo printer", "redirect_uris": [.string(Self.attackerURI)],
+                            "scope": .string(scope),
+                        ], authorization: dcr), .badRequest, "invalid_client_metadata")
+            }
             let evil = try await api.registration(
                 .post, app, json: ["client_name": "Photo printer", "redirect_uris": [.string(Self.attackerURI)]],
                 authorization: dcr)

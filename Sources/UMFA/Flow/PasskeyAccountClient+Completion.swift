@@ -31,4 +31,17 @@ extension PasskeyAccountClient {
             }
         }
     }
+
+    /// Deletes the signed-in user's whole account on the server
+    /// (``deleteAccount(accessToken:)``).
+    public func deleteAccount(accessToken: String, completion: @escaping @Sendable (Result<Void, ZSMError>) -> Void) {
+        Task {
+            do throws(ZSMError) {
+                try await deleteAccount(accessToken: accessToken)
+                completion(.success(()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
 }

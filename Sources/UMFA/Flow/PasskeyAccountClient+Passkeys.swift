@@ -19,8 +19,10 @@ import UMFAEncoding
 /// ``ZSMError/Code/verificationFailed`` (401); an unknown passkey with
 /// ``ZSMError/Code/serverError`` (404).
 extension PasskeyAccountClient {
-    /// The scope an access token needs for these methods.
+    /// The scope an access token needs for the passkey methods.
     public static let passkeysScope = "umfa:passkeys"
+    /// The scope an access token needs for ``deleteAccount(accessToken:)``.
+    public static let accountScope = "umfa:account"
 
     /// The user's passkeys: id, name, authenticator, dates, backup state and transports.
     public func listPasskeys(accessToken: String) async throws(ZSMError) -> [MyCredential] {
@@ -53,31 +55,54 @@ extension PasskeyAccountClient {
             "DELETE", path: [credentialID], query: confirmLast ? "confirm_last=true" : nil, accessToken: accessToken)
     }
 
+    /// Deletes the signed-in user's whole account on the server (docs/contract.md §8,
+    /// `DELETE /api/umfa/me`): profile, passkeys, recovery codes, sessions and every token of
+    /// theirs, this one included. The token must have been granted ``accountScope`` and come
+    /// from a sign-in at most 5 minutes old; an older one is refused with
+    /// ``ZSMError/Code/verificationFailed`` (HTTP 401 `insufficient_user_authentication`): sign
+    /// in again, then delete. The passkey stays in the device's or platform's credential
+    /// store, which the app (or the person) removes.
+    public func deleteAccount(accessToken: String) async throws(ZSMError) {
+        let answer = try await meRequest("DELETE", path: "/api/umfa/me", accessToken: accessToken)
+        guard answer.status == 204 else { throw Self.refusal(answer) }
+    }
+
     private func passkeysRequest<Answer: Decodable>(
-        _ method: String, path: [String], query: String? = nil, body: OAuthSession.Body = .none, accessToken: String
+        _ method: String, path segments: [String], query: String? = nil, body: OAuthSession.Body = .none,
+        accessToken: String
     ) async throws(ZSMError) -> Answer {
-        var text = device.config.hostURL.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        text += "/api/umfa/me/credentials"
-        for segment in path {
+        var path = "/api/umfa/me/credentials"
+        for segment in segments {
             // Credential ids are base64url (RFC 4648 §5): nothing to escape, nothing else allowed.
             guard Base64URL.decode(segment) != nil else {
                 throw ZSMError(.invalidConfiguration, "a passkey id is base64url")
             }
-            text += "/" + segment
+            path += "/" + segment
         }
-        if let query { text += "?" + query }
-        guard let url = URL(string: text) else {
-            throw ZSMError(.invalidConfiguration, "the passkey URL is not valid")
-        }
-        let answer = try await driver.tokens.session.send(method, url, body: body, accessToken: accessToken)
-        let traceID = (try? JSONDecoder().decode(ErrorResponse.self, from: answer.data))?.traceID ?? ""
-        guard answer.status == 200 else {
-            throw UMFAHTTPRelyingParty.serverError(status: answer.status, data: answer.data, traceID: traceID)
-        }
+        if let query { path += "?" + query }
+        let answer = try await meRequest(method, path: path, body: body, accessToken: accessToken)
+        guard answer.status == 200 else { throw Self.refusal(answer) }
         guard let decoded = try? JSONDecoder().decode(Answer.self, from: answer.data) else {
             throw ZSMError(.serverError, "the server's answer could not be read", httpStatus: answer.status)
         }
         return decoded
+    }
+
+    /// Sends a request to a `/api/umfa/me` route of the server with `accessToken`.
+    private func meRequest(
+        _ method: String, path: String, body: OAuthSession.Body = .none, accessToken: String
+    ) async throws(ZSMError) -> OAuthSession.Answer {
+        var text = device.config.hostURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text + path) else {
+            throw ZSMError(.invalidConfiguration, "the account URL is not valid")
+        }
+        return try await driver.tokens.session.send(method, url, body: body, accessToken: accessToken)
+    }
+
+    /// The error a refused `/api/umfa/me` request is, with the server's trace id.
+    private static func refusal(_ answer: OAuthSession.Answer) -> ZSMError {
+        let traceID = (try? JSONDecoder().decode(ErrorResponse.self, from: answer.data))?.traceID ?? ""
+        return UMFAHTTPRelyingParty.serverError(status: answer.status, data: answer.data, traceID: traceID)
     }
 }

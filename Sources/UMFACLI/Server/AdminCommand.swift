@@ -11,7 +11,7 @@ struct AdminCommand: AsyncParsableCommand {
         abstract: "Administer applications on a UMFA server.",
         subcommands: [
             CreateApp.self, ListApps.self, ShowApp.self, UpdateApp.self, AddAPIKey.self, ListAPIKeys.self,
-            DeleteAPIKey.self, RotateSigningKey.self, CreateClient.self, ListClients.self,
+            DeleteAPIKey.self, DeleteUser.self, RotateSigningKey.self, CreateClient.self, ListClients.self,
             CreateInitialAccessToken.self, Audit.self, ListConsoleCredentials.self, DeleteConsoleCredential.self,
             ListConsoleSessions.self, DeleteConsoleSession.self,
             MigrateCommand.self,
@@ -252,6 +252,21 @@ extension AdminCommand {
         func run() async throws {
             try HTTPClient.finish(
                 try await connection.send(.deleteAPIKey, ["id": app, "key_id": keyID]))
+        }
+    }
+
+    struct DeleteUser: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete-user",
+            abstract:
+                "Delete a user's whole account: profile, passkeys, recovery codes, device keys, sessions and tokens.")
+        @OptionGroup var connection: AdminConnection
+        @Option(help: "The application id.") var app: String
+        @Option(parsing: .unconditional, help: "The user id.") var user: String
+
+        func run() async throws {
+            try HTTPClient.finish(
+                try await connection.send(.deleteApplicationUser, ["id": app, "user_id": user]), success: [204])
         }
     }
 

@@ -63,7 +63,7 @@ struct HTTPClient {
 
     /// Prints the body and exits non-zero unless the status is one of `success`.
     static func finish(_ reply: Reply, success: Set<Int> = [200, 201]) throws {
-        FileHandle.standardOutput.write(reply.body + Data("\n".utf8))
+        if !reply.body.isEmpty { FileHandle.standardOutput.write(reply.body + Data("\n".utf8)) }
         guard success.contains(reply.status) else {
             let message = (try? JSONDecoder().decode(ErrorResponse.self, from: reply.body))?.message
             CommandIO.printError("HTTP \(reply.status): \(message ?? "request failed")")

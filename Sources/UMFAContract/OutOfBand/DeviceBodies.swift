@@ -139,6 +139,24 @@ public struct WebhookEvent: Codable, Sendable, Equatable {
     }
 }
 
+/// A webhook event about an account rather than a transaction (docs/contract.md §8):
+/// `user.deleted`. It names the user and carries nothing else of theirs.
+public struct AccountWebhookEvent: Codable, Sendable, Equatable {
+    /// `user.deleted`.
+    public var type: String
+    /// The user.
+    public var userId: String
+    /// When it happened (RFC 3339).
+    public var occurredAt: String
+
+    /// Creates an event.
+    public init(type: String, userId: String, occurredAt: String) {
+        self.type = type
+        self.userId = userId
+        self.occurredAt = occurredAt
+    }
+}
+
 // MARK: - openapi.yaml
 
 extension PendingApprovalsRequest: DocumentedFields {

@@ -103,6 +103,7 @@ extension APIOperation {
         case .deleteUserCredential:
             .delete(
                 "/api/umfa/users/{user_id}/credentials/{credential_id}", access: .apiKey, answer: RemovedResponse.self)
+        case .deleteUser: .delete("/api/umfa/users/{user_id}", access: .apiKey, status: 204)
         case .createApplication:
             .post(
                 "/api/admin/applications", access: .adminToken, status: 201, body: CreateApplicationRequest.self,
@@ -239,6 +240,7 @@ extension APIOperation {
                 answer: MyCredentialResponse.self)
         case .deleteMyCredential:
             .delete("/api/umfa/me/credentials/{credential_id}", access: .loginToken, answer: RemovedResponse.self)
+        case .deleteMyAccount: .delete("/api/umfa/me", access: .loginToken, status: 204)
         case .createMyRecoveryCodes:
             .post("/api/umfa/me/recovery-codes", access: .loginToken, status: 201, answer: RecoveryCodesResponse.self)
         case .countMyRecoveryCodes:
@@ -262,6 +264,8 @@ extension APIOperation {
             .delete(
                 "/api/admin/applications/{id}/users/{user_id}/credentials/{credential_id}", access: .adminToken,
                 answer: RemovedResponse.self)
+        case .deleteApplicationUser:
+            .delete("/api/admin/applications/{id}/users/{user_id}", access: .adminToken, status: 204)
         case .createApplicationUserRecoveryCodes:
             .post(
                 "/api/admin/applications/{id}/users/{user_id}/recovery-codes", access: .adminToken, status: 201,

@@ -53,6 +53,13 @@ extension APIOperation {
                 parameters: [.shared(.applicationQuery), .shared(.traceID)],
                 success: "Removed",
                 statuses: [400, 401, 404, 429, 503])
+        case .deleteUser:
+            OperationDoc(
+                summary:
+                    "Delete a user's whole account: profile, passkeys, recovery codes, device keys, sessions and tokens (docs/contract.md §8)",
+                parameters: [.shared(.applicationQuery), .shared(.traceID)],
+                success: "Deleted; the user's tokens end at once",
+                statuses: [400, 401, 404, 429, 503])
         case .createApplication:
             OperationDoc(
                 summary: "Create an application",
@@ -635,6 +642,14 @@ extension APIOperation {
                 parameters: [.shared(.confirmLast), .shared(.traceID)],
                 success: "Removed",
                 statuses: [400, 401, 403, 404, 409, 429, 503])
+        case .deleteMyAccount:
+            OperationDoc(
+                summary:
+                    "Delete the signed-in user's whole account (a sign-in at most 5 minutes old; docs/contract.md §8)",
+                security: [["loginToken": []], ["accountAccessToken": []]],
+                parameters: [.shared(.traceID)],
+                success: "Deleted; the user's tokens end at once",
+                statuses: [401, 403, 404, 429, 503])
         case .createMyRecoveryCodes:
             OperationDoc(
                 summary: "New recovery codes for the signed-in user (replacing earlier ones)",
@@ -696,6 +711,13 @@ extension APIOperation {
                 summary: "Delete a user's passkey",
                 parameters: [.shared(.traceID)],
                 success: "Deleted",
+                statuses: [400, 401, 404, 429, 503])
+        case .deleteApplicationUser:
+            OperationDoc(
+                summary:
+                    "Delete a user's whole account: profile, passkeys, recovery codes, device keys, sessions and tokens (docs/contract.md §8)",
+                parameters: [.shared(.traceID)],
+                success: "Deleted; the user's tokens end at once",
                 statuses: [400, 401, 404, 429, 503])
         case .createApplicationUserRecoveryCodes:
             OperationDoc(

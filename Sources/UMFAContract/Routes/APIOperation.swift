@@ -16,6 +16,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case createEnrollmentToken
     case listUserCredentials
     case deleteUserCredential
+    case deleteUser
     case createApplication
     case listApplications
     case getApplication
@@ -70,6 +71,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case listMyCredentials
     case renameMyCredential
     case deleteMyCredential
+    case deleteMyAccount
     case createMyRecoveryCodes
     case countMyRecoveryCodes
     case recoverAccount
@@ -79,6 +81,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case listApplicationUsers
     case listApplicationUserCredentials
     case deleteApplicationUserCredential
+    case deleteApplicationUser
     case createApplicationUserRecoveryCodes
     case listSigningKeys
     case consolePage

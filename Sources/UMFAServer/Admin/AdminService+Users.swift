@@ -6,7 +6,7 @@ import UMFAWebAuthn
 
 /// The admin API's view of an application's users and of the signing keys, for the console
 /// (docs/contract.md §8): find a user by id or e-mail, list and delete their passkeys, issue recovery
-/// codes; list the signing keys (never the private keys).
+/// codes, delete the whole account; list the signing keys (never the private keys).
 extension AdminService {
     /// How many users a list without a query shows.
     static let recentUserCount = 50
@@ -65,6 +65,18 @@ extension AdminService {
                 via: "admin")
         }
         return answer
+    }
+
+    /// `DELETE /api/admin/applications/{id}/users/{user_id}`: the whole account (404 for an
+    /// unknown user).
+    func deleteUser(values: RequestValues, caller: Caller) async throws {
+        let application = try await lookup(values.path("id"))
+        guard let userID = values.path("user_id") else {
+            throw ServiceError.invalid("user_id must be percent-encoded UTF-8")
+        }
+        try FieldRules.checkUserID(userID)
+        guard try await accounts.delete(application, userID: userID, actor: .admin, caller: caller, via: "admin")
+        else { throw ServiceError.notFound("Unknown user") }
     }
 
     /// `POST /api/admin/applications/{id}/users/{user_id}/recovery-codes`.

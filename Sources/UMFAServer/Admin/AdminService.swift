@@ -19,6 +19,8 @@ struct AdminService: Sendable {
     let signIns: SignInCredentials
     /// Issues a user's recovery codes on the admin's request.
     let recoveryCodes: RecoveryCodes
+    /// Deletes users' whole accounts.
+    let accounts: AccountDeletion
     let audit: AuditLog
     let now: @Sendable () -> Date
 

@@ -109,6 +109,7 @@ struct ServerComposition: Sendable {
             abuse: inputs.abuse, metrics: inputs.metrics, audit: audit, now: now)
         let signIns = SignInCredentials(store: store, audit: audit, logger: inputs.logger, now: now)
         let refusals = RefusalTrail(metrics: inputs.metrics, logger: inputs.logger)
+        let accounts = AccountDeletion(store: store, audit: audit)
         self.audit = audit
         self.refusals = refusals
         abuse = inputs.abuse
@@ -126,7 +127,8 @@ struct ServerComposition: Sendable {
         validateToken = ValidateTokenService(
             apiKeys: apiKeys, ceremonies: ceremonies, loginTokens: loginTokens, refusals: refusals)
         enrollmentTokens = EnrollmentTokenService(apiKeys: apiKeys, store: store, now: now)
-        credentials = CredentialService(apiKeys: apiKeys, store: store, audit: audit, signIns: signIns)
+        credentials = CredentialService(
+            apiKeys: apiKeys, store: store, audit: audit, signIns: signIns, accounts: accounts)
         relatedOrigins = RelatedOriginsService(store: store)
 
         webhooks = Webhooks(store: store, sealed: inputs.sealed, logger: inputs.logger, now: now)
@@ -161,11 +163,11 @@ struct ServerComposition: Sendable {
             store: store, tokens: inputs.tokens, signIns: signIns, serverSecret: inputs.serverSecret, now: now)
         selfService = SelfServiceService(
             access: PasskeyManagementAccess(provider: provider, loginTokens: loginTokens), store: store, audit: audit,
-            signIns: signIns)
+            signIns: signIns, accounts: accounts)
 
         admin = AdminService(
             store: store, tokens: inputs.tokens, webhooks: webhooks, signIns: signIns, recoveryCodes: recoveryCodeSets,
-            audit: audit, now: now)
+            accounts: accounts, audit: audit, now: now)
         auditEvents = AuditEventService(apiKeys: apiKeys, store: store)
         oauthClientAdmin = OAuthClientAdminService(store: store, sealed: inputs.sealed, audit: audit, now: now)
         initialAccessTokens = InitialAccessTokenService(store: store, audit: audit, now: now)

@@ -5,6 +5,7 @@ enum AuditAction: String, Sendable, CaseIterable {
     case authenticationFailed = "authentication.failed"
     case credentialRenamed = "credential.renamed"
     case credentialDeleted = "credential.deleted"
+    case userDeleted = "user.deleted"
     case recoveryCodesCreated = "recovery.codes_created"
     case recoveryUsed = "recovery.used"
     case recoveryFailed = "recovery.failed"

@@ -21,11 +21,9 @@ struct AuditLog: Sendable {
         _ action: AuditAction, application: UUID?, actor: AuditActor, userID: String? = nil,
         credentialID: [UInt8]? = nil, caller: Caller, details: [String: JSONValue] = [:]
     ) async {
-        let now = self.now()
-        let event = AuditEventRecord(
-            id: TimeOrderedID.next(at: now), occurredAt: now, applicationID: application, action: action.rawValue,
-            actor: actor.text, userID: userID, credentialID: credentialID.map(Base64URL.encode),
-            clientAddress: caller.clientAddress, traceID: caller.traceID, details: details)
+        let event = self.event(
+            action, application: application, actor: actor, userID: userID, credentialID: credentialID,
+            caller: caller, details: details, at: now())
         do {
             try await store.insertAuditEvent(event)
         } catch {
@@ -36,6 +34,18 @@ struct AuditLog: Sendable {
                     "error.message": .string("\(error)"),
                 ])
         }
+    }
+
+    /// The event that records `action` at `date`, for a store to write with the change it
+    /// records, in one transaction.
+    func event(
+        _ action: AuditAction, application: UUID?, actor: AuditActor, userID: String? = nil,
+        credentialID: [UInt8]? = nil, caller: Caller, details: [String: JSONValue] = [:], at date: Date
+    ) -> AuditEventRecord {
+        AuditEventRecord(
+            id: TimeOrderedID.next(at: date), occurredAt: date, applicationID: application, action: action.rawValue,
+            actor: actor.text, userID: userID, credentialID: credentialID.map(Base64URL.encode),
+            clientAddress: caller.clientAddress, traceID: caller.traceID, details: details)
     }
 
     /// The actor an API-key caller is: its key's id (the first bytes of the key's hash).

@@ -46,6 +46,17 @@ struct OperationRoute {
         RouteHandlers.plain(status: status, precheck: precheck, call)
     }
 
+    /// No body in (path and query values), none out: the declared status (204) once `call`
+    /// has succeeded.
+    func empty(_ call: @escaping @Sendable (RequestValues, Caller) async throws -> Void) -> RouteHandler {
+        { [status, precheck] request, context in
+            let caller = context.caller(request, traceID: TraceID.from(request, context: context))
+            try precheck?(caller)
+            try await call(RequestValues(request: request, context: context), caller)
+            return Response(status: status, headers: [.cacheControl: "no-store"])
+        }
+    }
+
     /// A route under an issuer (``IssuerResolution``), no body in, a JSON answer out.
     func issuer<Answer: Encodable & Sendable>(
         _ call: @escaping @Sendable (OAuthIssuer, RequestValues, Caller) async throws -> Answer

@@ -57,6 +57,8 @@ struct Routes {
             return route.plain { try await features.credentials.list($0.credentialTarget, caller: $1) }
         case .deleteUserCredential:
             return route.plain { try await features.credentials.delete($0.credentialTarget, caller: $1) }
+        case .deleteUser:
+            return route.empty { try await features.credentials.deleteUser($0.credentialTarget, caller: $1) }
         case .createApplication: return route.json(features.admin.create)
         case .listApplications: return route.plain { try await features.admin.list(caller: $1) }
         case .getApplication: return route.plain { try await features.admin.show(id: $0.path("id"), caller: $1) }
@@ -138,6 +140,7 @@ struct Routes {
             return route.plain {
                 try await features.selfService.delete(values: $0, caller: $1)
             }
+        case .deleteMyAccount: return route.empty(features.selfService.deleteAccount)
         case .createMyRecoveryCodes:
             return route.plain {
                 try await features.recoveryCodes.createMine(caller: $1)
@@ -156,6 +159,7 @@ struct Routes {
         case .listApplicationUsers: return route.plain(features.admin.users)
         case .listApplicationUserCredentials: return route.plain(features.admin.userCredentials)
         case .deleteApplicationUserCredential: return route.plain(features.admin.deleteUserCredential)
+        case .deleteApplicationUser: return route.empty(features.admin.deleteUser)
         case .createApplicationUserRecoveryCodes:
             return route.plain(features.admin.userRecoveryCodes)
         case .listSigningKeys: return route.plain { try await features.admin.signingKeys(caller: $1) }

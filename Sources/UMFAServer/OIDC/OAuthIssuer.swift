@@ -56,7 +56,9 @@ struct OAuthIssuer: Sendable {
             issuer: issuer, authorizationEndpoint: issuer + "/authorize", tokenEndpoint: tokenEndpoint,
             userinfoEndpoint: issuer + "/userinfo", endSessionEndpoint: issuer + "/logout", jwksURI: issuer + "/jwks",
             introspectionEndpoint: issuer + "/introspect", revocationEndpoint: issuer + "/revoke",
-            scopesSupported: Self.standardScopes + [PasskeyManagementAccess.scope],
+            scopesSupported: Self.standardScopes + [
+                PasskeyManagementAccess.scope, PasskeyManagementAccess.accountScope,
+            ],
             grantTypesSupported: Self.grantTypes,
             tokenEndpointAuthMethodsSupported: Self.authenticationMethods,
             idTokenSigningAlgValuesSupported: [application.tokenSigningAlgorithm.rawValue],

@@ -35,13 +35,9 @@ struct Webhooks: Sendable {
                 type: status == .pending ? "transaction.created" : "transaction.\(status.rawValue)",
                 transactionId: transaction.transactionID, status: status.rawValue,
                 userId: userID ?? transaction.userID, occurredAt: Timestamps.rfc3339(now))
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            try await store.enqueueWebhook(
-                WebhookDeliveryRecord(
-                    id: TimeOrderedID.next(at: now), applicationID: application.id,
-                    body: String(decoding: try encoder.encode(event), as: UTF8.self), nextAttemptAt: now,
-                    createdAt: now))
+            if let delivery = try Self.delivery(of: event, for: application, at: now) {
+                try await store.enqueueWebhook(delivery)
+            }
         } catch {
             logger.error(
                 "a webhook event could not be queued",
@@ -49,6 +45,19 @@ struct Webhooks: Sendable {
                     "transaction_id": .string(transaction.transactionID), "error.message": .string("\(error)"),
                 ])
         }
+    }
+
+    /// The outbox row that delivers `event` to `application`'s webhook, due at once; `nil` when
+    /// the application has no webhook.
+    static func delivery(of event: some Encodable, for application: ApplicationRecord, at now: Date) throws
+        -> WebhookDeliveryRecord?
+    {
+        guard application.webhookURL != nil else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return WebhookDeliveryRecord(
+            id: TimeOrderedID.next(at: now), applicationID: application.id,
+            body: String(decoding: try encoder.encode(event), as: UTF8.self), nextAttemptAt: now, createdAt: now)
     }
 
     /// `UMFA-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body" with the secret>`.

@@ -2,7 +2,8 @@ import Foundation
 import UMFAEncoding
 import UMFATokens
 
-/// Who may list, rename and delete a user's passkeys at `/api/umfa/me/credentials…`: the user's
+/// Who may list, rename and delete a user's passkeys at `/api/umfa/me/credentials…`, and delete
+/// the account at `/api/umfa/me` (``accountScope``): the user's
 /// fresh login token (``SignedInUser/from(_:loginTokens:applications:)``), or an OAuth access token of the
 /// application's issuer that was granted ``scope`` (RFC 9068), sent as `Bearer` (RFC 6750 §2.1)
 /// or, when DPoP-bound, as `DPoP` with a proof of its key (RFC 9449 §7), checked exactly as at
@@ -17,13 +18,15 @@ import UMFATokens
 struct PasskeyManagementAccess: Sendable {
     /// The scope an access token needs for the passkey routes.
     static let scope = "umfa:passkeys"
+    /// The scope an access token needs to delete the user's account (`DELETE /api/umfa/me`).
+    static let accountScope = "umfa:account"
 
     /// The OpenID provider whose issuers this edge serves.
     let provider: OpenIDProvider
     let loginTokens: LoginTokens
 
-    /// The user `values`' request speaks for.
-    func user(_ caller: Caller, values: RequestValues) async throws -> SignedInUser {
+    /// The user `values`' request speaks for; an access token must have been granted `scope`.
+    func user(_ caller: Caller, values: RequestValues, scope: String = Self.scope) async throws -> SignedInUser {
         let presented = values.presented
         guard let (scheme, token) = ProtectedResource.credentials(presented.authorization),
             scheme == .dpop || Self.isAccessToken(token)
@@ -44,10 +47,10 @@ struct PasskeyManagementAccess: Sendable {
             throw AccessTokenChallenge(refusal)
         }
         // Step 2 (RFC 6750 §3.1): the scope, else 403 insufficient_scope.
-        guard claims.scope.split(separator: " ").contains(Substring(Self.scope)) else {
+        guard claims.scope.split(separator: " ").contains(Substring(scope)) else {
             throw AccessTokenChallenge(
-                error: .forbidden("The access token was not granted the \(Self.scope) scope"),
-                scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_scope", scope: Self.scope)
+                error: .forbidden("The access token was not granted the \(scope) scope"),
+                scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_scope", scope: scope)
         }
         // Step 3 (RFC 9470 §3): a sign-in as recent as a login token's must be. A refreshed
         // access token keeps its first sign-in's `auth_time`, so a stolen refresh token (or an
@@ -56,8 +59,7 @@ struct PasskeyManagementAccess: Sendable {
         guard let authTime = claims.authTime, Double(authTime) >= oldest else {
             var challenge = AccessTokenChallenge(
                 error: .unauthenticated(
-                    "Sign in again: managing passkeys needs a sign-in at most \(Int(SignedInUser.freshness)) seconds old"
-                ),
+                    "Sign in again: this needs a sign-in at most \(Int(SignedInUser.freshness)) seconds old"),
                 scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_user_authentication")
             challenge.maxAge = Int(SignedInUser.freshness)
             throw challenge

@@ -13,6 +13,8 @@ struct SelfServiceService: Sendable {
     let store: any CredentialStore & SelfServiceStore
     let audit: AuditLog
     let signIns: SignInCredentials
+    /// Deletes the user's whole account.
+    let accounts: AccountDeletion
 
     /// The longest name, in characters.
     static let nameLength = 64
@@ -86,6 +88,17 @@ struct SelfServiceService: Sendable {
         }
         throw ServiceError(
             .conflict, "This is your last passkey: delete it with confirm_last=true, or add another one first")
+    }
+
+    /// `DELETE /api/umfa/me`: the signed-in user's whole account, with a login token or an
+    /// access token granted ``PasskeyManagementAccess/accountScope``, from a sign-in at most
+    /// ``SignedInUser/freshness`` old either way.
+    func deleteAccount(values: RequestValues, caller: Caller) async throws {
+        let user = try await access.user(caller, values: values, scope: PasskeyManagementAccess.accountScope)
+        guard
+            try await accounts.delete(
+                user.application, userID: user.userID, actor: .user(user.userID), caller: caller, via: "self_service")
+        else { throw ServiceError.notFound("Unknown user") }
     }
 
     static func credentialID(_ values: RequestValues) throws -> [UInt8] {

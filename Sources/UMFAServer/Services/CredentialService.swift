@@ -5,12 +5,14 @@ import UMFAStorage
 import UMFAWebAuthn
 
 /// A user's credentials for the application's backend (API key), and for the demo page's
-/// signed-in user: list and delete.
+/// signed-in user: list and delete; the backend deletes whole accounts here too.
 struct CredentialService: Sendable {
     let apiKeys: APIKeyAuthentication
     let store: any CredentialStore
     let audit: AuditLog
     let signIns: SignInCredentials
+    /// Deletes users' whole accounts.
+    let accounts: AccountDeletion
 
     /// Path values as the route read them: `nil` when one was not valid percent-encoded UTF-8.
     struct Target: Sendable {
@@ -48,6 +50,16 @@ struct CredentialService: Sendable {
                 via: "api_key")
         }
         return answer
+    }
+
+    /// `DELETE /api/umfa/users/{user_id}`: the user's whole account, in the API key's own
+    /// application (a user of another application is simply unknown, 404).
+    func deleteUser(_ target: Target, caller: Caller) async throws {
+        let (application, userID) = try await authorize(target, caller: caller)
+        guard
+            try await accounts.delete(
+                application, userID: userID, actor: AuditLog.apiKeyActor(caller), caller: caller, via: "api_key")
+        else { throw ServiceError.notFound("Unknown user") }
     }
 
     /// The credential list of a user whose right to see it the caller has checked.

@@ -65,6 +65,48 @@ final class PostgresExecutor: SQLExecutor {
         }
     }
 
+    /// `BEGIN`, the steps, `COMMIT` on one leased connection. The answer to `COMMIT` comes once
+    /// PostgreSQL has committed, so it is the commit's proof; a connection lost before it is an
+    /// ``UnconfirmedWrite`` (the transaction may have committed), never tried again.
+    func atomically(_ steps: [TransactionStep]) async throws -> [[any StoredRow]]? {
+        let logger = logger
+        let queries = steps.map { (Self.postgresQuery($0.query), $0.needsRow) }
+        do {
+            return try await withConnection { connection -> [[PostgresStoredRow]]? in
+                func execute(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
+                    try await Self.run(query, on: connection, logger: logger)
+                }
+                do {
+                    _ = try await execute(PostgresQuery(unsafeSQL: "BEGIN"))
+                    var results: [[PostgresStoredRow]] = []
+                    for (query, needsRow) in queries {
+                        let rows = try await execute(query)
+                        if needsRow, rows.isEmpty {
+                            _ = try await execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
+                            return nil
+                        }
+                        results.append(rows.map(PostgresStoredRow.init))
+                    }
+                    do {
+                        _ = try await execute(PostgresQuery(unsafeSQL: "COMMIT"))
+                    } catch  where Self.isLostConnection(error) {
+                        throw UnconfirmedWrite(cause: String(describing: type(of: error)))
+                    }
+                    return results
+                } catch {
+                    if Self.isLostConnection(error) || error is UnconfirmedWrite {
+                        if !connection.isClosed { try? await connection.close() }
+                    } else {
+                        _ = try? await execute(PostgresQuery(unsafeSQL: "ROLLBACK"))
+                    }
+                    throw error
+                }
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
     /// How often a statement that may be sent again (``mayRetry(_:after:)``) is, when the
     /// connection it was given is gone: a restart ends every connection of the pool at once.
     static let retriesOnLostConnection = 2

@@ -177,6 +177,33 @@ final class SQLiteExecutor: SQLExecutor {
         }
     }
 
+    func atomically(_ steps: [TransactionStep]) async throws -> [[any StoredRow]]? {
+        // The whole transaction runs on the connection's thread, as a migration does: the write
+        // lock (BEGIN IMMEDIATE, waiting under the busy timeout) is held for SQLite's work alone.
+        let results = try await onConnectionThread { connection -> [[SQLiteStoredRow]]? in
+            _ = try connection.runWaiting(StoreQuery("BEGIN IMMEDIATE"))
+            do {
+                var results: [[SQLiteStoredRow]] = []
+                for step in steps {
+                    let rows = try connection.runWaiting(step.query)
+                    if step.needsRow, rows.isEmpty {
+                        _ = try connection.runWaiting(StoreQuery("ROLLBACK"))
+                        return nil
+                    }
+                    results.append(rows)
+                }
+                _ = try connection.runWaiting(StoreQuery("COMMIT"))
+                return results
+            } catch {
+                _ = try? connection.runWaiting(StoreQuery("ROLLBACK"))
+                throw error
+            }
+        }
+        inlineStreak.store(0, ordering: .relaxed)
+        checkpointWhenDue()
+        return results
+    }
+
     /// Runs `body` with the connection on the connection's own thread, at once and whole.
     private func onConnectionThread<Value: Sendable>(
         _ body: @escaping @Sendable (inout SQLiteConnectionHandle) throws -> Value

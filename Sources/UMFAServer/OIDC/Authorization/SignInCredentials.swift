@@ -23,6 +23,13 @@ struct SignInCredentials: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
 
+    /// How long a revoked refresh-token family stays marked: long enough for any access token
+    /// or refresh token of it to have expired.
+    static var familyMarkLifetime: TimeInterval {
+        TimeInterval(
+            max(OAuthClientSettings.refreshTokenTTL.upperBound, OAuthClientSettings.accessTokenTTL.upperBound))
+    }
+
     /// Whether the passkey that made `signIn` is still registered to its user.
     func isRegistered(_ signIn: SignIn, in applicationID: UUID) async throws -> Bool {
         try await isRegistered(credentialID: signIn.credentialID, userID: signIn.userID, in: applicationID)
@@ -49,12 +56,10 @@ struct SignInCredentials: Sendable {
         in applicationID: UUID, userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String
     ) async {
         let now = self.now()
-        // Long enough for any access token or refresh token of the families to have expired.
-        let longest = max(OAuthClientSettings.refreshTokenTTL.upperBound, OAuthClientSettings.accessTokenTTL.upperBound)
         do {
             let revoked = try await store.revokeOAuthGrants(
                 applicationID: applicationID, subject: userID, credentialID: credentialID, at: now,
-                markedUntil: now.addingTimeInterval(TimeInterval(longest)))
+                markedUntil: now.addingTimeInterval(Self.familyMarkLifetime))
             // Nothing signed in with it (a passkey used only on the device routes): nothing to record.
             guard revoked != OAuthGrantRevocation() else { return }
             await audit.record(

@@ -18,8 +18,8 @@ import UMFAStorage
 ///   and a template's is not inherited.
 enum ClientRegistrationRules {
     /// Scopes only an admin-made client is granted (docs/oidc-provider.md): `umfa:passkeys` lets
-    /// a token list, rename and delete the user's passkeys.
-    static let firstPartyOnlyScopes: Set = [PasskeyManagementAccess.scope]
+    /// a token list, rename and delete the user's passkeys, `umfa:account` delete the account.
+    static let firstPartyOnlyScopes: Set = [PasskeyManagementAccess.scope, PasskeyManagementAccess.accountScope]
 
     /// Whether `scope` is one no self-registered client is granted.
     static func isFirstPartyOnly(_ scope: String) -> Bool { firstPartyOnlyScopes.contains(scope) }

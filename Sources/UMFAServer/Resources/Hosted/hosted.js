@@ -25,6 +25,7 @@
     phone: "Your phone number",
     offline_access: "Stay signed in when you are away",
     "umfa:passkeys": "See, rename and remove your passkeys",
+    "umfa:account": "Delete your account",
   };
 
   function show(view) {
