@@ -86,7 +86,7 @@ extension UMFAClient {
 
     /// Deletes the passkey's key file, its enrollment record and the user's out-of-band device
     /// key; `true` when the record is gone.
-    private func forget(_ entry: DeviceEnrollments.Entry, device: Device) -> Bool {
+    func forget(_ entry: DeviceEnrollments.Entry, device: Device) -> Bool {
         if device.isSoftware, let id = Base64URL.decode(entry.credentialId) { try? device.store.delete(id: id) }
         DeviceSigningKeys(config: config).remove(applicationId: entry.applicationId, userId: entry.userId)
         do throws(ZSMError) {

@@ -17,6 +17,10 @@ public protocol RelyingParty: Sendable {
         -> CeremonyOutcome
     /// Removes the credential that signed `credential` (an assertion over a fresh challenge).
     func unenroll(userId: String, credential: AuthenticationResponseJSON) async throws(ZSMError) -> CeremonyOutcome
+    /// Deletes `userId`'s whole account with `loginToken`, a fresh login token of theirs
+    /// (docs/contract.md §8: `DELETE /api/umfa/me`). A relying party that does not offer it throws
+    /// ``ZSMError/Code/invalidConfiguration`` (the default).
+    func deleteAccount(userId: String, loginToken: String) async throws(ZSMError)
 }
 
 /// Options from the relying party, with the trace id of the request that produced them.
@@ -50,5 +54,12 @@ public struct CeremonyOutcome: Sendable, Hashable {
         self.credentialId = credentialId
         self.token = token
         self.traceId = traceId
+    }
+}
+
+extension RelyingParty {
+    /// Account deletion is not offered: ``ZSMError/Code/invalidConfiguration``.
+    public func deleteAccount(userId: String, loginToken: String) async throws(ZSMError) {
+        throw ZSMError(.invalidConfiguration, "this relying party does not delete accounts")
     }
 }

@@ -77,6 +77,37 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
             userId: answer.userID, credentialId: answer.credentialID, token: nil, traceId: answer.traceID)
     }
 
+    /// `DELETE /api/umfa/me` with the login token; sent once (a deletion is not repeated), 204
+    /// expected.
+    public func deleteAccount(userId: String, loginToken: String) async throws(ZSMError) {
+        let traceID = UUID().uuidString.lowercased()
+        var request = try request(.deleteMyAccount)
+        request.setValue("Bearer \(loginToken)", forHTTPHeaderField: "Authorization")
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await transport.send(request)
+        } catch let failure as any HTTPTransportFailure {
+            throw failure.zsmError
+        } catch {
+            throw ZSMError(.networkError, "cannot reach \(config.hostURL.host ?? "the server")", traceId: traceID)
+        }
+        guard response.statusCode == 204 else {
+            throw Self.serverError(status: response.statusCode, data: data, traceID: traceID)
+        }
+    }
+
+    /// A request for `operation` with the configured timeout and headers.
+    func request(_ operation: APIOperation) throws(ZSMError) -> URLRequest {
+        var request = URLRequest(url: try url(of: operation), timeoutInterval: config.timeout)
+        request.httpMethod = operation.method
+        request.setValue(config.applicationEnvironment, forHTTPHeaderField: "X-UMFA-Environment")
+        request.setValue("umfa-swift/\(UMFAVersion.string)", forHTTPHeaderField: "User-Agent")
+        if let consumer = config.consumerId { request.setValue(consumer, forHTTPHeaderField: "X-UMFA-Consumer-Id") }
+        for (name, value) in config.headers { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
     /// Posts JSON and decodes the answer, mapping failures to ``ZSMError``.
     /// - Parameter authorization: makes the `Authorization` value for the request's URL (a
     ///   device proof), when the operation needs one.
@@ -86,15 +117,11 @@ public struct UMFAHTTPRelyingParty: RelyingParty {
     ) async throws(ZSMError) -> Answer {
         let traceID = UUID().uuidString.lowercased()
         let body = makeBody(traceID)
-        let url = try url(of: operation)
-        var request = URLRequest(url: url, timeoutInterval: config.timeout)
-        request.httpMethod = operation.method
+        var request = try request(operation)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(config.applicationEnvironment, forHTTPHeaderField: "X-UMFA-Environment")
-        request.setValue("umfa-swift/\(UMFAVersion.string)", forHTTPHeaderField: "User-Agent")
-        if let consumer = config.consumerId { request.setValue(consumer, forHTTPHeaderField: "X-UMFA-Consumer-Id") }
-        for (name, value) in config.headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let authorization { request.setValue(try authorization(url), forHTTPHeaderField: "Authorization") }
+        if let authorization, let url = request.url {
+            request.setValue(try authorization(url), forHTTPHeaderField: "Authorization")
+        }
         do {
             request.httpBody = try JSONEncoder().encode(body)
         } catch {
