@@ -43,6 +43,9 @@ struct ServerComposition: Sendable {
         let mutualTLSAliasURL: String?
         /// How long one webhook delivery may take.
         let webhookTimeout: Duration
+        /// The mail server; `nil` when mail is off.
+        let mail: MailSettings?
+        let mailTemplates: MailTemplates
     }
 
     // Shared by several features.
@@ -70,6 +73,11 @@ struct ServerComposition: Sendable {
     let webhooks: Webhooks
     /// Delivers the webhook outbox, a service of the application's service group.
     let webhookDispatcher: WebhookDispatcher
+
+    // Mail.
+    let mailer: Mailer
+    /// Sends the mail outbox, a service of the application's service group when mail is on.
+    let mailDispatcher: MailDispatcher?
 
     // Self-service, recovery and profiles.
     let selfService: SelfServiceService
@@ -135,6 +143,14 @@ struct ServerComposition: Sendable {
         webhookDispatcher = WebhookDispatcher(
             store: store, webhooks: webhooks, sealed: inputs.sealed, metrics: inputs.metrics, logger: inputs.logger,
             now: now, timeout: inputs.webhookTimeout)
+        mailer = Mailer(
+            settings: inputs.mail, templates: inputs.mailTemplates, store: store, sealed: inputs.sealed,
+            logger: inputs.logger, now: now)
+        mailDispatcher = inputs.mail.map {
+            MailDispatcher(
+                settings: $0, store: store, sealed: inputs.sealed, metrics: inputs.metrics, logger: inputs.logger,
+                now: now)
+        }
         deviceProofs = DeviceProofCheck(store: store, abuse: inputs.abuse, publicURL: inputs.publicURL, now: now)
         outOfBand = OutOfBandService(
             store: store, apiKeys: apiKeys, ceremonies: ceremonies, registration: registration,

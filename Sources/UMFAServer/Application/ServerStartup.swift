@@ -36,7 +36,8 @@ extension ServerComposition {
                 metrics: metrics, validationCache: validationCache,
                 mutualTLSAnchors: configuration.mutualTLS.trustAnchors,
                 mutualTLSAliasURL: configuration.tls?.aliasBaseURL(publicURL: publicURL),
-                webhookTimeout: configuration.webhookTimeout))
+                webhookTimeout: configuration.webhookTimeout, mail: configuration.mail,
+                mailTemplates: try MailTemplates(directory: configuration.mail?.templatesDirectory)))
         report.openApplications = try await store.applications().filter { $0.enrollmentPolicy == .open }.map {
             "\($0.name) (\($0.id.uuidString.lowercased()))"
         }

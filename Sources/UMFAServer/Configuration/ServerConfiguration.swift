@@ -83,6 +83,8 @@ package struct ServerConfiguration: Sendable {
     package var webhookTimeout: Duration = .seconds(10)
     /// Client certificates (RFC 8705): a trusted proxy's header and the `tls_client_auth` CAs.
     package var mutualTLS = MutualTLSSettings()
+    /// The mail server (`UMFA_SMTP_URL` and its companions); `nil` turns mail features off.
+    package var mail: MailSettings?
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
     package var attestationAnchors = AttestationTrustAnchors.wellKnown()
@@ -128,6 +130,8 @@ package struct ServerConfiguration: Sendable {
         abuseLimits = try AbuseLimits.from(settings)
         trustForwardedFor = try settings.flag(.trustForwardedFor) ?? trustForwardedFor
         mutualTLS = try MutualTLSSettings.from(settings)
+        mail = try MailSettings.from(settings) ?? mail
+        if let mail { _ = try MailTemplates(directory: mail.templatesDirectory) }
         metricsToken = settings.string(.metricsToken) ?? metricsToken
         if let url = settings.string(.publicURL) { publicURL = try Self.checkedPublicURL(url) }
         idleTimeout = try settings.duration(.idleTimeoutSeconds, seconds: 0.001...3600) ?? idleTimeout

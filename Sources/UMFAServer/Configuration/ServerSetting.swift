@@ -73,6 +73,17 @@ package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case hstsMaxAgeSeconds = "UMFA_HSTS_MAX_AGE_SECONDS"
     /// Whether HSTS covers the host's subdomains too (`includeSubDomains`); off when unset.
     case hstsIncludeSubdomains = "UMFA_HSTS_INCLUDE_SUBDOMAINS"
+    /// The mail server (`smtp://host:port`, `smtps://…` for implicit TLS; `?starttls=required`,
+    /// `?ca_file=PATH`); mail features are off without it.
+    case smtpURL = "UMFA_SMTP_URL"
+    /// The mail server's user, when the URL does not name one.
+    case smtpUsername = "UMFA_SMTP_USERNAME"
+    /// The mail server's password, when the URL does not give one (never logged).
+    case smtpPassword = "UMFA_SMTP_PASSWORD"
+    /// The sender of UMFA's mail (`UMFA <no-reply@example.com>` or a bare address).
+    case mailFrom = "UMFA_MAIL_FROM"
+    /// A directory of message templates that replace the built-in ones (`<name>.txt`).
+    case mailTemplates = "UMFA_MAIL_TEMPLATES"
 
     /// The environment variable's name (`UMFA_LIMIT_OPTIONS_REQUESTS`).
     package var environmentName: String { rawValue }

@@ -17,6 +17,8 @@ struct SealedSecrets: Sendable {
         case transactionToken
         /// An out-of-band dispatch token, handed to the device that fetches pending approvals.
         case dispatchToken
+        /// A message in the mail outbox (it may hold a code or a link).
+        case mailMessage
 
         var context: String {
             switch self {
@@ -24,6 +26,7 @@ struct SealedSecrets: Sendable {
             case .webhookSecret: "umfa-webhook-secret"
             case .transactionToken: "umfa-oob-token"
             case .dispatchToken: "umfa-oob-dispatch-token"
+            case .mailMessage: "umfa-mail-message"
             }
         }
     }

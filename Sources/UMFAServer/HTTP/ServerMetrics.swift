@@ -81,6 +81,20 @@ struct ServerMetrics: StoreQueryObserver {
         ).increment()
     }
 
+    /// A mail delivery ended: `sent`, `retried` or `dropped`.
+    func mail(_ outcome: String) {
+        registry.makeCounter(
+            descriptor: Self.name("mail_deliveries", "total", "Mail delivery attempts by outcome"),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
+    /// How many messages wait in the mail outbox, as last read.
+    func mailPending(_ count: Int) {
+        registry.makeGauge(descriptor: Self.name("mail_outbox", "messages", "Messages waiting in the mail outbox"))
+            .set(Int64(count))
+    }
+
     func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool) {
         statements.metric(statement.label) {
             registry.makeDurationHistogram(

@@ -28,8 +28,8 @@ struct WebhookDispatcher: Service {
     var timeout: Duration = .seconds(10)
     var interval: Duration = .seconds(1)
 
-    /// Seconds to wait after the n-th failed attempt.
-    static let backoff: [TimeInterval] = [5, 15, 60, 300, 900, 3600, 3 * 3600, 6 * 3600]
+    /// Seconds to wait after the n-th failed attempt: the outboxes' schedule.
+    static let backoff = OutboxRetry.backoff
 
     func run() async throws {
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)

@@ -9,7 +9,7 @@ package protocol AccountDeletionStore: Sendable {
     /// schema's cascades); every OAuth grant with the user as subject (SSO sessions, codes,
     /// refresh tokens, consents), their families' access tokens marked revoked until
     /// ``AccountDeletionRecord/tokensMarkedUntil``; the user's out-of-band transactions,
-    /// challenges and enrollment tokens. Written: the audit event and, when given, the webhook
+    /// challenges, enrollment tokens, pending email verification and unsent mail. Written: the audit event and, when given, the webhook
     /// delivery. `false`, with nothing changed, when there is no such user.
     func deleteAccount(_ deletion: AccountDeletionRecord) async throws -> Bool
 }
@@ -65,6 +65,7 @@ extension StoreQueries {
                 query: StoreQuery("DELETE FROM challenges WHERE application_id = ? AND user_id = ?", owner)),
             TransactionStep(
                 query: StoreQuery("DELETE FROM enrollment_tokens WHERE application_id = ? AND user_id = ?", owner)),
+            TransactionStep(query: StoreQuery("DELETE FROM mail_outbox WHERE application_id = ? AND user_id = ?", owner)),
             TransactionStep(query: insertAuditEvent(deletion.auditEvent)),
         ]
         if let webhook = deletion.webhook { steps.append(TransactionStep(query: enqueueWebhook(webhook))) }

@@ -19,7 +19,7 @@ enum Schema {
         }
     }
 
-    /// The migrations written by hand, versions 1 to 15.
+    /// The migrations written by hand, versions 1 to 16.
     private static let written: [[String]] = [
         [
             """
@@ -307,5 +307,25 @@ enum Schema {
             // members and UMFA's own, by their wire names), beside the columns that identify it
             // and hold its secrets: each setting is declared once, in the contract.
         ] + ClientSettingsMigration.statements,
+        [
+            // 16: mail (docs/operators/mail.md). The outbox every instance sends from, each
+            // message sealed with the master key (it may hold a code or a link); and each user's
+            // pending email verification, its code by SHA-256, gone with the user.
+            """
+            CREATE TABLE mail_outbox (
+                id TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                user_id TEXT, recipient TEXT NOT NULL, sealed_message TEXT NOT NULL, attempts BIGINT NOT NULL,
+                next_attempt_at BIGINT NOT NULL, created_at BIGINT NOT NULL, last_error TEXT)
+            """,
+            "CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at)",
+            """
+            CREATE TABLE email_verifications (
+                application_id TEXT NOT NULL, user_id TEXT NOT NULL, email TEXT NOT NULL, code_hash TEXT NOT NULL,
+                attempts_left BIGINT NOT NULL, sent_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+                PRIMARY KEY (application_id, user_id),
+                FOREIGN KEY (application_id, user_id) REFERENCES users(application_id, user_id) ON DELETE CASCADE)
+            """,
+        ],
     ]
 }

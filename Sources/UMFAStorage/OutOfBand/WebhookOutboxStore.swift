@@ -64,31 +64,6 @@ extension StoreQueries {
                 .date(d.nextAttemptAt), .date(d.createdAt), d.lastError.map { .text($0) } ?? .null,
             ])
     }
-
-    static func claimDueWebhooks(at now: Date, leaseUntil: Date, limit: Int) -> StoreQuery {
-        // The outer condition is checked again on each row as it is locked (PostgreSQL), so of two
-        // instances that picked the same ids only the first moves them.
-        StoreQuery(
-            """
-            UPDATE webhook_outbox SET next_attempt_at = ?
-            WHERE id IN (SELECT id FROM webhook_outbox WHERE next_attempt_at <= ?
-                         ORDER BY next_attempt_at, id LIMIT ?)
-                AND next_attempt_at <= ?
-            RETURNING *
-            """,
-            [.date(leaseUntil), .date(now), .integer(Int64(limit)), .date(now)])
-    }
-
-    static func rescheduleWebhook(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
-        -> StoreQuery
-    {
-        StoreQuery(
-            """
-            UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, last_error = ?
-            WHERE id = ? AND next_attempt_at = ?
-            """,
-            [.integer(Int64(attempts)), .date(nextAttemptAt), .text(error), .text(id), .date(claimedUntil)])
-    }
 }
 
 extension WebhookDeliveryRecord {
@@ -106,21 +81,22 @@ extension SQLStore {
     }
 
     func claimDueWebhooks(at now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
-        try await executor.rows(StoreQueries.claimDueWebhooks(at: now, leaseUntil: leaseUntil, limit: limit))
+        try await executor.rows(StoreQueries.claimDue(in: .webhooks, at: now, leaseUntil: leaseUntil, limit: limit))
             .map(WebhookDeliveryRecord.init(row:))
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
     func deleteWebhook(id: String) async throws {
-        _ = try await executor.rows(StoreQuery("DELETE FROM webhook_outbox WHERE id = ?", [.text(id)]))
+        _ = try await executor.rows(StoreQueries.removeFromOutbox(.webhooks, id: id))
     }
 
     func rescheduleWebhook(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
         async throws
     {
         _ = try await executor.rows(
-            StoreQueries.rescheduleWebhook(
-                id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt, error: error))
+            StoreQueries.reschedule(
+                in: .webhooks, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
+                error: error))
     }
 
     func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord] {

@@ -127,7 +127,8 @@ final class FeaturePorts: Sendable {
                 adminToken: AdminToken(hash: Secrets.hash(adminToken)), challengeLifetime: 300, now: now,
                 logger: logger, abuse: abuse, attestationAnchors: .wellKnown(), approvalDispatchers: [],
                 publicURL: Self.publicURL, metrics: metrics, validationCache: validationCache, mutualTLSAnchors: [],
-                mutualTLSAliasURL: nil, webhookTimeout: .seconds(5)))
+                mutualTLSAliasURL: nil, webhookTimeout: .seconds(5), mail: nil,
+                mailTemplates: try! MailTemplates(directory: nil)))
     }
 
     // MARK: Seeding
