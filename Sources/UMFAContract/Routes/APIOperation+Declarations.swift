@@ -241,6 +241,12 @@ extension APIOperation {
         case .deleteMyCredential:
             .delete("/api/umfa/me/credentials/{credential_id}", access: .loginToken, answer: RemovedResponse.self)
         case .deleteMyAccount: .delete("/api/umfa/me", access: .loginToken, status: 204)
+        case .sendMyEmailVerification:
+            .post("/api/umfa/me/email/verification", access: .loginToken, answer: EmailVerificationResponse.self)
+        case .verifyMyEmail:
+            .post(
+                "/api/umfa/me/email/verify", access: .loginToken, body: EmailVerifyRequest.self,
+                answer: EmailVerificationResponse.self)
         case .createMyRecoveryCodes:
             .post("/api/umfa/me/recovery-codes", access: .loginToken, status: 201, answer: RecoveryCodesResponse.self)
         case .countMyRecoveryCodes:

@@ -650,6 +650,22 @@ extension APIOperation {
                 parameters: [.shared(.traceID)],
                 success: "Deleted; the user's tokens end at once",
                 statuses: [401, 403, 404, 429, 503])
+        case .sendMyEmailVerification:
+            OperationDoc(
+                summary:
+                    "Mail a new six-digit code to the signed-in user's unverified email address (10 minutes, 5 attempts; at most one a minute)",
+                security: [["loginToken": []], ["accountAccessToken": []]],
+                parameters: [.shared(.traceID)],
+                success:
+                    "The address and when the code stops working; email_verified true, and no mail, when it is verified already",
+                statuses: [401, 403, 404, 409, 429, 503])
+        case .verifyMyEmail:
+            OperationDoc(
+                summary: "Verify the signed-in user's email address with the mailed code",
+                security: [["loginToken": []], ["accountAccessToken": []]],
+                parameters: [.shared(.traceID)],
+                success: "The address, now verified",
+                statuses: [400, 401, 403, 404, 408, 409, 413, 429, 503])
         case .createMyRecoveryCodes:
             OperationDoc(
                 summary: "New recovery codes for the signed-in user (replacing earlier ones)",

@@ -72,6 +72,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case renameMyCredential
     case deleteMyCredential
     case deleteMyAccount
+    case sendMyEmailVerification
+    case verifyMyEmail
     case createMyRecoveryCodes
     case countMyRecoveryCodes
     case recoverAccount

@@ -81,6 +81,7 @@ struct ServerComposition: Sendable {
 
     // Self-service, recovery and profiles.
     let selfService: SelfServiceService
+    let emailVerification: EmailVerification
     let recoveryCodes: RecoveryCodeService
     let userProfiles: UserProfileService
 
@@ -168,18 +169,21 @@ struct ServerComposition: Sendable {
             enrollmentTokens: enrollmentTokens,
             abuse: inputs.abuse, audit: audit, now: now)
 
+        let emailCodes = EmailCodes(store: store, mailer: mailer, serverSecret: inputs.serverSecret, now: now)
         provider = OpenIDProvider(
             store: store, tokens: inputs.tokens, signIns: signIns, userProfiles: userProfiles,
-            authentication: authentication, registration: registration, outOfBand: outOfBand, audit: audit,
+            authentication: authentication, registration: registration, outOfBand: outOfBand, emailCodes: emailCodes,
+            audit: audit,
             refusals: refusals, abuse: inputs.abuse, sealed: inputs.sealed, serverSecret: inputs.serverSecret,
             attestationAnchors: inputs.attestationAnchors, mutualTLSAnchors: inputs.mutualTLSAnchors,
             metrics: inputs.metrics, logger: inputs.logger, publicURL: inputs.publicURL, now: now)
         issuers = IssuerDirectory(records: StoreIssuerRecords(store: store), publicURL: inputs.publicURL)
         logout = LogoutService(
             store: store, tokens: inputs.tokens, signIns: signIns, serverSecret: inputs.serverSecret, now: now)
+        let meAccess = PasskeyManagementAccess(provider: provider, loginTokens: loginTokens)
         selfService = SelfServiceService(
-            access: PasskeyManagementAccess(provider: provider, loginTokens: loginTokens), store: store, audit: audit,
-            signIns: signIns, accounts: accounts)
+            access: meAccess, store: store, audit: audit, signIns: signIns, accounts: accounts)
+        emailVerification = EmailVerification(access: meAccess, codes: emailCodes, audit: audit)
 
         admin = AdminService(
             store: store, tokens: inputs.tokens, webhooks: webhooks, signIns: signIns, recoveryCodes: recoveryCodeSets,

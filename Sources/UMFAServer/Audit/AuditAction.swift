@@ -6,6 +6,8 @@ enum AuditAction: String, Sendable, CaseIterable {
     case credentialRenamed = "credential.renamed"
     case credentialDeleted = "credential.deleted"
     case userDeleted = "user.deleted"
+    case emailVerified = "email.verified"
+    case emailVerificationFailed = "email.verification_failed"
     case recoveryCodesCreated = "recovery.codes_created"
     case recoveryUsed = "recovery.used"
     case recoveryFailed = "recovery.failed"

@@ -141,6 +141,8 @@ struct Routes {
                 try await features.selfService.delete(values: $0, caller: $1)
             }
         case .deleteMyAccount: return route.empty(features.selfService.deleteAccount)
+        case .sendMyEmailVerification: return route.plain(features.emailVerification.send)
+        case .verifyMyEmail: return route.jsonWithPath(features.emailVerification.verify)
         case .createMyRecoveryCodes:
             return route.plain {
                 try await features.recoveryCodes.createMine(caller: $1)

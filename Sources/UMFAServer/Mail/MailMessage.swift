@@ -75,7 +75,8 @@ struct MailMessage: Sendable, Equatable {
     /// `text` with CRLF line ends and each line that starts with `.` given one more (RFC 5321
     /// §4.5.2), ending in CRLF.
     static func dotStuffed(_ text: String) -> String {
-        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
         return lines.map { ($0.hasPrefix(".") ? "." : "") + $0 + "\r\n" }.joined()
     }

@@ -20,11 +20,15 @@ struct MailTemplates: Sendable {
         let body: String
     }
 
-    private let templates: [Name: Template]
+    /// The operator's replacements.
+    private let replaced: [Name: Template]
+
+    /// The built-in templates.
+    init() { replaced = [:] }
 
     /// The built-in templates, with those of `directory` in their place.
     init(directory: String?) throws {
-        var templates = Self.builtIn
+        var replaced: [Name: Template] = [:]
         if let directory {
             for name in Name.allCases {
                 let path = (directory as NSString).appendingPathComponent(name.rawValue + ".txt")
@@ -32,17 +36,18 @@ struct MailTemplates: Sendable {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8), let parsed = Self.parse(text)
                 else {
                     throw ConfigurationError(
-                        "UMFA_MAIL_TEMPLATES: \(path) must start with a line \"Subject: …\", then an empty line and the body")
+                        "UMFA_MAIL_TEMPLATES: \(path) must start with a line \"Subject: …\", then an empty line and the body"
+                    )
                 }
-                templates[name] = parsed
+                replaced[name] = parsed
             }
         }
-        self.templates = templates
+        self.replaced = replaced
     }
 
     /// `name` with `values` in its placeholders; a placeholder without a value stays empty.
     func render(_ name: Name, _ values: [String: String]) -> Template {
-        let template = templates[name] ?? Self.builtIn[name]!
+        let template = replaced[name] ?? Self.builtIn(name)
         func fill(_ text: String) -> String {
             var result = ""
             var rest = Substring(text)
@@ -70,56 +75,65 @@ struct MailTemplates: Sendable {
         return Template(subject: subject, body: String(normalized[end.upperBound...]))
     }
 
-    static let builtIn: [Name: Template] = [
-        .emailVerification: Template(
-            subject: "Confirm your email address for {{application}}",
-            body: """
-                Your code to confirm {{email}} for {{application}}:
+    /// The text UMFA sends when the operator did not replace it.
+    static func builtIn(_ name: Name) -> Template {
+        switch name {
+        case .emailVerification:
+            Template(
+                subject: "Confirm your email address for {{application}}",
+                body: """
+                    Your code to confirm {{email}} for {{application}}:
 
-                    {{code}}
+                        {{code}}
 
-                It works for 10 minutes. If you did not ask for it, you can ignore this mail.
+                    It works for 10 minutes. If you did not ask for it, you can ignore this mail.
 
-                """),
-        .passkeyAdded: Template(
-            subject: "A passkey was added to your {{application}} account",
-            body: """
-                The passkey "{{passkey}}" was added to your {{application}} account on {{time}}.
+                    """)
+        case .passkeyAdded:
+            Template(
+                subject: "A passkey was added to your {{application}} account",
+                body: """
+                    The passkey "{{passkey}}" was added to your {{application}} account on {{time}}.
 
-                If this was not you, remove it from your account and contact {{application}}.
+                    If this was not you, remove it from your account and contact {{application}}.
 
-                """),
-        .passkeyRemoved: Template(
-            subject: "A passkey was removed from your {{application}} account",
-            body: """
-                The passkey "{{passkey}}" was removed from your {{application}} account on {{time}}.
+                    """)
+        case .passkeyRemoved:
+            Template(
+                subject: "A passkey was removed from your {{application}} account",
+                body: """
+                    The passkey "{{passkey}}" was removed from your {{application}} account on {{time}}.
 
-                If this was not you, contact {{application}}.
+                    If this was not you, contact {{application}}.
 
-                """),
-        .recoveryCodesUsed: Template(
-            subject: "A recovery code of your {{application}} account was used",
-            body: """
-                A recovery code of your {{application}} account was used on {{time}} to add a new passkey.
+                    """)
+        case .recoveryCodesUsed:
+            Template(
+                subject: "A recovery code of your {{application}} account was used",
+                body: """
+                    A recovery code of your {{application}} account was used on {{time}} to add a new passkey.
 
-                If this was not you, contact {{application}}.
+                    If this was not you, contact {{application}}.
 
-                """),
-        .recoveryCodesCreated: Template(
-            subject: "New recovery codes for your {{application}} account",
-            body: """
-                New recovery codes were made for your {{application}} account on {{time}}; the earlier ones no longer work.
+                    """)
+        case .recoveryCodesCreated:
+            Template(
+                subject: "New recovery codes for your {{application}} account",
+                body: """
+                    New recovery codes were made for your {{application}} account on {{time}}; the earlier ones no longer work.
 
-                If this was not you, contact {{application}}.
+                    If this was not you, contact {{application}}.
 
-                """),
-        .emailChanged: Template(
-            subject: "The email address of your {{application}} account changed",
-            body: """
-                The email address of your {{application}} account was changed from this address on {{time}}.
+                    """)
+        case .emailChanged:
+            Template(
+                subject: "The email address of your {{application}} account changed",
+                body: """
+                    The email address of your {{application}} account was changed from this address on {{time}}.
 
-                If this was not you, contact {{application}}.
+                    If this was not you, contact {{application}}.
 
-                """),
-    ]
+                    """)
+        }
+    }
 }

@@ -165,8 +165,10 @@ final class SMTPConnection: Sendable {
         if let caFile = settings.caFile {
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
         }
+        // An IP address is checked against the certificate's IP addresses; only a name goes in SNI.
+        let isAddress = settings.host.contains(":") || settings.host.allSatisfy { $0.isNumber || $0 == "." }
         return try NIOSSLClientHandler(
-            context: try NIOSSLContext(configuration: configuration), serverHostname: settings.host)
+            context: try NIOSSLContext(configuration: configuration), serverHostname: isAddress ? nil : settings.host)
     }
 
     /// The next reply.

@@ -22,6 +22,8 @@ struct OpenIDProvider: Sendable {
     let authentication: AuthenticationService
     let registration: RegistrationService
     let outOfBand: OutOfBandService
+    /// Mails a new account's email verification code.
+    let emailCodes: EmailCodes
     let audit: AuditLog
     let refusals: RefusalTrail
     let abuse: AbuseGuard

@@ -65,7 +65,8 @@ extension StoreQueries {
                 query: StoreQuery("DELETE FROM challenges WHERE application_id = ? AND user_id = ?", owner)),
             TransactionStep(
                 query: StoreQuery("DELETE FROM enrollment_tokens WHERE application_id = ? AND user_id = ?", owner)),
-            TransactionStep(query: StoreQuery("DELETE FROM mail_outbox WHERE application_id = ? AND user_id = ?", owner)),
+            TransactionStep(
+                query: StoreQuery("DELETE FROM mail_outbox WHERE application_id = ? AND user_id = ?", owner)),
             TransactionStep(query: insertAuditEvent(deletion.auditEvent)),
         ]
         if let webhook = deletion.webhook { steps.append(TransactionStep(query: enqueueWebhook(webhook))) }

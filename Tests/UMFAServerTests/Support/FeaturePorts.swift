@@ -128,7 +128,7 @@ final class FeaturePorts: Sendable {
                 logger: logger, abuse: abuse, attestationAnchors: .wellKnown(), approvalDispatchers: [],
                 publicURL: Self.publicURL, metrics: metrics, validationCache: validationCache, mutualTLSAnchors: [],
                 mutualTLSAliasURL: nil, webhookTimeout: .seconds(5), mail: nil,
-                mailTemplates: try! MailTemplates(directory: nil)))
+                mailTemplates: MailTemplates()))
     }
 
     // MARK: Seeding

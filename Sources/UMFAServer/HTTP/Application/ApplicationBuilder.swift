@@ -67,7 +67,8 @@ package func buildApplication(configuration: ServerConfiguration, logger: Logger
                     auditRetention: configuration.auditRetention),
                 AbuseSweep(abuse: features.abuse, logger: logger),
                 features.webhookDispatcher,
-            ] + (features.mailDispatcher.map { [$0] } ?? []) + listeners.services(router: router, logger: logger), logger: logger)
+            ] + (features.mailDispatcher.map { [$0] } ?? []) + listeners.services(router: router, logger: logger),
+            logger: logger)
         return (app, report)
     } catch {
         try? await store.close()

@@ -13,6 +13,8 @@ struct InteractionService: Sendable {
     let sessions: SSOSessions
     let authentication: AuthenticationService
     let registration: RegistrationService
+    /// Mails a new account's email verification code.
+    let emailCodes: EmailCodes
     let store: any CredentialStore & UserProfileStore & OAuthClientStore
     let abuse: AbuseGuard
     let now: @Sendable () -> Date
@@ -101,8 +103,8 @@ struct InteractionService: Sendable {
     }
 
     /// Checks the new passkey and stores it with its user and profile, all or nothing (the
-    /// email address stays unique: 409 when another sign-up took it meanwhile); starts the SSO
-    /// session.
+    /// email address stays unique: 409 when another sign-up took it meanwhile); mails the code
+    /// that verifies the address (when the server sends mail); starts the SSO session.
     func createAccountVerify(_ request: InteractionCreateAccountVerifyRequest, caller: Caller) async throws -> Step {
         var state = try await interaction(request.interaction)
         guard let account = state.payload.pendingAccount, let userHandle = account.userHandleBytes else {
@@ -120,6 +122,7 @@ struct InteractionService: Sendable {
             credentialID: registered.credential.credentialID)
         state.payload.pendingAccount = nil
         state.payload.signIn = signIn
+        await emailCodes.startAfterSignUp(issuer.application, userID: account.userID)
         return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
     }
 

@@ -103,8 +103,8 @@ struct OAuthComposition: Sendable {
     func interactions(flowKey: String? = nil) -> InteractionService {
         InteractionService(
             flow: authorizationFlow, sessions: sessions, authentication: provider.authentication,
-            registration: provider.registration, store: provider.store, abuse: provider.abuse, now: provider.now,
-            issuer: issuer, flowKey: flowKey)
+            registration: provider.registration, emailCodes: provider.emailCodes, store: provider.store,
+            abuse: provider.abuse, now: provider.now, issuer: issuer, flowKey: flowKey)
     }
 
     /// The API-driven flow bound to the flow token's key `flowKey`.
