@@ -25,7 +25,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from requests_oauth2client import ClientSecretBasic, OAuth2Client
 
-from support import ADMIN_TOKEN, Device, free_port
+from support import ADMIN_TOKEN, Device, VirtualAuthenticator, free_port
 from test_oauth_code_flow import Browser
 from tls_support import make_pki
 
@@ -254,3 +254,49 @@ def test_a_bad_mail_setting_stops_the_start_with_a_clear_error(serve):
         assert server.wait_exit() != 0
         assert words in server.stderr, (env, server.stderr)
         assert "s3cret" not in server.stderr
+
+
+def test_security_notices_reach_the_verified_address_only(serve, authenticator, umfa, write_json, tmp_path, pki):
+    smtp = MailServer(pki)
+    try:
+        server = serve(env=mail_env(smtp.port, pki.ca))
+        user_id = f"eve-{uuid.uuid4().hex[:8]}"
+        old, new = f"{user_id}@example.com", f"{user_id}.new@example.com"
+        laptop = Device(server, authenticator, server.app_id)
+        phone = Device(server, VirtualAuthenticator(umfa, write_json, tmp_path / "phone"), server.app_id)
+        laptop.register(user_id, uv=True)
+
+        def profile(**fields):
+            answer = server.request("PATCH", f"/api/umfa/users/{user_id}/profile",
+                                    {"application_id": server.app_id, **fields}, bearer=server.api_key)
+            assert answer.status_code == 200, answer.text
+
+        # Unverified: nobody is told (the address may not be the user's).
+        profile(email=old)
+        server.ok("POST", "/api/umfa/me/recovery-codes", status=201, bearer=laptop.login(user_id)["token"])
+        # Verified (the backend vouches for it): each security event is told, by mail.
+        profile(email_verified=True)
+        phone_id = phone.register(user_id, uv=True, token=laptop.login(user_id)["token"])["credential_id"]
+        token = laptop.login(user_id)["token"]
+        renamed = requests.patch(f"{server.base}/api/umfa/me/credentials/{phone_id}", json={"name": "Eve's phone"},
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert renamed.status_code == 200, renamed.text
+        removed = requests.delete(f"{server.base}/api/umfa/me/credentials/{phone_id}",
+                                  headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert removed.status_code == 200, removed.text
+        server.ok("POST", "/api/umfa/me/recovery-codes", status=201, bearer=token)
+        profile(email=new)
+
+        messages = smtp.wait(4)
+        time.sleep(2)
+        assert len(smtp.messages) == 4, [m["Subject"] for m in smtp.messages]
+        subjects = sorted(m["Subject"] for m in messages)
+        assert any(s.startswith("A passkey was added") for s in subjects), subjects
+        [removed_mail] = [m for m in messages if m["Subject"].startswith("A passkey was removed")]
+        assert "Eve's phone" in removed_mail.get_content()
+        assert any(s.startswith("New recovery codes") for s in subjects), subjects
+        [changed] = [m for m in messages if "email address" in m["Subject"]]
+        assert [a.addr_spec for a in changed["To"].addresses] == [old], "the old address is told"
+        assert all([a.addr_spec for a in m["To"].addresses] == [old] for m in messages)
+    finally:
+        smtp.stop()

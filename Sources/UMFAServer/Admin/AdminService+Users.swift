@@ -52,13 +52,13 @@ extension AdminService {
     /// `DELETE /api/admin/applications/{id}/users/{user_id}/credentials/{credential_id}`.
     func deleteUserCredential(values: RequestValues, caller: Caller) async throws -> RemovedResponse {
         let (application, userID) = try await user(values)
-        let answer = try await CredentialService.delete(
+        let (answer, details) = try await CredentialService.delete(
             store, application: application.id, userID: userID, credentialID: values.path("credential_id"),
-            caller: caller)
+            caller: caller, via: "admin")
         let credentialID = values.path("credential_id").flatMap(Base64URL.decode)
         await audit.record(
             .credentialDeleted, application: application.id, actor: .admin, userID: userID,
-            credentialID: credentialID, caller: caller, details: ["via": .string("admin")])
+            credentialID: credentialID, caller: caller, details: details)
         if let credentialID {
             await signIns.revoke(
                 in: application.id, userID: userID, credentialID: credentialID, actor: .admin, caller: caller,

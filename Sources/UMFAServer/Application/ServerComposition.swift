@@ -109,7 +109,11 @@ struct ServerComposition: Sendable {
     init(_ inputs: Inputs) {
         let store = inputs.store
         let now = inputs.now
-        let audit = AuditLog(store: store, logger: inputs.logger, now: now)
+        let mailer = Mailer(
+            settings: inputs.mail, templates: inputs.mailTemplates, store: store, sealed: inputs.sealed,
+            logger: inputs.logger, now: now)
+        let audit = AuditLog(
+            store: store, logger: inputs.logger, now: now, notices: SecurityNotices(mailer: mailer, store: store))
         let apiKeys = APIKeyAuthentication(store: store, validationCache: inputs.validationCache, abuse: inputs.abuse)
         let loginTokens = LoginTokens(
             tokens: inputs.tokens, store: store, validationCache: inputs.validationCache, now: now)
@@ -144,9 +148,7 @@ struct ServerComposition: Sendable {
         webhookDispatcher = WebhookDispatcher(
             store: store, webhooks: webhooks, sealed: inputs.sealed, metrics: inputs.metrics, logger: inputs.logger,
             now: now, timeout: inputs.webhookTimeout)
-        mailer = Mailer(
-            settings: inputs.mail, templates: inputs.mailTemplates, store: store, sealed: inputs.sealed,
-            logger: inputs.logger, now: now)
+        self.mailer = mailer
         mailDispatcher = inputs.mail.map {
             MailDispatcher(
                 settings: $0, store: store, sealed: inputs.sealed, metrics: inputs.metrics, logger: inputs.logger,
@@ -162,7 +164,7 @@ struct ServerComposition: Sendable {
             store: store, deviceProofs: deviceProofs, sealed: inputs.sealed, publicURL: inputs.publicURL, now: now)
         deviceInformation = DeviceInformationService(store: store, deviceProofs: deviceProofs)
 
-        userProfiles = UserProfileService(apiKeys: apiKeys, store: store, now: now)
+        userProfiles = UserProfileService(apiKeys: apiKeys, store: store, notices: audit.notices, now: now)
         let recoveryCodeSets = RecoveryCodes(store: store, audit: audit, now: now)
         recoveryCodes = RecoveryCodeService(
             store: store, codes: recoveryCodeSets, loginTokens: loginTokens, apiKeys: apiKeys,

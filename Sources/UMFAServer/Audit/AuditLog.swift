@@ -15,6 +15,8 @@ struct AuditLog: Sendable {
     let store: any AuditLogStore
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Mails the owner of an account the notices its events call for; none when `nil`.
+    var notices: SecurityNotices? = nil
 
     /// Records `action`.
     func record(
@@ -34,6 +36,7 @@ struct AuditLog: Sendable {
                     "error.message": .string("\(error)"),
                 ])
         }
+        await notices?.after(event)
     }
 
     /// The event that records `action` at `date`, for a store to write with the change it

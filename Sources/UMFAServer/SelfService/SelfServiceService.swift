@@ -61,10 +61,14 @@ struct SelfServiceService: Sendable {
         let user = try await access.user(caller, values: values)
         let credentialID = try Self.credentialID(values)
         let (applicationID, userID) = (user.application.id, user.userID)
+        // Its name, for the security notice (read before it goes).
+        let name = try await store.credential(applicationID: applicationID, credentialID: credentialID)
+            .flatMap { $0.userID.isSameBytes(as: userID) ? $0.shownName : nil }
         let removed = {
             await audit.record(
                 .credentialDeleted, application: applicationID, actor: .user(userID), userID: userID,
-                credentialID: credentialID, caller: caller, details: ["via": .string("self_service")])
+                credentialID: credentialID, caller: caller,
+                details: ["via": .string("self_service"), "passkey_name": name.map(JSONValue.string) ?? .null])
             await signIns.revoke(
                 in: applicationID, userID: userID, credentialID: credentialID, actor: .user(userID), caller: caller,
                 via: "self_service")
@@ -113,11 +117,17 @@ struct SelfServiceService: Sendable {
     static func view(_ credential: StoredCredential) -> MyCredential {
         let authenticatorName = credential.authenticatorName ?? PasskeyProviders.name(for: credential.aaguid)
         return MyCredential(
-            credentialID: Base64URL.encode(credential.credentialID), name: credential.deviceName ?? authenticatorName,
+            credentialID: Base64URL.encode(credential.credentialID), name: credential.shownName,
             aaguid: AAGUID.string(credential.aaguid), authenticatorName: authenticatorName,
             createdAt: Timestamps.rfc3339(credential.createdAt),
             lastUsedAt: credential.lastUsedAt.map(Timestamps.rfc3339), backupEligible: credential.backupEligible,
             backedUp: credential.backupState, transports: credential.transports, discoverable: credential.discoverable,
             prfEnabled: credential.prfEnabled)
     }
+}
+
+extension StoredCredential {
+    /// The name a person knows the passkey by: the one given at registration, else the
+    /// authenticator's (FIDO metadata, else UMFA's table of passkey providers).
+    var shownName: String? { deviceName ?? authenticatorName ?? PasskeyProviders.name(for: aaguid) }
 }

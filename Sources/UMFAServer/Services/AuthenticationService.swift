@@ -112,7 +112,11 @@ struct AuthenticationService: Sendable {
         {
             await ceremonies.audit.record(
                 .credentialDeleted, application: application.id, actor: .user(request.userID), userID: request.userID,
-                credentialID: outcome.credential.credentialID, caller: caller, details: ["via": .string("unenroll")])
+                credentialID: outcome.credential.credentialID, caller: caller,
+                details: [
+                    "via": .string("unenroll"),
+                    "passkey_name": outcome.credential.shownName.map(JSONValue.string) ?? .null,
+                ])
             await signIns.revoke(
                 in: application.id, userID: request.userID, credentialID: outcome.credential.credentialID,
                 actor: .user(request.userID),

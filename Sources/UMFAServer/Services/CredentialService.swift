@@ -36,13 +36,13 @@ struct CredentialService: Sendable {
     /// `DELETE /api/umfa/users/{user_id}/credentials/{credential_id}`.
     func delete(_ target: Target, caller: Caller) async throws -> RemovedResponse {
         let (application, userID) = try await authorize(target, caller: caller)
-        let answer = try await Self.delete(
+        let (answer, details) = try await Self.delete(
             store, application: application.id, userID: userID, credentialID: target.credentialID,
-            caller: caller)
+            caller: caller, via: "api_key")
         let credentialID = target.credentialID.flatMap(Base64URL.decode)
         await audit.record(
             .credentialDeleted, application: application.id, actor: AuditLog.apiKeyActor(caller), userID: userID,
-            credentialID: credentialID, caller: caller, details: ["via": .string("api_key")])
+            credentialID: credentialID, caller: caller, details: details)
         if let credentialID {
             await signIns.revoke(
                 in: application.id, userID: userID, credentialID: credentialID, actor: AuditLog.apiKeyActor(caller),
@@ -71,18 +71,25 @@ struct CredentialService: Sendable {
     }
 
     /// Deletes a credential of a user whose right to do so the caller has checked; another
-    /// user's credential id is simply unknown.
+    /// user's credential id is simply unknown. The answer, and the details of its audit event
+    /// (`via` and the passkey's name, read before it went, for the security notice).
     static func delete(
-        _ store: any CredentialStore, application: UUID, userID: String, credentialID text: String?, caller: Caller
-    ) async throws -> RemovedResponse {
+        _ store: any CredentialStore, application: UUID, userID: String, credentialID text: String?, caller: Caller,
+        via: String
+    ) async throws -> (RemovedResponse, details: [String: JSONValue]) {
         guard let text, let credentialID = Base64URL.decode(text) else {
             throw ServiceError.invalid("credential_id must be base64url")
         }
+        let name = try await store.credential(applicationID: application, credentialID: credentialID)
+            .flatMap { $0.userID.isSameBytes(as: userID) ? $0.shownName : nil }
         guard try await store.deleteCredential(applicationID: application, userID: userID, credentialID: credentialID)
         else {
             throw ServiceError.notFound("Unknown credential")
         }
-        return RemovedResponse(traceID: caller.traceID)
+        return (
+            RemovedResponse(traceID: caller.traceID),
+            ["via": .string(via), "passkey_name": name.map(JSONValue.string) ?? .null]
+        )
     }
 
     /// A stored credential as the API shows it (never its public key).

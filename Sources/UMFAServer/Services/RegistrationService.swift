@@ -159,6 +159,7 @@ struct RegistrationService: Sendable {
             "aaguid": .string(AAGUID.string(credential.aaguid)),
         ]
         if let name = credential.authenticatorName { details["authenticator_name"] = .string(name) }
+        if let name = credential.shownName { details["passkey_name"] = .string(name) }
         await ceremonies.audit.record(
             .registrationSucceeded, application: application.id, actor: .user(request.userID), userID: request.userID,
             credentialID: credential.credentialID, caller: caller, details: details)

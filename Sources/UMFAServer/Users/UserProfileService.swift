@@ -9,6 +9,8 @@ import UMFAStorage
 struct UserProfileService: Sendable {
     let apiKeys: APIKeyAuthentication
     let store: any CredentialStore & UserProfileStore
+    /// Tells the old, verified address when the address changes.
+    let notices: SecurityNotices?
     let now: @Sendable () -> Date
 
     /// An email address as HTML's `type=email` takes it: one `@`, no spaces, at most 254 bytes.
@@ -33,8 +35,9 @@ struct UserProfileService: Sendable {
         guard try await store.user(applicationID: application.id, userID: userID) != nil else {
             throw ServiceError.notFound("No such user")
         }
+        let stored = try await store.userProfile(applicationID: application.id, userID: userID)
         var profile =
-            try await store.userProfile(applicationID: application.id, userID: userID)
+            stored
             ?? UserProfileRecord(
                 applicationID: application.id, userID: userID, email: nil, emailVerified: false, givenName: nil,
                 familyName: nil, phoneNumber: nil, phoneNumberVerified: false, updatedAt: now())
@@ -68,6 +71,7 @@ struct UserProfileService: Sendable {
         } catch let error as StoreError where error.code == .conflict {
             throw ServiceError.conflict("Another user of this application has this email address")
         }
+        if let stored { await notices?.emailChanged(from: stored, to: profile.email, application: application) }
         return UserProfileResponse(
             traceID: caller.traceID, userID: userID, email: profile.email, emailVerified: profile.emailVerified,
             givenName: profile.givenName, familyName: profile.familyName, phoneNumber: profile.phoneNumber,
