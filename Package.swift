@@ -168,7 +168,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
-                + (rsaThroughSystemLibcrypto ? [.target(name: "CLibcrypto", condition: .when(platforms: [.linux]))] : []),
+                + (rsaThroughSystemLibcrypto
+                    ? [.target(name: "CLibcrypto", condition: .when(platforms: [.linux]))] : []),
             swiftSettings: rsaThroughSystemLibcrypto
                 ? [.define("UMFA_SYSTEM_LIBCRYPTO", .when(platforms: [.linux]))] : []
         ),
@@ -204,6 +205,8 @@ let package = Package(
                 .embedInCode("Resources/Demo/demo.js"),
                 .embedInCode("Resources/Hosted/hosted.html"), .embedInCode("Resources/Hosted/hosted-error.html"),
                 .embedInCode("Resources/Hosted/hosted-logout.html"),
+                .embedInCode("Resources/Hosted/hosted-recovery.html"),
+                .embedInCode("Resources/Hosted/hosted-recovery.js"),
                 .embedInCode("Resources/Hosted/hosted.css"), .embedInCode("Resources/Hosted/hosted.js"),
                 .embedInCode("Resources/Shared/webauthn-json.js"), .embedInCode("Resources/Console/console.html"),
                 .embedInCode("Resources/Console/console.css"), .embedInCode("Resources/Console/console.js"),

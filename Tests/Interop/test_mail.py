@@ -300,3 +300,85 @@ def test_security_notices_reach_the_verified_address_only(serve, authenticator, 
         assert all([a.addr_spec for a in m["To"].addresses] == [old] for m in messages)
     finally:
         smtp.stop()
+
+
+def test_recovery_by_email_registers_a_new_passkey_once_and_tells_nothing_about_addresses(
+        serve, authenticator, umfa, write_json, tmp_path, pki):
+    smtp = MailServer(pki)
+    try:
+        server = serve(env=mail_env(smtp.port, pki.ca))
+        user_id, stranger = f"fay-{uuid.uuid4().hex[:8]}", f"gus-{uuid.uuid4().hex[:8]}"
+        address = f"{user_id}@example.com"
+        lost = Device(server, authenticator, server.app_id)
+        lost.register(user_id, uv=True)
+        Device(server, VirtualAuthenticator(umfa, write_json, tmp_path / "stranger"), server.app_id).register(stranger)
+        for who, email_address, verified in [(user_id, address, True), (stranger, f"{stranger}@example.com", False)]:
+            answer = server.request("PATCH", f"/api/umfa/users/{who}/profile",
+                                    {"application_id": server.app_id, "email": email_address,
+                                     "email_verified": verified}, bearer=server.api_key)
+            assert answer.status_code == 200, answer.text
+        issuer = f"{server.base}/oidc/{server.app_id}"
+
+        def ask(email_address: str) -> requests.Response:
+            return requests.post(f"{issuer}/recovery", json={"email": email_address}, timeout=10)
+
+        # The same answer for the account, an unverified one, and nobody; only the account gets mail.
+        answers = [ask(address), ask(f"{stranger}@example.com"), ask(f"nobody-{uuid.uuid4().hex[:6]}@example.com")]
+        assert [a.status_code for a in answers] == [202, 202, 202], [a.text for a in answers]
+        assert len({a.json()["message"] for a in answers}) == 1
+        [mail] = smtp.wait(1)
+        time.sleep(2)
+        assert len(smtp.messages) == 1 and [a.addr_spec for a in mail["To"].addresses] == [address]
+        [link] = re.findall(r"https?://\S+/recovery/umfa_rl_\S+", mail.get_content())
+
+        # Opening the link (a mail scanner, then the person) spends nothing.
+        for _ in range(2):
+            opened = requests.get(link, timeout=10)
+            assert opened.status_code == 200 and 'id="register_passkey"' in opened.text, opened.text[:300]
+            assert "'unsafe-inline'" not in opened.headers["Content-Security-Policy"]
+        token = link.rsplit("/", 1)[1]
+        phone = VirtualAuthenticator(umfa, write_json, tmp_path / "new-phone")
+        options = requests.post(f"{issuer}/recovery/options", json={"token": token}, timeout=10)
+        assert options.status_code == 200, options.text
+        credential = phone.register(options.json()["publicKey"], origin=server.origin, uv=True)
+        done = requests.post(f"{issuer}/recovery/verify", json={"token": token, "credential": credential.data},
+                             timeout=10)
+        assert done.status_code == 200 and done.json()["user_id"] == user_id, done.text
+
+        # Used once: the link's page, options and a second registration are refused.
+        assert requests.get(link, timeout=10).status_code == 404
+        again = requests.post(f"{issuer}/recovery/options", json={"token": token}, timeout=10)
+        assert again.status_code == 401, again.text
+        # The new passkey signs in; the old one stays until the person removes it.
+        assert Device(server, phone, server.app_id).login(user_id, uv=True)["user_id"] == user_id
+        assert lost.login(user_id)["user_id"] == user_id
+        [event] = server.ok("GET", f"/api/admin/audit-events?application_id={server.app_id}&action=account.recovered",
+                            bearer=ADMIN_TOKEN)["events"]
+        assert event["user_id"] == user_id and event["credential_id"] == done.json()["credential_id"], event
+        # The account's owner is told: a passkey was added, and the account was recovered by email.
+        notices = smtp.wait(3)
+        subjects = sorted(m["Subject"] for m in notices[1:])
+        assert any(s.startswith("A passkey was added") for s in subjects), subjects
+        assert any("recovered by email" in s for s in subjects), subjects
+
+        # Asking again and again about one address is limited (the answer still says nothing else).
+        limited = [ask(address).status_code for _ in range(3)]
+        assert limited[-1] == 429, limited
+    finally:
+        smtp.stop()
+
+
+def test_an_application_can_turn_recovery_by_email_off(serve, pki):
+    smtp = MailServer(pki)
+    try:
+        server = serve(env=mail_env(smtp.port, pki.ca))
+        off = server.ok("PATCH", f"/api/admin/applications/{server.app_id}", {"email_recovery": False},
+                        bearer=ADMIN_TOKEN)
+        assert off["email_recovery"] is False
+        answer = requests.post(f"{server.base}/oidc/{server.app_id}/recovery", json={"email": "a@example.com"},
+                               timeout=10)
+        assert answer.status_code == 403, answer.text
+        bad = requests.get(f"{server.base}/oidc/{server.app_id}/recovery/umfa_rl_made-up", timeout=10)
+        assert bad.status_code == 404
+    finally:
+        smtp.stop()

@@ -183,6 +183,7 @@ private enum EverySetting {
             hints: [.securityKey, .hybrid], attestationFormats: ["tpm", "packed"],
             credentialProtectionPolicy: .userVerificationRequired, enforceCredentialProtectionPolicy: true)
         app.introspectionClients = ["resource-server", "gateway"]
+        app.emailRecovery = false
         return app
     }
 

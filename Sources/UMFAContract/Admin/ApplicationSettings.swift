@@ -75,6 +75,9 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
     /// of the application's clients, such as a resource server (RFC 7662); every other client
     /// sees only its own tokens as active. Default none.
     public var introspectionClients: [String]?
+    /// Whether a person who lost every passkey may get a link to register a new one by mail, at
+    /// the account's verified address (default true; needs the server to send mail).
+    public var emailRecovery: Bool?
 
     /// Creates settings; `nil` members are absent.
     public init(
@@ -86,7 +89,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         dpopNonce: String? = nil, webhookURL: String? = nil, allowedScopes: [String]? = nil,
         resourceIndicators: [String]? = nil, hints: [String]? = nil, attestationFormats: [String]? = nil,
         credentialProtectionPolicy: String? = nil, enforceCredentialProtectionPolicy: Bool? = nil,
-        introspectionClients: [String]? = nil
+        introspectionClients: [String]? = nil, emailRecovery: Bool? = nil
     ) {
         self.name = name
         self.rpID = rpID
@@ -113,6 +116,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         self.credentialProtectionPolicy = credentialProtectionPolicy
         self.enforceCredentialProtectionPolicy = enforceCredentialProtectionPolicy
         self.introspectionClients = introspectionClients
+        self.emailRecovery = emailRecovery
     }
 
     /// The settings' wire names: the only place they are written.
@@ -138,6 +142,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         case credentialProtectionPolicy = "credential_protection_policy"
         case enforceCredentialProtectionPolicy = "enforce_credential_protection_policy"
         case introspectionClients = "introspection_clients"
+        case emailRecovery = "email_recovery"
 
         /// Whether every answer about an application has the setting: all but those that are
         /// absent when they have no value.
@@ -186,7 +191,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         allowedScopes: ["openid", "profile", "email"], resourceIndicators: ["https://api.shop.example"],
         hints: ["client-device", "hybrid"], attestationFormats: ["packed", "none"],
         credentialProtectionPolicy: "userVerificationOptionalWithCredentialIDList",
-        enforceCredentialProtectionPolicy: false, introspectionClients: ["umfa_ci_x"])
+        enforceCredentialProtectionPolicy: false, introspectionClients: ["umfa_ci_x"], emailRecovery: true)
 }
 
 /// A body that carries an application's ``ApplicationSettings`` flat beside its own members;
@@ -293,6 +298,10 @@ extension ApplicationSettings: DocumentedFields {
         case .introspectionClients:
             FieldDoc(
                 "Admin-made confidential clients (client ids) that may introspect tokens issued to any of the application's clients, such as a resource server (RFC 7662); every other client sees only its own tokens as active, and a self-registered client may not introspect. At most 50; default none"
+            )
+        case .emailRecovery:
+            FieldDoc(
+                "Whether a person who lost every passkey may ask for a link, mailed to the account's verified address, to register a new one (default true; the server must send mail)"
             )
         }
     }

@@ -199,6 +199,20 @@ extension APIOperation {
         case .hostedStylesheet: .get("/hosted/hosted.css")
         case .hostedScript: .get("/hosted/hosted.js")
         case .hostedWebAuthnScript: .get("/hosted/webauthn-json.js")
+        case .hostedRecoveryScript: .get("/hosted/hosted-recovery.js")
+        case .requestEmailRecovery:
+            .post(
+                "/oidc/{application_id}/recovery", status: 202, body: EmailRecoveryRequest.self,
+                answer: EmailRecoveryResponse.self)
+        case .emailRecoveryPage: .get("/oidc/{application_id}/recovery/{token}")
+        case .emailRecoveryOptions:
+            .post(
+                "/oidc/{application_id}/recovery/options", body: EmailRecoveryOptionsRequest.self,
+                answer: RegistrationOptionsResponse.self)
+        case .emailRecoveryVerify:
+            .post(
+                "/oidc/{application_id}/recovery/verify", body: EmailRecoveryVerifyRequest.self,
+                answer: EmailRecoveredResponse.self)
         case .demoWebAuthnScript: .get("/demo/webauthn-json.js")
         case .updateUserProfile:
             .patch(

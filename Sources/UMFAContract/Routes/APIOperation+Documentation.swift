@@ -547,6 +547,38 @@ extension APIOperation {
                 successAnswer: ["content": ["text/javascript": ["schema": ["type": "string"]]]],
                 statuses: [304],
                 writtenAnswers: [(304, ["description": "Not modified (If-None-Match)"])])
+        case .hostedRecoveryScript:
+            OperationDoc(
+                summary: "The recovery page's script, with an ETag",
+                success: "The file",
+                successAnswer: ["content": ["text/javascript": ["schema": ["type": "string"]]]],
+                statuses: [304],
+                writtenAnswers: [(304, ["description": "Not modified (If-None-Match)"])])
+        case .requestEmailRecovery:
+            OperationDoc(
+                summary:
+                    "Ask for a link, by mail, to register a new passkey (docs/self-service.md, \"Recovery by email\")",
+                description:
+                    "202 and the same answer whether or not the address belongs to an account; only a verified address of an account gets the mail (15 minutes, used once). At most 3 a window for one address and 10 from one client address (429). 409 when the server sends no mail; 403 when the application turned email_recovery off.",
+                success: "Accepted",
+                statuses: [400, 403, 404, 408, 409, 413, 429, 503])
+        case .emailRecoveryPage:
+            OperationDoc(
+                summary: "The page of a mailed recovery link: a button that registers a new passkey",
+                description: "Opening it spends nothing (mail scanners fetch links); registering does.",
+                success: "The page",
+                successAnswer: ["content": ["text/html": ["schema": ["type": "string"]]]],
+                statuses: [404])
+        case .emailRecoveryOptions:
+            OperationDoc(
+                summary: "Recovery page: creation options for the link's account (spends nothing)",
+                success: "PublicKeyCredentialCreationOptionsJSON",
+                statuses: [400, 401, 404, 408, 413, 429, 503])
+        case .emailRecoveryVerify:
+            OperationDoc(
+                summary: "Recovery page: store the new passkey and spend the link; audit account.recovered",
+                success: "The account and its new passkey",
+                statuses: [400, 401, 404, 408, 413, 429, 503])
         case .hostedWebAuthnScript:
             OperationDoc(
                 summary: "The WebAuthn JSON helpers of the hosted pages, with an ETag",

@@ -74,6 +74,11 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case deleteMyAccount
     case sendMyEmailVerification
     case verifyMyEmail
+    case requestEmailRecovery
+    case emailRecoveryPage
+    case emailRecoveryOptions
+    case emailRecoveryVerify
+    case hostedRecoveryScript
     case createMyRecoveryCodes
     case countMyRecoveryCodes
     case recoverAccount

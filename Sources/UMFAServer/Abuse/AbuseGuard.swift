@@ -17,6 +17,8 @@ struct AbuseGuard: Sendable {
     let limits: AbuseLimits
     private let failures: any FailureCounts
     private let optionsRequests: FailureCounter
+    private let recoveryMails: FailureCounter
+    private let recoveryMailsByAddress: FailureCounter
     private let now: @Sendable () -> Date
     private let logger: Logger
 
@@ -31,6 +33,8 @@ struct AbuseGuard: Sendable {
         // Options requests are a rate, counted per instance: sharing them would add a database
         // write to every options request (docs/threat-model.md, "Denial of service and brute force").
         optionsRequests = FailureCounter(limit: limits.optionsRequests, limits: limits)
+        recoveryMails = FailureCounter(limit: Self.recoveryMailsPerEmail, limits: limits)
+        recoveryMailsByAddress = FailureCounter(limit: Self.recoveryMailsPerClientAddress, limits: limits)
         self.now = now
         self.logger = logger
     }
@@ -75,17 +79,44 @@ struct AbuseGuard: Sendable {
         if let block = optionsRequests.recordFailure(address, now: now) { logBlock("options", block) }
     }
 
+    /// Recovery mails asked for one email address, and from one client address, within the window.
+    static let recoveryMailsPerEmail = 3
+    static let recoveryMailsPerClientAddress = 10
+
+    /// Counts one request for a recovery mail (docs/self-service.md, "Recovery by email"): 429
+    /// past ``recoveryMailsPerEmail`` for the address asked about, or past
+    /// ``recoveryMailsPerClientAddress`` from the caller's address, within the window. Counted
+    /// whether or not the address belongs to an account, so the answer tells nothing.
+    func countRecoveryRequest(_ caller: Caller, email: String) throws {
+        let now = now()
+        let keys = [
+            (recoveryMails, Self.key("recovery", email.lowercased())),
+            (recoveryMailsByAddress, Self.key(caller.clientAddress)),
+        ]
+        for (counter, key) in keys {
+            if let wait = counter.retryAfter(key, now: now) { throw Self.tooMany(wait) }
+        }
+        for (counter, key) in keys {
+            if let block = counter.recordFailure(key, now: now) { logBlock("recovery mail", block) }
+        }
+    }
+
     /// Forgets keys whose window and blocks have passed; run on a timer (``AbuseSweep``), so
     /// memory (and the shared table) follows the recent callers rather than every caller since
     /// the start.
     func sweep() async throws {
         let now = now()
         optionsRequests.sweep(now: now)
+        recoveryMails.sweep(now: now)
+        recoveryMailsByAddress.sweep(now: now)
         try await failures.sweep(now: now)
     }
 
     /// The keys tracked in this process over all limits, for tests of the memory bound.
-    var trackedKeys: Int { failures.trackedKeys + optionsRequests.trackedKeys }
+    var trackedKeys: Int {
+        failures.trackedKeys + optionsRequests.trackedKeys + recoveryMails.trackedKeys
+            + recoveryMailsByAddress.trackedKeys
+    }
 
     /// A fixed-size key for the parts: SHA-256 over their UTF-8 bytes, each length-prefixed,
     /// so a long user id costs the limiter no more memory than a short one and two different

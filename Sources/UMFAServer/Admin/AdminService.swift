@@ -144,6 +144,7 @@ struct AdminService: Sendable {
             application.aaguidAllow = allow.isEmpty ? nil : allow.map { $0.lowercased() }
         }
         if let deny = patch.aaguidDeny { application.aaguidDeny = deny.map { $0.lowercased() } }
+        if let emailRecovery = patch.emailRecovery { application.emailRecovery = emailRecovery }
         if let value: SignupSetting = try Self.setting(patch.signup, "signup must be enabled or disabled") {
             application.signup = value
         }
@@ -257,7 +258,7 @@ extension AdminService {
             hints: preferences.hints.map(\.rawValue), attestationFormats: preferences.attestationFormats,
             credentialProtectionPolicy: preferences.credentialProtectionPolicy?.rawValue,
             enforceCredentialProtectionPolicy: preferences.enforceCredentialProtectionPolicy,
-            introspectionClients: application.introspectionClients)
+            introspectionClients: application.introspectionClients, emailRecovery: application.emailRecovery)
         return ApplicationResponse(
             traceID: traceID, applicationID: application.id.uuidString.lowercased(), apiKey: apiKey,
             createdAt: Timestamps.rfc3339(application.createdAt),

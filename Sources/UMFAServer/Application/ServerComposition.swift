@@ -82,6 +82,7 @@ struct ServerComposition: Sendable {
     // Self-service, recovery and profiles.
     let selfService: SelfServiceService
     let emailVerification: EmailVerification
+    let emailRecovery: EmailRecovery
     let recoveryCodes: RecoveryCodeService
     let userProfiles: UserProfileService
 
@@ -186,6 +187,9 @@ struct ServerComposition: Sendable {
         selfService = SelfServiceService(
             access: meAccess, store: store, audit: audit, signIns: signIns, accounts: accounts)
         emailVerification = EmailVerification(access: meAccess, codes: emailCodes, audit: audit)
+        emailRecovery = EmailRecovery(
+            store: store, mailer: mailer, enrollmentTokens: enrollmentTokens, registration: registration,
+            abuse: inputs.abuse, audit: audit, logger: inputs.logger, now: now)
 
         admin = AdminService(
             store: store, tokens: inputs.tokens, webhooks: webhooks, signIns: signIns, recoveryCodes: recoveryCodeSets,

@@ -7,6 +7,7 @@ enum AuditAction: String, Sendable, CaseIterable {
     case credentialDeleted = "credential.deleted"
     case userDeleted = "user.deleted"
     case emailVerified = "email.verified"
+    case accountRecovered = "account.recovered"
     case emailVerificationFailed = "email.verification_failed"
     case recoveryCodesCreated = "recovery.codes_created"
     case recoveryUsed = "recovery.used"

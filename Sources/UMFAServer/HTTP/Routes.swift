@@ -83,7 +83,7 @@ struct Routes {
         case .openAPI: return built.publicRoutes.openAPI
         case .demoPage: return built.demoPage.home
         case .demoStylesheet, .demoScript, .demoWebAuthnScript, .hostedStylesheet, .hostedScript,
-            .hostedWebAuthnScript, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
+            .hostedWebAuthnScript, .hostedRecoveryScript, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
             return StaticFiles.handler(operation)
         case .createOAuthClient: return route.jsonWithPath(features.oauthClientAdmin.create)
         case .listOAuthClients: return route.plain(features.oauthClientAdmin.list)
@@ -142,6 +142,19 @@ struct Routes {
             }
         case .deleteMyAccount: return route.empty(features.selfService.deleteAccount)
         case .sendMyEmailVerification: return route.plain(features.emailVerification.send)
+        case .requestEmailRecovery:
+            return RecoveryRoutes(recovery: features.emailRecovery).json(route) {
+                try await $0.request($1, issuer: $2, caller: $3)
+            }
+        case .emailRecoveryPage: return RecoveryRoutes(recovery: features.emailRecovery).page()
+        case .emailRecoveryOptions:
+            return RecoveryRoutes(recovery: features.emailRecovery).json(route) {
+                try await $0.options($1, issuer: $2, caller: $3)
+            }
+        case .emailRecoveryVerify:
+            return RecoveryRoutes(recovery: features.emailRecovery).json(route) {
+                try await $0.verify($1, issuer: $2, caller: $3)
+            }
         case .verifyMyEmail: return route.jsonWithPath(features.emailVerification.verify)
         case .createMyRecoveryCodes:
             return route.plain {

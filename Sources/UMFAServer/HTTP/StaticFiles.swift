@@ -18,6 +18,7 @@ enum StaticFiles {
         .hostedStylesheet: DemoAsset(PackageResources.hosted_css, contentType: css),
         .hostedScript: DemoAsset(PackageResources.hosted_js, contentType: javaScript),
         .hostedWebAuthnScript: webAuthnJSON,
+        .hostedRecoveryScript: DemoAsset(PackageResources.hosted_recovery_js, contentType: javaScript),
         .consoleStylesheet: DemoAsset(PackageResources.console_css, contentType: css),
         .consoleScript: DemoAsset(PackageResources.console_js, contentType: javaScript),
         .consoleWebAuthnScript: webAuthnJSON,

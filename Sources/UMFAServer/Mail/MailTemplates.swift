@@ -12,6 +12,8 @@ struct MailTemplates: Sendable {
         case recoveryCodesUsed = "recovery_codes_used"
         case recoveryCodesCreated = "recovery_codes_created"
         case emailChanged = "email_changed"
+        case accountRecovery = "account_recovery"
+        case accountRecovered = "account_recovered"
     }
 
     /// One message's text.
@@ -121,6 +123,28 @@ struct MailTemplates: Sendable {
                 subject: "New recovery codes for your {{application}} account",
                 body: """
                     New recovery codes were made for your {{application}} account on {{time}}; the earlier ones no longer work.
+
+                    If this was not you, contact {{application}}.
+
+                    """)
+        case .accountRecovery:
+            Template(
+                subject: "Register a new passkey for your {{application}} account",
+                body: """
+                    Someone, probably you, asked to register a new passkey for your {{application}} account.
+
+                    Open this link within 15 minutes to do it (it works once):
+
+                    {{link}}
+
+                    If this was not you, ignore this mail: nothing changes unless the link is used.
+
+                    """)
+        case .accountRecovered:
+            Template(
+                subject: "Your {{application}} account was recovered by email",
+                body: """
+                    A recovery link mailed to this address was used on {{time}} to register a new passkey for your {{application}} account.
 
                     If this was not you, contact {{application}}.
 

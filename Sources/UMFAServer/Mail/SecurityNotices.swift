@@ -17,6 +17,7 @@ struct SecurityNotices: Sendable {
         case AuditAction.credentialDeleted.rawValue: .passkeyRemoved
         case AuditAction.recoveryUsed.rawValue: .recoveryCodesUsed
         case AuditAction.recoveryCodesCreated.rawValue: .recoveryCodesCreated
+        case AuditAction.accountRecovered.rawValue: .accountRecovered
         default: nil
         }
     }

@@ -56,6 +56,8 @@ package struct ApplicationRecord: Sendable, Hashable {
     /// The admin-made confidential clients (client ids) that may introspect tokens issued to
     /// any of its clients (resource servers, RFC 7662); every other client sees only its own.
     package var introspectionClients: [String] = []
+    /// Whether a person who lost every passkey may get a link to a new one by mail.
+    package var emailRecovery = true
 
     /// The scopes ``allowedScopes`` holds by default: OpenID Connect Core §5.4 and §11.
     package static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
@@ -215,6 +217,9 @@ extension ApplicationRecord {
                 "introspection_clients", .text, default: .text("[]"),
                 write: { .text(StoredValue.json($0.introspectionClients)) },
                 read: { $0.introspectionClients = try StoredValue.list($1.optionalText() ?? "[]") }),
+            StoredColumn(
+                "email_recovery", .boolean, default: .integer(1), added: 17, write: { .bool($0.emailRecovery) },
+                read: { $0.emailRecovery = ($1.optionalInteger() ?? 1) != 0 }),
         ])
 
     /// Reads a row of ``table``.

@@ -22,6 +22,9 @@ package enum OAuthGrantKind: String, Sendable, CaseIterable {
     case clientAssertion = "assertion"
     /// A challenge for a client attestation (App Attest, Android key attestation), used once.
     case attestationChallenge = "attestation_challenge"
+    /// A recovery link mailed to a person who lost every passkey (docs/self-service.md): used
+    /// once, by registering a new passkey.
+    case emailRecovery = "email_recovery"
     /// A device proof seen (docs/contract.md §7): the handle is its credential and its `jti`.
     case deviceProof = "device_proof"
 }

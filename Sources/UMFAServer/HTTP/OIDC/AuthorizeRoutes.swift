@@ -23,7 +23,8 @@ struct AuthorizeRoutes: Sendable {
             case .page(let view, let interaction):
                 return HostedPages.page(
                     issuer: issuer, interaction: interaction, view: HostedPages.View(view), request: authorization,
-                    client: client)
+                    client: client,
+                    emailRecovery: provider.emailCodes.mailer.isOn && issuer.application.emailRecovery)
             }
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {

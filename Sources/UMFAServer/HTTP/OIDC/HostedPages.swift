@@ -22,9 +22,10 @@ enum HostedPages {
     /// registered itself (RFC 7591) rather than being the application's own, and names the host
     /// the browser is sent back to (docs/oidc-provider.md, "Dynamic client registration"): a
     /// name alone is the client's own claim.
+    /// `emailRecovery`: whether the sign-in view offers "Lost your passkey?" (recovery by email).
     static func page(
         issuer: OAuthIssuer, interaction: String, view: View, request: AuthorizationRequest,
-        client: OAuthClientRecord
+        client: OAuthClientRecord, emailRecovery: Bool = false
     ) -> Response {
         let path = URLComponents(string: issuer.issuer)?.path ?? ""
         let html = fill(
@@ -36,6 +37,7 @@ enum HostedPages {
                 "application_name": issuer.application.name,
                 "self_registered": client.isSelfRegistered ? "true" : "false",
                 "redirect_host": redirectHost(request.redirectURI),
+                "email_recovery": emailRecovery ? "on" : "off",
             ])
         return DemoPageRoutes.response(
             Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")

@@ -13,6 +13,7 @@
     loginHint: meta("umfa-login-hint"),
     signup: meta("umfa-signup") === "enabled",
     scopes: meta("umfa-scopes").split(" ").filter(Boolean),
+    emailRecovery: meta("umfa-email-recovery") === "on",
   };
   const W = window.UMFAWebAuthn;
   let conditional = null;
@@ -29,7 +30,7 @@
   };
 
   function show(view) {
-    for (const id of ["sign-in", "create-account", "consent"]) $(id).hidden = id !== view;
+    for (const id of ["sign-in", "create-account", "consent", "recovery"]) $(id).hidden = id !== view;
     $("to-create").hidden = !page.signup;
     // Passkey autofill, unless the client already named who signs in (login_hint): then the
     // page waits for the person to press sign_in with that name.
@@ -204,6 +205,26 @@
     }
   }
 
+  async function requestRecovery(event) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    alertText("");
+    try {
+      const response = await fetch(`${page.issuerPath}/recovery`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: $("recovery_email").value.trim() }), credentials: "same-origin",
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) throw new Error(answer.message || `The server answered ${response.status}.`);
+      say(answer.message);
+    } catch (error) {
+      alertText(error.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     $("sign-in-form").addEventListener("submit", signIn);
     $("create-form").addEventListener("submit", createAccount);
@@ -211,6 +232,10 @@
     $("show_sign_in").addEventListener("click", () => { alertText(""); show("sign-in"); });
     $("consent_allow").addEventListener("click", () => consent(true));
     $("consent_deny").addEventListener("click", () => consent(false));
+    $("recovery-form").addEventListener("submit", requestRecovery);
+    $("show_recovery").addEventListener("click", () => { alertText(""); stopConditional(); show("recovery"); });
+    $("back_to_sign_in").addEventListener("click", () => { alertText(""); show("sign-in"); });
+    $("to-recover").hidden = !page.emailRecovery;
     if (page.loginHint) {
       $("username").value = page.loginHint;
       if (page.loginHint.includes("@")) $("email").value = page.loginHint;

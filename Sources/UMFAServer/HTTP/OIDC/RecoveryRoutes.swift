@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import UMFAContract
+
+/// The HTTP edge of recovery by email (``EmailRecovery``), under an issuer resolved by
+/// ``IssuerResolution``: the request for a link, the page a link opens, and the page's two
+/// ceremony routes. Answers are never cached.
+struct RecoveryRoutes: Sendable {
+    let recovery: EmailRecovery
+
+    static let pageTemplate = String(decoding: PackageResources.hosted_recovery_html, as: UTF8.self)
+
+    /// A JSON body in, a JSON answer out, with the issuer.
+    func json<Body: ContractBody, Answer: Encodable & Sendable>(
+        _ route: OperationRoute,
+        _ call: @escaping @Sendable (EmailRecovery, Body, OAuthIssuer, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        { [recovery] request, context in
+            let input = try await JSONExchange.read(Body.self, request, context: context)
+            let caller = context.caller(request, traceID: input.traceID)
+            let body = try input.decode()
+            var response = try JSONExchange.response(
+                try await call(recovery, body, try context.resolvedIssuer(), caller), status: route.status)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+    }
+
+    /// `GET <issuer>/recovery/{token}`: the page, for a live link only; it spends nothing.
+    func page() -> RouteHandler {
+        { [recovery] request, context in
+            let issuer = try context.resolvedIssuer()
+            let traceID = TraceID.from(request, context: context)
+            let token = RequestValues(request: request, context: context).path("token") ?? ""
+            guard try await recovery.user(of: token, issuer: issuer) != nil else {
+                return HostedPages.error(
+                    title: "This link does not work", message: EmailRecovery.spent + ".", traceID: traceID,
+                    status: .notFound)
+            }
+            let html = HostedPages.fill(
+                Self.pageTemplate,
+                [
+                    "issuer_path": URLComponents(string: issuer.issuer)?.path ?? "", "token": token,
+                    "application_name": issuer.application.name,
+                ])
+            return DemoPageRoutes.response(
+                Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
+        }
+    }
+}
