@@ -20,6 +20,7 @@ enum ParameterComponent: String, CaseIterable, Sendable {
     case clientIDPath = "ClientIDPath"
     case flowPath = "FlowPath"
     case issuerPath = "IssuerPath"
+    case recoveryTokenPath = "RecoveryTokenPath"
 
     /// The parameter object (OpenAPI 3.1 §4.8.12).
     var definition: YAMLNode {
@@ -131,6 +132,11 @@ enum ParameterComponent: String, CaseIterable, Sendable {
                 "name": "application_id", "in": "path", "required": true,
                 "description": "The application whose issuer this is", "schema": ["type": "string", "format": "uuid"],
             ]
+        case .recoveryTokenPath:
+            [
+                "name": "token", "in": "path", "required": true,
+                "description": "The token of a mailed recovery link", "schema": ["type": "string", "maxLength": 128],
+            ]
         }
     }
 
@@ -145,6 +151,7 @@ enum ParameterComponent: String, CaseIterable, Sendable {
         case "key_id": .keyID
         case "session_id": .consoleSessionPath
         case "user_id": .userID
+        case "token": .recoveryTokenPath
         default: nil
         }
     }

@@ -568,7 +568,7 @@ extension APIOperation {
                 description: "Opening it spends nothing (mail scanners fetch links); registering does.",
                 success: "The page",
                 successAnswer: ["content": ["text/html": ["schema": ["type": "string"]]]],
-                statuses: [404])
+                statuses: [404, 503])
         case .emailRecoveryOptions:
             OperationDoc(
                 summary: "Recovery page: creation options for the link's account (spends nothing)",

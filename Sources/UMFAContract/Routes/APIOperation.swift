@@ -173,7 +173,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
     /// The JSON body of the success answer, or `nil` when it is not a UMFA JSON object (JWKS,
     /// Prometheus text, YAML, HTML pages, flow steps).
     public var responseBody: (any ContractBody.Type)? { declaration.responseBody }
-    /// The success status: 201 for what creates a resource, 204 for an empty answer, else 200.
+    /// The success status: 201 for what creates a resource, 202 for a request whose outcome the
+    /// answer does not tell, 204 for an empty answer, else 200.
     public var successStatus: Int { declaration.successStatus }
 
     /// The path with its `{name}` parameters filled in, percent-encoded.
