@@ -87,6 +87,11 @@ struct ServerBehaviourTests {
     @Test("storage failures map to 409 and 503 in the error shape with the request's trace id; others to 500")
     func storeErrorMapping() async throws {
         let router = Router(context: UMFARequestContext.self)
+        // A machine busy with the rest of the suite may take long to hand the body over; this
+        // test is about the error shapes, not the body timeout.
+        router.add(
+            middleware: RequestScopeMiddleware(
+                trustForwardedFor: false, bodyReadTimeout: ServerTransport.patientTimeout))
         router.add(middleware: ErrorMiddleware())
         router.post("/fail/:kind") { request, context -> Response in
             _ = try await JSONExchange.read(request, context: context)

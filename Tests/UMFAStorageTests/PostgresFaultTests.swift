@@ -50,9 +50,12 @@ struct PostgresFaultTests {
         let cluster = try await PrivateCluster.start()
         let load = LoadRecord()
         do {
-            let store = try await PostgresStore.open(url: cluster.url, logger: TestDatabase.logger)
             // The private cluster has just started on a machine busy with the rest of the suite:
-            // its first connections may take longer than the store's 5 s lease timeout.
+            // its first connections may take longer than the store's lease timeout, when opening
+            // (migrating) as when seeding. Set-up, not the behaviour under test.
+            let store = try await whileUnavailable {
+                try await PostgresStore.open(url: cluster.url, logger: TestDatabase.logger)
+            }
             let app = try await whileUnavailable { try await Records.seed(store, users: []) }
             async let writers: Void = withTaskGroup(of: Void.self) { group in
                 for writer in 0..<4 {
