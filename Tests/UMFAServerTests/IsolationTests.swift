@@ -180,6 +180,11 @@ struct IsolationTests {
         "POST /oidc/{application_id}/attestation-challenge",
         // A recovery code proves who the caller is, failures counted as for sign-ins (SelfServiceTests).
         "POST /api/umfa/recovery",
+        // Recovery by email: anyone may ask (the answer tells nothing); a mailed single-use link
+        // proves the caller on its page and its ceremony (Tests/Interop/test_mail.py).
+        "POST /oidc/{application_id}/recovery", "GET /oidc/{application_id}/recovery/{token}",
+        "POST /oidc/{application_id}/recovery/options", "POST /oidc/{application_id}/recovery/verify",
+        "GET /hosted/hosted-recovery.js",
         // The admin console's page and files, and its ceremonies: the admin token in the body or an
         // operator passkey proves the caller, wrong tokens counted (ConsoleTests).
         "GET /admin", "GET /admin/console.css", "GET /admin/console.js", "GET /admin/webauthn-json.js",

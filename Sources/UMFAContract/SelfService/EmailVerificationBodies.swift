@@ -1,10 +1,11 @@
 /// `POST /api/umfa/me/email/verify`: the code the verification mail gave.
 public struct EmailVerifyRequest: ContractBody, Equatable {
-    /// The six digits of the mail.
-    public var code: String
+    /// The six digits of the mail (checked after the caller's token, so a caller without one
+    /// learns nothing from the body's shape).
+    public var code: String?
 
     /// Creates a request.
-    public init(code: String) { self.code = code }
+    public init(code: String?) { self.code = code }
 
     /// An example with every member.
     public static let example = EmailVerifyRequest(code: "493817")
@@ -51,7 +52,7 @@ public struct EmailVerificationResponse: ContractBody, TraceCarrying, Equatable 
 extension EmailVerifyRequest: DocumentedFields {
     static func describe(_ field: CodingKeys) -> FieldDoc {
         switch field {
-        case .code: FieldDoc("Six digits", .minLength(1), .maxLength(16))
+        case .code: FieldDoc("The six digits of the mail; without them, 400", .maxLength(16))
         }
     }
 }

@@ -21,8 +21,9 @@ struct EmailVerification: Sendable {
 
     /// `POST /api/umfa/me/email/verification`: a new code to the user's address.
     func send(values: RequestValues, caller: Caller) async throws -> EmailVerificationResponse {
-        guard mailer.isOn else { throw Mailer.off }
+        // The caller first: nothing about the server is told to someone without a token.
         let user = try await access.user(caller, values: values, scope: PasskeyManagementAccess.accountScope)
+        guard mailer.isOn else { throw Mailer.off }
         let (email, verified) = try await address(of: user)
         if verified { return EmailVerificationResponse(traceID: caller.traceID, email: email, emailVerified: true) }
         if let pending = try await store.emailVerification(applicationID: user.application.id, userID: user.userID) {
@@ -42,9 +43,9 @@ struct EmailVerification: Sendable {
     func verify(_ request: EmailVerifyRequest, values: RequestValues, caller: Caller) async throws
         -> EmailVerificationResponse
     {
-        guard mailer.isOn else { throw Mailer.off }
         let user = try await access.user(caller, values: values, scope: PasskeyManagementAccess.accountScope)
-        let code = request.code.trimmingCharacters(in: .whitespaces)
+        guard mailer.isOn else { throw Mailer.off }
+        let code = (request.code ?? "").trimmingCharacters(in: .whitespaces)
         guard code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw ServiceError.invalid("code must be the six digits of the mail", field: "code")
         }
