@@ -19,7 +19,7 @@ struct MultiInstanceRestartTests {
         let load = RegistrationLoad()
         do {
             try await Self.migrate(cluster)
-            try await pair.run { a, b in
+            try await pair.run(startPatience: .seconds(180)) { a, b in
                 let app = try await a.createApplication(policy: "open")
                 async let workers: Void = withTaskGroup(of: Void.self) { group in
                     for worker in 0..<4 {
@@ -62,9 +62,9 @@ struct MultiInstanceRestartTests {
     /// Set-up, not the behaviour under test: the cluster has just started on a machine busy with
     /// the suite, and its first connections have taken longer than the instances' 15 s lease
     /// timeout (their start failed with "no connection within 15.0 seconds" under `stress-ng`).
-    /// So the schema is made here first, retried while PostgreSQL is unavailable, for a minute.
+    /// So the schema is made here first, retried while PostgreSQL is unavailable, for three minutes.
     private static func migrate(_ cluster: PrivateCluster) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(180)
         while true {
             do {
                 let store = try await PostgresStore.open(url: cluster.url, logger: Logger(label: "umfa-test-setup"))

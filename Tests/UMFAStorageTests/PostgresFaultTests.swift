@@ -96,7 +96,7 @@ struct PostgresFaultTests {
 /// Runs `body` again while it fails with ``StoreError/Code/unavailable``, for at most `limit`:
 /// set-up and final checks of a fault test, where a slow machine is not the behaviour under test.
 private func whileUnavailable<Result>(
-    within limit: Duration = .seconds(60), _ body: () async throws -> Result
+    within limit: Duration = .seconds(180), _ body: () async throws -> Result
 ) async throws -> Result {
     let deadline = ContinuousClock.now + limit
     while true {

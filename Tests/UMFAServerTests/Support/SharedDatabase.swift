@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import UMFAServer
+import UMFAStorage
 import UMFATestSupport
 
 /// The throwaway PostgreSQL database of scripts/with-postgres.sh, one fresh schema per test.
@@ -78,19 +79,36 @@ struct InstancePair: Sendable {
     }
 
     /// Builds both instances (at the same time, as a deployment starts them) and runs `body`
-    /// with a client of each.
-    func run(_ body: @Sendable (API, API) async throws -> Void) async throws {
-        var logger = Logger(label: "umfa-test")
-        logger.logLevel = .critical
-        async let first = buildApplication(configuration: configuration(0), logger: logger)
-        async let second = buildApplication(configuration: configuration(1), logger: logger)
-        let (a, b) = (try await first.0, try await second.0)
+    /// with a client of each. With `startPatience`, a start that finds the database unavailable
+    /// (a cluster just started on a machine busy with the suite) is tried again for that long:
+    /// set-up, not the behaviour under test.
+    func run(startPatience: Duration = .zero, _ body: @Sendable (API, API) async throws -> Void) async throws {
+        var quiet = Logger(label: "umfa-test")
+        quiet.logLevel = .critical
+        let logger = quiet
+        let (a, b) = try await start(logger: logger, until: ContinuousClock.now + startPatience)
         let (clock, directories) = (clock, directories)
         try await a.exercise(.router) { clientA in
             try await b.exercise(.router) { clientB in
                 try await body(
                     API(client: clientA, clock: clock, directory: directories[0]),
                     API(client: clientB, clock: clock, directory: directories[1]))
+            }
+        }
+    }
+
+    /// Both instances, built at the same time; tried again while the database is unavailable
+    /// until `deadline`.
+    private func start(logger: Logger, until deadline: ContinuousClock.Instant) async throws -> (
+        some ApplicationProtocol, some ApplicationProtocol
+    ) {
+        while true {
+            do {
+                async let first = buildApplication(configuration: configuration(0), logger: logger)
+                async let second = buildApplication(configuration: configuration(1), logger: logger)
+                return (try await first.0, try await second.0)
+            } catch let error as StoreError where error.code == .unavailable && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(500))
             }
         }
     }
