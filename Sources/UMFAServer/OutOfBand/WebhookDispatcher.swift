@@ -14,8 +14,8 @@ import UMFAStorage
 /// POSTs each body signed with the application's current secret, and deletes the row on a 2xx
 /// answer. After a retry, events of one transaction may arrive out of order: receivers order
 /// them by `occurredAt`.
-/// Anything else is tried again after the next step of ``backoff``; after the last step the
-/// event is dropped with an error in the server log. A server killed mid-delivery leaves the
+/// Anything else is tried again after the next step of ``OutboxRetry/backoff``; after the last
+/// step the event is dropped with an error in the server log. A server killed mid-delivery leaves the
 /// row in the table, and the next start (or another instance) sends it when its lease ends.
 struct WebhookDispatcher: Service {
     let store: any ApplicationStore & OutOfBandStore & WebhookOutboxStore
@@ -27,9 +27,6 @@ struct WebhookDispatcher: Service {
     /// How long one delivery may take.
     var timeout: Duration = .seconds(10)
     var interval: Duration = .seconds(1)
-
-    /// Seconds to wait after the n-th failed attempt: the outboxes' schedule.
-    static let backoff = OutboxRetry.backoff
 
     func run() async throws {
         let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
@@ -119,7 +116,7 @@ struct WebhookDispatcher: Service {
 
     private func retry(_ delivery: WebhookDeliveryRecord, failure: String) async throws {
         let attempts = delivery.attempts + 1
-        guard attempts <= Self.backoff.count else {
+        guard let next = OutboxRetry.next(after: attempts, from: now()) else {
             logger.error(
                 "a webhook event was dropped after every retry",
                 metadata: [
@@ -139,7 +136,7 @@ struct WebhookDispatcher: Service {
             ])
         try await store.rescheduleWebhook(
             id: delivery.id, claimedUntil: delivery.nextAttemptAt, attempts: attempts,
-            nextAttemptAt: now().addingTimeInterval(Self.backoff[attempts - 1]), error: failure)
+            nextAttemptAt: next, error: failure)
     }
 }
 
