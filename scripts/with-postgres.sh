@@ -2,7 +2,8 @@
 # Runs a command with a throwaway PostgreSQL cluster on loopback, then stops it.
 # Exports UMFA_TEST_POSTGRES_URL (a database that is dropped with the cluster) and
 # UMFA_TEST_PGCTL / UMFA_TEST_PGDATA so fault tests can restart the server.
-# Installs PostgreSQL from Debian when it is missing.
+# Installs PostgreSQL from Debian when it is missing. UMFA_TEST_PG_LOG names a file to keep the
+# server's log in.
 set -euo pipefail
 
 if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
@@ -24,7 +25,15 @@ fi
 "${runas[@]}" "$bindir/pg_ctl" -D "$work/data" -l "$work/server.log" -w \
     -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null
 stop() {
+    status=$?
     "${runas[@]}" "$bindir/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+    # A failed command's diagnosis often lies in the server's own log (refused connections, a
+    # crash): its FATAL and PANIC lines are printed, at most 60 lines, before it is removed.
+    if [ "$status" -ne 0 ] && [ -f "$work/server.log" ]; then
+        echo "== PostgreSQL server log (FATAL and PANIC lines; first 60):"
+        grep -E 'FATAL|PANIC' "$work/server.log" | head -n 60 || true
+    fi
+    if [ -n "${UMFA_TEST_PG_LOG:-}" ] && [ -f "$work/server.log" ]; then cp "$work/server.log" "$UMFA_TEST_PG_LOG"; fi
     rm -rf "$work"
 }
 trap stop EXIT

@@ -40,26 +40,37 @@ enum TestDatabase {
 
     /// Runs `sql` on a connection of its own and returns the rows.
     static func rows(_ sql: String) async throws -> [PostgresRandomAccessRow] {
-        let configuration = try PostgresStore.configuration(try baseURL())
-        guard let host = configuration.host, let port = configuration.port else {
-            throw FixtureFailure("the PostgreSQL URL has no host")
-        }
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: host, port: port, username: configuration.username, password: configuration.password,
-                database: configuration.database, tls: .disable),
-            id: 1, logger: logger)
+        let connection = try await connect()
         do {
-            var rows: [PostgresRandomAccessRow] = []
-            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
-                rows.append(row.makeRandomAccess())
-            }
+            let rows = try await rows(sql, on: connection)
             try await connection.close()
             return rows
         } catch {
             try? await connection.close()
             throw error
         }
+    }
+
+    /// A connection of its own to the test database, outside any store; the caller closes it.
+    static func connect() async throws -> PostgresConnection {
+        let configuration = try PostgresStore.configuration(try baseURL())
+        guard let host = configuration.host, let port = configuration.port else {
+            throw FixtureFailure("the PostgreSQL URL has no host")
+        }
+        return try await PostgresConnection.connect(
+            configuration: .init(
+                host: host, port: port, username: configuration.username, password: configuration.password,
+                database: configuration.database, tls: .disable),
+            id: 1, logger: logger)
+    }
+
+    /// Runs `sql` on `connection` and returns the rows.
+    static func rows(_ sql: String, on connection: PostgresConnection) async throws -> [PostgresRandomAccessRow] {
+        var rows: [PostgresRandomAccessRow] = []
+        for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
+            rows.append(row.makeRandomAccess())
+        }
+        return rows
     }
 
     static let logger: Logger = {

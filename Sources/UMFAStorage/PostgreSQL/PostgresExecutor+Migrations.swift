@@ -4,14 +4,24 @@ import PostgresNIO
 
 /// Migrations and other start-up work under PostgreSQL's advisory lock, so several instances
 /// starting together run it once.
+///
+/// The lock is one per schema (the two-key form of `pg_advisory_lock`: UMFA's class and a hash
+/// of `current_schema()`, where the tables live), so deployments in separate schemas of one
+/// database start without waiting for each other; a hash collision only makes two of them wait.
 extension PostgresExecutor {
-    /// A fixed key for `pg_advisory_lock`, UMFA's migration lock.
-    static let migrationLockKey: Int64 = 0x554d_4641_4d49_4752
+    /// The first key of UMFA's migration lock ("UMFA" in ASCII), a class of its own.
+    static let migrationLockClass: Int32 = 0x554d_4641
+
+    /// Takes the migration lock of the connection's schema.
+    static let migrationLock = PostgresQuery(
+        unsafeSQL: "SELECT pg_advisory_lock(\(migrationLockClass), hashtext(coalesce(current_schema(), '')))")
+    /// Gives the migration lock of the connection's schema back.
+    static let migrationUnlock = PostgresQuery(
+        unsafeSQL: "SELECT pg_advisory_unlock(\(migrationLockClass), hashtext(coalesce(current_schema(), '')))")
 
     func migrate(_ migrations: [[String]]) async throws {
         let logger = logger
-        let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(Self.migrationLockKey))")
-        let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(Self.migrationLockKey))")
+        let (lock, unlock) = (Self.migrationLock, Self.migrationUnlock)
         do {
             _ = try await withConnection { connection in
                 _ = try await Self.run(lock, on: connection, logger: logger)
@@ -32,8 +42,7 @@ extension PostgresExecutor {
     func underMigrationLock<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value
     {
         let logger = logger
-        let lock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(Self.migrationLockKey))")
-        let unlock = PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(Self.migrationLockKey))")
+        let (lock, unlock) = (Self.migrationLock, Self.migrationUnlock)
         do {
             return try await withConnection { connection in
                 _ = try await Self.run(lock, on: connection, logger: logger)
