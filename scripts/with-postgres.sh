@@ -21,9 +21,12 @@ if [ "$(id -u)" = "0" ]; then
     chown postgres "$work"
     runas=(runuser -u postgres --)
 fi
+# max_connections: the Swift suite runs its PostgreSQL tests at once, each with stores of their
+# own (a pool of up to 5 connections each, 20 stores in the start-up race tests); past 200 it
+# met "too many clients already" and its stores waited out their connect timeouts.
 "${runas[@]}" "$bindir/initdb" -D "$work/data" -U postgres --auth=trust -E UTF8 >/dev/null
 "${runas[@]}" "$bindir/pg_ctl" -D "$work/data" -l "$work/server.log" -w \
-    -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null
+    -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=1000 -c fsync=on" start >/dev/null
 stop() {
     status=$?
     "${runas[@]}" "$bindir/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
@@ -40,7 +43,7 @@ trap stop EXIT
 "${runas[@]}" "$bindir/psql" -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE DATABASE umfa_test" >/dev/null
 
 export UMFA_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/umfa_test"
-export UMFA_TEST_PGCTL="${runas[*]} $bindir/pg_ctl -D $work/data -l $work/server.log -w -o '-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=200'"
+export UMFA_TEST_PGCTL="${runas[*]} $bindir/pg_ctl -D $work/data -l $work/server.log -w -o '-p $port -k $work -c listen_addresses=127.0.0.1 -c max_connections=1000'"
 export UMFA_TEST_PGDATA="$work/data"
 export UMFA_TEST_PSQL="${runas[*]} $bindir/psql -h 127.0.0.1 -p $port -U postgres"
 "$@"
