@@ -207,6 +207,8 @@ let package = Package(
                 .embedInCode("Resources/Hosted/hosted-logout.html"),
                 .embedInCode("Resources/Hosted/hosted-recovery.html"),
                 .embedInCode("Resources/Hosted/hosted-recovery.js"),
+                .embedInCode("Resources/Hosted/hosted-account.html"),
+                .embedInCode("Resources/Hosted/hosted-account.js"),
                 .embedInCode("Resources/Hosted/hosted.css"), .embedInCode("Resources/Hosted/hosted.js"),
                 .embedInCode("Resources/Shared/webauthn-json.js"), .embedInCode("Resources/Console/console.html"),
                 .embedInCode("Resources/Console/console.css"), .embedInCode("Resources/Console/console.js"),

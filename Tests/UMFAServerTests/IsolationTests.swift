@@ -185,6 +185,9 @@ struct IsolationTests {
         "POST /oidc/{application_id}/recovery", "GET /oidc/{application_id}/recovery/{token}",
         "POST /oidc/{application_id}/recovery/options", "POST /oidc/{application_id}/recovery/verify",
         "GET /hosted/hosted-recovery.js",
+        // The account page and its script: the page signs in through the device-facing routes and
+        // changes nothing without the login token they answer (tests/Browser/test_account_page.py).
+        "GET /oidc/{application_id}/account", "GET /hosted/hosted-account.js",
         // The admin console's page and files, and its ceremonies: the admin token in the body or an
         // operator passkey proves the caller, wrong tokens counted (ConsoleTests).
         "GET /admin", "GET /admin/console.css", "GET /admin/console.js", "GET /admin/webauthn-json.js",

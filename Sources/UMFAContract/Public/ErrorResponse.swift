@@ -6,21 +6,27 @@ public struct ErrorResponse: ContractBody, TraceCarrying, Equatable, Error {
     public var traceID: String
     /// What went wrong, for a person; never a secret.
     public var message: String
+    /// Why, for a program, where a page acts on it: only `unknown_credential` (a discoverable
+    /// sign-in presented a credential the application does not hold; the page may call the
+    /// WebAuthn Signal API's `signalUnknownCredential`). Absent otherwise.
+    public var reason: String?
 
     /// Creates an error body.
-    public init(status: Int, traceID: String, message: String) {
+    public init(status: Int, traceID: String, message: String, reason: String? = nil) {
         self.status = status
         self.traceID = traceID
         self.message = message
+        self.reason = reason
     }
 
     enum CodingKeys: String, CodingKey {
-        case status, message
+        case status, message, reason
         case traceID = "trace_id"
     }
 
     /// An example with every member.
-    public static let example = ErrorResponse(status: 400, traceID: Examples.traceID, message: "user_id is required")
+    public static let example = ErrorResponse(
+        status: 401, traceID: Examples.traceID, message: "Authentication failed", reason: "unknown_credential")
 }
 
 /// `GET /health`: `{status: "ok", trace_id}`.
@@ -55,6 +61,11 @@ extension ErrorResponse: DocumentedFields {
         switch field {
         case .status: FieldDoc("The HTTP status code", .minimum(400), .maximum(599))
         case .message: FieldDoc("What went wrong, for a person; never a secret")
+        case .reason:
+            FieldDoc(
+                "unknown_credential: a discoverable sign-in presented a credential the application does not hold "
+                    + "(the page may call the WebAuthn Signal API's signalUnknownCredential); absent otherwise",
+                .enumeration(["unknown_credential"]))
         case .traceID: .ref(.echoedTraceID)
         }
     }

@@ -200,6 +200,8 @@ extension APIOperation {
         case .hostedScript: .get("/hosted/hosted.js")
         case .hostedWebAuthnScript: .get("/hosted/webauthn-json.js")
         case .hostedRecoveryScript: .get("/hosted/hosted-recovery.js")
+        case .accountPage: .get("/oidc/{application_id}/account")
+        case .hostedAccountScript: .get("/hosted/hosted-account.js")
         case .requestEmailRecovery:
             .post(
                 "/oidc/{application_id}/recovery", status: 202, body: EmailRecoveryRequest.self,

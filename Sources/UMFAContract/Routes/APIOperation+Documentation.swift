@@ -554,6 +554,22 @@ extension APIOperation {
                 successAnswer: ["content": ["text/javascript": ["schema": ["type": "string"]]]],
                 statuses: [304],
                 writtenAnswers: [(304, ["description": "Not modified (If-None-Match)"])])
+        case .accountPage:
+            OperationDoc(
+                summary:
+                    "The hosted account page: after a passkey sign-in, rename and remove passkeys, verify the email address, delete the account",
+                description:
+                    "A page of this server: it signs in through the device-facing sign-in (a login token kept in the page's memory only) and calls the self-service routes with it; changes need a sign-in of the last 5 minutes (docs/self-service.md, \"The account page\").",
+                success: "The page",
+                successAnswer: ["content": ["text/html": ["schema": ["type": "string"]]]],
+                statuses: [404, 503])
+        case .hostedAccountScript:
+            OperationDoc(
+                summary: "The account page's script, with an ETag",
+                success: "The file",
+                successAnswer: ["content": ["text/javascript": ["schema": ["type": "string"]]]],
+                statuses: [304],
+                writtenAnswers: [(304, ["description": "Not modified (If-None-Match)"])])
         case .requestEmailRecovery:
             OperationDoc(
                 summary:

@@ -79,6 +79,8 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case emailRecoveryOptions
     case emailRecoveryVerify
     case hostedRecoveryScript
+    case accountPage
+    case hostedAccountScript
     case createMyRecoveryCodes
     case countMyRecoveryCodes
     case recoverAccount

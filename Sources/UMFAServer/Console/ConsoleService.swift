@@ -108,7 +108,9 @@ struct ConsoleService: Sendable {
             await audit.record(
                 .adminSignInFailed, application: nil, actor: .anonymous, credentialID: request.credential.rawId.bytes,
                 caller: caller, details: ["reason": .string(error.detail ?? error.message)])
-            throw ServiceError.unauthenticated(Self.signInFailed, detail: error.detail ?? error.message)
+            throw ServiceError.unauthenticated(
+                Self.signInFailed, detail: error.detail ?? error.message,
+                reason: error.reason == .unknownCredential ? error.reason : nil)
         }
         return try await signIn(credential, caller: caller)
     }

@@ -37,6 +37,13 @@ package struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible
         /// A redirect URI (or post-logout redirect URI) is not one a client may register:
         /// RFC 7591 §3.2.2 `invalid_redirect_uri`.
         case redirectURI = "redirect_uri"
+        /// A discoverable sign-in presented a credential id the application does not hold: the
+        /// browser's own choice, so the page may tell its passkey manager to forget it (WebAuthn
+        /// L3 §5.1.10, `signalUnknownCredential`). The one reason the error body names.
+        case unknownCredential = "unknown_credential"
+
+        /// Whether the error body names the reason (`reason`, docs/contract.md §2).
+        package var isInErrorBody: Bool { self == .unknownCredential }
     }
 
     /// The kind of failure.

@@ -75,7 +75,8 @@ enum ErrorMap {
         var fields = extra
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        let body = ErrorResponse(status: Int(status.code), traceID: traceID, message: message)
+        let reason = (error as? any DomainError)?.reason.flatMap { $0.isInErrorBody ? $0.rawValue : nil }
+        let body = ErrorResponse(status: Int(status.code), traceID: traceID, message: message, reason: reason)
         let data = (try? JSONExchange.encode(body)) ?? Data()
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

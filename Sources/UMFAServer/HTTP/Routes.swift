@@ -83,7 +83,7 @@ struct Routes {
         case .openAPI: return built.publicRoutes.openAPI
         case .demoPage: return built.demoPage.home
         case .demoStylesheet, .demoScript, .demoWebAuthnScript, .hostedStylesheet, .hostedScript,
-            .hostedWebAuthnScript, .hostedRecoveryScript, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
+            .hostedWebAuthnScript, .hostedRecoveryScript, .hostedAccountScript, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
             return StaticFiles.handler(operation)
         case .createOAuthClient: return route.jsonWithPath(features.oauthClientAdmin.create)
         case .listOAuthClients: return route.plain(features.oauthClientAdmin.list)
@@ -147,6 +147,7 @@ struct Routes {
                 try await $0.request($1, issuer: $2, caller: $3)
             }
         case .emailRecoveryPage: return RecoveryRoutes(recovery: features.emailRecovery).page()
+        case .accountPage: return RecoveryRoutes.accountPage()
         case .emailRecoveryOptions:
             return RecoveryRoutes(recovery: features.emailRecovery).json(route) {
                 try await $0.options($1, issuer: $2, caller: $3)

@@ -19,6 +19,7 @@ enum StaticFiles {
         .hostedScript: DemoAsset(PackageResources.hosted_js, contentType: javaScript),
         .hostedWebAuthnScript: webAuthnJSON,
         .hostedRecoveryScript: DemoAsset(PackageResources.hosted_recovery_js, contentType: javaScript),
+        .hostedAccountScript: DemoAsset(PackageResources.hosted_account_js, contentType: javaScript),
         .consoleStylesheet: DemoAsset(PackageResources.console_css, contentType: css),
         .consoleScript: DemoAsset(PackageResources.console_js, contentType: javaScript),
         .consoleWebAuthnScript: webAuthnJSON,

@@ -51,7 +51,8 @@ struct AssertionCheck {
                 credentialID: response.rawId.bytes, caller: caller,
                 details: ["purpose": .string(purpose), "reason": .string(error.detail ?? error.message)])
             guard let failureMessage else { throw error }
-            throw ServiceError.unauthenticated(failureMessage, detail: error.message)
+            throw ServiceError.unauthenticated(
+                failureMessage, detail: error.message, reason: error.reason == .unknownCredential ? error.reason : nil)
         }
         ceremonies.metrics.ceremony(purpose, succeeded: true)
         await ceremonies.audit.record(

@@ -4,7 +4,7 @@ import UMFAContract
 
 /// The HTTP edge of recovery by email (``EmailRecovery``), under an issuer resolved by
 /// ``IssuerResolution``: the request for a link, the page a link opens, and the page's two
-/// ceremony routes. Answers are never cached.
+/// ceremony routes; and the account page (``accountPage()``). Answers are never cached.
 struct RecoveryRoutes: Sendable {
     let recovery: EmailRecovery
 
@@ -23,6 +23,24 @@ struct RecoveryRoutes: Sendable {
                 try await call(recovery, body, try context.resolvedIssuer(), caller), status: route.status)
             response.headers[.cacheControl] = "no-store"
             return response
+        }
+    }
+
+    static let accountTemplate = String(decoding: PackageResources.hosted_account_html, as: UTF8.self)
+
+    /// `GET <issuer>/account`: the account page, the same for everyone; what it shows comes
+    /// after its passkey sign-in, from the self-service routes.
+    static func accountPage() -> RouteHandler {
+        { _, context in
+            let issuer = try context.resolvedIssuer()
+            let html = HostedPages.fill(
+                accountTemplate,
+                [
+                    "application_id": issuer.application.id.uuidString.lowercased(),
+                    "application_name": issuer.application.name,
+                ])
+            return DemoPageRoutes.response(
+                Array(html.utf8), contentType: "text/html; charset=utf-8", cacheControl: "no-store")
         }
     }
 

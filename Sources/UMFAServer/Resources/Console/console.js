@@ -94,7 +94,9 @@
     const json = await response.json().catch(() => ({}));
     if (!response.ok) {
       if (response.status === 401 && csrf && path.startsWith("/api/admin/")) signedOut("The session ended; sign in again.");
-      throw new Error(json.message || json.error_description || `HTTP ${response.status}`);
+      const error = new Error(json.message || json.error_description || `HTTP ${response.status}`);
+      error.reason = json.reason;
+      throw error;
     }
     return json;
   }
@@ -140,7 +142,14 @@
     say("");
     const options = await call("POST", "/admin/session/options");
     const credential = await navigator.credentials.get({ publicKey: UMFAWebAuthn.requestOptions(options.publicKey) });
-    const session = await call("POST", "/admin/session", { credential: UMFAWebAuthn.credentialJSON(credential) });
+    let session;
+    try {
+      session = await call("POST", "/admin/session", { credential: UMFAWebAuthn.credentialJSON(credential) });
+    } catch (error) {
+      // A console passkey the server no longer holds: the device forgets it (Signal API).
+      UMFAWebAuthn.signalIfUnknown(error.reason, options.publicKey.rpId, credential.id);
+      throw error;
+    }
     await signedIn(session);
   }
 

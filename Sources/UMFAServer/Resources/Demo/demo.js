@@ -29,10 +29,11 @@
   }
 
   class ServerError extends Error {
-    constructor(status, message, traceID) {
+    constructor(status, message, traceID, reason) {
       super(message);
       this.status = status;
       this.traceID = traceID;
+      this.reason = reason;
     }
   }
 
@@ -151,7 +152,8 @@
       data = null;
     }
     if (!response.ok) {
-      throw new ServerError(response.status, (data && data.message) || response.statusText, data && data.trace_id);
+      throw new ServerError(
+        response.status, (data && data.message) || response.statusText, data && data.trace_id, data && data.reason);
     }
     return data;
   }
@@ -213,7 +215,15 @@
     }
     const verify = { application_id: state.app, credential: credentialJSON(credential) };
     if (user) verify.user_id = user;
-    const answer = await call("POST", "/api/umfa/authentication/verify", verify, null, user);
+    let answer;
+    try {
+      answer = await api("POST", "/api/umfa/authentication/verify", verify);
+    } catch (error) {
+      if (!(error instanceof ServerError)) throw error;
+      // A passkey the server does not hold (deleted elsewhere): the device forgets it too.
+      UMFAWebAuthn.signalIfUnknown(error.reason, state.rpId, credential.id);
+      throw serverProblem(error, user);
+    }
     const prf = credential.getClientExtensionResults().prf;
     return { ...answer, prfOutput: prf && prf.results ? prf.results.first : null };
   }
@@ -317,12 +327,9 @@
 
   const isDevelopment = () => state.development !== null && state.app === state.development;
 
-  // The WebAuthn Signal API (Chromium 132+, Safari 26+): tells the passkey manager what the
-  // server holds, so it stops offering deleted passkeys and shows current names. Browsers
-  // without it simply skip this; nothing depends on it.
+  // The WebAuthn Signal API for this application's RP ID (webauthn-json.js).
   function signal(name, details) {
-    if (!window.PublicKeyCredential || typeof PublicKeyCredential[name] !== "function" || !state.rpId) return;
-    PublicKeyCredential[name]({ rpId: state.rpId, ...details }).catch(() => {});
+    UMFAWebAuthn.signal(name, state.rpId, details);
   }
 
   // The signed-in user's passkeys, through the self-service routes (docs/contract.md §8) with the

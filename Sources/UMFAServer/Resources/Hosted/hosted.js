@@ -52,7 +52,12 @@
     for (const button of document.querySelectorAll("button")) button.disabled = value;
   }
 
-  class ServerError extends Error {}
+  class ServerError extends Error {
+    constructor(message, reason) {
+      super(message);
+      this.reason = reason;
+    }
+  }
 
   async function post(path, body) {
     const response = await fetch(page.issuerPath + "/interaction/" + path, {
@@ -69,7 +74,7 @@
     }
     if (!response.ok) {
       const reference = answer.trace_id ? " (reference " + answer.trace_id + ")" : "";
-      throw new ServerError((answer.message || "The sign-in service did not answer.") + reference);
+      throw new ServerError((answer.message || "The sign-in service did not answer.") + reference, answer.reason);
     }
     return answer;
   }
@@ -139,12 +144,23 @@
       });
       if (controller.signal.aborted) return;
       setBusy(true);
-      next(await post("sign-in/verify", { credential: W.credentialJSON(credential) }));
+      next(await verifySignIn(answer.publicKey, credential));
     } catch (error) {
       if (controller.signal.aborted || error.name === "AbortError") return;
       alertText(error instanceof ServerError ? error.message : browserText(error, "get"));
     } finally {
       setBusy(false);
+    }
+  }
+
+  // The sign-in's verification; a passkey the application does not hold (deleted, or the
+  // account gone) is forgotten by the device too, through the WebAuthn Signal API.
+  async function verifySignIn(options, credential) {
+    try {
+      return await post("sign-in/verify", { credential: W.credentialJSON(credential) });
+    } catch (error) {
+      if (error instanceof ServerError) W.signalIfUnknown(error.reason, options.rpId, credential.id);
+      throw error;
     }
   }
 
@@ -159,7 +175,7 @@
       const answer = await post("sign-in/options", login ? { login } : {});
       say("Use your passkey\u2026");
       const credential = await navigator.credentials.get({ publicKey: W.requestOptions(answer.publicKey) });
-      next(await post("sign-in/verify", { credential: W.credentialJSON(credential) }));
+      next(await verifySignIn(answer.publicKey, credential));
     } catch (error) {
       say("");
       alertText(error instanceof ServerError ? error.message : browserText(error, "get"));

@@ -116,5 +116,26 @@ window.UMFAWebAuthn = (() => {
     return out;
   }
 
-  return { toBase64URL, fromBase64URL, hasNativeJSON, creationOptions, requestOptions, credentialJSON };
+  // The WebAuthn Signal API (WebAuthn L3 §5.1.10; Chromium 132+, Safari 26+): tells the
+  // passkey manager what the server holds, so it stops offering passkeys the server no longer
+  // knows and shows current names. Browsers without it skip this; nothing depends on it.
+  // `name` is signalUnknownCredential, signalAllAcceptedCredentials or signalCurrentUserDetails.
+  function signal(name, rpId, details) {
+    if (!rpId || !window.PublicKeyCredential || typeof PublicKeyCredential[name] !== "function") return false;
+    PublicKeyCredential[name]({ rpId, ...details }).catch(() => {});
+    return true;
+  }
+
+  // After a refused sign-in: when the server said the credential the browser chose is unknown
+  // to the application (`reason: "unknown_credential"`, only for discoverable sign-ins), the
+  // passkey manager is told to forget it.
+  function signalIfUnknown(reason, rpId, credentialId) {
+    if (reason !== "unknown_credential" || !credentialId) return false;
+    return signal("signalUnknownCredential", rpId, { credentialId });
+  }
+
+  return {
+    toBase64URL, fromBase64URL, hasNativeJSON, creationOptions, requestOptions, credentialJSON, signal,
+    signalIfUnknown,
+  };
 })();

@@ -58,7 +58,11 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         admit: (Credentials.Stored) async throws -> [UInt8]? = { _ in nil }
     ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
         guard let stored = try await credentials.credential(id: response.rawId.bytes) else {
-            throw ServiceError.unauthenticated(Credentials.unknownCredential)
+            // Only for a discoverable sign-in (no allowCredentials) is the id the browser's own
+            // choice; a listed id may be a pseudo one, whose refusal must look like any other.
+            throw ServiceError.unauthenticated(
+                Credentials.unknownCredential,
+                reason: challenge.record.allowCredentials.isEmpty ? .unknownCredential : nil)
         }
         let identifiedHandle = try await admit(stored)
         let record = try credentials.record(of: stored)
