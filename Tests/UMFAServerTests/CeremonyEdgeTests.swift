@@ -52,6 +52,34 @@ struct CeremonyEdgeTests {
         }
     }
 
+    @Test("only a discoverable sign-in presenting a credential the application does not hold names unknown_credential")
+    func unknownCredentialReason() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let device = Device.make()
+            let enrolled = try await api.register(
+                app, user: "judy", device: device, enrollmentToken: try await api.enrollmentToken(app, user: "judy"))
+            // Assertions of the passkey for a discoverable challenge and for one naming its user.
+            let discoverable = try await api.assertion(app, user: nil, device: device)
+            let named = try await api.assertion(app, user: "judy", device: device)
+            let removed = try await api.send(
+                .delete,
+                APIOperation.deleteUserCredential.path(["user_id": "judy", "credential_id": enrolled.credentialID])
+                    + "?application_id=\(app.id)", bearer: app.apiKey)
+            #expect(removed.status == .ok, "\(removed.text)")
+
+            // The browser chose the passkey: the page may tell it to forget it (Signal API).
+            let unknown = try await api.verifyAssertion(app, user: nil, credential: discoverable)
+            #expect(unknown.status == .unauthorized)
+            #expect(unknown["message"]?.stringValue == "Authentication failed")
+            #expect(unknown["reason"]?.stringValue == "unknown_credential", "\(unknown.text)")
+            // The challenge listed the user's ids (pseudo ones for an unknown user): the one failure,
+            // so the answer never tells whether a named user exists.
+            let refused = try await api.verifyAssertion(app, user: "judy", credential: named)
+            expectError(refused, .unauthorized, message: "Authentication failed")
+        }
+    }
+
     @Test("a challenge serves only its own ceremony")
     func challengeBoundToCeremony() async throws {
         try await TestServer.with { api in

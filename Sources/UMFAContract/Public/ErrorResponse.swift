@@ -12,7 +12,12 @@ public struct ErrorResponse: ContractBody, TraceCarrying, Equatable, Error {
     public var reason: String?
 
     /// Creates an error body.
-    public init(status: Int, traceID: String, message: String, reason: String? = nil) {
+    public init(status: Int, traceID: String, message: String) {
+        self.init(status: status, traceID: traceID, message: message, reason: nil)
+    }
+
+    /// Creates an error body that names its reason.
+    public init(status: Int, traceID: String, message: String, reason: String?) {
         self.status = status
         self.traceID = traceID
         self.message = message

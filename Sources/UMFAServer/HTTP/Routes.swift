@@ -83,7 +83,8 @@ struct Routes {
         case .openAPI: return built.publicRoutes.openAPI
         case .demoPage: return built.demoPage.home
         case .demoStylesheet, .demoScript, .demoWebAuthnScript, .hostedStylesheet, .hostedScript,
-            .hostedWebAuthnScript, .hostedRecoveryScript, .hostedAccountScript, .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
+            .hostedWebAuthnScript, .hostedRecoveryScript, .hostedAccountScript, .consoleStylesheet, .consoleScript,
+            .consoleWebAuthnScript:
             return StaticFiles.handler(operation)
         case .createOAuthClient: return route.jsonWithPath(features.oauthClientAdmin.create)
         case .listOAuthClients: return route.plain(features.oauthClientAdmin.list)
