@@ -75,7 +75,9 @@ struct ConsoleCredentialLifecycleTests {
                 try await ConsoleTests.request(api, .get, APIOperation.consoleSession.path, cookie: session.cookie),
                 .unauthorized)
             // The passkey itself signs nothing in.
-            expectError(try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed")
+            expectError(
+                try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed",
+                reason: "unknown_credential")
             // It is gone, and the old token is no admin token any more.
             let listed = try await api.send(.get, APIOperation.listConsoleCredentials.path, bearer: Self.otherToken)
             #expect(listed.status == .ok && listed["credentials"]?.arrayValue?.isEmpty == true, "\(listed.text)")
@@ -161,7 +163,9 @@ struct ConsoleCredentialLifecycleTests {
                 csrf: b1.csrf)
             #expect(removed.status == .ok && removed["sessions_ended"] == .number(1), "\(removed.text)")
             #expect(try await Self.adminCall(api, a1) == .unauthorized)
-            expectError(try await Self.signIn(api, device: first), .unauthorized, message: "Sign-in failed")
+            expectError(
+                try await Self.signIn(api, device: first), .unauthorized, message: "Sign-in failed",
+                reason: "unknown_credential")
             #expect(try await Self.adminCall(api, b1) == .ok)
             expectError(
                 try await api.send(
@@ -201,7 +205,9 @@ struct ConsoleCredentialLifecycleTests {
         try await store.close()
 
         try await server.run { api in
-            expectError(try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed")
+            expectError(
+                try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed",
+                reason: "unknown_credential")
             let listed = try await api.send(
                 .get, APIOperation.listConsoleCredentials.path, bearer: TestServer.adminToken)
             #expect(listed["credentials"]?.arrayValue?.isEmpty == true, "\(listed.text)")
@@ -233,7 +239,9 @@ struct ConsoleCredentialLifecycleTests {
         var configured = server
         configured.adjust = { $0.adminToken = Self.otherToken }
         try await configured.run { api in
-            expectError(try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed")
+            expectError(
+                try await Self.signIn(api, device: device), .unauthorized, message: "Sign-in failed",
+                reason: "unknown_credential")
             #expect(try await Self.events(api, "admin.passkeys_revoked", token: Self.otherToken).count == 1)
         }
     }

@@ -62,7 +62,8 @@ struct ConsoleTokenEpochPostgresTests {
                             #expect(try await ConsoleCredentialLifecycleTests.adminCall(api, session) == .unauthorized)
                         }
                         expectError(
-                            try await ConsoleCredentialLifecycleTests.signIn(c, device: operator1), .unauthorized)
+                            try await ConsoleCredentialLifecycleTests.signIn(c, device: operator1), .unauthorized,
+                            reason: "unknown_credential")
 
                         // The old instance still takes the old token and enrolls with it; the
                         // new instances refuse what it made.

@@ -37,18 +37,22 @@ extension JSONValue {
     }
 }
 
-/// Checks the documented error shape: exactly `{status, trace_id, message}`, `status` equal
-/// to the HTTP status, a trace id (the given one, or a new UUID), and the message.
+/// Checks the documented error shape: exactly `{status, trace_id, message}` (and `reason` when
+/// one is expected), `status` equal to the HTTP status, a trace id (the given one, or a new
+/// UUID), and the message.
 func expectError(
     _ reply: Reply, _ status: HTTPResponse.Status, message: String? = nil, containing fragment: String? = nil,
-    traceID: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    traceID: String? = nil, reason: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(reply.status == status, "\(reply.text)", sourceLocation: sourceLocation)
     guard let members = reply.json?.objectValue else {
         Issue.record("the error body is not a JSON object: \(reply.text)", sourceLocation: sourceLocation)
         return
     }
-    #expect(Set(members.keys) == ["status", "trace_id", "message"], sourceLocation: sourceLocation)
+    let expected: Set<String> =
+        reason == nil ? ["status", "trace_id", "message"] : ["status", "trace_id", "message", "reason"]
+    #expect(Set(members.keys) == expected, sourceLocation: sourceLocation)
+    if let reason { #expect(members["reason"]?.stringValue == reason, sourceLocation: sourceLocation) }
     #expect(members["status"]?.intValue == Int(status.code), sourceLocation: sourceLocation)
     let echoed = members["trace_id"]?.stringValue
     if let traceID {
