@@ -172,6 +172,49 @@ def test_a_new_account_verifies_its_address_with_the_mailed_code(serve, authenti
         smtp.stop()
 
 
+def test_the_hosted_sign_up_asks_for_the_mailed_code_and_a_wrong_one_changes_nothing(serve, authenticator, pki):
+    smtp = MailServer(pki)
+    try:
+        server = serve(env=mail_env(smtp.port, pki.ca))
+        oauth = oauth_client(server)
+        address = f"kim-{uuid.uuid4().hex[:8]}@example.com"
+        request = oauth.authorization_request(scope=SCOPE, prompt="create")
+        browser = Browser(server, authenticator)
+        issuer_path, interaction, _ = browser.open(request.uri)
+        options = browser.post(issuer_path, "create-account/options", {"interaction": interaction, "email": address})
+        credential = authenticator.register(options["publicKey"], origin=server.origin, uv=True)
+        step = browser.post(issuer_path, "create-account/verify",
+                            {"interaction": interaction, "credential": credential.data})
+        assert step["next"] == "verify_email", step
+        code = code_of(smtp.wait(1)[0])
+
+        # A wrong code spends an attempt and the page stays on the step; the interaction goes on.
+        wrong = "000000" if code != "000000" else "111111"
+        refused = browser.http.post(f"{server.origin}{issuer_path}/interaction/verify-email",
+                                    json={"interaction": interaction, "code": wrong}, timeout=10)
+        assert refused.status_code == 400 and "4 attempts left" in refused.json()["message"], refused.text
+        # Another browser's made-up interaction handle gets nowhere.
+        stranger = requests.post(f"{server.origin}{issuer_path}/interaction/verify-email",
+                                 json={"interaction": "x" * 43, "code": code}, timeout=10)
+        assert stranger.status_code == 401, stranger.text
+
+        step = browser.post(issuer_path, "verify-email", {"interaction": interaction, "code": code})
+        if step["next"] == "consent":
+            step = browser.post(issuer_path, "consent", {"interaction": interaction, "allow": True})
+        token = oauth.authorization_code(request.validate_callback(step["redirect_to"]))
+        claims = oauth.userinfo(token)
+        assert claims["email"] == address and claims["email_verified"] is True, claims
+        assert len(server.ok("GET", f"/api/admin/audit-events?application_id={server.app_id}&action=email.verified",
+                             bearer=ADMIN_TOKEN)["events"]) == 1
+
+        # Skipping the step leaves the address unverified; the sign-up stands.
+        other = f"lee-{uuid.uuid4().hex[:8]}@example.com"
+        skipped = sign_up(server, authenticator, oauth, other)
+        assert oauth.userinfo(skipped)["email_verified"] is False
+    finally:
+        smtp.stop()
+
+
 def test_guessing_a_code_locks_it_after_five_attempts(serve, authenticator, pki):
     smtp = MailServer(pki)
     try:

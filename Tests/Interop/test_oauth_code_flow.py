@@ -44,13 +44,20 @@ class Browser:
         assert answer.status_code == 200, (route, answer.status_code, answer.text)
         return answer.json()
 
-    def create_account(self, url: str, email: str) -> str:
+    def create_account(self, url: str, email: str, email_code=None) -> str:
+        """The hosted sign-up; when the server mailed a code (`next: verify_email`), the page's
+        code step gets `email_code()`, or is skipped when that is None."""
         issuer_path, interaction, view = self.open(url)
         assert view == "create-account"
         options = self.post(issuer_path, "create-account/options",
                             {"interaction": interaction, "email": email, "given_name": "Grace"})
         credential = self.authenticator.register(options["publicKey"], origin=self.server.origin, uv=True)
         step = self.post(issuer_path, "create-account/verify", {"interaction": interaction, "credential": credential.data})
+        if step["next"] == "verify_email":
+            body = {"interaction": interaction}
+            if email_code is not None:
+                body["code"] = email_code()
+            step = self.post(issuer_path, "verify-email", body)
         if step["next"] == "consent":
             step = self.post(issuer_path, "consent", {"interaction": interaction, "allow": True})
         return step["redirect_to"]

@@ -169,7 +169,8 @@ struct IsolationTests {
         "POST /oidc/{application_id}/interaction/sign-in/verify",
         "POST /oidc/{application_id}/interaction/create-account/options",
         "POST /oidc/{application_id}/interaction/create-account/verify",
-        "POST /oidc/{application_id}/interaction/consent", "GET /hosted/hosted.css", "GET /hosted/hosted.js",
+        "POST /oidc/{application_id}/interaction/consent", "POST /oidc/{application_id}/interaction/verify-email",
+        "GET /hosted/hosted.css", "GET /hosted/hosted.js",
         "GET /hosted/webauthn-json.js",
         // Authorised by an OAuth access token, refused in RFC 6750 shape (OIDCAuthorizationCodeTests).
         "GET /oidc/{application_id}/userinfo", "POST /oidc/{application_id}/userinfo",

@@ -151,7 +151,35 @@ public struct InteractionConsentRequest: ContractBody, Equatable {
     public static let example = InteractionConsentRequest(interaction: "h", allow: true, traceID: Examples.traceID)
 }
 
-/// What the hosted page does next: follow `redirect_to` back to the client, or ask for consent.
+/// `POST <issuer>/interaction/verify-email`: after a hosted sign-up, the code mailed to the new
+/// address, or no code to skip the step (the address stays unverified).
+public struct InteractionVerifyEmailRequest: ContractBody, Equatable {
+    /// The authorization request's handle.
+    public var interaction: String
+    /// The six digits of the mail; absent to skip.
+    public var code: String?
+    /// The caller's trace id.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(interaction: String, code: String?, traceID: String? = nil) {
+        self.interaction = interaction
+        self.code = code
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case interaction, code
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = InteractionVerifyEmailRequest(
+        interaction: "h", code: "123456", traceID: Examples.traceID)
+}
+
+/// What the hosted page does next: follow `redirect_to` back to the client, ask for consent, or
+/// ask for the code mailed to a new account's address.
 public struct InteractionStepResponse: ContractBody, TraceCarrying, Equatable {
     /// What comes next.
     public enum Next: String, Codable, Sendable {
@@ -159,6 +187,9 @@ public struct InteractionStepResponse: ContractBody, TraceCarrying, Equatable {
         case redirect
         /// Show the consent screen for `client_name` and `scopes`.
         case consent
+        /// A new account's address was mailed a code: ask for it, then send it (or nothing, to
+        /// skip) to `interaction/verify-email`, whose answer says what comes next.
+        case verifyEmail = "verify_email"
     }
 
     /// The request's trace id.
@@ -205,6 +236,19 @@ extension InteractionSignInOptionsRequest: DocumentedFields {
         switch field {
         case .interaction: FieldDoc("The authorization request's handle", .maxLength(64))
         case .login: FieldDoc("An email address or user id; absent for a discoverable passkey", .maxLength(256))
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
+
+extension InteractionVerifyEmailRequest: DocumentedFields {
+    static let schemaDescription: String? =
+        "After a hosted sign-up: the code mailed to the new address, or no code to skip the step"
+
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .interaction: FieldDoc("The authorization request's handle", .maxLength(64))
+        case .code: FieldDoc("The six digits of the mail; absent to skip (the address stays unverified)")
         case .traceID: .ref(.traceID)
         }
     }
@@ -263,7 +307,7 @@ extension InteractionStepResponse: DocumentedFields {
 
     static func describe(_ field: CodingKeys) -> FieldDoc {
         switch field {
-        case .next: FieldDoc(nil, .enumeration(["redirect", "consent"]))
+        case .next: FieldDoc(nil, .enumeration(["redirect", "consent", "verify_email"]))
         case .scopes: .plain
         case .traceID: .ref(.echoedTraceID)
         case .redirectTo: FieldDoc("The client's redirect URI with code, state and iss (or an error)")

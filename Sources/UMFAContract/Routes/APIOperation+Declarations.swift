@@ -196,6 +196,10 @@ extension APIOperation {
             .post(
                 "/oidc/{application_id}/interaction/consent", body: InteractionConsentRequest.self,
                 answer: InteractionStepResponse.self)
+        case .interactionVerifyEmail:
+            .post(
+                "/oidc/{application_id}/interaction/verify-email", body: InteractionVerifyEmailRequest.self,
+                answer: InteractionStepResponse.self)
         case .hostedStylesheet: .get("/hosted/hosted.css")
         case .hostedScript: .get("/hosted/hosted.js")
         case .hostedWebAuthnScript: .get("/hosted/webauthn-json.js")

@@ -533,6 +533,13 @@ extension APIOperation {
                 summary: "Hosted page: the person allows or denies the client's scopes",
                 success: "Back to the client with a code, or with error access_denied",
                 statuses: [400, 401, 403, 404, 408, 413, 503])
+        case .interactionVerifyEmail:
+            OperationDoc(
+                summary: "Hosted page, after a sign-up: the code mailed to the new address, or none to skip",
+                description:
+                    "A wrong code spends one of its 5 attempts (400, with the attempts left; 409 once none is pending); the right one marks the address verified (audit email.verified). Then on as after any sign-in: consent or back to the client.",
+                success: "What the page does next",
+                statuses: [400, 401, 403, 404, 408, 409, 413, 503])
         case .hostedStylesheet:
             OperationDoc(
                 summary: "The hosted pages' stylesheet, with an ETag",

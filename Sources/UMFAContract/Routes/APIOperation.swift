@@ -80,6 +80,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case emailRecoveryVerify
     case hostedRecoveryScript
     case accountPage
+    case interactionVerifyEmail
     case hostedAccountScript
     case createMyRecoveryCodes
     case countMyRecoveryCodes

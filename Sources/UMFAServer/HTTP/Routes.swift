@@ -120,6 +120,8 @@ struct Routes {
         case .interactionCreateAccountVerify:
             return built.interactionRoutes.step { try await $0.createAccountVerify($1, caller: $2) }
         case .interactionConsent: return built.interactionRoutes.step { try await $0.consent($1, caller: $2) }
+        case .interactionVerifyEmail:
+            return built.interactionRoutes.step { try await $0.verifyEmail($1, caller: $2) }
         case .updateUserProfile:
             return route.jsonWithPath {
                 try await features.userProfiles.update($0, userID: $1.path("user_id"), caller: $2)

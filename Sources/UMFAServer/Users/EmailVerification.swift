@@ -46,38 +46,7 @@ struct EmailVerification: Sendable {
         let user = try await access.user(caller, values: values, scope: PasskeyManagementAccess.accountScope)
         guard mailer.isOn else { throw Mailer.off }
         let code = (request.code ?? "").trimmingCharacters(in: .whitespaces)
-        guard code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            throw ServiceError.invalid("code must be the six digits of the mail", field: "code")
-        }
-        let (email, verified) = try await address(of: user)
-        if verified { return EmailVerificationResponse(traceID: caller.traceID, email: email, emailVerified: true) }
-        let (applicationID, userID) = (user.application.id, user.userID)
-        // Step 1: one attempt spent, in one statement, before the code is compared.
-        guard
-            let attempt = try await store.spendEmailVerificationAttempt(
-                applicationID: applicationID, userID: userID, at: now())
-        else {
-            throw ServiceError.conflict(
-                "No code is pending: it expired or was tried \(EmailCodes.attempts) times; ask for a new one")
-        }
-        // Step 2: the code, compared in constant time.
-        guard constantTimeEqual(codes.hash(code, applicationID: applicationID, userID: userID), attempt.codeHash) else {
-            await audit.record(
-                .emailVerificationFailed, application: applicationID, actor: .user(userID), userID: userID,
-                caller: caller, details: ["attempts_left": .number(Double(attempt.attemptsLeft))])
-            throw ServiceError.invalid(
-                "The code is wrong; \(attempt.attemptsLeft) attempt\(attempt.attemptsLeft == 1 ? "" : "s") left",
-                field: "code")
-        }
-        // Step 3: the address the code went to, if it is still the account's.
-        guard attempt.email == email,
-            try await store.completeEmailVerification(
-                applicationID: applicationID, userID: userID, email: attempt.email, at: now())
-        else {
-            throw ServiceError.conflict("The address changed after the code was mailed; ask for a new code")
-        }
-        await audit.record(
-            .emailVerified, application: applicationID, actor: .user(userID), userID: userID, caller: caller)
+        let email = try await codes.check(code, application: user.application, userID: user.userID, audit: audit, caller: caller)
         return EmailVerificationResponse(traceID: caller.traceID, email: email, emailVerified: true)
     }
 
@@ -102,19 +71,63 @@ struct EmailCodes: Sendable {
     static let resendSpacing: TimeInterval = 60
 
     /// After a sign-up (hosted pages, the API-driven flow): mails a code when the new account has
-    /// an unverified address and mail is on. A failure is logged; the sign-up stands.
-    func startAfterSignUp(_ application: ApplicationRecord, userID: String) async {
-        guard mailer.isOn else { return }
+    /// an unverified address and mail is on; whether it did. A failure is logged; the sign-up stands.
+    @discardableResult
+    func startAfterSignUp(_ application: ApplicationRecord, userID: String) async -> Bool {
+        guard mailer.isOn else { return false }
         do {
             guard let profile = try await store.userProfile(applicationID: application.id, userID: userID),
                 let email = profile.email, !profile.emailVerified
-            else { return }
+            else { return false }
             _ = try await mail(application, userID: userID, email: email)
+            return true
         } catch {
             mailer.logger.error(
                 "the verification mail of a new account was not queued",
                 metadata: ["error.message": .string("\(error)")])
+            return false
         }
+    }
+
+    /// Checks `code` against the code pending for the account and marks the address verified:
+    /// one attempt spent before the comparison, in constant time; the account's address, which
+    /// the code went to. Answers the address; an already verified one needs no code.
+    func check(_ code: String, application: ApplicationRecord, userID: String, audit: AuditLog, caller: Caller)
+        async throws -> String
+    {
+        guard code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw ServiceError.invalid("code must be the six digits of the mail", field: "code")
+        }
+        let applicationID = application.id
+        guard let profile = try await store.userProfile(applicationID: applicationID, userID: userID),
+            let email = profile.email
+        else { throw ServiceError.conflict("The account has no email address") }
+        if profile.emailVerified { return email }
+        // Step 1: one attempt spent, in one statement, before the code is compared.
+        guard let attempt = try await store.spendEmailVerificationAttempt(applicationID: applicationID, userID: userID, at: now())
+        else {
+            throw ServiceError.conflict(
+                "No code is pending: it expired or was tried \(Self.attempts) times; ask for a new one")
+        }
+        // Step 2: the code, compared in constant time.
+        guard constantTimeEqual(hash(code, applicationID: applicationID, userID: userID), attempt.codeHash) else {
+            await audit.record(
+                .emailVerificationFailed, application: applicationID, actor: .user(userID), userID: userID,
+                caller: caller, details: ["attempts_left": .number(Double(attempt.attemptsLeft))])
+            throw ServiceError.invalid(
+                "The code is wrong; \(attempt.attemptsLeft) attempt\(attempt.attemptsLeft == 1 ? "" : "s") left",
+                field: "code")
+        }
+        // Step 3: the address the code went to, if it is still the account's.
+        guard attempt.email == email,
+            try await store.completeEmailVerification(
+                applicationID: applicationID, userID: userID, email: attempt.email, at: now())
+        else {
+            throw ServiceError.conflict("The address changed after the code was mailed; ask for a new code")
+        }
+        await audit.record(
+            .emailVerified, application: applicationID, actor: .user(userID), userID: userID, caller: caller)
+        return email
     }
 
     /// Stores a new code for `email` with the mail that carries it; when it stops working.

@@ -211,6 +211,9 @@ struct APIFlowService: Sendable {
                 throw ServiceError(.internalFailure, "An authorization response without a code")
             }
             return FlowSteps.authorizationResponse(code: code, state: parameters["state"], issuer: issuer.issuer)
+        case .verifyEmail:
+            // The hosted pages' step only: the flow's apps verify through /api/umfa/me/email/verify.
+            throw ServiceError(.internalFailure, "A hosted-page step in the API-driven flow")
         }
     }
 

@@ -13,8 +13,9 @@ struct InteractionService: Sendable {
     let sessions: SSOSessions
     let authentication: AuthenticationService
     let registration: RegistrationService
-    /// Mails a new account's email verification code.
+    /// Mails a new account's email verification code, and checks it.
     let emailCodes: EmailCodes
+    let audit: AuditLog
     let store: any CredentialStore & UserProfileStore & OAuthClientStore
     let abuse: AbuseGuard
     let now: @Sendable () -> Date
@@ -122,7 +123,32 @@ struct InteractionService: Sendable {
             credentialID: registered.credential.credentialID)
         state.payload.pendingAccount = nil
         state.payload.signIn = signIn
-        await emailCodes.startAfterSignUp(issuer.application, userID: account.userID)
+        let mailed = await emailCodes.startAfterSignUp(issuer.application, userID: account.userID)
+        // On the hosted pages the person is asked for the mailed code first (or skips it); the
+        // API-driven flow's apps verify through /api/umfa/me/email/verify.
+        if mailed, flowKey == nil {
+            guard
+                try await grants.update(
+                    .interaction, request.interaction, state.payload, subject: account.userID,
+                    expiresAt: state.record.expiresAt)
+            else { throw Self.expiredError }
+            return Step(response: InteractionStepResponse(traceID: caller.traceID, next: .verifyEmail))
+        }
+        return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
+    }
+
+    /// After a hosted sign-up: the code mailed to the new address (none skips the step), then on
+    /// as after any sign-in. A wrong code spends an attempt and leaves the interaction as it was.
+    func verifyEmail(_ request: InteractionVerifyEmailRequest, caller: Caller) async throws -> Step {
+        let state = try await interaction(request.interaction)
+        guard flowKey == nil, let signIn = state.payload.signIn else {
+            throw ServiceError.invalid("Create the account before verifying its address")
+        }
+        if let code = request.code {
+            _ = try await emailCodes.check(
+                code.trimmingCharacters(in: .whitespaces), application: issuer.application, userID: signIn.userID,
+                audit: audit, caller: caller)
+        }
         return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
     }
 

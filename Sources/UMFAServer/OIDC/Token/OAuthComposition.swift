@@ -103,7 +103,8 @@ struct OAuthComposition: Sendable {
     func interactions(flowKey: String? = nil) -> InteractionService {
         InteractionService(
             flow: authorizationFlow, sessions: sessions, authentication: provider.authentication,
-            registration: provider.registration, emailCodes: provider.emailCodes, store: provider.store,
+            registration: provider.registration, emailCodes: provider.emailCodes, audit: provider.audit,
+            store: provider.store,
             abuse: provider.abuse, now: provider.now, issuer: issuer, flowKey: flowKey)
     }
 

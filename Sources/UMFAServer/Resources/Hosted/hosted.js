@@ -30,7 +30,7 @@
   };
 
   function show(view) {
-    for (const id of ["sign-in", "create-account", "consent", "recovery"]) $(id).hidden = id !== view;
+    for (const id of ["sign-in", "create-account", "consent", "recovery", "verify-email"]) $(id).hidden = id !== view;
     $("to-create").hidden = !page.signup;
     // Passkey autofill, unless the client already named who signs in (login_hint): then the
     // page waits for the person to press sign_in with that name.
@@ -108,6 +108,26 @@
     if (answer.next === "consent") {
       listScopes(answer.scopes || page.scopes, answer.client_name);
       show("consent");
+    }
+    if (answer.next === "verify_email") {
+      say("");
+      $("verify-email-address").textContent = $("email").value.trim();
+      show("verify-email");
+      $("email_code").focus();
+    }
+  }
+
+  // After a sign-up: the mailed code, or none to leave the address unverified for now.
+  async function verifyEmail(code) {
+    if (busy) return;
+    alertText("");
+    setBusy(true);
+    try {
+      next(await post("verify-email", code === null ? {} : { code }));
+    } catch (error) {
+      alertText(error.message);
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -249,6 +269,11 @@
     $("consent_allow").addEventListener("click", () => consent(true));
     $("consent_deny").addEventListener("click", () => consent(false));
     $("recovery-form").addEventListener("submit", requestRecovery);
+    $("verify-email-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      verifyEmail($("email_code").value.trim());
+    });
+    $("skip_email_verification").addEventListener("click", () => verifyEmail(null));
     $("show_recovery").addEventListener("click", () => { alertText(""); stopConditional(); show("recovery"); });
     $("back_to_sign_in").addEventListener("click", () => { alertText(""); show("sign-in"); });
     $("to-recover").hidden = !page.emailRecovery;
