@@ -21,7 +21,7 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium>=4.20" pytest requests webauthn==3.0.1 authlib==1.9.9 \
-    "PyJWT[crypto]"
+    "PyJWT[crypto]" aiosmtpd==1.4.6
 
 # Test the binary built from the current sources, never a stale one.
 if ! build_log=$(swift build --product umfa 2>&1); then

@@ -46,7 +46,8 @@ struct EmailVerification: Sendable {
         let user = try await access.user(caller, values: values, scope: PasskeyManagementAccess.accountScope)
         guard mailer.isOn else { throw Mailer.off }
         let code = (request.code ?? "").trimmingCharacters(in: .whitespaces)
-        let email = try await codes.check(code, application: user.application, userID: user.userID, audit: audit, caller: caller)
+        let email = try await codes.check(
+            code, application: user.application, userID: user.userID, audit: audit, caller: caller)
         return EmailVerificationResponse(traceID: caller.traceID, email: email, emailVerified: true)
     }
 
@@ -104,7 +105,9 @@ struct EmailCodes: Sendable {
         else { throw ServiceError.conflict("The account has no email address") }
         if profile.emailVerified { return email }
         // Step 1: one attempt spent, in one statement, before the code is compared.
-        guard let attempt = try await store.spendEmailVerificationAttempt(applicationID: applicationID, userID: userID, at: now())
+        guard
+            let attempt = try await store.spendEmailVerificationAttempt(
+                applicationID: applicationID, userID: userID, at: now())
         else {
             throw ServiceError.conflict(
                 "No code is pending: it expired or was tried \(Self.attempts) times; ask for a new one")
