@@ -256,15 +256,18 @@ package enum SQLiteStore {
     ///   (see ``SQLiteDurability``), as in `sqlite:///var/lib/umfa/umfa.sqlite?synchronous=full`.
     package static func open(path: String, logger: Logger) async throws -> any UMFAStore {
         let location = try SQLiteLocation(path)
-        let executor = try await SQLiteExecutor.open(
-            path: location.file, durability: location.durability, logger: logger)
-        let store = SQLStore(executor: executor)
-        do {
-            try await store.migrate()
-        } catch {
-            try? await executor.close()
-            throw error
+        // A few at a time per process (SQLiteOpenings): the set-up convoys on SQLite's own locks.
+        return try await SQLiteOpenings.shared.run {
+            let executor = try await SQLiteExecutor.open(
+                path: location.file, durability: location.durability, logger: logger)
+            let store = SQLStore(executor: executor)
+            do {
+                try await store.migrate()
+            } catch {
+                try? await executor.close()
+                throw error
+            }
+            return store
         }
-        return store
     }
 }
