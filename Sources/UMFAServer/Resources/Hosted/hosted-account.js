@@ -111,6 +111,17 @@
     for (const passkey of passkeys) list.append(passkeyItem(passkey));
   }
 
+  // A button of a passkey's row, named as the page conventions name actions, running `action`.
+  function linkButton(name, label, action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link " + name;
+    button.name = name;
+    button.textContent = label;
+    button.addEventListener("click", () => act(action));
+    return button;
+  }
+
   function passkeyItem(passkey) {
     const item = document.createElement("li");
     const title = document.createElement("strong");
@@ -119,25 +130,15 @@
     details.className = "muted small";
     details.textContent = "Added " + passkey.created_at.slice(0, 10)
       + (passkey.last_used_at ? ", last used " + passkey.last_used_at.slice(0, 10) : "");
-    const rename = document.createElement("button");
-    rename.type = "button";
-    rename.className = "link rename_passkey";
-    rename.name = "rename_passkey";
-    rename.textContent = "Rename";
-    rename.addEventListener("click", () => act(async () => {
+    const rename = linkButton("rename_passkey", "Rename", async () => {
       const name = window.prompt("A name for this passkey", passkey.name || "");
       if (name === null) return;
       await call("PATCH", "/api/umfa/me/credentials/" + encodeURIComponent(passkey.credential_id),
         { name: name.trim() || null });
       await listPasskeys();
       say("status", "Passkey renamed.");
-    }));
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "link remove_passkey";
-    remove.name = "remove_passkey";
-    remove.textContent = "Remove";
-    remove.addEventListener("click", () => act(async () => {
+    });
+    const remove = linkButton("remove_passkey", "Remove", async () => {
       if (remove.dataset.armed !== "1") {
         remove.dataset.armed = "1";
         remove.textContent = passkeys.length === 1 ? "Remove your last passkey? Click again" : "Click again to remove";
@@ -147,7 +148,7 @@
       await call("DELETE", "/api/umfa/me/credentials/" + encodeURIComponent(passkey.credential_id) + last);
       await listPasskeys();
       say("status", "Passkey removed.");
-    }));
+    });
     item.append(title, details, rename, remove);
     return item;
   }
