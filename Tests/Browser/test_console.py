@@ -233,7 +233,7 @@ def test_console_passkeys_page(driver, server, steps, authenticator, umfa_bin, t
 
     assert other_session_status() == 200
 
-    authenticator(True)
+    device = authenticator(True)
     console = Console(driver, server.origin, steps)
     console.open()
     console.type("admin_token", ADMIN_TOKEN)
@@ -268,4 +268,6 @@ def test_console_passkeys_page(driver, server, steps, authenticator, umfa_bin, t
     assert not console.signed_in
     assert "This session has ended" in console.message, console.message
     assert server.ok("GET", "/api/admin/console/credentials", bearer=ADMIN_TOKEN)["credentials"] == []
+    # The page told this device to forget the removed passkey (WebAuthn Signal API).
+    WebDriverWait(driver, WAIT_SECONDS).until(lambda _: device.credentials() == [])
     assert console.console_errors() == [], "no CSP violation, no failed load"

@@ -10,6 +10,8 @@
   let applications = [];
   let running = 0;
   let ownHashChange = false;
+  // The console's RP ID: the public URL's host, which is this page's host (ConsoleRelyingParty).
+  const consoleRpId = location.hostname.replace(/^\[|\]$/g, "");
 
   // -- small helpers ----------------------------------------------------------------------------
 
@@ -460,6 +462,8 @@
           c.name, el("code", { text: c.credential_id }), c.created_at, c.last_used_at || "never", c.sessions,
           confirmButton("Remove", "danger remove_console_credential", async () => {
             await call("DELETE", `/api/admin/console/credentials/${encodeURIComponent(c.credential_id)}`);
+            // This device forgets it too, if it holds it (WebAuthn Signal API).
+            UMFAWebAuthn.signal("signalUnknownCredential", consoleRpId, { credentialId: c.credential_id });
             await changed(`Passkey ${c.name} removed.`);
           })])),
       el("h3", { text: "Sessions" }),
