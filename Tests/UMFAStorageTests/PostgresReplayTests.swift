@@ -14,9 +14,11 @@ struct PostgresReplayTests {
         try await StoreLocation.withStore(.postgres) { store in
             _ = try await store.rawRows("CREATE TABLE replay_probe (n SERIAL PRIMARY KEY, note TEXT NOT NULL)")
 
-            // A write that runs for seconds, so its backend can be ended while it runs.
+            // A write that runs for a minute, so its backend is ended while it runs however long
+            // the machine takes to find it (with 4 s, under stress-ng the insert had committed
+            // before the backend was ended, and the count said 1).
             let write = Task {
-                try await store.rawRows("INSERT INTO replay_probe (note) SELECT 'once' FROM pg_sleep(4) RETURNING n")
+                try await store.rawRows("INSERT INTO replay_probe (note) SELECT 'once' FROM pg_sleep(60) RETURNING n")
                     .count
             }
             try await Self.terminateBackend(running: "INSERT INTO replay_probe")
