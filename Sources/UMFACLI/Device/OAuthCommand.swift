@@ -5,14 +5,14 @@ import UMFAContract
 import UMFAEncoding
 import UMFAWebAuthn
 
-/// `umfa oauth signup / login / refresh / revoke`: the SDK's passkey account client and token
+/// `umfa oauth signup / login / refresh / revoke`, and `device` (``OAuthDeviceCommand``): the SDK's passkey account client and token
 /// manager from the shell (docs/contract.md §9). Sign-up and login run the API-driven flow (§6) as a
 /// public client with DPoP and PKCE; the DPoP key and the passkeys stay in `--device-dir`, so a
 /// later `refresh` from the same directory proves the same key.
 struct OAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oauth", abstract: "Sign up, log in, refresh or revoke through an issuer's API-driven flow.",
-        subcommands: [SignUp.self, LogIn.self, Refresh.self, Revoke.self])
+        subcommands: [SignUp.self, LogIn.self, Refresh.self, Revoke.self, OAuthDeviceCommand.self])
 
     struct SignUp: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -196,6 +196,9 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var pushedAuthorizationRequestEndpoint: String
     /// RFC 7591 dynamic client registration (with an initial access token).
     public var registrationEndpoint: String
+    /// RFC 8628 §4: the device authorization endpoint. Optional so that metadata of issuers
+    /// without the device grant still decodes.
+    public var deviceAuthorizationEndpoint: String?
     /// Whether every client must use PAR (RFC 9126 §5): no, only those registered so.
     public var requirePushedAuthorizationRequests: Bool
     /// The scopes clients may ask for.
@@ -248,6 +251,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         self.revocationEndpoint = revocationEndpoint
         pushedAuthorizationRequestEndpoint = issuer + "/par"
         registrationEndpoint = issuer + "/register"
+        deviceAuthorizationEndpoint = issuer + "/device_authorization"
         requirePushedAuthorizationRequests = false
         self.scopesSupported = scopesSupported
         responseTypesSupported = ["code"]
@@ -276,6 +280,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case revocationEndpoint = "revocation_endpoint"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case registrationEndpoint = "registration_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case scopesSupported = "scopes_supported"
         case responseTypesSupported = "response_types_supported"
@@ -384,6 +389,7 @@ extension AuthorizationServerMetadata: DocumentedFields {
         case .revocationEndpoint: .plain
         case .pushedAuthorizationRequestEndpoint: .plain
         case .registrationEndpoint: FieldDoc("RFC 7591 dynamic client registration (needs an initial access token)")
+        case .deviceAuthorizationEndpoint: FieldDoc("RFC 8628 §3.1 device authorization (docs/device-grant.md)")
         case .requirePushedAuthorizationRequests: .plain
         case .scopesSupported: .plain
         case .responseTypesSupported: .plain

@@ -15,6 +15,7 @@ enum SharedSchemas: String, CaseIterable, Sendable {
     case pushedAuthorizationForm = "PushedAuthorizationForm"
     case oauthTokenForm = "OAuthTokenForm"
     case oauthTokenActionForm = "OAuthTokenActionForm"
+    case deviceAuthorizationForm = "DeviceAuthorizationForm"
     case flowStep = "FlowStep"
     case flowAction = "FlowAction"
     case flowProblem = "FlowProblem"
@@ -133,12 +134,18 @@ enum SharedSchemas: String, CaseIterable, Sendable {
         case .oauthTokenForm:
             [
                 "type": "object",
-                "description": "RFC 6749 token request (authorization_code, refresh_token or client_credentials)",
+                "description":
+                    "RFC 6749 token request (authorization_code, refresh_token, client_credentials or the RFC 8628 device_code)",
                 "required": ["grant_type"],
                 "properties": [
                     "grant_type": [
-                        "type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials"],
+                        "type": "string",
+                        "enum": [
+                            "authorization_code", "refresh_token", "client_credentials",
+                            "urn:ietf:params:oauth:grant-type:device_code",
+                        ],
                     ], "code": ["type": "string", "description": "authorization_code"],
+                    "device_code": ["type": "string", "description": "urn:ietf:params:oauth:grant-type:device_code"],
                     "redirect_uri": [
                         "type": "string", "description": "authorization_code, as in the authorization request",
                     ],
@@ -156,6 +163,19 @@ enum SharedSchemas: String, CaseIterable, Sendable {
                         "description":
                             "A JWT signed with a key of the client's jwks (private_key_jwt) or an HMAC with its secret (client_secret_jwt, HS256/384/512): iss = sub = client_id, aud the token endpoint or the issuer, exp at most 3600 s ahead, jti used once",
                     ],
+                ],
+            ]
+        case .deviceAuthorizationForm:
+            [
+                "type": "object", "description": "RFC 8628 §3.1 device authorization request and client authentication",
+                "properties": [
+                    "client_id": ["type": "string"], "client_secret": ["type": "string"],
+                    "scope": ["type": "string", "description": "Of the client's scopes; none asks for all of them"],
+                    "client_assertion_type": [
+                        "type": "string", "enum": ["urn:ietf:params:oauth:client-assertion-type:jwt-bearer"],
+                        "description": "private_key_jwt (RFC 7523)",
+                    ],
+                    "client_assertion": ["type": "string", "description": "As at the token endpoint"],
                 ],
             ]
         case .oauthTokenActionForm:

@@ -206,6 +206,19 @@ extension APIOperation {
         case .hostedRecoveryScript: .get("/hosted/hosted-recovery.js")
         case .accountPage: .get("/oidc/{application_id}/account")
         case .hostedAccountScript: .get("/hosted/hosted-account.js")
+        case .oauthDeviceAuthorization:
+            .post(
+                "/oidc/{application_id}/device_authorization", access: .oauthClient, errors: .oauth,
+                answer: DeviceAuthorizationResponse.self)
+        case .devicePage: .get("/oidc/{application_id}/device")
+        case .deviceCodeLookup:
+            .post("/oidc/{application_id}/device/code", body: DeviceCodeRequest.self, answer: DeviceCodeResponse.self)
+        case .deviceDecision:
+            .post(
+                "/oidc/{application_id}/device/decision", access: .loginToken, body: DeviceDecisionRequest.self,
+                answer: DeviceDecisionResponse.self)
+        case .hostedDeviceScript: .get("/hosted/hosted-device.js")
+        case .hostedPageScript: .get("/hosted/hosted-page.js")
         case .requestEmailRecovery:
             .post(
                 "/oidc/{application_id}/recovery", status: 202, body: EmailRecoveryRequest.self,

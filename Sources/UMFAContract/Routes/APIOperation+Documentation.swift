@@ -577,6 +577,65 @@ extension APIOperation {
                 successAnswer: ["content": ["text/javascript": ["schema": ["type": "string"]]]],
                 statuses: [304],
                 writtenAnswers: [(304, ["description": "Not modified (If-None-Match)"])])
+        case .oauthDeviceAuthorization:
+            OperationDoc(
+                summary: "Device authorization (RFC 8628 §3.1): codes for a device without a browser",
+                description:
+                    "A client registered for urn:ietf:params:oauth:grant-type:device_code authenticates as at the token endpoint (a public client by client_id, or HTTP Basic with an empty password) and gets a device_code to poll the token endpoint with and a user_code the person types at verification_uri (docs/device-grant.md).",
+                parameters: [.shared(.traceID)],
+                requestBody: [
+                    "required": true,
+                    "content": [
+                        "application/x-www-form-urlencoded": [
+                            "schema": ["$ref": "#/components/schemas/DeviceAuthorizationForm"]
+                        ]
+                    ],
+                ],
+                success: "The device and user codes",
+                statuses: [400, 401, 404, 408, 413, 429, 503])
+        case .devicePage:
+            OperationDoc(
+                summary:
+                    "The hosted device page: the person types (or scans) the user code, signs in with a passkey and approves or denies the device",
+                description:
+                    "With ?user_code= (verification_uri_complete) the code is filled in and the page shows it as a QR code, for a phone to continue on. The page signs in through the device-facing sign-in (a login token kept in the page's memory only) and answers through /device/decision.",
+                parameters: [
+                    .written([
+                        "name": "user_code", "in": "query", "required": false,
+                        "schema": ["type": "string", "maxLength": 32], "description": "The user code, filled in",
+                    ])
+                ],
+                success: "The page",
+                successAnswer: ["content": ["text/html": ["schema": ["type": "string"]]]],
+                statuses: [404, 503])
+        case .deviceCodeLookup:
+            OperationDoc(
+                summary: "Device page: what the device with this user code asks for",
+                description:
+                    "404 for a code that waits for no decision. At most 10 wrong codes in 5 minutes from one address, then 429 with Retry-After.",
+                success: "The client and scopes",
+                statuses: [400, 404, 408, 413, 429, 503])
+        case .deviceDecision:
+            OperationDoc(
+                summary: "Device page: approve or deny the device, as the signed-in person",
+                description:
+                    "Needs the person's login token of this application, at most 5 minutes old. The user code is spent; the device's next poll gets tokens or access_denied. Audited as device.approved or device.denied. Wrong codes count as at /device/code.",
+                success: "The decision",
+                statuses: [400, 401, 404, 408, 413, 429, 503])
+        case .hostedPageScript:
+            OperationDoc(
+                summary: "The passkey sign-in and calls shared by the account and device pages, with an ETag",
+                success: "The file",
+                successAnswer: ["content": ["text/javascript": ["schema": ["type": "string"]]]],
+                statuses: [304],
+                writtenAnswers: [(304, ["description": "Not modified (If-None-Match)"])])
+        case .hostedDeviceScript:
+            OperationDoc(
+                summary: "The device page's script, with an ETag",
+                success: "The file",
+                successAnswer: ["content": ["text/javascript": ["schema": ["type": "string"]]]],
+                statuses: [304],
+                writtenAnswers: [(304, ["description": "Not modified (If-None-Match)"])])
         case .requestEmailRecovery:
             OperationDoc(
                 summary:

@@ -82,6 +82,12 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case accountPage
     case interactionVerifyEmail
     case hostedAccountScript
+    case oauthDeviceAuthorization
+    case devicePage
+    case deviceCodeLookup
+    case deviceDecision
+    case hostedDeviceScript
+    case hostedPageScript
     case createMyRecoveryCodes
     case countMyRecoveryCodes
     case recoverAccount

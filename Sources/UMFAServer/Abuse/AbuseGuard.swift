@@ -79,6 +79,20 @@ struct AbuseGuard: Sendable {
         if let block = optionsRequests.recordFailure(address, now: now) { logBlock("options", block) }
     }
 
+    /// Wrong user codes of the device grant from one address within the window (RFC 8628 §5.1:
+    /// a code of about 34.6 bits, guessed at most this often per window and address).
+    static let userCodeGuesses = 10
+
+    /// Runs a lookup of a typed device-grant user code: 429 while the caller's address is
+    /// blocked; a lookup that finds nothing (`nil`) counts against the address.
+    func userCodeGuess<T>(_ caller: Caller, _ lookup: () async throws -> T?) async throws -> T? {
+        let address = Self.key(.userCode, caller.clientAddress)
+        _ = try await refuseIfBlocked([address])
+        let found = try await lookup()
+        if found == nil { await record(address, limit: Self.userCodeGuesses) }
+        return found
+    }
+
     /// Recovery mails asked for one email address, and from one client address, within the window.
     static let recoveryMailsPerEmail = 3
     static let recoveryMailsPerClientAddress = 10

@@ -10,12 +10,15 @@ enum FailureLimit: String, Sendable, CaseIterable {
     case address
     /// Wrong admin tokens, API keys and metrics tokens from one address.
     case credential
+    /// Wrong device-grant user codes from one address (RFC 8628 §5.1).
+    case userCode = "user_code"
 
     func limit(in limits: AbuseLimits) -> Int {
         switch self {
         case .user: limits.userFailures
         case .address: limits.addressFailures
         case .credential: limits.credentialFailures
+        case .userCode: AbuseGuard.userCodeGuesses
         }
     }
 }

@@ -15,6 +15,10 @@ enum AuditAction: String, Sendable, CaseIterable {
     case approvalApproved = "approval.approved"
     case approvalDenied = "approval.denied"
     case approvalFailed = "approval.failed"
+    /// A person approved a device's authorization (RFC 8628) on the hosted device page.
+    case deviceApproved = "device.approved"
+    /// A person denied a device's authorization on the hosted device page.
+    case deviceDenied = "device.denied"
     case refreshTokenReuseDetected = "refresh_token.reuse_detected"
     /// The SSO sessions, codes and refresh-token families a deleted passkey (or user) signed in were ended.
     case sessionsRevoked = "sessions.revoked"

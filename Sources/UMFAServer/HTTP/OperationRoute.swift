@@ -57,6 +57,24 @@ struct OperationRoute {
         }
     }
 
+    /// A route under an issuer (``IssuerResolution``), a JSON body in, a JSON answer out, never cached.
+    func issuerJSON<Body: ContractBody, Answer: Encodable & Sendable>(
+        _ call: @escaping @Sendable (Body, OAuthIssuer, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        assert(
+            declaration.requestBody.map(ObjectIdentifier.init) == ObjectIdentifier(Body.self),
+            "\(declaration.path): handler body is not the declared one")
+        return { [status] request, context in
+            let input = try await JSONExchange.read(Body.self, request, context: context)
+            let caller = context.caller(request, traceID: input.traceID)
+            let body = try input.decode()
+            var response = try JSONExchange.response(
+                try await call(body, try context.resolvedIssuer(), caller), status: status)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+    }
+
     /// A route under an issuer (``IssuerResolution``), no body in, a JSON answer out.
     func issuer<Answer: Encodable & Sendable>(
         _ call: @escaping @Sendable (OAuthIssuer, RequestValues, Caller) async throws -> Answer

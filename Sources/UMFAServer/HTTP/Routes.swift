@@ -83,8 +83,8 @@ struct Routes {
         case .openAPI: return built.publicRoutes.openAPI
         case .demoPage: return built.demoPage.home
         case .demoStylesheet, .demoScript, .demoWebAuthnScript, .hostedStylesheet, .hostedScript,
-            .hostedWebAuthnScript, .hostedRecoveryScript, .hostedAccountScript, .consoleStylesheet, .consoleScript,
-            .consoleWebAuthnScript:
+            .hostedWebAuthnScript, .hostedRecoveryScript, .hostedAccountScript, .hostedDeviceScript, .hostedPageScript,
+            .consoleStylesheet, .consoleScript, .consoleWebAuthnScript:
             return StaticFiles.handler(operation)
         case .createOAuthClient: return route.jsonWithPath(features.oauthClientAdmin.create)
         case .listOAuthClients: return route.plain(features.oauthClientAdmin.list)
@@ -146,18 +146,34 @@ struct Routes {
         case .deleteMyAccount: return route.empty(features.selfService.deleteAccount)
         case .sendMyEmailVerification: return route.plain(features.emailVerification.send)
         case .requestEmailRecovery:
-            return RecoveryRoutes(recovery: features.emailRecovery).json(route) {
-                try await $0.request($1, issuer: $2, caller: $3)
+            return route.issuerJSON { [features] in
+                try await features.emailRecovery.request($0, issuer: $1, caller: $2)
             }
         case .emailRecoveryPage: return RecoveryRoutes(recovery: features.emailRecovery).page()
         case .accountPage: return RecoveryRoutes.accountPage()
+        case .oauthDeviceAuthorization:
+            return built.oauthRoutes.form(route) { [features] in
+                try await features.provider.engine(for: $0).deviceAuthorization.authorize($1)
+            }
+        case .devicePage: return DeviceRoutes.page()
+        case .deviceCodeLookup:
+            return route.issuerJSON { [features] in
+                try await features.provider.engine(for: $1).deviceApproval.lookup($0, caller: $2)
+            }
+        case .deviceDecision:
+            return route.issuerJSON { [features] body, issuer, caller in
+                let provider = features.provider
+                let user = try await SignedInUser.from(
+                    caller, loginTokens: provider.authentication.loginTokens, applications: provider.store)
+                return try await provider.engine(for: issuer).deviceApproval.decide(body, user: user, caller: caller)
+            }
         case .emailRecoveryOptions:
-            return RecoveryRoutes(recovery: features.emailRecovery).json(route) {
-                try await $0.options($1, issuer: $2, caller: $3)
+            return route.issuerJSON { [features] in
+                try await features.emailRecovery.options($0, issuer: $1, caller: $2)
             }
         case .emailRecoveryVerify:
-            return RecoveryRoutes(recovery: features.emailRecovery).json(route) {
-                try await $0.verify($1, issuer: $2, caller: $3)
+            return route.issuerJSON { [features] in
+                try await features.emailRecovery.verify($0, issuer: $1, caller: $2)
             }
         case .verifyMyEmail: return route.jsonWithPath(features.emailVerification.verify)
         case .createMyRecoveryCodes:

@@ -20,6 +20,8 @@ enum StaticFiles {
         .hostedWebAuthnScript: webAuthnJSON,
         .hostedRecoveryScript: DemoAsset(PackageResources.hosted_recovery_js, contentType: javaScript),
         .hostedAccountScript: DemoAsset(PackageResources.hosted_account_js, contentType: javaScript),
+        .hostedDeviceScript: DemoAsset(PackageResources.hosted_device_js, contentType: javaScript),
+        .hostedPageScript: DemoAsset(PackageResources.hosted_page_js, contentType: javaScript),
         .consoleStylesheet: DemoAsset(PackageResources.console_css, contentType: css),
         .consoleScript: DemoAsset(PackageResources.console_js, contentType: javaScript),
         .consoleWebAuthnScript: webAuthnJSON,

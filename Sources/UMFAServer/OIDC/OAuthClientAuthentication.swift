@@ -62,6 +62,11 @@ struct OAuthClientAuthentication: Sendable {
             }
             return client
         }
+        // A public client named by HTTP Basic with an empty password, as device clients such as
+        // oidc-agent send it, is identified as `none` identifies it: there is no secret to check.
+        if client.authenticationMethod == .none, method == .clientSecretBasic, basic?.secret.isEmpty == true {
+            return client
+        }
         // A client_secret_jwt client's secret is for signing assertions, never sent itself.
         guard client.authenticationMethod == method else {
             // The client exists: a mismatch of methods is a misconfiguration, not a guess.

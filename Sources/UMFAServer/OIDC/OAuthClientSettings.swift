@@ -133,8 +133,12 @@ enum OAuthClientSettings {
         if client.grantTypes.contains("authorization_code"), client.redirectURIs.isEmpty {
             throw ServiceError.invalid("authorization_code needs at least one \(Member.redirectURIs) entry")
         }
-        if client.grantTypes.contains("refresh_token"), !client.grantTypes.contains("authorization_code") {
-            throw ServiceError.invalid("refresh_token goes with \(Member.grantTypes) authorization_code")
+        // Refresh tokens are issued only for a person's sign-in: the code or the device grant.
+        if client.grantTypes.contains("refresh_token"),
+            !client.grantTypes.contains("authorization_code"), !client.grantTypes.contains(DeviceCodeGrant.grantType)
+        {
+            throw ServiceError.invalid(
+                "refresh_token goes with \(Member.grantTypes) authorization_code or \(DeviceCodeGrant.grantType)")
         }
         if client.grantTypes.contains("authorization_code") != client.responseTypes.contains("code") {
             throw ServiceError.invalid(

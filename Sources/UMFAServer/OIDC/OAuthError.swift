@@ -33,6 +33,12 @@ struct OAuthError: Error, Sendable, Equatable {
         case invalidSoftwareStatement = "invalid_software_statement"
         /// RFC 8707 §2: the resource is not one this authorization server issues tokens for.
         case invalidTarget = "invalid_target"
+        /// RFC 8628 §3.5: the person has not decided yet; poll again after the interval.
+        case authorizationPending = "authorization_pending"
+        /// RFC 8628 §3.5: polled too soon; the interval grows by 5 seconds.
+        case slowDown = "slow_down"
+        /// RFC 8628 §3.5: the device code expired; start again.
+        case expiredToken = "expired_token"
     }
 
     let code: Code

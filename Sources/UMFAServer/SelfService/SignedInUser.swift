@@ -10,6 +10,8 @@ import UMFAWebAuthn
 struct SignedInUser: Sendable {
     let application: ApplicationRecord
     let userID: String
+    /// The login token's claims, when a login token (not an access token) speaks for the user.
+    var loginToken: LoginTokenClaims? = nil
 
     /// How old a login token may be for self-service.
     static let freshness: TimeInterval = 300
@@ -38,7 +40,7 @@ struct SignedInUser: Sendable {
             throw ServiceError.unauthenticated(
                 "Sign in again: self-service needs a login token at most \(Int(freshness)) seconds old")
         }
-        return SignedInUser(application: application, userID: claims.userID)
+        return SignedInUser(application: application, userID: claims.userID, loginToken: claims)
     }
 
     private struct Named: Decodable {

@@ -27,6 +27,15 @@ package enum OAuthGrantKind: String, Sendable, CaseIterable {
     case emailRecovery = "email_recovery"
     /// A device proof seen (docs/contract.md §7): the handle is its credential and its `jti`.
     case deviceProof = "device_proof"
+    /// A device authorization (RFC 8628 §3.2): the handle is the device code the device polls
+    /// with; the payload holds the person's decision once made.
+    case deviceCode = "device_code"
+    /// The user code of a device authorization (RFC 8628 §6.1): the handle is the code as typed,
+    /// normalised; the payload names its device code. Consumed by the decision.
+    case userCode = "user_code"
+    /// The person's decision on a device authorization: the handle is the device code's, and the
+    /// poll that consumes it gets the tokens (or `access_denied`) exactly once.
+    case deviceDecision = "device_decision"
 }
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server

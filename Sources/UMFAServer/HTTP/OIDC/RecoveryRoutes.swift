@@ -3,28 +3,12 @@ import Hummingbird
 import UMFAContract
 
 /// The HTTP edge of recovery by email (``EmailRecovery``), under an issuer resolved by
-/// ``IssuerResolution``: the request for a link, the page a link opens, and the page's two
-/// ceremony routes; and the account page (``accountPage()``). Answers are never cached.
+/// ``IssuerResolution``: the page a link opens (its JSON routes are ``OperationRoute/issuerJSON(_:)``
+/// handlers), and the account page (``accountPage()``). Answers are never cached.
 struct RecoveryRoutes: Sendable {
     let recovery: EmailRecovery
 
     static let pageTemplate = String(decoding: PackageResources.hosted_recovery_html, as: UTF8.self)
-
-    /// A JSON body in, a JSON answer out, with the issuer.
-    func json<Body: ContractBody, Answer: Encodable & Sendable>(
-        _ route: OperationRoute,
-        _ call: @escaping @Sendable (EmailRecovery, Body, OAuthIssuer, Caller) async throws -> Answer
-    ) -> RouteHandler {
-        { [recovery] request, context in
-            let input = try await JSONExchange.read(Body.self, request, context: context)
-            let caller = context.caller(request, traceID: input.traceID)
-            let body = try input.decode()
-            var response = try JSONExchange.response(
-                try await call(recovery, body, try context.resolvedIssuer(), caller), status: route.status)
-            response.headers[.cacheControl] = "no-store"
-            return response
-        }
-    }
 
     static let accountTemplate = String(decoding: PackageResources.hosted_account_html, as: UTF8.self)
 

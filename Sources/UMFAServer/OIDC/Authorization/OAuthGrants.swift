@@ -20,7 +20,6 @@ struct OAuthGrants: Sendable {
         var familyRevoked = false
     }
 
-    /// Stores `payload` under a new handle and returns the handle.
     /// Stores `payload` under a new handle and returns the handle. `credentialID` is the passkey
     /// whose sign-in the grant stands for: deleting it ends the grant.
     func create<Payload: Codable & Sendable>(
@@ -71,7 +70,13 @@ struct OAuthGrants: Sendable {
     func consume<Payload: Codable & Sendable>(_ kind: OAuthGrantKind, _ handle: String, as type: Payload.Type)
         async throws -> (found: Found<Payload>?, replayed: OAuthGrantRecord?)
     {
-        let hash = Secrets.hash(handle)
+        try await consume(kind, handleHash: Secrets.hash(handle), as: type)
+    }
+
+    /// ``consume(_:_:as:)`` of the grant stored under `hash`.
+    func consume<Payload: Codable & Sendable>(_ kind: OAuthGrantKind, handleHash hash: [UInt8], as type: Payload.Type)
+        async throws -> (found: Found<Payload>?, replayed: OAuthGrantRecord?)
+    {
         let id = issuer.application.id
         if let consumed = try await store.consumeOAuthGrant(
             kind: kind, handleHash: hash, applicationID: id, at: now())
@@ -88,8 +93,15 @@ struct OAuthGrants: Sendable {
     func update<Payload: Codable & Sendable>(
         _ kind: OAuthGrantKind, _ handle: String, _ payload: Payload, subject: String?, expiresAt: Date
     ) async throws -> Bool {
+        try await update(kind, handleHash: Secrets.hash(handle), payload, subject: subject, expiresAt: expiresAt)
+    }
+
+    /// ``update(_:_:_:subject:expiresAt:)`` of the grant stored under `handleHash`.
+    func update<Payload: Codable & Sendable>(
+        _ kind: OAuthGrantKind, handleHash: [UInt8], _ payload: Payload, subject: String?, expiresAt: Date
+    ) async throws -> Bool {
         try await store.updateOAuthGrant(
-            kind: kind, handleHash: Secrets.hash(handle), applicationID: issuer.application.id,
+            kind: kind, handleHash: handleHash, applicationID: issuer.application.id,
             payload: Array(try JSONEncoder().encode(payload)), subject: subject, expiresAt: expiresAt,
             now: now())
     }

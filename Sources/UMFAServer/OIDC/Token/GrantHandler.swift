@@ -39,7 +39,7 @@ struct GrantInput: Sendable {
 struct GrantRegistry: Sendable {
     /// Every grant handler this version serves, in the order discovery lists them.
     static let handlerTypes: [any GrantHandler.Type] = [
-        AuthorizationCodeGrant.self, RefreshTokenGrant.self, ClientCredentialsGrant.self,
+        AuthorizationCodeGrant.self, RefreshTokenGrant.self, ClientCredentialsGrant.self, DeviceCodeGrant.self,
     ]
     /// The `grant_type` values served.
     static let grantTypes = handlerTypes.map { $0.grantType }

@@ -57,6 +57,7 @@ struct OAuthComposition: Sendable {
             RefreshTokenGrant(
                 grants: grants, userTokens: userTokens, audit: provider.audit, applicationID: issuer.application.id),
             ClientCredentialsGrant(accessTokens: accessTokens, application: issuer.application),
+            DeviceCodeGrant(grants: grants, userTokens: userTokens, now: provider.now),
         ])
     }
 
@@ -82,6 +83,18 @@ struct OAuthComposition: Sendable {
     /// Pushed authorization requests (RFC 9126).
     var pushedAuthorization: PushedAuthorization {
         PushedAuthorization(issuer: issuer, authentication: authentication, grants: grants, store: provider.store)
+    }
+
+    /// Device authorization (RFC 8628 §3.1).
+    var deviceAuthorization: DeviceAuthorization {
+        DeviceAuthorization(issuer: issuer, authentication: authentication, grants: grants)
+    }
+
+    /// The hosted device page's lookups and decisions (RFC 8628 §3.3).
+    var deviceApproval: DeviceApproval {
+        DeviceApproval(
+            grants: grants, store: provider.store, abuse: provider.abuse, audit: provider.audit, now: provider.now,
+            issuer: issuer)
     }
 
     /// The authorization request's checks and answers (RFC 6749 §4.1).

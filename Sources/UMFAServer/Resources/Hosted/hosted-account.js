@@ -8,82 +8,25 @@
 "use strict";
 
 (() => {
-  const $ = (id) => document.getElementById(id);
-  const meta = (name) => (document.querySelector(`meta[name="${name}"]`) || {}).content || "";
+  const { $, meta, say, act: run, signIn: passkeySignIn } = window.UMFAHostedPage;
   const applicationID = meta("umfa-application-id");
   const W = window.UMFAWebAuthn;
   // The signed-in person: the login token, the RP ID and the WebAuthn user handle.
   let session = null;
   let passkeys = [];
 
-  class ServerError extends Error {
-    constructor(status, message, reason) {
-      super(message);
-      this.status = status;
-      this.reason = reason;
-    }
-  }
+  const call = (method, path, body) => window.UMFAHostedPage.call(method, path, body, session && session.token);
 
-  function say(id, text) {
-    $(id).textContent = text || "";
-    $(id).hidden = !text;
-  }
-
-  async function call(method, path, body) {
-    const headers = {};
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (session) headers.Authorization = "Bearer " + session.token;
-    const response = await fetch(path, {
-      method, headers, cache: "no-store", credentials: "omit",
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (response.status === 204) return {};
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      const reference = answer.trace_id ? " (reference " + answer.trace_id + ")" : "";
-      throw new ServerError(response.status, (answer.message || "The server answered " + response.status) + reference,
-        answer.reason);
-    }
-    return answer;
-  }
-
-  // One action: buttons wait, a refusal is shown, and a sign-in too old sends the person back.
-  async function act(action) {
-    for (const button of document.querySelectorAll("button")) button.disabled = true;
-    say("alert", "");
-    try {
-      await action();
-    } catch (error) {
-      say("status", "");
-      if (error.name === "NotAllowedError") {
-        say("alert", "The passkey request was cancelled or timed out. Try again.");
-      } else if (error instanceof ServerError && error.status === 401 && session) {
-        signOut();
-        say("alert", "Sign in again: changes need a sign-in of the last five minutes.");
-      } else {
-        say("alert", error.message);
-      }
-    } finally {
-      for (const button of document.querySelectorAll("button")) button.disabled = false;
-    }
-  }
+  // One action; a sign-in too old sends the person back to sign in.
+  const act = (action) => run(action, (error) => {
+    if (!session) return say("alert", error.message);
+    signOut();
+    say("alert", "Sign in again: changes need a sign-in of the last five minutes.");
+  });
 
   async function signIn() {
-    const options = await call("POST", "/api/umfa/authentication/options", { application_id: applicationID });
-    say("status", "Use your passkey\u2026");
-    const credential = await navigator.credentials.get({ publicKey: W.requestOptions(options.publicKey) });
-    let answer;
-    try {
-      answer = await call("POST", "/api/umfa/authentication/verify", {
-        application_id: applicationID, credential: W.credentialJSON(credential),
-      });
-    } catch (error) {
-      // A passkey this application no longer holds: the device forgets it.
-      if (error instanceof ServerError) W.signalIfUnknown(error.reason, options.publicKey.rpId, credential.id);
-      throw error;
-    }
-    session = { token: answer.token, rpId: options.publicKey.rpId, userHandle: null };
-    say("status", "");
+    const signedIn = await passkeySignIn(applicationID);
+    session = { token: signedIn.token, rpId: signedIn.rpId, userHandle: null };
     $("sign-in").hidden = true;
     $("account").hidden = false;
     await listPasskeys();
