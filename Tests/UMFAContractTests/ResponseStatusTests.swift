@@ -27,7 +27,8 @@ struct ResponseStatusTests {
     /// The operations that answer from memory or from files built in, never from the database.
     static let servedWithoutStore: Set<APIOperation> = [
         .health, .metrics, .openAPI, .demoPage, .demoStylesheet, .demoScript, .demoWebAuthnScript, .hostedStylesheet,
-        .hostedScript, .hostedWebAuthnScript, .hostedRecoveryScript, .hostedAccountScript, .consolePage,
+        .hostedScript, .hostedWebAuthnScript, .hostedRecoveryScript, .hostedAccountScript, .hostedDeviceScript,
+        .hostedPageScript, .consolePage,
         .consoleStylesheet, .consoleScript,
         .consoleWebAuthnScript, .openAppLink,
     ]

@@ -188,7 +188,10 @@ struct IsolationTests {
         "GET /hosted/hosted-recovery.js",
         // The account page and its script: the page signs in through the device-facing routes and
         // changes nothing without the login token they answer (tests/Browser/test_account_page.py).
-        "GET /oidc/{application_id}/account", "GET /hosted/hosted-account.js",
+        "GET /oidc/{application_id}/account", "GET /hosted/hosted-account.js", "GET /hosted/hosted-page.js",
+        // The device page, its script and its lookup (wrong codes counted, DeviceGrantTests); its
+        // decision needs a login token and is checked below.
+        "GET /oidc/{application_id}/device", "POST /oidc/{application_id}/device/code", "GET /hosted/hosted-device.js",
         // The admin console's page and files, and its ceremonies: the admin token in the body or an
         // operator passkey proves the caller, wrong tokens counted (ConsoleTests).
         "GET /admin", "GET /admin/console.css", "GET /admin/console.js", "GET /admin/webauthn-json.js",
@@ -240,6 +243,7 @@ struct IsolationTests {
                 var path = parts[1].replacingOccurrences(of: "{user_id}", with: "alice")
                     .replacingOccurrences(of: "{credential_id}", with: alice.credentialID)
                     .replacingOccurrences(of: "{id}", with: app.id).replacingOccurrences(of: "{key_id}", with: keyID)
+                    .replacingOccurrences(of: "{application_id}", with: app.id)
                 let isAdmin = path.hasPrefix("/api/admin/")
                 let isAPIKey = APIOperation.allCases.first { "\($0.method) \($0.path)" == route }?.access == .apiKey
                 if !isAdmin { path += "?application_id=\(app.id)" }

@@ -189,7 +189,11 @@ struct OAuthTokenEndpointTests {
             #expect(discovery["jwks_uri"]?.stringValue == issuer + "/jwks")
             #expect(
                 discovery["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue)
-                    == ["authorization_code", "refresh_token", "client_credentials"])
+                    == [
+                        "authorization_code", "refresh_token", "client_credentials",
+                        "urn:ietf:params:oauth:grant-type:device_code",
+                    ])
+            #expect(discovery["device_authorization_endpoint"]?.stringValue == issuer + "/device_authorization")
             #expect(discovery["authorization_endpoint"]?.stringValue == issuer + "/authorize")
             #expect(discovery["pushed_authorization_request_endpoint"]?.stringValue == issuer + "/par")
             #expect(discovery["registration_endpoint"]?.stringValue == issuer + "/register")

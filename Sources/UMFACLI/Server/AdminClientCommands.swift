@@ -16,7 +16,11 @@ extension AdminCommand {
         @Option(name: .customLong("redirect-uri"), help: "A redirect URI, matched exactly; repeat for several.")
         var redirectURIs: [String] = []
         @Option(
-            name: .customLong("grant-type"), help: "authorization_code, refresh_token or client_credentials; repeat.")
+            name: .customLong("grant-type"),
+            help: """
+                authorization_code, refresh_token, client_credentials or \
+                urn:ietf:params:oauth:grant-type:device_code; repeat.
+                """)
         var grantTypes: [String] = []
         @Option(
             name: .customLong("auth-method"),

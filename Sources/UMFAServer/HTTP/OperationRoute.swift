@@ -1,5 +1,6 @@
 import Hummingbird
 import UMFAContract
+import UMFAStorage
 
 /// The handler shapes of one declared operation, with what its declaration says applied: the
 /// success status, and the access check that comes before the body is judged (an API-key or
@@ -70,6 +71,30 @@ struct OperationRoute {
             let body = try input.decode()
             var response = try JSONExchange.response(
                 try await call(body, try context.resolvedIssuer(), caller), status: status)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+    }
+
+    /// ``issuerJSON(_:)`` for the person signed in by a fresh login token of the issuer's
+    /// application, checked before the body is judged (401 otherwise, docs/contract.md §8).
+    func signedInJSON<Body: ContractBody, Answer: Encodable & Sendable>(
+        loginTokens: LoginTokens, applications: any ApplicationStore,
+        _ call: @escaping @Sendable (Body, SignedInUser, OAuthIssuer, Caller) async throws -> Answer
+    ) -> RouteHandler {
+        assert(
+            declaration.requestBody.map(ObjectIdentifier.init) == ObjectIdentifier(Body.self),
+            "\(declaration.path): handler body is not the declared one")
+        return { [status] request, context in
+            let input = try await JSONExchange.read(Body.self, request, context: context)
+            let caller = context.caller(request, traceID: input.traceID)
+            let issuer = try context.resolvedIssuer()
+            let user = try await SignedInUser.from(caller, loginTokens: loginTokens, applications: applications)
+            guard user.application.id == issuer.application.id else {
+                throw ServiceError.unauthenticated("The login token is for another application; sign in here")
+            }
+            var response = try JSONExchange.response(
+                try await call(try input.decode(), user, issuer, caller), status: status)
             response.headers[.cacheControl] = "no-store"
             return response
         }

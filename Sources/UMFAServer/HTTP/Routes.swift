@@ -161,11 +161,9 @@ struct Routes {
                 try await features.provider.engine(for: $1).deviceApproval.lookup($0, caller: $2)
             }
         case .deviceDecision:
-            return route.issuerJSON { [features] body, issuer, caller in
-                let provider = features.provider
-                let user = try await SignedInUser.from(
-                    caller, loginTokens: provider.authentication.loginTokens, applications: provider.store)
-                return try await provider.engine(for: issuer).deviceApproval.decide(body, user: user, caller: caller)
+            let provider = features.provider
+            return route.signedInJSON(loginTokens: provider.authentication.loginTokens, applications: provider.store) {
+                try await provider.engine(for: $2).deviceApproval.decide($0, user: $1, caller: $3)
             }
         case .emailRecoveryOptions:
             return route.issuerJSON { [features] in

@@ -32,6 +32,8 @@ struct DeviceApproval: Sendable {
     func decide(_ request: DeviceDecisionRequest, user: SignedInUser, caller: Caller) async throws
         -> DeviceDecisionResponse
     {
+        // The edge checked the application (``OperationRoute/signedInJSON(loginTokens:applications:_:)``);
+        // checked again here, where the decision is made.
         guard user.application.id == issuer.application.id, let token = user.loginToken else {
             throw ServiceError.unauthenticated("Sign in to \(issuer.application.name) with a passkey first")
         }
