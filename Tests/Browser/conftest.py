@@ -42,6 +42,17 @@ def server(umfa_bin: Path, tmp_path: Path):
 
 
 @pytest.fixture
+def provider(umfa_bin: Path, tmp_path: Path):
+    """A server whose public URL is the page's origin (http://localhost:<port>), so the hosted
+    pages run on an origin of the development application; no mail server."""
+    server = Server(umfa_bin, tmp_path, tmp_path / "data", {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN})
+    server.env["UMFA_PUBLIC_URL"] = server.origin
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
 def driver():
     browser = chromium()
     yield browser

@@ -4,38 +4,13 @@ step when the server sends no mail, and the account's deletion; and the WebAuthn
 the page calls, seen in the virtual authenticator (the device forgets a passkey the server no
 longer holds, a removed one, and every one of a deleted account)."""
 
-import pytest
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from demo import WAIT_SECONDS
+from passkey_pages import register, wait_text
 from support import ADMIN_TOKEN, Server
-
-REGISTER = """
-const [applicationId, userId, enrollmentToken, deviceName, done] = arguments;
-(async () => {
-  const post = (path, body) => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-                                            body: JSON.stringify(body)}).then((r) => r.json());
-  const options = await post("/api/umfa/registration/options",
-                             {application_id: applicationId, user_id: userId, enrollment_token: enrollmentToken});
-  const created = await navigator.credentials.create({publicKey: UMFAWebAuthn.creationOptions(options.publicKey)});
-  const verified = await post("/api/umfa/registration/verify", {application_id: applicationId, user_id: userId,
-      credential: UMFAWebAuthn.credentialJSON(created), device_name: deviceName});
-  done(verified.credential_id || JSON.stringify(verified));
-})().catch((error) => done("failed: " + error));
-"""
-
-
-@pytest.fixture
-def provider(umfa_bin, tmp_path):
-    """A server whose public URL is the page's origin, so the account page runs on an origin of
-    the development application; no mail server."""
-    server = Server(umfa_bin, tmp_path, tmp_path / "data", {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN})
-    server.env["UMFA_PUBLIC_URL"] = server.origin
-    server.start()
-    yield server
-    server.stop()
 
 
 def open_page(driver, server: Server) -> None:
@@ -43,25 +18,11 @@ def open_page(driver, server: Server) -> None:
     WebDriverWait(driver, WAIT_SECONDS).until(lambda d: d.find_element(By.NAME, "sign_in").is_displayed())
 
 
-def register(driver, server: Server, user: str, name: str) -> str:
-    """A passkey for `user` made in the browser, on the page's origin, under an enrollment token."""
-    token = server.ok("POST", "/api/umfa/enrollment-tokens", {"application_id": server.app_id, "user_id": user},
-                      status=201, bearer=server.api_key)["enrollment_token"]
-    credential_id = driver.execute_async_script(REGISTER, server.app_id, user, token, name)
-    assert not credential_id.startswith(("failed", "{")), credential_id
-    return credential_id
-
-
 def credentials_of(server: Server, user: str) -> list[dict]:
     answer = requests.get(f"{server.base}/api/umfa/users/{user}/credentials",
                           params={"application_id": server.app_id},
                           headers={"Authorization": f"Bearer {server.api_key}"}, timeout=10)
     return answer.json()["credentials"] if answer.status_code == 200 else []
-
-
-def wait_text(driver, element_id: str, needle: str) -> str:
-    return WebDriverWait(driver, WAIT_SECONDS).until(
-        lambda d: (e := d.find_element(By.ID, element_id)).is_displayed() and needle in e.text and e.text)
 
 
 def passkey_items(driver) -> list:

@@ -61,17 +61,6 @@ class Callback:
         self.server.shutdown()
 
 
-@pytest.fixture
-def provider(umfa_bin, tmp_path):
-    """A server whose public URL is the page's origin (http://localhost:<port>), so the hosted
-    pages run on an origin of the development application."""
-    server = Server(umfa_bin, tmp_path, tmp_path / "data", {"UMFA_ADMIN_TOKEN": ADMIN_TOKEN})
-    server.env["UMFA_PUBLIC_URL"] = server.origin
-    server.start()
-    yield server
-    server.stop()
-
-
 def query(url: str) -> dict:
     return {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
 

@@ -9,6 +9,7 @@ import re
 import subprocess
 
 import jwt
+import requests
 from requests_oauth2client import AccessDenied, DeviceAuthorizationPollingJob, OAuth2Client, PublicApp
 
 from support import ADMIN_TOKEN
@@ -24,6 +25,18 @@ def device_client(server) -> dict:
                      bearer=ADMIN_TOKEN, status=201)
 
 
+def client_of(server, client: dict) -> OAuth2Client:
+    """requests-oauth2client from the issuer's discovery document. Its discovery reader (1.8) does not
+    take device_authorization_endpoint itself, so the document's value is handed on."""
+    issuer = f"{server.origin}/oidc/{server.app_id}"
+    document = requests.get(issuer + "/.well-known/openid-configuration", timeout=15).json()
+    assert document["device_authorization_endpoint"] == issuer + "/device_authorization"
+    assert GRANT in document["grant_types_supported"]
+    return OAuth2Client.from_discovery_document(
+        document, issuer=issuer, testing=True, auth=PublicApp(client["client_id"]),
+        device_authorization_endpoint=document["device_authorization_endpoint"])
+
+
 def answer(server, device, user_code: str, allow: bool, user: str = "tv.owner") -> dict:
     """What the hosted device page does: look the code up, sign in with a passkey, decide."""
     base = f"/oidc/{server.app_id}/device"
@@ -36,8 +49,7 @@ def answer(server, device, user_code: str, allow: bool, user: str = "tv.owner") 
 def test_requests_oauth2client_polls_until_the_person_approves(server, device):
     client = device_client(server)
     issuer = f"{server.origin}/oidc/{server.app_id}"
-    oauth = OAuth2Client.from_discovery_endpoint(
-        issuer + "/.well-known/openid-configuration", issuer=issuer, testing=True, auth=PublicApp(client["client_id"]))
+    oauth = client_of(server, client)
     assert oauth.device_authorization_endpoint == issuer + "/device_authorization"
     started = oauth.authorize_device(scope="openid profile")
     assert re.fullmatch(r"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}", started.user_code)
@@ -58,8 +70,7 @@ def test_requests_oauth2client_polls_until_the_person_approves(server, device):
 def test_a_denial_reaches_the_client_as_access_denied(server, device):
     client = device_client(server)
     issuer = f"{server.origin}/oidc/{server.app_id}"
-    oauth = OAuth2Client.from_discovery_endpoint(
-        issuer + "/.well-known/openid-configuration", issuer=issuer, testing=True, auth=PublicApp(client["client_id"]))
+    oauth = client_of(server, client)
     started = oauth.authorize_device()
     device.register("tv.owner")
     assert answer(server, device, started.user_code, allow=False)["decision"] == "denied"
