@@ -114,7 +114,8 @@ struct DeviceGrantTests {
             let audit = try await api.send(
                 .get, APIOperation.listAuditEvents.path + "?action=device.approved", bearer: TestServer.adminToken)
             let event = try #require(audit["events"]?.arrayValue?.first)
-            #expect(event["user_id"]?.stringValue == "alice" && event["details"]?["client_id"]?.stringValue == client.id)
+            #expect(
+                event["user_id"]?.stringValue == "alice" && event["details"]?["client_id"]?.stringValue == client.id)
         }
     }
 
@@ -236,7 +237,8 @@ struct DeviceGrantTests {
             let app = try await api.createApplication(policy: "open")
             let metadata = try await api.browse(APIOperation.oidcDiscovery.path(["application_id": app.id]))
             #expect(
-                metadata["device_authorization_endpoint"]?.stringValue?.hasSuffix("/oidc/\(app.id)/device_authorization")
+                metadata["device_authorization_endpoint"]?.stringValue?.hasSuffix(
+                    "/oidc/\(app.id)/device_authorization")
                     == true)
             #expect(metadata["grant_types_supported"]?.arrayValue?.contains(.string(Self.grantType)) == true)
             let page = try await api.browse(

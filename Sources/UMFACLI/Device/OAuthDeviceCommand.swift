@@ -69,7 +69,10 @@ struct OAuthDeviceCommand: AsyncParsableCommand {
             let (status, data) = try await Self.send(
                 request(
                     tokenEndpoint,
-                    [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", started.deviceCode)],
+                    [
+                        ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+                        ("device_code", started.deviceCode),
+                    ],
                     secret: secret))
             if status == 200 {
                 FileHandle.standardOutput.write(data + Data("\n".utf8))
@@ -80,8 +83,9 @@ struct OAuthDeviceCommand: AsyncParsableCommand {
             case "authorization_pending": continue
             case "slow_down": interval += 5
             default:
-                throw Self.fail("the token endpoint refused: \(refusal?.error ?? "HTTP \(status)")"
-                    + (refusal?.errorDescription.map { " (\($0))" } ?? ""))
+                throw Self.fail(
+                    "the token endpoint refused: \(refusal?.error ?? "HTTP \(status)")"
+                        + (refusal?.errorDescription.map { " (\($0))" } ?? ""))
             }
         }
         throw Self.fail("the codes expired before anyone decided")
@@ -122,8 +126,9 @@ struct OAuthDeviceCommand: AsyncParsableCommand {
     private static func decode<Value: Decodable>(_ reply: (Int, Data), _ what: String) async throws -> Value {
         guard reply.0 == 200, let value = try? JSONDecoder().decode(Value.self, from: reply.1) else {
             let refusal = try? JSONDecoder().decode(Refusal.self, from: reply.1)
-            throw fail("\(what) failed: \(refusal?.error ?? "HTTP \(reply.0)")"
-                + (refusal?.errorDescription.map { " (\($0))" } ?? ""))
+            throw fail(
+                "\(what) failed: \(refusal?.error ?? "HTTP \(reply.0)")"
+                    + (refusal?.errorDescription.map { " (\($0))" } ?? ""))
         }
         return value
     }

@@ -151,7 +151,8 @@ extension DeviceAuthorizationResponse: DocumentedFields {
         switch field {
         case .deviceCode: FieldDoc("For the token endpoint's device_code grant; secret to the device")
         case .userCode:
-            FieldDoc("Eight letters of BCDFGHJKLMNPQRSTVWXZ shown as XXXX-XXXX; typed in any case, with or without the dash")
+            FieldDoc(
+                "Eight letters of BCDFGHJKLMNPQRSTVWXZ shown as XXXX-XXXX; typed in any case, with or without the dash")
         case .verificationURI: FieldDoc("The hosted page <issuer>/device")
         case .verificationURIComplete: FieldDoc("The hosted page with user_code filled in (for a QR code)")
         case .expiresIn: FieldDoc("Seconds (600)")

@@ -51,7 +51,9 @@ struct DeviceApproval: Sendable {
         await audit.record(
             request.allow ? .deviceApproved : .deviceDenied, application: issuer.application.id,
             actor: .user(token.userID), userID: token.userID, credentialID: signIn.credentialBytes, caller: caller,
-            details: ["client_id": .string(client.clientID), "scope": .string(waiting.pending.scopes.joined(separator: " "))])
+            details: [
+                "client_id": .string(client.clientID), "scope": .string(waiting.pending.scopes.joined(separator: " ")),
+            ])
         return DeviceDecisionResponse(traceID: caller.traceID, decision: request.allow ? "approved" : "denied")
     }
 
@@ -70,7 +72,8 @@ struct DeviceApproval: Sendable {
             let hash = DeviceAuthorization.hash(userCode: typed)
             let pointer =
                 spend
-                ? try await grants.consume(.userCode, handleHash: hash, as: DeviceAuthorization.UserCodeGrant.self).found
+                ? try await grants.consume(.userCode, handleHash: hash, as: DeviceAuthorization.UserCodeGrant.self)
+                    .found
                 : try await grants.live(.userCode, handleHash: hash, as: DeviceAuthorization.UserCodeGrant.self)
             guard let deviceCodeHash = pointer.flatMap({ Base64URL.decode($0.payload.deviceCodeHash) }),
                 let device = try await grants.live(
