@@ -32,6 +32,14 @@ struct DeviceGrantTests {
         return try await api.form(.oauthDeviceAuthorization, app, form)
     }
 
+    /// The user and device codes of a new device authorization.
+    static func codes(_ api: API, _ app: TestApplication, _ client: TestOAuthClient) async throws
+        -> (user: String, device: String)
+    {
+        let started = try await start(api, app, client)
+        return (try #require(started["user_code"]?.stringValue), try #require(started["device_code"]?.stringValue))
+    }
+
     /// One poll of the token endpoint with `deviceCode`.
     static func poll(_ api: API, _ app: TestApplication, _ client: TestOAuthClient, _ deviceCode: String)
         async throws -> Reply
@@ -124,9 +132,7 @@ struct DeviceGrantTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "open")
             let client = try await Self.deviceClient(api, app)
-            let started = try await Self.start(api, app, client)
-            let userCode = try #require(started["user_code"]?.stringValue)
-            let deviceCode = try #require(started["device_code"]?.stringValue)
+            let (userCode, deviceCode) = try await Self.codes(api, app, client)
             let token = try await Self.signedIn(api, app)
             let decided = try await Self.decide(api, app, userCode, allow: false, token: token)
             #expect(decided.status == .ok && decided["decision"]?.stringValue == "denied", "\(decided.text)")
@@ -140,9 +146,7 @@ struct DeviceGrantTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "open")
             let client = try await Self.deviceClient(api, app)
-            let started = try await Self.start(api, app, client)
-            let userCode = try #require(started["user_code"]?.stringValue)
-            let deviceCode = try #require(started["device_code"]?.stringValue)
+            let (userCode, deviceCode) = try await Self.codes(api, app, client)
             api.clock.advance(by: 601)
             expectOAuthError(try await Self.poll(api, app, client, deviceCode), .badRequest, "expired_token")
             #expect(try await Self.lookup(api, app, userCode).status == .notFound)
@@ -195,9 +199,7 @@ struct DeviceGrantTests {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "open")
             let client = try await Self.deviceClient(api, app)
-            let started = try await Self.start(api, app, client)
-            let userCode = try #require(started["user_code"]?.stringValue)
-            let deviceCode = try #require(started["device_code"]?.stringValue)
+            let (userCode, deviceCode) = try await Self.codes(api, app, client)
             let wrong = userCode == "BCDF-GHJK" ? "BCDF-GHJL" : "BCDF-GHJK"
             for guess in [wrong, "not a code", wrong, "BCDFGHJKLM", wrong, wrong, wrong, wrong, wrong, wrong] {
                 let reply = try await Self.lookup(api, app, guess)
@@ -218,8 +220,7 @@ struct DeviceGrantTests {
             let app = try await api.createApplication(policy: "open")
             let otherApp = try await api.createApplication(policy: "open")
             let client = try await Self.deviceClient(api, app)
-            let started = try await Self.start(api, app, client)
-            let userCode = try #require(started["user_code"]?.stringValue)
+            let userCode = try await Self.codes(api, app, client).user
             #expect(try await Self.decide(api, app, userCode, allow: true, token: nil).status == .unauthorized)
             #expect(try await Self.decide(api, app, userCode, allow: true, token: "x.y.z").status == .unauthorized)
             let elsewhere = try await Self.signedIn(api, otherApp)

@@ -62,18 +62,7 @@ struct OperationRoute {
     func issuerJSON<Body: ContractBody, Answer: Encodable & Sendable>(
         _ call: @escaping @Sendable (Body, OAuthIssuer, Caller) async throws -> Answer
     ) -> RouteHandler {
-        assert(
-            declaration.requestBody.map(ObjectIdentifier.init) == ObjectIdentifier(Body.self),
-            "\(declaration.path): handler body is not the declared one")
-        return { [status] request, context in
-            let input = try await JSONExchange.read(Body.self, request, context: context)
-            let caller = context.caller(request, traceID: input.traceID)
-            let body = try input.decode()
-            var response = try JSONExchange.response(
-                try await call(body, try context.resolvedIssuer(), caller), status: status)
-            response.headers[.cacheControl] = "no-store"
-            return response
-        }
+        issuerJSON(checking: { _, _ in () }, { body, _, issuer, caller in try await call(body, issuer, caller) })
     }
 
     /// ``issuerJSON(_:)`` for the person signed in by a fresh login token of the issuer's
@@ -82,6 +71,21 @@ struct OperationRoute {
         loginTokens: LoginTokens, applications: any ApplicationStore,
         _ call: @escaping @Sendable (Body, SignedInUser, OAuthIssuer, Caller) async throws -> Answer
     ) -> RouteHandler {
+        issuerJSON(
+            checking: { issuer, caller in
+                let user = try await SignedInUser.from(caller, loginTokens: loginTokens, applications: applications)
+                guard user.application.id == issuer.application.id else {
+                    throw ServiceError.unauthenticated("The login token is for another application; sign in here")
+                }
+                return user
+            }, call)
+    }
+
+    /// A JSON route under an issuer whose caller `checking` judges before the body is decoded.
+    private func issuerJSON<Body: ContractBody, Checked: Sendable, Answer: Encodable & Sendable>(
+        checking: @escaping @Sendable (OAuthIssuer, Caller) async throws -> Checked,
+        _ call: @escaping @Sendable (Body, Checked, OAuthIssuer, Caller) async throws -> Answer
+    ) -> RouteHandler {
         assert(
             declaration.requestBody.map(ObjectIdentifier.init) == ObjectIdentifier(Body.self),
             "\(declaration.path): handler body is not the declared one")
@@ -89,12 +93,9 @@ struct OperationRoute {
             let input = try await JSONExchange.read(Body.self, request, context: context)
             let caller = context.caller(request, traceID: input.traceID)
             let issuer = try context.resolvedIssuer()
-            let user = try await SignedInUser.from(caller, loginTokens: loginTokens, applications: applications)
-            guard user.application.id == issuer.application.id else {
-                throw ServiceError.unauthenticated("The login token is for another application; sign in here")
-            }
+            let checked = try await checking(issuer, caller)
             var response = try JSONExchange.response(
-                try await call(try input.decode(), user, issuer, caller), status: status)
+                try await call(try input.decode(), checked, issuer, caller), status: status)
             response.headers[.cacheControl] = "no-store"
             return response
         }
