@@ -6,6 +6,8 @@ package enum JWTType {
     package static let accessToken = "at+jwt"
     /// OpenID Connect ID tokens.
     package static let idToken = "JWT"
+    /// OpenID Connect Back-Channel Logout 1.0 §2.4 logout tokens.
+    package static let logoutToken = "logout+jwt"
     /// The types whose headers each signing key keeps encoded (``SigningKeySet``).
     static let all = [accessToken, idToken]
 }

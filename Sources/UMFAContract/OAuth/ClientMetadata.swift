@@ -61,6 +61,12 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
     /// `attestation_required`: a public client gets an API-flow token only with a client
     /// attestation (docs/contract.md §6).
     public var attestationRequired: Bool?
+    /// `backchannel_logout_uri` (OpenID Connect Back-Channel Logout 1.0 §2.2): where the client
+    /// takes logout tokens; https, or http on a loopback address.
+    public var backchannelLogoutURI: String?
+    /// `backchannel_logout_session_required`: the client needs `sid` in logout tokens (UMFA's
+    /// always carry it when the sign-in had a session).
+    public var backchannelLogoutSessionRequired: Bool?
 
     /// Creates a value; every member left out is absent.
     public init(
@@ -114,6 +120,8 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         case refreshTokenTTLSeconds = "refresh_token_ttl_seconds"
         case dcrTemplate = "dcr_template"
         case attestationRequired = "attestation_required"
+        case backchannelLogoutURI = "backchannel_logout_uri"
+        case backchannelLogoutSessionRequired = "backchannel_logout_session_required"
 
         /// The wire name, as messages that name the member print it.
         public var description: String { stringValue }
@@ -134,6 +142,7 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         /// certificate subject, which a client has only when they were set.
         public var isAlwaysAnswered: Bool {
             self != .jwks && self != .softwareID && !Self.certificateSubject.contains(self)
+                && self != .backchannelLogoutURI && self != .backchannelLogoutSessionRequired
         }
 
         /// The RFC 8705 §2.1.2 members that name a `tls_client_auth` client's certificate.
@@ -282,7 +291,14 @@ extension ClientMetadata: DocumentedFields {
         case .redirectURIs: FieldDoc("Matched exactly: https, http on loopback, or a private-use scheme (RFC 8252)")
         case .grantTypes:
             FieldDoc(
-                nil, .items(["type": "string", "enum": ["authorization_code", "refresh_token", "client_credentials"]]))
+                nil,
+                .items([
+                    "type": "string",
+                    "enum": [
+                        "authorization_code", "refresh_token", "client_credentials",
+                        "urn:ietf:params:oauth:grant-type:device_code",
+                    ],
+                ]))
         case .responseTypes: FieldDoc(nil, .items(["type": "string", "enum": ["code"]]))
         case .tokenEndpointAuthMethod:
             FieldDoc(
@@ -293,6 +309,12 @@ extension ClientMetadata: DocumentedFields {
                 ]))
         case .scope: FieldDoc("Space-separated scopes the client may ask for")
         case .postLogoutRedirectURIs: .plain
+        case .backchannelLogoutURI:
+            FieldDoc(
+                "OpenID Connect Back-Channel Logout 1.0: where logout tokens are POSTed when a session the client took part in ends; https, or http on a loopback address; a query is kept, no fragment"
+            )
+        case .backchannelLogoutSessionRequired:
+            FieldDoc("The client needs sid in logout tokens; UMFA's carry sid and sub alike. Default false")
         case .jwks:
             .written([
                 "type": "object",

@@ -233,6 +233,11 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var tlsClientCertificateBoundAccessTokens = true
     /// RFC 8705 §5: the endpoints on the mutual-TLS listener, when the server runs one.
     public var mtlsEndpointAliases: MTLSEndpointAliases?
+    /// OpenID Connect Back-Channel Logout 1.0 §2.1: logout tokens go to clients'
+    /// `backchannel_logout_uri`. Optional so that other issuers' metadata decodes.
+    public var backchannelLogoutSupported: Bool?
+    /// Back-Channel Logout 1.0 §2.1: logout tokens carry `sid`.
+    public var backchannelLogoutSessionSupported: Bool?
 
     /// Creates a document.
     public init(
@@ -267,6 +272,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         self.promptValuesSupported = promptValuesSupported
         authorizationResponseIssParameterSupported = true
         dpopSigningAlgValuesSupported = ["ES256", "RS256", "EdDSA"]
+        backchannelLogoutSupported = true
+        backchannelLogoutSessionSupported = true
     }
 
     enum CodingKeys: String, CodingKey {
@@ -298,6 +305,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case tlsClientCertificateBoundAccessTokens = "tls_client_certificate_bound_access_tokens"
         case mtlsEndpointAliases = "mtls_endpoint_aliases"
+        case backchannelLogoutSupported = "backchannel_logout_supported"
+        case backchannelLogoutSessionSupported = "backchannel_logout_session_supported"
     }
 
     /// An example with every member.
@@ -407,6 +416,9 @@ extension AuthorizationServerMetadata: DocumentedFields {
         case .dpopSigningAlgValuesSupported: FieldDoc("RFC 9449: the algorithms DPoP proofs may use")
         case .tlsClientCertificateBoundAccessTokens:
             FieldDoc("RFC 8705 §3.3: true; access tokens can be bound to the client's TLS certificate")
+        case .backchannelLogoutSupported:
+            FieldDoc("OpenID Connect Back-Channel Logout 1.0: true; logout tokens go to backchannel_logout_uri")
+        case .backchannelLogoutSessionSupported: FieldDoc("Back-Channel Logout 1.0: true; logout tokens carry sid")
         case .mtlsEndpointAliases:
             .written([
                 "type": "object",

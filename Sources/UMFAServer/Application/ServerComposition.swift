@@ -78,6 +78,8 @@ struct ServerComposition: Sendable {
     let mailer: Mailer
     /// Sends the mail outbox, a service of the application's service group when mail is on.
     let mailDispatcher: MailDispatcher?
+    /// Sends logout tokens (OpenID Connect Back-Channel Logout 1.0).
+    let logoutDispatcher: BackchannelLogoutDispatcher
 
     // Self-service, recovery and profiles.
     let selfService: SelfServiceService
@@ -121,9 +123,11 @@ struct ServerComposition: Sendable {
         let ceremonies = Ceremonies(
             store: store, attestationAnchors: inputs.attestationAnchors, challengeLifetime: inputs.challengeLifetime,
             abuse: inputs.abuse, metrics: inputs.metrics, audit: audit, now: now)
-        let signIns = SignInCredentials(store: store, audit: audit, logger: inputs.logger, now: now)
+        let backchannel = BackchannelLogout(store: store, publicURL: inputs.publicURL, logger: inputs.logger, now: now)
+        let signIns = SignInCredentials(
+            store: store, audit: audit, backchannel: backchannel, logger: inputs.logger, now: now)
         let refusals = RefusalTrail(metrics: inputs.metrics, logger: inputs.logger)
-        let accounts = AccountDeletion(store: store, audit: audit)
+        let accounts = AccountDeletion(store: store, audit: audit, backchannel: backchannel)
         self.audit = audit
         self.refusals = refusals
         abuse = inputs.abuse
@@ -150,6 +154,8 @@ struct ServerComposition: Sendable {
             store: store, webhooks: webhooks, sealed: inputs.sealed, metrics: inputs.metrics, logger: inputs.logger,
             now: now, timeout: inputs.webhookTimeout)
         self.mailer = mailer
+        logoutDispatcher = BackchannelLogoutDispatcher(
+            store: store, tokens: inputs.tokens, logger: inputs.logger, now: now)
         mailDispatcher = inputs.mail.map {
             MailDispatcher(
                 settings: $0, store: store, sealed: inputs.sealed, metrics: inputs.metrics, logger: inputs.logger,

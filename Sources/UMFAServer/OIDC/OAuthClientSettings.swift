@@ -75,6 +75,12 @@ enum OAuthClientSettings {
                 try redirectURI($0, field: Member.postLogoutRedirectURIs.stringValue)
             }
         }
+        if let uri = request.backchannelLogoutURI {
+            client.backchannelLogoutURI = uri.isEmpty ? nil : try backchannelLogoutURI(uri)
+        }
+        if let required = request.backchannelLogoutSessionRequired {
+            client.settings.backchannelLogoutSessionRequired = required
+        }
         if let firstParty = request.firstParty { client.firstParty = firstParty }
         if let required = request.requirePushedAuthorizationRequests {
             client.requirePushedAuthorizationRequests = required
@@ -184,6 +190,21 @@ enum OAuthClientSettings {
                 "\(field) entries must use https, http on a loopback address, or a private-use scheme (RFC 8252)",
                 field: field, reason: .redirectURI)
         }
+    }
+    /// A `backchannel_logout_uri` (Back-Channel Logout 1.0 §2.2): absolute, https (http only on a
+    /// loopback address, as for redirect URIs), a query allowed (mod_auth_openidc registers
+    /// `…/redirect_uri?logout=backchannel`), no fragment.
+    static func backchannelLogoutURI(_ text: String) throws -> String {
+        let field = Member.backchannelLogoutURI.stringValue
+        guard text.utf8.count <= 2000, let url = URLComponents(string: text), url.fragment == nil,
+            let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty,
+            scheme == "https" || (scheme == "http" && loopbackHosts.contains(host))
+        else {
+            throw ServiceError.invalid(
+                "\(field) must be an absolute https URI (http only on a loopback address) without a fragment",
+                field: field)
+        }
+        return text
     }
 }
 

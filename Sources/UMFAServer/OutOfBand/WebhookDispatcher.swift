@@ -140,8 +140,8 @@ struct WebhookDispatcher: Service {
     }
 }
 
-/// Webhooks go to the URL the admin set, never where a redirect points.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+/// Webhooks and logout tokens go to the URL set for them, never where a redirect points.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void

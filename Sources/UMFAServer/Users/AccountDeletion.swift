@@ -17,6 +17,8 @@ import UMFAStorage
 struct AccountDeletion: Sendable {
     let store: any AccountDeletionStore
     let audit: AuditLog
+    /// Tells the clients the user was signed in to (OpenID Connect Back-Channel Logout 1.0).
+    let backchannel: BackchannelLogout
 
     /// Deletes `userID` of `application`, recorded as `actor`'s deletion through `via`
     /// (`admin`, `api_key`, `self_service`); `false`, with nothing changed, when there is no
@@ -32,10 +34,14 @@ struct AccountDeletion: Sendable {
             of: AccountWebhookEvent(
                 type: AuditAction.userDeleted.rawValue, userId: userID, occurredAt: Timestamps.rfc3339(now)),
             for: application, at: now)
-        return try await store.deleteAccount(
+        // The clients the user was signed in to are taken before the deletion removes their records.
+        let participants = await backchannel.take(userID: userID, credentialID: nil, in: application.id)
+        let deleted = try await store.deleteAccount(
             AccountDeletionRecord(
                 applicationID: application.id, userID: userID,
                 tokensMarkedUntil: now.addingTimeInterval(SignInCredentials.familyMarkLifetime), auditEvent: event,
                 webhook: webhook))
+        await backchannel.send(participants, in: application.id)
+        return deleted
     }
 }

@@ -327,5 +327,17 @@ enum Schema {
                 FOREIGN KEY (application_id, user_id) REFERENCES users(application_id, user_id) ON DELETE CASCADE)
             """,
         ],
+        [
+            // 17: back-channel logout (OpenID Connect Back-Channel Logout 1.0): the logout tokens
+            // waiting for their clients, sent from every instance as the other outboxes are.
+            """
+            CREATE TABLE logout_outbox (
+                id TEXT PRIMARY KEY,
+                application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+                client_id TEXT NOT NULL, uri TEXT NOT NULL, body TEXT NOT NULL, attempts BIGINT NOT NULL,
+                next_attempt_at BIGINT NOT NULL, created_at BIGINT NOT NULL, last_error TEXT)
+            """,
+            "CREATE INDEX logout_outbox_due ON logout_outbox (next_attempt_at)",
+        ],
     ]
 }

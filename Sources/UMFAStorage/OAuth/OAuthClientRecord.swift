@@ -175,6 +175,12 @@ package struct OAuthClientRecord: Sendable, Equatable {
     }
     /// Whether the client's access tokens are bound to its TLS client certificate
     /// (``ClientMetadata/tlsClientCertificateBoundAccessTokens``, RFC 8705 §3.4).
+    /// Where logout tokens go (OpenID Connect Back-Channel Logout 1.0); `nil`: none.
+    package var backchannelLogoutURI: String? {
+        get { settings.backchannelLogoutURI }
+        set { settings.backchannelLogoutURI = newValue }
+    }
+
     package var tlsCertificateBoundAccessTokens: Bool {
         get { settings.tlsClientCertificateBoundAccessTokens ?? false }
         set { settings.tlsClientCertificateBoundAccessTokens = newValue }

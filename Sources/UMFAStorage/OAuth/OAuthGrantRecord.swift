@@ -36,6 +36,10 @@ package enum OAuthGrantKind: String, Sendable, CaseIterable {
     /// The person's decision on a device authorization: the handle is the device code's, and the
     /// poll that consumes it gets the tokens (or `access_denied`) exactly once.
     case deviceDecision = "device_decision"
+    /// A client that took part in a sign-in and takes logout tokens (OpenID Connect Back-Channel
+    /// Logout 1.0): the family is the sign-in's session id, the subject its user. Taken (consumed)
+    /// once, by the end of that session or of the user's sign-ins.
+    case logoutParticipant = "logout_participant"
 }
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server

@@ -26,7 +26,7 @@ extension StoreQueries {
     /// The grants of a user, or of the sign-ins of one of their passkeys. Sign-ins stored before
     /// the passkey was recorded with them (schema 11) have no `credential_id`: any of the user's
     /// passkeys may have made them, so deleting any one ends them too.
-    private static func ownerCondition(applicationID: UUID, subject: String, credentialID: [UInt8]?)
+    static func ownerCondition(applicationID: UUID, subject: String, credentialID: [UInt8]?)
         -> (sql: String, values: [StoreQuery.Value])
     {
         var sql = "application_id = ? AND subject = ?"

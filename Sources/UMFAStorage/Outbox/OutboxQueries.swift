@@ -1,12 +1,14 @@
 import Foundation
 
-/// The outboxes every instance sends from: webhook deliveries (docs/contract.md §7) and mail
-/// (docs/operators/mail.md). Each row waits until it is sent or its attempts run out; an
-/// instance claims due rows with a lease, so two never send the same row at once, and a row
-/// claimed by an instance that died is sent by another once the lease ends.
+/// The outboxes every instance sends from: webhook deliveries (docs/contract.md §7), mail
+/// (docs/operators/mail.md) and logout tokens (docs/contract.md §5). Each row waits until it is
+/// sent or its attempts run out; an instance claims due rows with a lease, so two never send the
+/// same row at once, and a row claimed by an instance that died is sent by another once the
+/// lease ends.
 enum OutboxTable: String, Sendable {
     case webhooks = "webhook_outbox"
     case mail = "mail_outbox"
+    case logout = "logout_outbox"
 }
 
 extension StoreQueries {

@@ -89,7 +89,12 @@ final class FeaturePorts: Sendable {
 
     var audit: AuditLog { AuditLog(store: store, logger: logger, now: now) }
     var refusals: RefusalTrail { RefusalTrail(metrics: metrics, logger: logger) }
-    var signIns: SignInCredentials { SignInCredentials(store: store, audit: audit, logger: logger, now: now) }
+    var signIns: SignInCredentials {
+        SignInCredentials(store: store, audit: audit, backchannel: backchannel, logger: logger, now: now)
+    }
+    var backchannel: BackchannelLogout {
+        BackchannelLogout(store: store, publicURL: Self.publicURL, logger: logger, now: now)
+    }
     var apiKeys: APIKeyAuthentication {
         APIKeyAuthentication(store: store, validationCache: validationCache, abuse: abuse)
     }

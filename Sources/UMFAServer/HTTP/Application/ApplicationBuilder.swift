@@ -66,7 +66,7 @@ package func buildApplication(configuration: ServerConfiguration, logger: Logger
                     store: store, now: configuration.now, logger: logger,
                     auditRetention: configuration.auditRetention),
                 AbuseSweep(abuse: features.abuse, logger: logger),
-                features.webhookDispatcher,
+                features.webhookDispatcher, features.logoutDispatcher,
             ] + (features.mailDispatcher.map { [$0] } ?? []) + listeners.services(router: router, logger: logger),
             logger: logger)
         return (app, report)

@@ -20,6 +20,8 @@ struct SignInCredentials: Sendable {
 
     let store: any Store
     let audit: AuditLog
+    /// Tells the clients of the sign-ins that end (OpenID Connect Back-Channel Logout 1.0).
+    let backchannel: BackchannelLogout
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -56,6 +58,9 @@ struct SignInCredentials: Sendable {
         in applicationID: UUID, userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String
     ) async {
         let now = self.now()
+        // The clients that took part are read (and taken) before their records end with the rest.
+        let participants = await backchannel.take(userID: userID, credentialID: credentialID, in: applicationID)
+        await backchannel.send(participants, in: applicationID)
         do {
             let revoked = try await store.revokeOAuthGrants(
                 applicationID: applicationID, subject: userID, credentialID: credentialID, at: now,

@@ -86,6 +86,9 @@ struct UserTokens: Sendable {
             try await grants.revokeFamily(family)
             throw OAuthError(code: .invalidGrant, "The passkey that signed in was removed; sign in again")
         }
+        // A new family (a code or device grant, not a refresh): a client that takes logout tokens
+        // is recorded with the sign-in's session (Back-Channel Logout 1.0).
+        if familyStarted == nil { try await signIns.backchannel.record(client, signIn: signIn) }
         let (accessToken, claims) =
             try await accessTokens
             .issue(

@@ -87,7 +87,15 @@ struct LogoutService: Sendable {
             }
         }
         // A valid hint for this session, the person's confirmation, or no session to protect.
-        return .signedOut(redirect: location, clearCookie: try await sessions.end(handle: handle ?? ""))
+        // Back-Channel Logout 1.0 §2.7: the clients of the session hear that it ended (taken first:
+        // ending the session ends their records with it).
+        let backchannel = signIns.backchannel
+        let participants =
+            session == nil
+            ? [] : await backchannel.take(sessionID: session?.signIn.sessionID ?? "", in: issuer.application.id)
+        let clearCookie = try await sessions.end(handle: handle ?? "")
+        await backchannel.send(participants, in: issuer.application.id)
+        return .signedOut(redirect: location, clearCookie: clearCookie)
     }
 
     /// Whether the browser may be sent on to `client`'s post-logout URI (§2, §3). An admin made

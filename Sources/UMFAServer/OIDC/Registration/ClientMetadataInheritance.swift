@@ -75,6 +75,8 @@ enum ClientMetadataInheritance {
     static func rule(for member: ClientMetadata.Member) -> Rule {
         switch member {
         case .clientName, .redirectURIs, .postLogoutRedirectURIs, .jwks: .own
+        // Where the client hears of logouts, and whether it needs sid: its own endpoint's affair.
+        case .backchannelLogoutURI, .backchannelLogoutSessionRequired: .own
         // Which certificate a tls_client_auth client presents; the method itself is a protection.
         case .tlsClientAuthSubjectDN, .tlsClientAuthSANDNS, .tlsClientAuthSANURI, .tlsClientAuthSANIP,
             .tlsClientAuthSANEmail:

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import Testing
+import UMFAContract
+import UMFAEncoding
+import UMFAStorage
+import UMFATestSupport
+
+/// OpenID Connect Back-Channel Logout 1.0 on the server's side: the clients that registered a
+/// `backchannel_logout_uri` are recorded with each sign-in's session, and the end of a session
+/// queues exactly one logout token per such client, for that session only. (The tokens on the
+/// wire, checked by PyJWT, and a failing client are in Tests/Interop/test_oauth_backchannel_logout.py.)
+@Suite("Back-channel logout")
+struct BackchannelLogoutTests {
+    static let scope = "openid email"
+
+    static func client(_ api: API, _ app: TestApplication, name: String, logoutURI: String?) async throws
+        -> TestOAuthClient
+    {
+        var request = OAuthClientRequest(
+            clientName: name, redirectURIs: [Authorization.redirectURI], grantTypes: ["authorization_code"],
+            responseTypes: ["code"], scope: scope, postLogoutRedirectURIs: [LogoutConfirmationTests.bye],
+            firstParty: true)
+        request.backchannelLogoutURI = logoutURI
+        return try await api.createOAuthClient(app, request)
+    }
+
+    /// The session's code for `client` (prompt=none) redeemed: the ID token's `sid`.
+    static func joined(_ api: API, _ app: TestApplication, _ client: TestOAuthClient, cookie: String) async throws
+        -> String
+    {
+        let flow = Authorization()
+        let silent = try await api.authorize(
+            app, flow.query(client: client.id, scope: scope, extra: ["prompt": "none"]), cookie: cookie)
+        let tokens = try await api.redeem(
+            app, client: client, code: try #require(try silent.redirect()["code"]), verifier: flow.verifier)
+        let idToken = try CompactJWT(try #require(tokens["id_token"]?.stringValue, "\(tokens.text)"))
+        return try #require(idToken.claims["sid"]?.stringValue)
+    }
+
+    /// Every logout token in the outbox, with its stored claims (read by claiming them all: a claim
+    /// leaves the rows in place).
+    static func queued(_ api: API) async throws -> [(LogoutDeliveryRecord, JSONValue)] {
+        let store = try await SQLiteStore.open(
+            path: api.directory.appendingPathComponent("umfa.sqlite").path, logger: Logger(label: "umfa-test"))
+        let rows = try await store.claimDueLogoutTokens(at: .distantFuture, leaseUntil: .distantFuture, limit: 100)
+        try await store.close()
+        return try rows.map { ($0, try JSONDecoder().decode(JSONValue.self, from: Data($0.body.utf8))) }
+    }
+
+    @Test("RP-initiated logout queues one token per client of that session that takes them, with its sid and sub")
+    func sessionEnds() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let shop = try await Self.client(api, app, name: "Shop", logoutURI: "https://shop.example/bcl?x=1")
+            let blog = try await Self.client(api, app, name: "Blog", logoutURI: nil)
+            let forum = try await Self.client(api, app, name: "Forum", logoutURI: "http://127.0.0.1:9/logout")
+            let (dan, danToken) = try await LogoutConfirmationTests.signedIn(api, app, shop, email: "dan@example.com")
+            let sid = try #require(try CompactJWT(danToken).claims["sid"]?.stringValue)
+            #expect(try await Self.joined(api, app, blog, cookie: dan) == sid)
+            #expect(try await Self.joined(api, app, forum, cookie: dan) == sid)
+            // A second code of the same session and client is one participant, not two.
+            #expect(try await Self.joined(api, app, forum, cookie: dan) == sid)
+            // Another person's session.
+            _ = try await LogoutConfirmationTests.signedIn(api, app, shop, email: "eve@example.com")
+            #expect(try await Self.queued(api).isEmpty)
+            let out = try await api.browse(
+                LogoutConfirmationTests.logoutPath(app), query: ["id_token_hint": danToken], cookie: dan)
+            #expect(out.status == .ok || out.status == .seeOther, "\(out.text.prefix(200))")
+            let queued = try await Self.queued(api)
+            #expect(Set(queued.map(\.0.clientID)) == [shop.id, forum.id] && queued.count == 2, "\(queued.map(\.0))")
+            for (delivery, claims) in queued {
+                #expect(claims["sid"]?.stringValue == sid && claims["aud"]?.stringValue == delivery.clientID)
+                #expect(claims["sub"]?.stringValue == (try CompactJWT(danToken).claims["sub"]?.stringValue))
+                #expect(claims["events"] == ["http://schemas.openid.net/event/backchannel-logout": [:]])
+                #expect(claims["nonce"] == nil && claims["jti"]?.stringValue == delivery.id)
+            }
+            #expect(queued.first { $0.0.clientID == shop.id }?.0.uri == "https://shop.example/bcl?x=1")
+
+            // The session is over: nothing is queued twice.
+            _ = try await api.browse(
+                LogoutConfirmationTests.logoutPath(app), query: ["id_token_hint": danToken], cookie: dan)
+            #expect(Set(try await Self.queued(api).map(\.0.id)) == Set(queued.map(\.0.id)))
+        }
+    }
+
+    @Test("backchannel_logout_uri is https (http only on loopback), may carry a query, never a fragment")
+    func uriRules() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            for refused in ["http://rp.example/logout", "https://rp.example/logout#x", "rp.example/logout", "ftp://a/b"]
+            {
+                var request = OAuthClientRequest(clientName: "x", redirectURIs: [Authorization.redirectURI])
+                request.backchannelLogoutURI = refused
+                let reply = try await api.send(
+                    .post, APIOperation.createOAuthClient.path(["id": app.id]), json: try .encoding(request),
+                    bearer: TestServer.adminToken)
+                #expect(reply.status == .badRequest, "\(refused): \(reply.text)")
+                #expect(reply["field"]?.stringValue == "backchannel_logout_uri" || reply.text.contains("backchannel"))
+            }
+            let accepted = try await Self.client(
+                api, app, name: "RP", logoutURI: "https://rp.example/redirect_uri?logout=backchannel")
+            let shown = try await api.send(
+                .get, APIOperation.getOAuthClient.path(["id": app.id, "client_id": accepted.id]),
+                bearer: TestServer.adminToken)
+            #expect(shown["backchannel_logout_uri"]?.stringValue == "https://rp.example/redirect_uri?logout=backchannel")
+            let metadata = try await api.send(.get, APIOperation.oidcDiscovery.path(["application_id": app.id]))
+            #expect(metadata["backchannel_logout_supported"] == true)
+            #expect(metadata["backchannel_logout_session_supported"] == true)
+        }
+    }
+}
