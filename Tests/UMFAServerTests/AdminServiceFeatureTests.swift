@@ -16,7 +16,8 @@ struct AdminServiceFeatureTests {
         AdminService(
             store: ports.store, tokens: ports.tokens, webhooks: ports.webhooks, signIns: ports.signIns,
             recoveryCodes: RecoveryCodes(store: ports.store, audit: ports.audit, now: ports.now),
-            accounts: AccountDeletion(store: ports.store, audit: ports.audit, backchannel: ports.backchannel), audit: ports.audit, now: ports.now)
+            accounts: AccountDeletion(store: ports.store, audit: ports.audit, backchannel: ports.backchannel),
+            audit: ports.audit, now: ports.now)
     }
 
     /// The application an API key opens for the API-key routes, or the refusal.

@@ -88,8 +88,9 @@ struct BackchannelLogoutTests {
     func uriRules() async throws {
         try await TestServer.with { api in
             let app = try await api.createApplication(policy: "grant")
-            for refused in ["http://rp.example/logout", "https://rp.example/logout#x", "rp.example/logout", "ftp://a/b"]
-            {
+            for refused in [
+                "http://rp.example/logout", "https://rp.example/logout#x", "rp.example/logout", "ftp://a/b",
+            ] {
                 var request = OAuthClientRequest(clientName: "x", redirectURIs: [Authorization.redirectURI])
                 request.backchannelLogoutURI = refused
                 let reply = try await api.send(
@@ -103,7 +104,8 @@ struct BackchannelLogoutTests {
             let shown = try await api.send(
                 .get, APIOperation.getOAuthClient.path(["id": app.id, "client_id": accepted.id]),
                 bearer: TestServer.adminToken)
-            #expect(shown["backchannel_logout_uri"]?.stringValue == "https://rp.example/redirect_uri?logout=backchannel")
+            #expect(
+                shown["backchannel_logout_uri"]?.stringValue == "https://rp.example/redirect_uri?logout=backchannel")
             let metadata = try await api.send(.get, APIOperation.oidcDiscovery.path(["application_id": app.id]))
             #expect(metadata["backchannel_logout_supported"] == true)
             #expect(metadata["backchannel_logout_session_supported"] == true)

@@ -50,7 +50,8 @@ struct BackchannelLogout: Sendable {
             try await store.insertOAuthGrant(
                 OAuthGrantRecord(
                     kind: .logoutParticipant,
-                    handleHash: Array(SHA256.hash(data: Array("logout\u{1}\(signIn.sessionID)\u{1}\(client.clientID)".utf8))),
+                    handleHash: Array(
+                        SHA256.hash(data: Array("logout\u{1}\(signIn.sessionID)\u{1}\(client.clientID)".utf8))),
                     applicationID: client.applicationID, family: signIn.sessionID, subject: signIn.userID,
                     payload: Array(try JSONEncoder().encode(participant)), createdAt: now,
                     expiresAt: now.addingTimeInterval(lifetime), credentialID: signIn.credentialBytes))
@@ -97,7 +98,8 @@ struct BackchannelLogout: Sendable {
                 let participant = try JSONDecoder().decode(Participant.self, from: Data(record.payload))
                 // A client removed since, or one that no longer takes logout tokens, gets none.
                 guard
-                    let client = try await store.oauthClient(applicationID: applicationID, clientID: participant.clientID),
+                    let client = try await store.oauthClient(
+                        applicationID: applicationID, clientID: participant.clientID),
                     let uri = client.backchannelLogoutURI
                 else { continue }
                 let jti = UUID().uuidString.lowercased()
