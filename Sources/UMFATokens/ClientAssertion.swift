@@ -84,10 +84,16 @@ package struct ClientAssertion: Sendable, Equatable {
 
     /// The signature by one of the client's registered public keys.
     private static func checkSignature(_ jwt: SignedJWT<JWTClaims>, jwks: String) throws(Failure) {
+        try checkSignature(jwt, jwks: jwks, of: "client assertion")
+    }
+
+    /// The signature of `jwt` (a client's `what`: its assertion, its request object) by one of
+    /// the client's registered public keys: the one `kid` names, else the only registered key
+    /// of a type that fits `alg`; `alg` one of ``DPoPProof/algorithms`` (never `none`, never HMAC).
+    static func checkSignature(_ jwt: SignedJWT<JWTClaims>, jwks: String, of what: String) throws(Failure) {
         guard let alg = jwt.header.alg, DPoPProof.algorithms.contains(alg) else {
-            throw Failure("the client assertion's alg must be one of \(DPoPProof.algorithms.joined(separator: ", "))")
+            throw Failure("the \(what)'s alg must be one of \(DPoPProof.algorithms.joined(separator: ", "))")
         }
-        // The key: the one `kid` names, else the only registered key of a type that fits `alg`.
         let keys = Self.keys(jwks)
         let kid = jwt.header.kid
         let candidates = keys.filter { jwk in kid.map { jwk.kid == $0 } ?? true }
@@ -95,11 +101,11 @@ package struct ClientAssertion: Sendable, Equatable {
         guard let key = candidates.count == 1 ? candidates.first : nil else {
             throw Failure(
                 kid == nil && candidates.count > 1
-                    ? "the client assertion has no kid and the client registered several keys"
-                    : "no registered key of the client fits the client assertion's kid and alg")
+                    ? "the \(what) has no kid and the client registered several keys"
+                    : "no registered key of the client fits the \(what)'s kid and alg")
         }
         guard jwt.isSigned(by: key) else {
-            throw Failure("the client assertion's signature does not verify with the client's key")
+            throw Failure("the \(what)'s signature does not verify with the client's key")
         }
     }
 

@@ -213,6 +213,7 @@ struct DynamicRegistrationInheritanceTests {
         .dpopBoundAccessTokens: { $0.dpopBoundAccessTokens = false },
         .attestationRequired: { $0.attestationRequired = false },
         .tlsClientCertificateBoundAccessTokens: { $0.tlsCertificateBoundAccessTokens = false },
+        .requireSignedRequestObject: { $0.requireSignedRequestObject = false },
     ]
 
     @Test("every setting of a client is a member of its metadata, with one rule; every protection refuses loosening")
@@ -225,6 +226,7 @@ struct DynamicRegistrationInheritanceTests {
         template.dpopBoundAccessTokens = true
         template.attestationRequired = true
         template.tlsCertificateBoundAccessTokens = true
+        template.requireSignedRequestObject = true
         // The record's stored properties: its identity and secrets, and one settings value whose
         // members ``ClientMetadataInheritance/rule(for:)`` switches over without a default.
         let properties = Mirror(reflecting: template).children.compactMap(\.label)

@@ -67,6 +67,9 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
     /// `backchannel_logout_session_required`: the client needs `sid` in logout tokens (UMFA's
     /// always carry it when the sign-in had a session).
     public var backchannelLogoutSessionRequired: Bool?
+    /// `require_signed_request_object` (RFC 9101 §10.5): the client's authorization requests
+    /// (and pushed ones) must come as a signed request object.
+    public var requireSignedRequestObject: Bool?
 
     /// Creates a value; every member left out is absent.
     public init(
@@ -122,6 +125,7 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         case attestationRequired = "attestation_required"
         case backchannelLogoutURI = "backchannel_logout_uri"
         case backchannelLogoutSessionRequired = "backchannel_logout_session_required"
+        case requireSignedRequestObject = "require_signed_request_object"
 
         /// The wire name, as messages that name the member print it.
         public var description: String { stringValue }
@@ -143,6 +147,7 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         public var isAlwaysAnswered: Bool {
             self != .jwks && self != .softwareID && !Self.certificateSubject.contains(self)
                 && self != .backchannelLogoutURI && self != .backchannelLogoutSessionRequired
+                && self != .requireSignedRequestObject
         }
 
         /// The RFC 8705 §2.1.2 members that name a `tls_client_auth` client's certificate.
@@ -315,6 +320,10 @@ extension ClientMetadata: DocumentedFields {
             )
         case .backchannelLogoutSessionRequired:
             FieldDoc("The client needs sid in logout tokens; UMFA's carry sid and sub alike. Default false")
+        case .requireSignedRequestObject:
+            FieldDoc(
+                "RFC 9101 §10.5: every authorization request (and pushed one) of the client is a request object signed with a key of its jwks; default false"
+            )
         case .jwks:
             .written([
                 "type": "object",

@@ -238,6 +238,10 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var backchannelLogoutSupported: Bool?
     /// Back-Channel Logout 1.0 §2.1: logout tokens carry `sid`.
     public var backchannelLogoutSessionSupported: Bool?
+    /// RFC 9101 §10.1: the authorization and PAR endpoints take `request`.
+    public var requestParameterSupported: Bool?
+    /// RFC 9101 §10.1: the algorithms a request object may be signed with (never `none`).
+    public var requestObjectSigningAlgValuesSupported: [String]?
 
     /// Creates a document.
     public init(
@@ -274,6 +278,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         dpopSigningAlgValuesSupported = ["ES256", "RS256", "EdDSA"]
         backchannelLogoutSupported = true
         backchannelLogoutSessionSupported = true
+        requestParameterSupported = true
+        requestObjectSigningAlgValuesSupported = ["ES256", "RS256", "EdDSA"]
     }
 
     enum CodingKeys: String, CodingKey {
@@ -307,6 +313,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case mtlsEndpointAliases = "mtls_endpoint_aliases"
         case backchannelLogoutSupported = "backchannel_logout_supported"
         case backchannelLogoutSessionSupported = "backchannel_logout_session_supported"
+        case requestParameterSupported = "request_parameter_supported"
+        case requestObjectSigningAlgValuesSupported = "request_object_signing_alg_values_supported"
     }
 
     /// An example with every member.
@@ -419,6 +427,9 @@ extension AuthorizationServerMetadata: DocumentedFields {
         case .backchannelLogoutSupported:
             FieldDoc("OpenID Connect Back-Channel Logout 1.0: true; logout tokens go to backchannel_logout_uri")
         case .backchannelLogoutSessionSupported: FieldDoc("Back-Channel Logout 1.0: true; logout tokens carry sid")
+        case .requestParameterSupported:
+            FieldDoc("RFC 9101: true; the authorization and PAR endpoints take a signed request object")
+        case .requestObjectSigningAlgValuesSupported: FieldDoc("RFC 9101: the algorithms of request objects")
         case .mtlsEndpointAliases:
             .written([
                 "type": "object",

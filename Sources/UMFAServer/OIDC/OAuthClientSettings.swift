@@ -81,6 +81,7 @@ enum OAuthClientSettings {
         if let required = request.backchannelLogoutSessionRequired {
             client.settings.backchannelLogoutSessionRequired = required
         }
+        if let required = request.requireSignedRequestObject { client.requireSignedRequestObject = required }
         if let firstParty = request.firstParty { client.firstParty = firstParty }
         if let required = request.requirePushedAuthorizationRequests {
             client.requirePushedAuthorizationRequests = required

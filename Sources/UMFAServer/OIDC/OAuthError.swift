@@ -39,6 +39,8 @@ struct OAuthError: Error, Sendable, Equatable {
         case slowDown = "slow_down"
         /// RFC 8628 §3.5: the device code expired; start again.
         case expiredToken = "expired_token"
+        /// RFC 9101 §6.3: the request object is not valid.
+        case invalidRequestObject = "invalid_request_object"
     }
 
     let code: Code

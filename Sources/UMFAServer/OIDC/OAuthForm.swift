@@ -37,6 +37,9 @@ struct OAuthForm: Sendable {
         self.values = values
     }
 
+    /// The parameters `values`, already decoded (a request object's, RFC 9101).
+    init(_ values: [String: String]) { self.values = values }
+
     /// A parameter; an empty one counts as absent (RFC 6749 §3.1).
     subscript(_ name: String) -> String? {
         guard let value = values[name], !value.isEmpty else { return nil }

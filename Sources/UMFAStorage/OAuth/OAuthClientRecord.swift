@@ -175,6 +175,12 @@ package struct OAuthClientRecord: Sendable, Equatable {
     }
     /// Whether the client's access tokens are bound to its TLS client certificate
     /// (``ClientMetadata/tlsClientCertificateBoundAccessTokens``, RFC 8705 §3.4).
+    /// Whether the client's authorization requests must be signed request objects (RFC 9101 §10.5).
+    package var requireSignedRequestObject: Bool {
+        get { settings.requireSignedRequestObject ?? false }
+        set { settings.requireSignedRequestObject = newValue }
+    }
+
     /// Where logout tokens go (OpenID Connect Back-Channel Logout 1.0); `nil`: none.
     package var backchannelLogoutURI: String? {
         get { settings.backchannelLogoutURI }

@@ -40,6 +40,8 @@ package enum OAuthGrantKind: String, Sendable, CaseIterable {
     /// Logout 1.0): the family is the sign-in's session id, the subject its user. Taken (consumed)
     /// once, by the end of that session or of the user's sign-ins.
     case logoutParticipant = "logout_participant"
+    /// A request object seen (RFC 9101): the handle is the client and its `jti`.
+    case requestObject = "request_object"
 }
 
 /// One stored OAuth handle: its hash, what it belongs to, and an opaque payload the server

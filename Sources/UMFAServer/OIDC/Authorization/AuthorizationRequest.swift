@@ -36,9 +36,10 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     }
 
     /// Parses and validates the request's query for `issuer`; the client is returned with it.
-    static func parse(_ query: OAuthForm, issuer: OAuthIssuer, store: any OAuthClientStore) async throws
-        -> (OAuthClientRecord, AuthorizationRequest)
-    {
+    /// A request object in the query (`request`, RFC 9101) is unpacked by `requestObjects`.
+    static func parse(
+        _ query: OAuthForm, issuer: OAuthIssuer, store: any OAuthClientStore, requestObjects: RequestObjects
+    ) async throws -> (OAuthClientRecord, AuthorizationRequest) {
         // Step 1: the client and the redirect URI; until both are known good, nothing is
         // redirected anywhere (RFC 6749 §4.1.2.1, §10.15 open redirectors).
         guard let clientID = query["client_id"] else {
@@ -52,6 +53,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
                 title: "This sign-in link is not valid",
                 message: "The application that sent you here is not registered with this sign-in service.")
         }
+        // Step 1a (RFC 9101 §6.3): a request object's parameters replace the query's.
+        let query = try await requestObjects.unpack(query, client: client)
         guard let redirectURI = query["redirect_uri"], Self.matches(redirectURI, registered: client.redirectURIs)
         else {
             throw Failure.page(
@@ -64,8 +67,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
             .redirect(OAuthError(code: code, description), to: redirectURI, state: state)
         }
         // Step 2: the rest goes back to the client as an error (RFC 6749 §4.1.2.1).
-        guard query["request"] == nil, query["request_uri"] == nil else {
-            throw refuse(.invalidRequest, "request and request_uri are not supported")
+        guard query["request_uri"] == nil else {
+            throw refuse(.invalidRequest, "request_uri is only taken from a pushed authorization request (RFC 9126)")
         }
         guard let responseType = query["response_type"] else {
             throw refuse(.invalidRequest, "response_type is required")

@@ -32,7 +32,8 @@ struct AuthorizeService: Sendable {
     /// - Throws: ``AuthorizationRequest/Failure``.
     func resolve(_ query: OAuthForm) async throws -> (OAuthClientRecord, AuthorizationRequest) {
         if query["request_uri"] != nil { return try await pushedRequest(query) }
-        let (client, authorization) = try await AuthorizationRequest.parse(query, issuer: flow.issuer, store: store)
+        let (client, authorization) = try await AuthorizationRequest.parse(
+            query, issuer: flow.issuer, store: store, requestObjects: RequestObjects(grants: flow.grants, now: now))
         guard !client.requirePushedAuthorizationRequests else {
             throw AuthorizationRequest.Failure.redirect(
                 OAuthError.invalidRequest("This client must push its authorization requests (PAR, RFC 9126)"),

@@ -97,6 +97,7 @@ enum ClientMetadataInheritance {
         case .dpopBoundAccessTokens: .tightenOnly(.flag(\.dpopBoundAccessTokens))
         case .attestationRequired: .tightenOnly(.flag(\.attestationRequired))
         case .tlsClientCertificateBoundAccessTokens: .tightenOnly(.flag(\.tlsCertificateBoundAccessTokens))
+        case .requireSignedRequestObject: .tightenOnly(.flag(\.requireSignedRequestObject))
         }
     }
 

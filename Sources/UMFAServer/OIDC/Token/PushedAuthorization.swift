@@ -26,7 +26,8 @@ struct PushedAuthorization: Sendable {
         let request: AuthorizationRequest
         do {
             (_, request) = try await AuthorizationRequest.parse(
-                form.with("client_id", client.clientID), issuer: issuer, store: store)
+                form.with("client_id", client.clientID), issuer: issuer, store: store,
+                requestObjects: RequestObjects(grants: grants, now: grants.now))
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {
             case .page(_, let message): throw OAuthError.invalidRequest(message)
