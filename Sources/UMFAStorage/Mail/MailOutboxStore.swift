@@ -87,22 +87,20 @@ extension SQLStore {
     }
 
     func claimDueMail(at now: Date, leaseUntil: Date, limit: Int) async throws -> [MailDeliveryRecord] {
-        try await executor.rows(StoreQueries.claimDue(in: .mail, at: now, leaseUntil: leaseUntil, limit: limit))
-            .map(MailDeliveryRecord.init(row:))
+        try await claimDue(in: .mail, at: now, leaseUntil: leaseUntil, limit: limit, as: MailDeliveryRecord.init(row:))
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
     func deleteMail(id: String) async throws {
-        _ = try await executor.rows(StoreQueries.removeFromOutbox(.mail, id: id))
+        try await removeFromOutbox(.mail, id: id)
     }
 
     func rescheduleMail(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
         async throws
     {
-        _ = try await executor.rows(
-            StoreQueries.reschedule(
-                in: .mail, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
-                error: error))
+        try await reschedule(
+            in: .mail, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
+            error: error)
     }
 
     func pendingMailCount() async throws -> Int {

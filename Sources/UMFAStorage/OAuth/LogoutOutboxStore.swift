@@ -118,20 +118,19 @@ extension SQLStore {
     }
 
     func claimDueLogoutTokens(at now: Date, leaseUntil: Date, limit: Int) async throws -> [LogoutDeliveryRecord] {
-        try await executor.rows(StoreQueries.claimDue(in: .logout, at: now, leaseUntil: leaseUntil, limit: limit))
-            .map(LogoutDeliveryRecord.init(row:))
+        try await claimDue(
+            in: .logout, at: now, leaseUntil: leaseUntil, limit: limit, as: LogoutDeliveryRecord.init(row:))
     }
 
     func deleteLogoutToken(id: String) async throws {
-        _ = try await executor.rows(StoreQueries.removeFromOutbox(.logout, id: id))
+        try await removeFromOutbox(.logout, id: id)
     }
 
     func rescheduleLogoutToken(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
         async throws
     {
-        _ = try await executor.rows(
-            StoreQueries.reschedule(
-                in: .logout, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
-                error: error))
+        try await reschedule(
+            in: .logout, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
+            error: error)
     }
 }

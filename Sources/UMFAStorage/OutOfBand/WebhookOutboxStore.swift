@@ -81,22 +81,22 @@ extension SQLStore {
     }
 
     func claimDueWebhooks(at now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
-        try await executor.rows(StoreQueries.claimDue(in: .webhooks, at: now, leaseUntil: leaseUntil, limit: limit))
-            .map(WebhookDeliveryRecord.init(row:))
-            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        try await claimDue(
+            in: .webhooks, at: now, leaseUntil: leaseUntil, limit: limit, as: WebhookDeliveryRecord.init(row:)
+        )
+        .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
     func deleteWebhook(id: String) async throws {
-        _ = try await executor.rows(StoreQueries.removeFromOutbox(.webhooks, id: id))
+        try await removeFromOutbox(.webhooks, id: id)
     }
 
     func rescheduleWebhook(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
         async throws
     {
-        _ = try await executor.rows(
-            StoreQueries.reschedule(
-                in: .webhooks, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
-                error: error))
+        try await reschedule(
+            in: .webhooks, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
+            error: error)
     }
 
     func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord] {

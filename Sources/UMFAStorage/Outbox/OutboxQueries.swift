@@ -46,3 +46,28 @@ extension StoreQueries {
         StoreQuery("DELETE FROM \(table.rawValue) WHERE id = ?", [.text(id)])
     }
 }
+
+extension SQLStore {
+    /// ``StoreQueries/claimDue(in:at:leaseUntil:limit:)``, read as `Record`s.
+    func claimDue<Record>(
+        in table: OutboxTable, at now: Date, leaseUntil: Date, limit: Int, as read: (any StoredRow) throws -> Record
+    ) async throws -> [Record] {
+        try await executor.rows(StoreQueries.claimDue(in: table, at: now, leaseUntil: leaseUntil, limit: limit))
+            .map(read)
+    }
+
+    /// ``StoreQueries/reschedule(in:id:claimedUntil:attempts:nextAttemptAt:error:)``.
+    func reschedule(
+        in table: OutboxTable, id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String
+    ) async throws {
+        _ = try await executor.rows(
+            StoreQueries.reschedule(
+                in: table, id: id, claimedUntil: claimedUntil, attempts: attempts, nextAttemptAt: nextAttemptAt,
+                error: error))
+    }
+
+    /// ``StoreQueries/removeFromOutbox(_:id:)``.
+    func removeFromOutbox(_ table: OutboxTable, id: String) async throws {
+        _ = try await executor.rows(StoreQueries.removeFromOutbox(table, id: id))
+    }
+}
