@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAEncoding
 import UMFAJOSE
 
 /// A client's signed JWT authenticating it at the token, introspection and revocation endpoints
@@ -65,6 +66,14 @@ package struct ClientAssertion: Sendable, Equatable {
         }
         guard !jwt.header.members.contains("crit") else {
             throw Failure("the client assertion names critical header parameters")
+        }
+        // Signed with the same keys, a request object (RFC 9101) must never pass for a client
+        // assertion: it travels through the browser. It is typed, or it holds response_type.
+        guard jwt.header.typ?.lowercased() != RequestObject.type,
+            let members = try? JSONDecoder().decode([String: JSONValue].self, from: Data(jwt.parts.payload)),
+            members["response_type"] == nil
+        else {
+            throw Failure("a request object is not a client assertion")
         }
         switch verification {
         case .jwks(let jwks):

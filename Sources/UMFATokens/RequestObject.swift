@@ -14,6 +14,10 @@ package struct RequestObject: Sendable {
     /// When it expires.
     package let expiresAt: Date
 
+    /// The media type of RFC 9101 §10.8's explicit typing (`typ`), which a client assertion may
+    /// not carry.
+    package static let type = "oauth-authz-req+jwt"
+
     /// The claims that describe the object itself, not the request.
     static let envelope: Set<String> = ["iss", "aud", "exp", "iat", "nbf", "jti", "sub"]
 
@@ -52,6 +56,9 @@ package struct RequestObject: Sendable {
         }
         if let nbf = claims.nbf, nbf > time + ClientAssertion.skew {
             throw ClientAssertion.Failure("the request object is not valid yet (nbf)")
+        }
+        if let iat = claims.iat, iat > time + ClientAssertion.skew {
+            throw ClientAssertion.Failure("the request object was issued in the future")
         }
         guard let jti = claims.jti, !jti.isEmpty, jti.utf8.count <= 256 else {
             throw ClientAssertion.Failure("the request object needs a jti of 1 to 256 bytes")

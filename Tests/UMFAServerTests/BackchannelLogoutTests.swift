@@ -111,4 +111,35 @@ struct BackchannelLogoutTests {
             #expect(metadata["backchannel_logout_session_supported"] == true)
         }
     }
+
+    @Test("a client that registers itself may not point backchannel_logout_uri at the server's own network")
+    func selfRegisteredInternal() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let token = try await api.initialAccessToken(app, uses: 10)
+            for address in [
+                "http://127.0.0.1:8080/admin", "https://10.0.0.5/x", "https://[::1]/x",
+                "https://169.254.169.254/latest",
+                "https://localhost/x", "https://192.168.1.1/x", "https://[fd00::1]/x", "https://[::ffff:127.0.0.1]/x",
+            ] {
+                let reply = try await api.registration(
+                    .post, app,
+                    json: [
+                        "client_name": "Self", "redirect_uris": ["https://rp.example/cb"],
+                        "backchannel_logout_uri": .string(address),
+                    ], authorization: "Bearer \(token)")
+                #expect(reply.status == .badRequest, "\(address): \(reply.text)")
+                #expect(reply["error"]?.stringValue == "invalid_client_metadata", "\(address)")
+            }
+            let accepted = try await api.registration(
+                .post, app,
+                json: [
+                    "client_name": "Self", "redirect_uris": ["https://rp.example/cb"],
+                    "backchannel_logout_uri": "https://rp.example/bcl",
+                ], authorization: "Bearer \(token)")
+            #expect(accepted.status == .created, "\(accepted.text)")
+            // An admin's client may use a loopback receiver (a sidecar).
+            _ = try await Self.client(api, app, name: "Sidecar", logoutURI: "http://127.0.0.1:9/logout")
+        }
+    }
 }

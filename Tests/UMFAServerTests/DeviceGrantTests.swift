@@ -253,4 +253,29 @@ struct DeviceGrantTests {
             #expect(!attack.text.contains("data:image/png"))
         }
     }
+
+    @Test("guesses sent all at once are counted before they run: at most ten get an answer")
+    func concurrentGuessing() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "open")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<30 {
+                    let guess = UserCodeSample.code(index)
+                    group.addTask { try await Self.lookup(api, app, guess).status.code }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 404 }.count <= 10, "\(statuses)")
+            #expect(statuses.filter { $0 == 429 }.count >= 20, "\(statuses)")
+        }
+    }
+}
+
+/// Well-formed user codes that name no device.
+enum UserCodeSample {
+    static func code(_ index: Int) -> String {
+        let letters = Array("BCDFGHJKLMNPQRSTVWXZ")
+        let tail = (0..<4).map { letters[(index / Int(pow(20, Double($0)))) % 20] }
+        return "BCDF-" + String(tail)
+    }
 }

@@ -147,4 +147,56 @@ struct RequestObjectTests {
             #expect(metadata["request_object_signing_alg_values_supported"] == ["ES256", "RS256", "EdDSA"])
         }
     }
+
+    @Test(
+        "a request object never passes for a client assertion, even one with sub; a forged one pushed is invalid_request_object"
+    )
+    func notAnAssertion() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let key = DPoPKey(now: { api.clock.now })
+            var request = OAuthClientRequest(
+                clientName: "Both", redirectURIs: [Authorization.redirectURI],
+                grantTypes: ["authorization_code", "client_credentials"], responseTypes: ["code"],
+                tokenEndpointAuthMethod: "private_key_jwt", scope: "openid api")
+            request.jwks = PrivateKeyJWTTests.jwks(key)
+            let client = try await api.createOAuthClient(app, request)
+            let issuer = "http://127.0.0.1:0/oidc/\(app.id.lowercased())"
+            let flow = Authorization()
+            // What a page of the flow shows in its URL: signed by the client, aud the issuer, sub added.
+            for header in [
+                ["alg": "ES256", "kid": "k1"], ["alg": "ES256", "kid": "k1", "typ": "oauth-authz-req+jwt"],
+            ] {
+                let object = Self.object(
+                    key, client: client, app: app, flow: flow, header: header, claims: ["sub": client.id])
+                let stolen = try await PrivateKeyJWTTests.token(api, app, assertion: object)
+                expectOAuthError(stolen, .unauthorized, "invalid_client")
+            }
+            // The same key still makes a good assertion.
+            let assertion = key.sign(
+                header: ["alg": "ES256", "kid": "k1"],
+                claims: [
+                    "iss": client.id, "sub": client.id, "aud": issuer, "jti": UUID().uuidString,
+                    "exp": Int(api.clock.now.timeIntervalSince1970) + 60,
+                ])
+            #expect(try await PrivateKeyJWTTests.token(api, app, assertion: assertion).status == .ok)
+
+            let pushed = try await api.form(
+                .oauthPushedAuthorizationRequest, app,
+                [
+                    ("client_assertion_type", PrivateKeyJWTTests.assertionType),
+                    (
+                        "client_assertion",
+                        key.sign(
+                            header: ["alg": "ES256", "kid": "k1"],
+                            claims: [
+                                "iss": client.id, "sub": client.id, "aud": issuer, "jti": UUID().uuidString,
+                                "exp": Int(api.clock.now.timeIntervalSince1970) + 60,
+                            ])
+                    ),
+                    ("request", Self.object(DPoPKey(), client: client, app: app, flow: flow)),
+                ])
+            expectOAuthError(pushed, .badRequest, "invalid_request_object")
+        }
+    }
 }

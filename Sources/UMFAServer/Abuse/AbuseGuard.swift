@@ -79,18 +79,24 @@ struct AbuseGuard: Sendable {
         if let block = optionsRequests.recordFailure(address, now: now) { logBlock("options", block) }
     }
 
-    /// Wrong user codes of the device grant from one address within the window (RFC 8628 §5.1:
-    /// a code of about 34.6 bits, guessed at most this often per window and address).
+    /// Device-grant user-code lookups from one address within the window (RFC 8628 §5.1: a code
+    /// of about 34.6 bits, tried at most this often per window and address).
     static let userCodeGuesses = 10
 
     /// Runs a lookup of a typed device-grant user code: 429 while the caller's address is
-    /// blocked; a lookup that finds nothing (`nil`) counts against the address.
+    /// blocked. Every lookup is counted before it runs, found or not: counted after, many
+    /// guesses sent at once would all pass the check before the first was counted.
     func userCodeGuess<T>(_ caller: Caller, _ lookup: () async throws -> T?) async throws -> T? {
         let address = Self.key(.userCode, caller.clientAddress)
         _ = try await refuseIfBlocked([address])
-        let found = try await lookup()
-        if found == nil { await record(address, limit: Self.userCodeGuesses) }
-        return found
+        // The lookup that reaches the limit still runs; one that comes after it, while the
+        // block holds, is refused (the block set by an earlier one of a concurrent burst).
+        if try await failures.recordFailure(address, limit: Self.userCodeGuesses, now: now()) == nil {
+            _ = try await refuseIfBlocked([address])
+        } else {
+            logBlock(address.counter, limits.baseBlock.timeInterval)
+        }
+        return try await lookup()
     }
 
     /// Recovery mails asked for one email address, and from one client address, within the window.

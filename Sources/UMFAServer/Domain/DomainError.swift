@@ -86,7 +86,7 @@ extension AuthorizationRequest.Failure: DomainError {
     }
     var callerMessage: String {
         switch self {
-        case .page(let title, let message): "\(title): \(message)"
+        case .page(let title, let message, _): "\(title): \(message)"
         case .redirect(let error, _, _): error.description
         }
     }

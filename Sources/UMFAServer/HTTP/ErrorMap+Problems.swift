@@ -35,7 +35,7 @@ extension ErrorMap {
                 .errorAuthorizationResponse, "The authorization request ended with an error",
                 error: oauth.code.rawValue,
                 errorDescription: oauth.description)
-        case AuthorizationRequest.Failure.page(let title, let message):
+        case AuthorizationRequest.Failure.page(let title, let message, _):
             problem = FlowProblem(.invalidInput, "\(title): \(message)")
         default:
             let (answerStatus, message, extra) = answer(for: error, traceID: traceID, logger: logger)

@@ -76,7 +76,8 @@ enum OAuthClientSettings {
             }
         }
         if let uri = request.backchannelLogoutURI {
-            client.backchannelLogoutURI = uri.isEmpty ? nil : try backchannelLogoutURI(uri)
+            client.backchannelLogoutURI =
+                uri.isEmpty ? nil : try backchannelLogoutURI(uri, selfRegistered: caller == .registration)
         }
         if let required = request.backchannelLogoutSessionRequired {
             client.settings.backchannelLogoutSessionRequired = required
@@ -195,7 +196,9 @@ enum OAuthClientSettings {
     /// A `backchannel_logout_uri` (Back-Channel Logout 1.0 §2.2): absolute, https (http only on a
     /// loopback address, as for redirect URIs), a query allowed (mod_auth_openidc registers
     /// `…/redirect_uri?logout=backchannel`), no fragment.
-    static func backchannelLogoutURI(_ text: String) throws -> String {
+    /// A client that registered itself (RFC 7591) may not name the server's own network: its
+    /// URI is anyone's choice (``OutboundAddress``; the dispatcher checks the resolved address too).
+    static func backchannelLogoutURI(_ text: String, selfRegistered: Bool = false) throws -> String {
         let field = Member.backchannelLogoutURI.stringValue
         guard text.utf8.count <= 2000, let url = URLComponents(string: text), url.fragment == nil,
             let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty,
@@ -204,6 +207,10 @@ enum OAuthClientSettings {
             throw ServiceError.invalid(
                 "\(field) must be an absolute https URI (http only on a loopback address) without a fragment",
                 field: field)
+        }
+        if selfRegistered, OutboundAddress.isInternalLiteral(host) {
+            throw ServiceError.invalid(
+                "\(field) of a client that registers itself must be a public https address", field: field)
         }
         return text
     }

@@ -34,14 +34,20 @@ struct AccountDeletion: Sendable {
             of: AccountWebhookEvent(
                 type: AuditAction.userDeleted.rawValue, userId: userID, occurredAt: Timestamps.rfc3339(now)),
             for: application, at: now)
-        // The clients the user was signed in to are taken before the deletion removes their records.
+        // The clients the user was signed in to are taken before the deletion removes their records,
+        // and told even when the deletion fails: signing them out is the safe side.
         let participants = await backchannel.take(userID: userID, credentialID: nil, in: application.id)
-        let deleted = try await store.deleteAccount(
-            AccountDeletionRecord(
-                applicationID: application.id, userID: userID,
-                tokensMarkedUntil: now.addingTimeInterval(SignInCredentials.familyMarkLifetime), auditEvent: event,
-                webhook: webhook))
-        await backchannel.send(participants, in: application.id)
-        return deleted
+        do {
+            let deleted = try await store.deleteAccount(
+                AccountDeletionRecord(
+                    applicationID: application.id, userID: userID,
+                    tokensMarkedUntil: now.addingTimeInterval(SignInCredentials.familyMarkLifetime), auditEvent: event,
+                    webhook: webhook))
+            await backchannel.send(participants, in: application.id)
+            return deleted
+        } catch {
+            await backchannel.send(participants, in: application.id)
+            throw error
+        }
     }
 }

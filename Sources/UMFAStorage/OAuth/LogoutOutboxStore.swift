@@ -46,7 +46,7 @@ package protocol LogoutOutboxStore: Sendable {
     func takeLogoutParticipants(
         applicationID: UUID, sessionID: String?, subject: String?, credentialID: [UInt8]?, at now: Date
     ) async throws -> [OAuthGrantRecord]
-    /// Adds deliveries.
+    /// Adds deliveries, all or none.
     func enqueueLogoutTokens(_ deliveries: [LogoutDeliveryRecord]) async throws
     /// Claims up to `limit` due deliveries for this instance by moving their next attempt to
     /// `leaseUntil` in one statement.
@@ -114,7 +114,10 @@ extension SQLStore {
     }
 
     func enqueueLogoutTokens(_ deliveries: [LogoutDeliveryRecord]) async throws {
-        for delivery in deliveries { _ = try await executor.rows(StoreQueries.enqueueLogoutToken(delivery)) }
+        guard !deliveries.isEmpty else { return }
+        // All or none: a session's clients are taken once, so a half-written batch would lose some.
+        _ = try await executor.atomically(
+            deliveries.map { TransactionStep(query: StoreQueries.enqueueLogoutToken($0)) })
     }
 
     func claimDueLogoutTokens(at now: Date, leaseUntil: Date, limit: Int) async throws -> [LogoutDeliveryRecord] {

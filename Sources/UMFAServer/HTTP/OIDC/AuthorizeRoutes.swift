@@ -28,7 +28,7 @@ struct AuthorizeRoutes: Sendable {
             }
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {
-            case .page(let title, let message):
+            case .page(let title, let message, _):
                 return HostedPages.error(title: title, message: message, traceID: traceID)
             case .redirect(let error, let redirectURI, let state):
                 return Self.seeOther(authorize.flow.errorRedirect(error, to: redirectURI, state: state))

@@ -31,7 +31,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     /// unknown client or a redirect URI it did not register: the person sees an error page,
     /// RFC 6749 §4.1.2.1), or the error goes back to the redirect URI.
     enum Failure: Error {
-        case page(title: String, message: String)
+        /// `code`: what the pushed authorization endpoint, which has no page, answers instead.
+        case page(title: String, message: String, code: OAuthError.Code = .invalidRequest)
         case redirect(OAuthError, to: String, state: String?)
     }
 

@@ -51,6 +51,6 @@ struct RequestObjects: Sendable {
         {
             return .redirect(OAuthError(code: code, text), to: redirectURI, state: query["state"])
         }
-        return .page(title: "This sign-in link is not valid", message: text + ".")
+        return .page(title: "This sign-in link is not valid", message: text + ".", code: code)
     }
 }

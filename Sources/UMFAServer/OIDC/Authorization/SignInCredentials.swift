@@ -57,10 +57,19 @@ struct SignInCredentials: Sendable {
     func revoke(
         in applicationID: UUID, userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String
     ) async {
-        let now = self.now()
-        // The clients that took part are read (and taken) before their records end with the rest.
+        // The clients that took part are taken before their records end with the rest, and told
+        // whatever the revocation comes to: the passkey is gone, so signing them out is right.
         let participants = await backchannel.take(userID: userID, credentialID: credentialID, in: applicationID)
+        await revokeGrants(
+            in: applicationID, userID: userID, credentialID: credentialID, actor: actor, caller: caller, via: via)
         await backchannel.send(participants, in: applicationID)
+    }
+
+    /// The store's half of ``revoke(in:userID:credentialID:actor:caller:via:)``, and its audit event.
+    private func revokeGrants(
+        in applicationID: UUID, userID: String, credentialID: [UInt8]?, actor: AuditActor, caller: Caller, via: String
+    ) async {
+        let now = self.now()
         do {
             let revoked = try await store.revokeOAuthGrants(
                 applicationID: applicationID, subject: userID, credentialID: credentialID, at: now,

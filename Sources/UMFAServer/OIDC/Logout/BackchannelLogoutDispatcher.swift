@@ -16,7 +16,7 @@ import UMFATokens
 /// following a redirect. A 2xx answer removes the token; anything else is tried again after the
 /// next step of ``OutboxRetry/backoff``, so one slow or failing client holds up no other.
 struct BackchannelLogoutDispatcher: Service {
-    let store: any LogoutOutboxStore & ApplicationStore
+    let store: any LogoutOutboxStore & ApplicationStore & OAuthClientStore
     let tokens: TokenService
     let logger: Logger
     let now: @Sendable () -> Date
@@ -65,8 +65,19 @@ struct BackchannelLogoutDispatcher: Service {
     private func deliver(_ delivery: LogoutDeliveryRecord, session: URLSession) async {
         do {
             guard let application = try await store.application(id: delivery.applicationID),
-                let url = URL(string: delivery.uri)
+                let url = URL(string: delivery.uri), let host = url.host
             else {
+                try await store.deleteLogoutToken(id: delivery.id)
+                return
+            }
+            // A client that registered itself chose its URI: it gets nothing sent to the server's own
+            // network, whatever its name resolves to now (``OutboundAddress``).
+            if try await store.oauthClient(applicationID: application.id, clientID: delivery.clientID)?
+                .isSelfRegistered ?? true, await !OutboundAddress.resolvesToPublicOnly(host)
+            {
+                logger.error(
+                    "a logout token was not sent: the self-registered client's URI is not a public address",
+                    metadata: ["logout_token_id": .string(delivery.id), "client_id": .string(delivery.clientID)])
                 try await store.deleteLogoutToken(id: delivery.id)
                 return
             }

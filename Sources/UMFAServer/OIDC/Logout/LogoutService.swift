@@ -93,9 +93,15 @@ struct LogoutService: Sendable {
         let participants =
             session == nil
             ? [] : await backchannel.take(sessionID: session?.signIn.sessionID ?? "", in: issuer.application.id)
-        let clearCookie = try await sessions.end(handle: handle ?? "")
-        await backchannel.send(participants, in: issuer.application.id)
-        return .signedOut(redirect: location, clearCookie: clearCookie)
+        // Told even when ending the session fails: signing them out is the safe side.
+        do {
+            let clearCookie = try await sessions.end(handle: handle ?? "")
+            await backchannel.send(participants, in: issuer.application.id)
+            return .signedOut(redirect: location, clearCookie: clearCookie)
+        } catch {
+            await backchannel.send(participants, in: issuer.application.id)
+            throw error
+        }
     }
 
     /// Whether the browser may be sent on to `client`'s post-logout URI (§2, §3). An admin made

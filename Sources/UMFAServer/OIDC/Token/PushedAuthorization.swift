@@ -30,7 +30,7 @@ struct PushedAuthorization: Sendable {
                 requestObjects: RequestObjects(grants: grants, now: grants.now))
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {
-            case .page(_, let message): throw OAuthError.invalidRequest(message)
+            case .page(_, let message, let code): throw OAuthError(code: code, message)
             case .redirect(let error, _, _): throw error
             }
         }

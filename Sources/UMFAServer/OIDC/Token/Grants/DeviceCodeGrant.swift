@@ -52,7 +52,8 @@ struct DeviceCodeGrant: GrantHandler {
     {
         var state = device.payload
         let now = Int(now().timeIntervalSince1970)
-        let early = state.lastPoll.map { now - $0 < state.interval } ?? false
+        // A second's tolerance: a device polling at the interval may arrive a little early.
+        let early = state.lastPoll.map { now - $0 < state.interval - 1 } ?? false
         if early { state.interval += DeviceAuthorization.slowDownStep }
         state.lastPoll = now
         _ = try await grants.update(
