@@ -85,6 +85,33 @@ struct AbuseGuardTests {
         #expect(guardian.trackedKeys == 0)
     }
 
+    @Test("a sweep soon after a block ended keeps the key's strikes: the next block is doubled")
+    func sweepKeepsStrikes() async throws {
+        let clock = TestClock()
+        let limits = AbuseLimits(
+            userFailures: 100, addressFailures: 100, credentialFailures: 2, window: .seconds(60),
+            baseBlock: .seconds(30), maxBlock: .seconds(120))
+        let guardian = AbuseGuard(limits: limits, now: { clock.now }, logger: .init(label: "sweep"))
+        let caller = Caller(traceID: "t", clientAddress: "203.0.113.8", bearer: nil)
+        func blockSeconds() async -> Int? {
+            do {
+                try await guardian.refuseCredential(caller, ServiceError.unauthenticated("no"))
+            } catch let error as ServiceError {
+                if case .rateLimited(let seconds) = error.code { return seconds }
+            } catch {}
+            return nil
+        }
+        #expect(await blockSeconds() == nil)
+        #expect(await blockSeconds() == nil)
+        #expect(await blockSeconds() == 30)
+        // The last failure is older than the longest block, but the block ended only 91 s ago.
+        clock.advance(by: 121)
+        try await guardian.sweep()
+        #expect(await blockSeconds() == nil)
+        #expect(await blockSeconds() == nil)
+        #expect(await blockSeconds() == 60)
+    }
+
     @Test("invalid UTF-8 or NUL bytes anywhere in a body are 400, even in members the route ignores")
     func utf8Throughout() async throws {
         try await TestServer.with { api in

@@ -65,11 +65,13 @@ struct AbuseCounterStoreTests {
             #expect(
                 try await store.blockAbuseCounter(
                     blockedKey, until: Self.start.addingTimeInterval(900), ifFailuresAtLeast: 1, now: Self.start))
-            try await store.purgeAbuseCounters(
-                idleBefore: Self.start.addingTimeInterval(1), now: Self.start.addingTimeInterval(300))
+            try await store.purgeAbuseCounters(idleBefore: Self.start.addingTimeInterval(1))
             #expect(try await store.abuseCounters([Self.key, blockedKey]).map(\.key) == [blockedKey])
-            try await store.purgeAbuseCounters(
-                idleBefore: Self.start.addingTimeInterval(1), now: Self.start.addingTimeInterval(900))
+            // A block that ended less than the idle time ago keeps its strikes (the flake of CI at
+            // 45f5e81: a sweep right after a block ended forgot them, and the next block was the first).
+            try await store.purgeAbuseCounters(idleBefore: Self.start.addingTimeInterval(900))
+            #expect(try await store.abuseCounters([Self.key, blockedKey]).map(\.key) == [blockedKey])
+            try await store.purgeAbuseCounters(idleBefore: Self.start.addingTimeInterval(901))
             #expect(try await store.abuseCounters([Self.key, blockedKey]).isEmpty)
         }
     }

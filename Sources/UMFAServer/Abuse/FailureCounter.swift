@@ -68,12 +68,14 @@ final class FailureCounter: Sendable {
         entries.withLock { Self.dropForgotten(&$0, now: now, limits) }
     }
 
-    /// Keeps the keys still blocked, or seen within the window or the longest block (their
-    /// failures or strikes still count).
+    /// Keeps the keys still blocked, or seen or unblocked within the window or the longest block
+    /// (their failures or strikes still count: strikes are remembered for the longest block after
+    /// a block ends, ``recordFailure(_:now:)``).
     private static func dropForgotten(_ entries: inout [String: Entry], now: Date, _ limits: AbuseLimits) {
         entries = entries.filter { _, entry in
-            (entry.blockedUntil.map { $0 > now } ?? false)
-                || now.timeIntervalSince(entry.lastSeen) < limits.forgetAfter.timeInterval
+            let quietSince = max(entry.lastSeen, entry.blockedUntil ?? entry.lastSeen)
+            return (entry.blockedUntil.map { $0 > now } ?? false)
+                || now.timeIntervalSince(quietSince) < limits.forgetAfter.timeInterval
         }
     }
 

@@ -113,8 +113,7 @@ struct SharedFailureCounts: FailureCounts {
     }
 
     func sweep(now: Date) async throws {
-        try await store.purgeAbuseCounters(
-            idleBefore: now.addingTimeInterval(-limits.forgetAfter.timeInterval), now: now)
+        try await store.purgeAbuseCounters(idleBefore: now.addingTimeInterval(-limits.forgetAfter.timeInterval))
     }
 
     var trackedKeys: Int { 0 }

@@ -49,10 +49,12 @@ extension StoreQueries {
             "DELETE FROM abuse_counters WHERE counter = ? AND counter_key = ?", [.text(key.counter), .text(key.key)])
     }
 
-    static func purgeAbuseCounters(idleBefore: Date, now: Date) -> StoreQuery {
+    /// A counter idle since `idleBefore`: no failure since, and no block that ended since, so its
+    /// strikes, remembered for the longest block after a block ends, are forgotten too.
+    static func purgeAbuseCounters(idleBefore: Date) -> StoreQuery {
         StoreQuery(
-            "DELETE FROM abuse_counters WHERE last_seen < ? AND (blocked_until IS NULL OR blocked_until <= ?)",
-            [.date(idleBefore), .date(now)])
+            "DELETE FROM abuse_counters WHERE last_seen < ? AND (blocked_until IS NULL OR blocked_until < ?)",
+            [.date(idleBefore), .date(idleBefore)])
     }
 }
 
@@ -94,7 +96,7 @@ extension SQLStore {
         _ = try await executor.rows(StoreQueries.deleteAbuseCounter(key))
     }
 
-    func purgeAbuseCounters(idleBefore: Date, now: Date) async throws {
-        _ = try await executor.rows(StoreQueries.purgeAbuseCounters(idleBefore: idleBefore, now: now))
+    func purgeAbuseCounters(idleBefore: Date) async throws {
+        _ = try await executor.rows(StoreQueries.purgeAbuseCounters(idleBefore: idleBefore))
     }
 }

@@ -62,6 +62,7 @@ package protocol AbuseCounterStore: Sendable {
         async throws -> Bool
     /// Forgets `key` (its holder proved itself).
     func deleteAbuseCounter(_ key: AbuseCounterKey) async throws
-    /// Forgets counters not blocked at `now` whose last failure was before `idleBefore`.
-    func purgeAbuseCounters(idleBefore: Date, now: Date) async throws
+    /// Forgets counters whose last failure, and the end of whose last block, were before
+    /// `idleBefore` (the sweep passes the longer of the window and the longest block ago).
+    func purgeAbuseCounters(idleBefore: Date) async throws
 }
