@@ -79,23 +79,23 @@ struct AbuseGuard: Sendable {
         if let block = optionsRequests.recordFailure(address, now: now) { logBlock("options", block) }
     }
 
-    /// Device-grant user-code lookups from one address within the window (RFC 8628 §5.1: a code
-    /// of about 34.6 bits, tried at most this often per window and address).
-    static let userCodeGuesses = 10
+    /// Device-grant user-code lookups answered from one address within the window (RFC 8628
+    /// §5.1: a code of about 34.6 bits, tried at most this often per window and address).
+    static let userCodeLookups = 10
 
     /// Runs a lookup of a typed device-grant user code: 429 while the caller's address is
-    /// blocked. Every lookup is counted before it runs, found or not: counted after, many
-    /// guesses sent at once would all pass the check before the first was counted.
+    /// blocked. Every lookup is counted before it runs, found or not, and the block checked
+    /// again after the count: the lookup past ``userCodeLookups`` sets the block and is refused
+    /// by it, and so is every other of a burst sent at once, whichever instance counts it.
     func userCodeGuess<T>(_ caller: Caller, _ lookup: () async throws -> T?) async throws -> T? {
         let address = Self.key(.userCode, caller.clientAddress)
         _ = try await refuseIfBlocked([address])
-        // The lookup that reaches the limit still runs; one that comes after it, while the
-        // block holds, is refused (the block set by an earlier one of a concurrent burst).
-        if try await failures.recordFailure(address, limit: Self.userCodeGuesses, now: now()) == nil {
-            _ = try await refuseIfBlocked([address])
-        } else {
-            logBlock(address.counter, limits.baseBlock.timeInterval)
+        if let block = try await failures.recordFailure(
+            address, limit: FailureLimit.userCode.limit(in: limits), now: now())
+        {
+            logBlock(address.counter, block)
         }
+        _ = try await refuseIfBlocked([address])
         return try await lookup()
     }
 

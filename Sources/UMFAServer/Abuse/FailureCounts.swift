@@ -18,7 +18,8 @@ enum FailureLimit: String, Sendable, CaseIterable {
         case .user: limits.userFailures
         case .address: limits.addressFailures
         case .credential: limits.credentialFailures
-        case .userCode: AbuseGuard.userCodeGuesses
+        // The count that sets the block is the first lookup refused (``AbuseGuard/userCodeGuess(_:_:)``).
+        case .userCode: AbuseGuard.userCodeLookups + 1
         }
     }
 }
