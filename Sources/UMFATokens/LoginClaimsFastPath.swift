@@ -227,6 +227,7 @@ extension ReceivedLoginClaims {
             case .credentialID: credentialID
             case .webauthnTime: webauthnTime
             case .userpwTime: userpwTime
+            case .acr: acr
             case .aud, .iat, .exp, .amr: nil
             }
         }
@@ -240,6 +241,7 @@ extension ReceivedLoginClaims {
             case .credentialID: credentialID = newValue
             case .webauthnTime: webauthnTime = newValue
             case .userpwTime: userpwTime = newValue
+            case .acr: acr = newValue
             case .aud, .iat, .exp, .amr: break
             }
         }

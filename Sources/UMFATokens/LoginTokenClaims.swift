@@ -26,12 +26,17 @@ package struct LoginTokenClaims: Codable, Sendable, Equatable {
     package var userpwTime: String?
     /// Authentication method references (RFC 8176).
     package var amr: [String]
+    /// The authentication context class the sign-in reached (OpenID Connect Core §2), one of
+    /// UMFA's levels (docs/oidc-provider.md); absent in tokens issued before it was written.
+    package var acr: String?
 
     /// Creates the claims of a login token.
     package init(
         iss: String, sub: String, aud: [String], iat: Int64, exp: Int64, jti: String, userID: String,
-        applicationID: String, credentialID: String, webauthnTime: String, userpwTime: String?, amr: [String]
+        applicationID: String, credentialID: String, webauthnTime: String, userpwTime: String?, amr: [String],
+        acr: String? = nil
     ) {
+        self.acr = acr
         self.iss = iss
         self.sub = sub
         self.aud = aud
@@ -52,7 +57,7 @@ package struct LoginTokenClaims: Codable, Sendable, Equatable {
     /// The JSON names of the claims, shared by ``ReceivedLoginClaims`` and
     /// ``LoginClaimsFastPath``.
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, iat, exp, jti, amr
+        case iss, sub, aud, iat, exp, jti, amr, acr
         case userID = "user_id"
         case applicationID = "application_id"
         case credentialID = "credential_id"
@@ -77,6 +82,7 @@ struct ReceivedLoginClaims: Codable, Sendable, Equatable {
     var credentialID: String?
     var userpwTime: String?
     var amr: [String]?
+    var acr: String?
 
     /// The same JSON names as the claims this server issues.
     typealias CodingKeys = LoginTokenClaims.CodingKeys
@@ -90,7 +96,7 @@ struct ReceivedLoginClaims: Codable, Sendable, Equatable {
         return LoginTokenClaims(
             iss: iss, sub: sub, aud: aud.values, iat: Int64(iat), exp: Int64(exp), jti: jti, userID: userID,
             applicationID: applicationID, credentialID: credentialID, webauthnTime: webauthnTime,
-            userpwTime: userpwTime, amr: amr)
+            userpwTime: userpwTime, amr: amr, acr: acr)
     }
 
     /// `aud` may be a string or an array of strings (RFC 7519 §4.1.3).

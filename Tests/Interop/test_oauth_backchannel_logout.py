@@ -25,8 +25,8 @@ EVENT = "http://schemas.openid.net/event/backchannel-logout"
 
 
 class Receivers:
-    """One HTTP server with three clients' endpoints: /ok answers 200, /fail 500, /slow holds the
-    request until the test releases it. Every POST is recorded with its path, query and
+    """One HTTP server with the clients' endpoints: /ok answers 200, /fail 500, /slow and /slow2
+    hold the request until the test releases it. Every POST is recorded with its path, query and
     logout_token."""
 
     def __init__(self):
@@ -42,7 +42,7 @@ class Receivers:
                 receivers.calls.append({"path": url.path, "query": url.query, "at": time.monotonic(),
                                         "content_type": self.headers.get("Content-Type"),
                                         "token": form.get("logout_token", [""])[0]})
-                if url.path == "/slow":
+                if url.path.startswith("/slow"):
                     receivers.release.wait(60)
                 self.send_response(500 if url.path == "/fail" else 200)
                 self.send_header("Cache-Control", "no-store")
@@ -109,13 +109,14 @@ def test_deleting_the_passkey_sends_each_participating_client_a_logout_token(ser
     ok = client_for(server, "Shop", receivers.base + "/ok?logout=backchannel")
     failing = client_for(server, "Broken RP", receivers.base + "/fail")
     slow = client_for(server, "Hanging RP", receivers.base + "/slow")
+    slower = client_for(server, "Another hanging RP", receivers.base + "/slow2")
     silent = client_for(server, "No logout URI", None)
     passkey = SoftwareAuthenticator(server.origin)
     email = new_email("bcl")
     signed_up = sign_in(server, ok, passkey, email, new=True)
     user_id = signed_up["sub"]
     sessions = {"ok": signed_up["sid"]}
-    for name, client in (("fail", failing), ("slow", slow), ("silent", silent)):
+    for name, client in (("fail", failing), ("slow", slow), ("slow2", slower), ("silent", silent)):
         claims = sign_in(server, client, passkey, email)
         assert claims["sub"] == user_id
         sessions[name] = claims["sid"]
@@ -128,13 +129,17 @@ def test_deleting_the_passkey_sends_each_participating_client_a_logout_token(ser
                   f"?application_id={server.app_id}&confirm_last=true", bearer=server.api_key)
     assert removed.status_code == 200, removed.text
 
-    # The working client hears while the hanging one still holds its request: nobody waits for it.
+    # Each client is called beside the others, never after another's delivery ended: the two
+    # hanging clients both get their token before either one's 5 s deadline could have passed
+    # (one after the other, the second would come 5 s after the first at the earliest).
     [call] = receivers.wait("/ok")
-    assert not receivers.release.is_set()
+    [held], [held2] = receivers.wait("/slow"), receivers.wait("/slow2")
+    assert abs(held["at"] - held2["at"]) < 5, (held["at"], held2["at"])
     assert call["query"] == "logout=backchannel" and call["content_type"] == "application/x-www-form-urlencoded"
     claims = logout_claims(server, call["token"], ok)
     assert claims["sub"] == user_id and claims["sid"] == sessions["ok"]
-    assert logout_claims(server, receivers.wait("/slow")[0]["token"], slow)["sid"] == sessions["slow"]
+    assert logout_claims(server, held["token"], slow)["sid"] == sessions["slow"]
+    assert logout_claims(server, held2["token"], slower)["sid"] == sessions["slow2"]
 
     # The failing client is tried again with the same jti; the one without a URI gets nothing,
     # and nothing is sent twice to the one that answered.

@@ -35,6 +35,51 @@ public struct AttestationTestCA: Sendable {
         AttestationTrustAnchors(rootsByFormat: ["apple-appattest": [root], "android-key": [root]])
     }
 
+    /// Anchors that trust this CA for `packed` attestation (WebAuthn L3 §8.2) only.
+    public var packedAnchors: AttestationTrustAnchors {
+        AttestationTrustAnchors(rootsByFormat: ["packed": [root]])
+    }
+
+    /// `attestationObject` (a software authenticator's, for `clientDataJSON`) as a hardware
+    /// security key with a batch certificate from this CA would make it: the authenticator data
+    /// without the backup flags (a device-bound key), and a `packed` statement with an `x5c`
+    /// leaf that meets §8.2.1 (subject C, O, OU "Authenticator Attestation", CN; not a CA; the
+    /// AAGUID extension).
+    public func packedFull(attestationObject: [UInt8], clientDataJSON: [UInt8]) throws -> [UInt8] {
+        let object = try AttestationObject(bytes: attestationObject)
+        var raw = object.authenticatorData.rawBytes
+        raw[32] &= ~UInt8(0x18)  // BE (bit 3) and BS (bit 4), §6.1
+        let data = try AuthenticatorData(bytes: raw)
+        let aaguid = data.attestedCredentialData?.aaguid ?? AAGUID.zero
+        let key = P256.Signing.PrivateKey()
+        let subject = try DistinguishedName {
+            CountryName("US")
+            OrganizationName("UMFA Tests")
+            OrganizationalUnitName("Authenticator Attestation")
+            CommonName("UMFA test security key")
+        }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+            notValidBefore: Date(timeIntervalSince1970: 1_704_067_200),
+            notValidAfter: Date(timeIntervalSince1970: 2_019_686_400), issuer: root.subject, subject: subject,
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions([
+                try Certificate.Extension(BasicConstraints.notCertificateAuthority, critical: true),
+                Certificate.Extension(
+                    oid: [1, 3, 6, 1, 4, 1, 45724, 1, 1, 4], critical: false,
+                    value: ArraySlice([0x04, UInt8(aaguid.count)] + aaguid)),
+            ]), issuerPrivateKey: .init(self.key))
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        let signed = raw + Array(SHA256.hash(data: clientDataJSON))
+        let signature = try key.signature(for: signed).derRepresentation
+        let statement = CBORMap([
+            "alg": CBORValue(-7), "sig": .byteString(Array(signature)),
+            "x5c": .array([.byteString(serializer.serializedBytes)]),
+        ])
+        return AttestationObject(format: "packed", statement: statement, authenticatorData: data).encoded
+    }
+
     /// A leaf for `publicKey` issued by the root, with one extension (`extensionOID`, `value`), DER.
     public func leaf(_ publicKey: P256.Signing.PublicKey, extensionOID: ASN1ObjectIdentifier, value: [UInt8]) throws
         -> [UInt8]

@@ -50,7 +50,8 @@ struct AccountDeletionAccessTests {
             expectError(refused, .unauthorized)
             #expect(
                 refused.headers[.wwwAuthenticate]
-                    == #"Bearer realm="umfa", error="insufficient_user_authentication", max_age=300"#)
+                    == #"Bearer realm="umfa", error="insufficient_user_authentication", acr_values="urn:umfa:acr:passkey", max_age=300"#
+            )
             #expect(try await api.userinfo(app, token: late).status == .ok, "the account and its token stay")
         }
     }

@@ -125,7 +125,8 @@ struct PasskeyAccessTokenTests {
                 expectError(refused, .unauthorized)
                 #expect(
                     refused.headers[.wwwAuthenticate]
-                        == #"Bearer realm="umfa", error="insufficient_user_authentication", max_age=300"#)
+                        == #"Bearer realm="umfa", error="insufficient_user_authentication", acr_values="urn:umfa:acr:passkey", max_age=300"#
+                )
             }
         }
     }

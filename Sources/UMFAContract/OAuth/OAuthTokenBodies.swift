@@ -89,6 +89,11 @@ public struct IntrospectionResponse: ContractBody, Equatable {
     public var jti: String?
     /// The key a DPoP-bound token is bound to (RFC 9449 §6.2).
     public var cnf: TokenConfirmation?
+    /// A user's token: when the user signed in, seconds since 1970 (RFC 9470 §4: what a
+    /// resource compares with the `max_age` it needs).
+    public var authTime: Int?
+    /// A user's token: the authentication context class the sign-in reached (RFC 9470 §4).
+    public var acr: String?
 
     /// Creates an answer.
     public init(
@@ -110,19 +115,25 @@ public struct IntrospectionResponse: ContractBody, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case active, scope, sub, exp, iat, iss, aud, jti, cnf
+        case active, scope, sub, exp, iat, iss, aud, jti, cnf, acr
         case clientID = "client_id"
         case tokenType = "token_type"
+        case authTime = "auth_time"
     }
 
     /// An example with every member.
-    public static let example = IntrospectionResponse(
-        active: true, scope: "api", clientID: "umfa_ci_x", sub: "umfa_ci_x", exp: 1_800_000_600, iat: 1_800_000_000,
-        tokenType: "DPoP", iss: "https://umfa.example/oidc/\(Examples.applicationID)", aud: "https://api.example",
-        jti: "j",
-        cnf: TokenConfirmation(
-            jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I",
-            x5tS256: "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"))
+    public static let example: IntrospectionResponse = {
+        var example = IntrospectionResponse(
+            active: true, scope: "api", clientID: "umfa_ci_x", sub: "umfa_ci_x", exp: 1_800_000_600,
+            iat: 1_800_000_000, tokenType: "DPoP", iss: "https://umfa.example/oidc/\(Examples.applicationID)",
+            aud: "https://api.example", jti: "j",
+            cnf: TokenConfirmation(
+                jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I",
+                x5tS256: "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"))
+        example.authTime = 1_799_999_900
+        example.acr = "urn:umfa:acr:passkey"
+        return example
+    }()
 }
 
 /// The confirmation claim of a bound token (RFC 7800 §3.1): the DPoP key (RFC 9449 §6.1), the
@@ -242,6 +253,11 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var requestParameterSupported: Bool?
     /// RFC 9101 §10.1: the algorithms a request object may be signed with (never `none`).
     public var requestObjectSigningAlgValuesSupported: [String]?
+    /// OpenID Connect Discovery 1.0 §3: UMFA's authentication context classes, from the weakest
+    /// (docs/oidc-provider.md). Optional so that other issuers' metadata decodes.
+    public var acrValuesSupported: [String]?
+    /// OpenID Connect Discovery 1.0 §3: the authorization endpoint takes `claims` (Core §5.5).
+    public var claimsParameterSupported: Bool?
 
     /// Creates a document.
     public init(
@@ -280,6 +296,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         backchannelLogoutSessionSupported = true
         requestParameterSupported = true
         requestObjectSigningAlgValuesSupported = ["ES256", "RS256", "EdDSA"]
+        claimsParameterSupported = true
     }
 
     enum CodingKeys: String, CodingKey {
@@ -315,6 +332,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case backchannelLogoutSessionSupported = "backchannel_logout_session_supported"
         case requestParameterSupported = "request_parameter_supported"
         case requestObjectSigningAlgValuesSupported = "request_object_signing_alg_values_supported"
+        case acrValuesSupported = "acr_values_supported"
+        case claimsParameterSupported = "claims_parameter_supported"
     }
 
     /// An example with every member.
@@ -329,6 +348,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
             grantTypesSupported: ["authorization_code"], tokenEndpointAuthMethodsSupported: ["client_secret_basic"],
             idTokenSigningAlgValuesSupported: ["RS256"], claimsSupported: ["sub"], promptValuesSupported: ["none"])
         example.mtlsEndpointAliases = MTLSEndpointAliases(baseURL: "https://umfa.example:9443", issuerPath: "/oidc/x")
+        example.acrValuesSupported = ["urn:umfa:acr:presence", "urn:umfa:acr:passkey", "urn:umfa:acr:attested"]
         return example
     }()
 }
@@ -430,6 +450,9 @@ extension AuthorizationServerMetadata: DocumentedFields {
         case .requestParameterSupported:
             FieldDoc("RFC 9101: true; the authorization and PAR endpoints take a signed request object")
         case .requestObjectSigningAlgValuesSupported: FieldDoc("RFC 9101: the algorithms of request objects")
+        case .acrValuesSupported:
+            FieldDoc("UMFA's authentication context classes, from the weakest (docs/oidc-provider.md)")
+        case .claimsParameterSupported: FieldDoc("OpenID Connect Core §5.5: true; the claims request parameter")
         case .mtlsEndpointAliases:
             .written([
                 "type": "object",
@@ -517,6 +540,8 @@ extension IntrospectionResponse: DocumentedFields {
                 ],
             ])
         case .clientID: .plain
+        case .authTime: FieldDoc("A user's token: when the user signed in, seconds since 1970 (RFC 9470 §4)")
+        case .acr: FieldDoc("A user's token: the authentication context class reached (docs/oidc-provider.md)")
         case .tokenType: .plain
         }
     }

@@ -26,12 +26,12 @@ enum OpenAPIInfo {
         "passkeysAccessToken": [
             "type": "http", "scheme": "bearer",
             "description":
-                "An access token of the user's application's issuer (RFC 9068) granted the scope umfa:passkeys, whose aud is that issuer: as Bearer (RFC 6750), or, when DPoP-bound, as Authorization: DPoP with a DPoP proof of its key (RFC 9449 §7; htu without the query). Without the scope: 403 with WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=\"umfa:passkeys\" (RFC 6750 §3.1); a refused token or proof: 401 with the RFC 6750 or RFC 9449 challenge",
+                "An access token of the user's application's issuer (RFC 9068) granted the scope umfa:passkeys, whose aud is that issuer: as Bearer (RFC 6750), or, when DPoP-bound, as Authorization: DPoP with a DPoP proof of its key (RFC 9449 §7; htu without the query). Without the scope: 403 with WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=\"umfa:passkeys\" (RFC 6750 §3.1); a sign-in older than 5 minutes, or one without user verification: 401 insufficient_user_authentication with acr_values and max_age (RFC 9470 §3); a refused token or proof: 401 with the RFC 6750 or RFC 9449 challenge",
         ],
         "accountAccessToken": [
             "type": "http", "scheme": "bearer",
             "description":
-                "An access token of the user's application's issuer (RFC 9068) granted the scope umfa:account, whose aud is that issuer, from a sign-in at most 5 minutes old (auth_time): as Bearer (RFC 6750), or, when DPoP-bound, as Authorization: DPoP with a DPoP proof of its key (RFC 9449 §7). Without the scope: 403 insufficient_scope with scope=\"umfa:account\" (RFC 6750 §3.1); an older sign-in: 401 insufficient_user_authentication with max_age (RFC 9470 §3)",
+                "An access token of the user's application's issuer (RFC 9068) granted the scope umfa:account, whose aud is that issuer, from a sign-in at most 5 minutes old (auth_time) that verified the user (acr urn:umfa:acr:passkey or more): as Bearer (RFC 6750), or, when DPoP-bound, as Authorization: DPoP with a DPoP proof of its key (RFC 9449 §7). Without the scope: 403 insufficient_scope with scope=\"umfa:account\" (RFC 6750 §3.1); an older sign-in, or one without user verification: 401 insufficient_user_authentication with acr_values and max_age (RFC 9470 §3)",
         ],
         "initialAccessToken": [
             "type": "http", "scheme": "bearer",

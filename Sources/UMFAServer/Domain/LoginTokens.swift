@@ -84,9 +84,11 @@ struct LoginTokens: Sendable {
         }
     }
 
+    /// A login token for `credential`'s user, who signed in (or registered) with it just now:
+    /// `authenticatorData` says how (`amr`, and with the credential the level, `acr`).
     func issue(
-        application: ApplicationRecord, userID: String, credentialID: [UInt8],
-        authenticatorData: AuthenticatorData, userpwTime: Date?
+        application: ApplicationRecord, credential: StoredCredential, authenticatorData: AuthenticatorData,
+        userpwTime: Date?
     ) async throws -> String {
         let now = self.now()
         let claims = LoginTokenClaims(
@@ -94,9 +96,11 @@ struct LoginTokens: Sendable {
             aud: [tokens.issuer, application.id.uuidString.lowercased()],
             iat: Int64(now.timeIntervalSince1970),
             exp: Int64(now.timeIntervalSince1970) + Int64(application.tokenTTLSeconds),
-            jti: SecureRandom.uuidString(), userID: userID, applicationID: application.id.uuidString.lowercased(),
-            credentialID: Base64URL.encode(credentialID), webauthnTime: Timestamps.rfc3339(now),
-            userpwTime: userpwTime.map(Timestamps.rfc3339), amr: Self.amr(for: authenticatorData))
+            jti: SecureRandom.uuidString(), userID: credential.userID,
+            applicationID: application.id.uuidString.lowercased(),
+            credentialID: Base64URL.encode(credential.credentialID), webauthnTime: Timestamps.rfc3339(now),
+            userpwTime: userpwTime.map(Timestamps.rfc3339), amr: Self.amr(for: authenticatorData),
+            acr: AuthenticationLevel.reached(authenticatorData, credential: credential).rawValue)
         return try await tokens.issue(claims, algorithm: application.tokenSigningAlgorithm)
     }
 }

@@ -18,6 +18,9 @@ struct AccessTokenClaims: Codable, Sendable {
     var authTime: Int? = nil
     /// How the user signed in (user tokens only).
     var amr: [String]? = nil
+    /// The authentication context class the sign-in reached (user tokens only; RFC 9068
+    /// §2.2.1, ``AuthenticationLevel``).
+    var acr: String? = nil
     /// The DPoP key (RFC 9449 §6.1) and the TLS client certificate (RFC 8705 §3.1) the token is
     /// bound to.
     var cnf: TokenConfirmation? = nil
@@ -26,7 +29,7 @@ struct AccessTokenClaims: Codable, Sendable {
     var credentialID: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, scope, iat, exp, jti, amr, cnf
+        case iss, sub, aud, scope, iat, exp, jti, acr, amr, cnf
         case clientID = "client_id"
         case authTime = "auth_time"
         case credentialID = "credential_id"
@@ -69,6 +72,7 @@ struct AccessTokens: Sendable {
             iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
             scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
             jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr,
+            acr: signIn?.level.rawValue,
             cnf: jkt == nil && x5t == nil ? nil : TokenConfirmation(jkt: jkt, x5tS256: x5t),
             credentialID: signIn?.credentialID)
         let algorithm = issuer.application.tokenSigningAlgorithm

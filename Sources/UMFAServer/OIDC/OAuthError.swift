@@ -41,6 +41,9 @@ struct OAuthError: Error, Sendable, Equatable {
         case expiredToken = "expired_token"
         /// RFC 9101 §6.3: the request object is not valid.
         case invalidRequestObject = "invalid_request_object"
+        /// OpenID Connect Unmet Authentication Requirements 1.0: the sign-in did not reach the
+        /// authentication context the request requires (an essential `acr`).
+        case unmetAuthenticationRequirements = "unmet_authentication_requirements"
     }
 
     let code: Code

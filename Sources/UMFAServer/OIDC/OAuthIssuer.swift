@@ -24,7 +24,7 @@ struct OAuthIssuer: Sendable {
     ]
     /// The claims ID tokens and UserInfo may carry.
     static let claims = [
-        "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "amr", "at_hash", "sid", "azp", "email",
+        "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "acr", "amr", "at_hash", "sid", "azp", "email",
         "email_verified", "name", "given_name", "family_name", "updated_at", "phone_number", "phone_number_verified",
     ]
 
@@ -52,7 +52,7 @@ struct OAuthIssuer: Sendable {
 
     /// RFC 8414 metadata and OpenID Connect discovery: what this issuer offers now.
     var metadata: AuthorizationServerMetadata {
-        AuthorizationServerMetadata(
+        var metadata = AuthorizationServerMetadata(
             issuer: issuer, authorizationEndpoint: issuer + "/authorize", tokenEndpoint: tokenEndpoint,
             userinfoEndpoint: issuer + "/userinfo", endSessionEndpoint: issuer + "/logout", jwksURI: issuer + "/jwks",
             introspectionEndpoint: issuer + "/introspect", revocationEndpoint: issuer + "/revoke",
@@ -63,5 +63,7 @@ struct OAuthIssuer: Sendable {
             tokenEndpointAuthMethodsSupported: Self.authenticationMethods,
             idTokenSigningAlgValuesSupported: [application.tokenSigningAlgorithm.rawValue],
             claimsSupported: Self.claims, promptValuesSupported: AuthorizationRequest.promptValues)
+        metadata.acrValuesSupported = AuthenticationLevel.allCases.map(\.rawValue)
+        return metadata
     }
 }

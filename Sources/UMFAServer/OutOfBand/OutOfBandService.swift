@@ -298,9 +298,8 @@ struct OutOfBandService: Sendable {
                     createdAt: now()))
         }
         let token = try await loginTokens.issue(
-            application: application, userID: userID,
-            credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
-            userpwTime: nil)
+            application: application, credential: registered.credential,
+            authenticatorData: registered.authenticatorData, userpwTime: nil)
         let status = await finish(
             transaction, .succeeded, userID: userID, credentialID: registered.credential.credentialID, token: token,
             caller: caller)
@@ -342,7 +341,7 @@ struct OutOfBandService: Sendable {
             }
         }
         let token = try await loginTokens.issue(
-            application: application, userID: userID, credentialID: credentialID,
+            application: application, credential: outcome.credential,
             authenticatorData: outcome.verified.authenticatorData, userpwTime: nil)
         let status = await finish(
             transaction, .succeeded, userID: userID, credentialID: credentialID, token: token, caller: caller)

@@ -13,13 +13,16 @@ import UMFATokens
 /// (RFC 9068 §4: not a token minted for another resource) and carry the scope; otherwise
 /// ``AccessTokenChallenge`` (401 `invalid_token` or `invalid_dpop_proof`, 403
 /// `insufficient_scope`, RFC 6750 §3.1). Like a login token, it must come from a sign-in at
-/// most ``SignedInUser/freshness`` old (`auth_time`), else 401 `insufficient_user_authentication`
-/// with `max_age` (RFC 9470 §3).
+/// most ``SignedInUser/freshness`` old (`auth_time`) that verified the user (``level``), else
+/// 401 `insufficient_user_authentication` with `acr_values` and `max_age` (RFC 9470 §3).
 struct PasskeyManagementAccess: Sendable {
     /// The scope an access token needs for the passkey routes.
     static let scope = "umfa:passkeys"
     /// The scope an access token needs to delete the user's account (`DELETE /api/umfa/me`).
     static let accountScope = "umfa:account"
+    /// The authentication context an access token's sign-in must have reached: the user was
+    /// verified (RFC 9470 §3 `acr_values` when it was not).
+    static let level = AuthenticationLevel.passkey
 
     /// The OpenID provider whose issuers this edge serves.
     let provider: OpenIDProvider
@@ -52,16 +55,21 @@ struct PasskeyManagementAccess: Sendable {
                 error: .forbidden("The access token was not granted the \(scope) scope"),
                 scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_scope", scope: scope)
         }
-        // Step 3 (RFC 9470 §3): a sign-in as recent as a login token's must be. A refreshed
-        // access token keeps its first sign-in's `auth_time`, so a stolen refresh token (or an
-        // old session) cannot rename or delete passkeys weeks later.
+        // Step 3 (RFC 9470 §3): a sign-in as recent as a login token's must be, with the user
+        // verified (``level``). A refreshed access token keeps its first sign-in's `auth_time`
+        // and `acr`, so a stolen refresh token (or an old session) cannot rename or delete
+        // passkeys weeks later, and a passkey used without its PIN cannot at all.
         let oldest = provider.now().timeIntervalSince1970 - SignedInUser.freshness
-        guard let authTime = claims.authTime, Double(authTime) >= oldest else {
+        let fresh = claims.authTime.map { Double($0) >= oldest } ?? false
+        let verified = AuthenticationLevel(acr: claims.acr).map { $0 >= Self.level } ?? false
+        guard fresh, verified else {
             var challenge = AccessTokenChallenge(
                 error: .unauthenticated(
-                    "Sign in again: this needs a sign-in at most \(Int(SignedInUser.freshness)) seconds old"),
+                    "Sign in again with user verification (acr_values \(Self.level.rawValue)): this needs a "
+                        + "sign-in at most \(Int(SignedInUser.freshness)) seconds old"),
                 scheme: claims.cnf == nil ? "Bearer" : "DPoP", code: "insufficient_user_authentication")
             challenge.maxAge = Int(SignedInUser.freshness)
+            challenge.acrValues = Self.level.rawValue
             throw challenge
         }
         return SignedInUser(application: issuer.application, userID: claims.sub)
@@ -104,6 +112,8 @@ struct AccessTokenChallenge: Error, Sendable {
     var dpopNonce: String? = nil
     /// RFC 9470 §3: the largest sign-in age the resource accepts, in seconds.
     var maxAge: Int? = nil
+    /// RFC 9470 §3: the authentication context classes the resource accepts, space-separated.
+    var acrValues: String? = nil
 
     init(error: ServiceError, scheme: String, code: String?, scope: String? = nil) {
         self.error = error
@@ -124,6 +134,7 @@ struct AccessTokenChallenge: Error, Sendable {
         var value = #"\#(scheme) realm="umfa""#
         if let code { value += #", error="\#(code)""# }
         if let scope { value += #", scope="\#(scope)""# }
+        if let acrValues { value += #", acr_values="\#(acrValues)""# }
         if let maxAge { value += ", max_age=\(maxAge)" }
         if scheme == "DPoP" { value += #", algs="\#(DPoPProof.algorithms.joined(separator: " "))""# }
         return value

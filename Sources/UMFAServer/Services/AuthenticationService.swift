@@ -80,9 +80,8 @@ struct AuthenticationService: Sendable {
         let outcome = try await signIn(
             application: application, userID: request.userID, credential: request.credential, caller: caller)
         let token = try await loginTokens.issue(
-            application: application, userID: outcome.credential.userID,
-            credentialID: outcome.credential.credentialID, authenticatorData: outcome.verified.authenticatorData,
-            userpwTime: nil)
+            application: application, credential: outcome.credential,
+            authenticatorData: outcome.verified.authenticatorData, userpwTime: nil)
         return CeremonyResponse(
             traceID: caller.traceID, userID: outcome.credential.userID,
             credentialID: Base64URL.encode(outcome.credential.credentialID), token: token)

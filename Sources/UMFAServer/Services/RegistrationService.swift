@@ -100,9 +100,8 @@ struct RegistrationService: Sendable {
         let application = try await store.application(request.applicationID)
         let registered = try await register(request, application: application, caller: caller)
         let token = try await loginTokens.issue(
-            application: application, userID: request.userID,
-            credentialID: registered.credential.credentialID, authenticatorData: registered.authenticatorData,
-            userpwTime: registered.userpwTime)
+            application: application, credential: registered.credential,
+            authenticatorData: registered.authenticatorData, userpwTime: registered.userpwTime)
         return CeremonyResponse(
             traceID: caller.traceID, userID: request.userID,
             credentialID: Base64URL.encode(registered.credential.credentialID), token: token,
@@ -215,6 +214,7 @@ struct RegistrationService: Sendable {
         // §10.1.3 and §10.1.4: what the client said of the credential (never `prf.results`).
         (credential.discoverable, credential.prfEnabled) = CeremonyExtensions.registrationOutputs(
             verified.clientExtensionResults)
+        if case .trusted = verified.attestation.trust { credential.attestationTrusted = true }
         do {
             // The grant is checked again and spent with the store write (docs/contract.md §2, §4).
             try await EnrollmentGrant(

@@ -67,6 +67,7 @@ extension StoredCredential {
             lastUsedAt: row.optionalDate("last_used_at"), authenticatorName: row.optionalText("authenticator_name"))
         discoverable = row.optionalInteger("discoverable").map { $0 != 0 }
         prfEnabled = row.optionalInteger("prf_enabled").map { $0 != 0 }
+        attestationTrusted = row.optionalInteger("attestation_trusted").map { $0 != 0 } ?? false
     }
 }
 

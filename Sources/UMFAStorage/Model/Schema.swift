@@ -19,7 +19,7 @@ enum Schema {
         }
     }
 
-    /// The migrations written by hand, versions 1 to 16.
+    /// The migrations written by hand, versions 1 to 18.
     private static let written: [[String]] = [
         [
             """
@@ -338,6 +338,12 @@ enum Schema {
                 next_attempt_at BIGINT NOT NULL, created_at BIGINT NOT NULL, last_error TEXT)
             """,
             "CREATE INDEX logout_outbox_due ON logout_outbox (next_attempt_at)",
+        ],
+        [
+            // 18: authentication context (`acr`, docs/oidc-provider.md): whether a passkey's
+            // attestation chained to the application's trust anchors at registration; NULL for
+            // passkeys registered before, which never reach the attested level.
+            "ALTER TABLE credentials ADD COLUMN attestation_trusted INTEGER"
         ],
     ]
 }

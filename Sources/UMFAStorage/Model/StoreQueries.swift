@@ -136,7 +136,7 @@ enum StoreQueries {
     private static let credentialColumns = """
         application_id, credential_id, user_id, public_key, sign_count, aaguid, transports, backup_eligible,
             backup_state, uv_initialized, attestation_format, device_name, created_at, last_used_at, authenticator_name,
-            discoverable, prf_enabled
+            discoverable, prf_enabled, attestation_trusted
         """
 
     private static func credentialValues(_ credential: StoredCredential) -> [StoreQuery.Value] {
@@ -148,6 +148,7 @@ enum StoreQueries {
             credential.deviceName.map { .text($0) } ?? .null, .date(credential.createdAt),
             .optionalDate(credential.lastUsedAt), credential.authenticatorName.map { .text($0) } ?? .null,
             credential.discoverable.map { .bool($0) } ?? .null, credential.prfEnabled.map { .bool($0) } ?? .null,
+            .bool(credential.attestationTrusted),
         ]
     }
 
@@ -155,7 +156,7 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO credentials (\(credentialColumns))
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             credentialValues(credential))
     }
@@ -183,7 +184,7 @@ enum StoreQueries {
         StoreQuery(
             """
             INSERT INTO credentials (\(credentialColumns))
-            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
             WHERE NOT EXISTS (SELECT 1 FROM credentials WHERE application_id = ? AND user_id = ?)
             RETURNING credential_id
             """,

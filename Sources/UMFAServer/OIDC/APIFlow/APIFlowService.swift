@@ -174,8 +174,10 @@ struct APIFlowService: Sendable {
             guard let userID = transaction.userID, let credentialID = transaction.credentialID else {
                 throw ServiceError(.internalFailure, "An approval succeeded without a user or passkey")
             }
+            let claims = try signInClaims(of: transaction)
             state.payload.signIn = interactions.newSignIn(
-                userID: userID, amr: try amr(of: transaction), credentialID: credentialID)
+                userID: userID, amr: claims.amr ?? [], level: AuthenticationLevel(acr: claims.acr) ?? .presence,
+                credentialID: credentialID)
             state.payload.approvalTransaction = nil
             try await save(handle, state, subject: userID)
             return steps(handle).approvalDone()
@@ -226,17 +228,23 @@ struct APIFlowService: Sendable {
         else { throw InteractionService.expiredError }
     }
 
-    /// The `amr` of the login token the approval issued (the passkey's, as for every sign-in).
-    private func amr(of transaction: OutOfBandTransactionRecord) throws -> [String] {
-        struct Claims: Decodable { var amr: [String]? }
+    /// What the login token the approval issued says of the sign-in: `amr` and `acr` (the
+    /// passkey's, as for every sign-in).
+    private struct SignInClaims: Decodable {
+        var amr: [String]?
+        var acr: String?
+    }
+
+    /// The claims of the login token the approval issued.
+    private func signInClaims(of transaction: OutOfBandTransactionRecord) throws -> SignInClaims {
         guard let sealed = transaction.sealedToken else {
             throw ServiceError(.internalFailure, "An approval succeeded without a login token")
         }
         let token = try self.sealed.open(sealed, for: .transactionToken)
         guard let parts = try? CompactJWSParts(token, canonical: false),
-            let claims = try? JSONDecoder().decode(Claims.self, from: Data(parts.payload))
+            let claims = try? JSONDecoder().decode(SignInClaims.self, from: Data(parts.payload))
         else { throw ServiceError(.internalFailure, "An approval's login token does not decode") }
-        return claims.amr ?? []
+        return claims
     }
 
     private static func optional(_ text: String?) -> String? {

@@ -77,7 +77,9 @@ struct AuthorizationFlow: Sendable {
 
     /// A new code for the request, and the redirect that carries it. A request kept since it was
     /// checked (a pushed request, an interaction of up to ten minutes) goes only to a redirect
-    /// URI the client still lists: an RFC 7592 update may have dropped it meanwhile.
+    /// URI the client still lists: an RFC 7592 update may have dropped it meanwhile. A sign-in
+    /// below the authentication context the request requires gets no code: the redirect carries
+    /// `unmet_authentication_requirements` instead (every path to a code passes here).
     func issueCode(_ request: AuthorizationRequest, client: OAuthClientRecord, signIn: SignIn) async throws
         -> String
     {
@@ -86,6 +88,14 @@ struct AuthorizationFlow: Sendable {
         else {
             throw ServiceError.forbidden(
                 "The application no longer lists this redirect URI: start again from the application")
+        }
+        if let asked = request.authentication, !asked.isMet(by: signIn.level) {
+            return errorRedirect(
+                OAuthError(
+                    code: .unmetAuthenticationRequirements,
+                    "The sign-in reached \(signIn.level.rawValue); the request requires "
+                        + "\(asked.required?.rawValue ?? "more")"),
+                to: request.redirectURI, state: request.state)
         }
         let family = "f" + Base64URL.encode(Secrets.randomBytes(16))
         let code = try await grants.create(

@@ -22,6 +22,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var maxAge: Int?
     /// `dpop_jkt` (RFC 9449 §10): the code may only be redeemed with a DPoP proof of this key.
     var dpopJKT: String? = nil
+    /// What the request asks of the sign-in's authentication context (`acr_values`, `claims`).
+    var authentication: AuthenticationRequirement? = nil
 
     /// The `prompt` values this provider knows (OpenID Connect Core §3.1.2.1 and the
     /// Initiating User Registration specification's `create`).
@@ -90,11 +92,25 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
         guard challenge.utf8.count == 43, challenge.utf8.allSatisfy(Self.isBase64URL) else {
             throw refuse(.invalidRequest, "code_challenge must be the base64url SHA-256 of the code verifier")
         }
-        let scopes: [String]
+        var scopes: [String]
         do {
             scopes = try OAuthClientSettings.scopes(query["scope"] ?? "")
         } catch {
             throw refuse(.invalidScope, "scope must be space-separated scope tokens")
+        }
+        // Step 2a (OpenID Connect Core §5.5): claims asked for one by one come with the scope
+        // that releases them, when the client may be granted it.
+        var claims = ClaimsParameter()
+        if let text = query["claims"] {
+            do {
+                claims = try ClaimsParameter.parse(text)
+            } catch {
+                throw refuse(.invalidRequest, error.reason)
+            }
+            guard scopes.contains("openid") else {
+                throw refuse(.invalidRequest, "claims is an OpenID Connect parameter: ask for the openid scope")
+            }
+            scopes += claims.scopes.filter { !scopes.contains($0) && client.grantableScopes.contains($0) }
         }
         if let refused = scopes.first(where: { !client.grantableScopes.contains($0) }) {
             throw refuse(.invalidScope, "The client may not ask for the scope \(refused)")
@@ -124,12 +140,42 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
                 throw refuse(.invalidRequest, "\(name) is longer than \(limit) bytes")
             }
         }
+        let authentication = try Self.authentication(query["acr_values"], claims: claims, refuse: refuse)
         let request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
             codeChallenge: challenge, prompt: prompt, loginHint: query["login_hint"].flatMap(LoginHint.identifier),
             maxAge: maxAge,
-            dpopJKT: query["dpop_jkt"])
+            dpopJKT: query["dpop_jkt"], authentication: authentication)
         return (client, request)
+    }
+
+    /// What `acr_values` and the `claims` parameter's `acr` ask of the sign-in; `nil` when
+    /// nothing. An essential `acr` none of whose values is one of UMFA's levels can never be met:
+    /// `unmet_authentication_requirements` at once (OpenID Connect Unmet Authentication
+    /// Requirements 1.0).
+    private static func authentication(
+        _ acrValues: String?, claims: ClaimsParameter, refuse: (OAuthError.Code, String) -> Failure
+    ) throws -> AuthenticationRequirement? {
+        var requirement = AuthenticationRequirement()
+        if let acrValues {
+            guard acrValues.utf8.count <= 1024 else { throw refuse(.invalidRequest, "acr_values is too long") }
+            requirement.preferred = AuthenticationRequirement.lowest(
+                ASCIISplit.split(acrValues, at: " ").map(String.init))
+        }
+        if let acr = claims.acr, !acr.values.isEmpty {
+            let lowest = AuthenticationRequirement.lowest(acr.values)
+            if acr.essential {
+                guard let lowest else {
+                    throw refuse(
+                        .unmetAuthenticationRequirements,
+                        "None of the essential acr values is one this provider offers (acr_values_supported)")
+                }
+                requirement.required = lowest
+            } else if let lowest {
+                requirement.preferred = [requirement.preferred, lowest].compactMap { $0 }.max()
+            }
+        }
+        return requirement == AuthenticationRequirement() ? nil : requirement
     }
 
     /// Exact string comparison, except that a loopback redirect URI may use any port (RFC 8252

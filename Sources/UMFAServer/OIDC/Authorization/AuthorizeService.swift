@@ -82,10 +82,18 @@ struct AuthorizeService: Sendable {
     }
 
     /// Whether the session's sign-in may answer this request: not when the request asks for a
-    /// new sign-in (`prompt=login`, `prompt=create`), when it is older than `max_age`, or when
-    /// `login_hint` names someone else.
+    /// new sign-in (`prompt=login`, `prompt=create`), when it is older than `max_age`, when
+    /// `login_hint` names someone else, or when it is below the authentication context the
+    /// request asks for (the person is then asked to sign in again: step-up; with `prompt=none`
+    /// only a requirement refuses it, a preference is answered with the level reached).
     private func isUsable(_ signIn: SignIn, for authorization: AuthorizationRequest) async throws -> Bool {
         if authorization.prompt.contains("login") || authorization.prompt.contains("create") { return false }
+        if let asked = authorization.authentication {
+            let short =
+                authorization.prompt.contains("none")
+                ? !asked.isMet(by: signIn.level) : asked.asksMore(than: signIn.level)
+            if short { return false }
+        }
         if let maxAge = authorization.maxAge, Int(now().timeIntervalSince1970) - signIn.authTime > maxAge {
             return false
         }

@@ -43,10 +43,22 @@ struct InteractionService: Sendable {
     func signInOptions(_ request: InteractionSignInOptionsRequest, caller: Caller) async throws
         -> AuthenticationOptionsResponse
     {
-        _ = try await interaction(request.interaction)
+        let state = try await interaction(request.interaction)
         return
             try await authentication
-            .options(application: issuer.application, userID: try await userID(forLogin: request.login), caller: caller)
+            .options(
+                application: ceremonyApplication(for: state.payload.request),
+                userID: try await userID(forLogin: request.login),
+                caller: caller)
+    }
+
+    /// The application as the request's ceremonies see it: user verification required when the
+    /// request asks for a level that needs it (step-up, docs/oidc-provider.md), so the
+    /// authenticator asks for the PIN or biometric instead of skipping it.
+    func ceremonyApplication(for request: AuthorizationRequest) -> ApplicationRecord {
+        var application = issuer.application
+        if let wanted = request.authentication?.wanted, wanted >= .passkey { application.userVerification = .required }
+        return application
     }
 
     /// The user a login names: the owner of an email address, else the login as a user id (an
@@ -68,9 +80,7 @@ struct InteractionService: Sendable {
         let outcome =
             try await authentication
             .signIn(application: issuer.application, userID: nil, credential: request.credential, caller: caller)
-        let signIn = newSignIn(
-            userID: outcome.credential.userID, amr: LoginTokens.amr(for: outcome.verified.authenticatorData),
-            credentialID: outcome.credential.credentialID)
+        let signIn = newSignIn(outcome.credential, authenticatorData: outcome.verified.authenticatorData)
         state.payload.signIn = signIn
         return try await proceed(request.interaction, state, signIn: signIn, caller: caller)
     }
@@ -98,7 +108,8 @@ struct InteractionService: Sendable {
                 .interaction, request.interaction, state.payload, subject: nil, expiresAt: state.record.expiresAt)
         else { throw Self.expiredError }
         return try await registration.options(
-            application: issuer.application, userID: account.userID, userName: account.email,
+            application: ceremonyApplication(for: state.payload.request), userID: account.userID,
+            userName: account.email,
             displayName: account.displayName, existing: [], grant: EnrollmentGrant.Grant(kind: .signUp),
             caller: caller, newUserHandle: userHandle)
     }
@@ -118,9 +129,7 @@ struct InteractionService: Sendable {
             application: issuer.application, caller: caller,
             account: account.newAccount(
                 applicationID: issuer.application.id, userHandle: userHandle, now: now()))
-        let signIn = newSignIn(
-            userID: account.userID, amr: LoginTokens.amr(for: registered.authenticatorData),
-            credentialID: registered.credential.credentialID)
+        let signIn = newSignIn(registered.credential, authenticatorData: registered.authenticatorData)
         state.payload.pendingAccount = nil
         state.payload.signIn = signIn
         let mailed = await emailCodes.startAfterSignUp(issuer.application, userID: account.userID)
@@ -208,11 +217,20 @@ struct InteractionService: Sendable {
             setCookie: cookie)
     }
 
-    /// A sign-in now by `userID` with the passkey `credentialID`, in a new session.
-    func newSignIn(userID: String, amr: [String], credentialID: [UInt8]) -> SignIn {
+    /// A sign-in now by `userID` with the passkey `credentialID`, in a new session, that reached
+    /// `level` by the methods `amr`.
+    func newSignIn(userID: String, amr: [String], level: AuthenticationLevel, credentialID: [UInt8]) -> SignIn {
         SignIn(
             userID: userID, authTime: Int(now().timeIntervalSince1970), amr: amr,
-            sessionID: Base64URL.encode(Secrets.randomBytes(16)), credentialID: Base64URL.encode(credentialID))
+            sessionID: Base64URL.encode(Secrets.randomBytes(16)), credentialID: Base64URL.encode(credentialID),
+            acr: level.rawValue)
+    }
+
+    /// A sign-in now with `credential`, whose ceremony answered `authenticatorData`.
+    func newSignIn(_ credential: StoredCredential, authenticatorData: AuthenticatorData) -> SignIn {
+        newSignIn(
+            userID: credential.userID, amr: LoginTokens.amr(for: authenticatorData),
+            level: .reached(authenticatorData, credential: credential), credentialID: credential.credentialID)
     }
 
     /// The live interaction of `handle`; 401 with words a person understands when it is gone.

@@ -15,6 +15,12 @@ struct SignIn: Codable, Sendable, Equatable {
     /// The passkey that signed in (base64url): what the sign-in issues lives only as long as it
     /// stays registered to the user. `nil` only in sign-ins stored before it was recorded.
     var credentialID: String? = nil
+    /// The authentication context class reached (`acr`, ``AuthenticationLevel``). `nil` only in
+    /// sign-ins stored before it was recorded, which count as the lowest level.
+    var acr: String? = nil
+
+    /// The level ``acr`` names.
+    var level: AuthenticationLevel { AuthenticationLevel(acr: acr) ?? .presence }
 
     /// ``credentialID`` as bytes, as the store keeps it beside the grant.
     var credentialBytes: [UInt8]? { credentialID.flatMap(Base64URL.decode) }

@@ -43,13 +43,14 @@ struct UserTokens: Sendable {
         let iat: Int
         let authTime: Int
         let nonce: String?
+        let acr: String
         let amr: [String]
         let atHash: String
         let sid: String
         let profile: UserinfoResponse
 
         enum CodingKeys: String, CodingKey {
-            case iss, sub, aud, azp, exp, iat, nonce, amr, sid
+            case iss, sub, aud, azp, exp, iat, nonce, acr, amr, sid
             case authTime = "auth_time"
             case atHash = "at_hash"
         }
@@ -65,6 +66,7 @@ struct UserTokens: Sendable {
             try container.encode(iat, forKey: .iat)
             try container.encode(authTime, forKey: .authTime)
             try container.encodeIfPresent(nonce, forKey: .nonce)
+            try container.encode(acr, forKey: .acr)
             try container.encode(amr, forKey: .amr)
             try container.encode(atHash, forKey: .atHash)
             try container.encode(sid, forKey: .sid)
@@ -103,7 +105,8 @@ struct UserTokens: Sendable {
             idToken = try await tokens.sign(
                 IDTokenClaims(
                     iss: issuer.issuer, sub: signIn.userID, aud: client.clientID, azp: client.clientID, exp: claims.exp,
-                    iat: claims.iat, authTime: signIn.authTime, nonce: nonce, amr: signIn.amr,
+                    iat: claims.iat, authTime: signIn.authTime, nonce: nonce, acr: signIn.level.rawValue,
+                    amr: signIn.amr,
                     atHash: Self.atHash(accessToken, algorithm: algorithm), sid: signIn.sessionID, profile: profile),
                 type: JWTType.idToken, algorithm: algorithm)
         }

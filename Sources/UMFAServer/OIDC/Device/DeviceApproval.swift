@@ -41,7 +41,8 @@ struct DeviceApproval: Sendable {
         let client = try await client(of: waiting.pending)
         let signIn = SignIn(
             userID: token.userID, authTime: Int(token.iat), amr: token.amr,
-            sessionID: Base64URL.encode(Secrets.randomBytes(16)), credentialID: token.credentialID)
+            sessionID: Base64URL.encode(Secrets.randomBytes(16)), credentialID: token.credentialID,
+            acr: (AuthenticationLevel(acr: token.acr) ?? .presence).rawValue)
         let lifetime = waiting.expiresAt.timeIntervalSince(now())
         guard lifetime > 0 else { throw ServiceError.notFound(Self.unknownCode) }
         try await grants.store(

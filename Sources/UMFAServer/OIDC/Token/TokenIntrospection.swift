@@ -44,21 +44,25 @@ struct TokenIntrospection: Sendable {
             }
             // RFC 9449 §6.2, RFC 8705 §3.2: the key or certificate the refresh token is bound to.
             let bound = grant.jkt != nil || grant.x5t != nil
-            return IntrospectionResponse(
+            var answer = IntrospectionResponse(
                 active: true, scope: grant.scopes.joined(separator: " "), clientID: grant.clientID,
                 sub: grant.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
                 iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
                 iss: issuer.issuer, cnf: bound ? TokenConfirmation(jkt: grant.jkt, x5tS256: grant.x5t) : nil)
+            (answer.authTime, answer.acr) = (grant.signIn.authTime, grant.signIn.level.rawValue)
+            return answer
         }
         guard let claims = try await accessTokens.validClaims(token),
             mayIntrospect(issuedTo: claims.clientID, caller: client)
         else {
             return IntrospectionResponse(active: false)
         }
-        return IntrospectionResponse(
+        var answer = IntrospectionResponse(
             active: true, scope: claims.scope, clientID: claims.clientID, sub: claims.sub, exp: claims.exp,
             iat: claims.iat, tokenType: claims.cnf?.jkt == nil ? "Bearer" : "DPoP", iss: claims.iss,
             aud: claims.aud, jti: claims.jti, cnf: claims.cnf)
+        (answer.authTime, answer.acr) = (claims.authTime, claims.acr)
+        return answer
     }
 
     /// Whether `caller` may see a token issued to `clientID`: its own tokens, or any token when
