@@ -199,6 +199,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [
                 .embedInCode("Resources/Demo/index.html"), .embedInCode("Resources/Demo/demo.css"),

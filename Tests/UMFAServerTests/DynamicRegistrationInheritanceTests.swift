@@ -214,6 +214,7 @@ struct DynamicRegistrationInheritanceTests {
         .attestationRequired: { $0.attestationRequired = false },
         .tlsClientCertificateBoundAccessTokens: { $0.tlsCertificateBoundAccessTokens = false },
         .requireSignedRequestObject: { $0.requireSignedRequestObject = false },
+        .subjectType: { $0.pairwiseSubjects = false },
     ]
 
     @Test("every setting of a client is a member of its metadata, with one rule; every protection refuses loosening")
@@ -227,6 +228,7 @@ struct DynamicRegistrationInheritanceTests {
         template.attestationRequired = true
         template.tlsCertificateBoundAccessTokens = true
         template.requireSignedRequestObject = true
+        template.pairwiseSubjects = true
         // The record's stored properties: its identity and secrets, and one settings value whose
         // members ``ClientMetadataInheritance/rule(for:)`` switches over without a default.
         let properties = Mirror(reflecting: template).children.compactMap(\.label)

@@ -89,12 +89,10 @@ struct StepUpTests {
             let (interaction, _) = try API.page(page)
             let created = try await api.createAccount(
                 app, interaction: interaction, email: "bob@example.com", device: Device.make())
-            var reply = created
-            if created["next"]?.stringValue == "consent" {
-                reply = try await api.consent(app, interaction: interaction, allow: true)
-            }
-            let redirect = try reply.redirectTo()
-            #expect(redirect["error"] == "unmet_authentication_requirements", "\(reply.text)")
+            // Before any consent is asked (or remembered) for a request that cannot be answered.
+            #expect(created["next"]?.stringValue == "redirect", "\(created.text)")
+            let redirect = try created.redirectTo()
+            #expect(redirect["error"] == "unmet_authentication_requirements", "\(created.text)")
             #expect(redirect["code"] == nil)
             #expect(redirect["state"] == flow.state)
 
@@ -191,6 +189,18 @@ struct StepUpTests {
             let code = try #require(redirect["code"], "\(verified.text)")
             let tokens = try await api.redeem(app, client: client, code: code, verifier: flow.verifier)
             #expect(try Self.claims(tokens["id_token"]?.stringValue)["acr"]?.stringValue == Self.attested)
+
+            // An essential acr is answered with one of its values (Core §5.5.1.1): the highest
+            // the attested session reaches.
+            let cookie = String(try #require(verified.headers[.setCookie]).split(separator: ";")[0])
+            let second = Authorization()
+            let again = try await api.authorize(
+                app,
+                second.query(client: client.id, scope: "openid", extra: ["claims": Self.essential([Self.passkey])]),
+                cookie: cookie)
+            let reused = try await api.redeem(
+                app, client: client, code: try #require(try again.redirect()["code"]), verifier: second.verifier)
+            #expect(try Self.claims(reused["id_token"]?.stringValue)["acr"]?.stringValue == Self.passkey)
         }
     }
 
@@ -214,7 +224,18 @@ struct StepUpTests {
                 app, client: client, code: try #require(try consented.redirectTo()["code"]), verifier: flow.verifier)
             #expect(try Self.claims(tokens["id_token"]?.stringValue)["email"]?.stringValue == "eve@example.com")
 
-            for bad in [#"{"id_token":[]}"#, "not json", #"{"id_token":{"acr":{"essential":"yes"}}}"#] {
+            // A claim's value has the claim's own type (§5.5.1): a boolean for email_verified.
+            let typed = try await api.authorize(
+                app,
+                flow.query(
+                    client: client.id, scope: "openid",
+                    extra: ["claims": #"{"userinfo":{"email_verified":{"essential":true,"value":true}}}"#]))
+            #expect(typed.status == .ok, "\(typed.text.prefix(200))")
+
+            for bad in [
+                #"{"id_token":[]}"#, "not json", #"{"id_token":{"acr":{"essential":"yes"}}}"#,
+                #"{"id_token":{"acr":{"values":[1]}}}"#,
+            ] {
                 let reply = try await api.authorize(
                     app, flow.query(client: client.id, scope: "openid", extra: ["claims": bad]))
                 #expect(try reply.redirect()["error"] == "invalid_request", "\(bad)")

@@ -70,6 +70,12 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
     /// `require_signed_request_object` (RFC 9101 §10.5): the client's authorization requests
     /// (and pushed ones) must come as a signed request object.
     public var requireSignedRequestObject: Bool?
+    /// `subject_type` (OpenID Connect Core §8): `public` (the default: `sub` is the user id) or
+    /// `pairwise` (a `sub` of the client's sector alone, docs/oidc-provider.md).
+    public var subjectType: String?
+    /// `sector_identifier_uri` (OpenID Connect Registration 1.0 §2, §5): an https URL of a JSON
+    /// array holding every redirect URI of the client; its host is the pairwise sector.
+    public var sectorIdentifierURI: String?
 
     /// Creates a value; every member left out is absent.
     public init(
@@ -126,6 +132,8 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         case backchannelLogoutURI = "backchannel_logout_uri"
         case backchannelLogoutSessionRequired = "backchannel_logout_session_required"
         case requireSignedRequestObject = "require_signed_request_object"
+        case subjectType = "subject_type"
+        case sectorIdentifierURI = "sector_identifier_uri"
 
         /// The wire name, as messages that name the member print it.
         public var description: String { stringValue }
@@ -147,7 +155,7 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         public var isAlwaysAnswered: Bool {
             self != .jwks && self != .softwareID && !Self.certificateSubject.contains(self)
                 && self != .backchannelLogoutURI && self != .backchannelLogoutSessionRequired
-                && self != .requireSignedRequestObject
+                && self != .requireSignedRequestObject && self != .subjectType && self != .sectorIdentifierURI
         }
 
         /// The RFC 8705 §2.1.2 members that name a `tls_client_auth` client's certificate.
@@ -323,6 +331,14 @@ extension ClientMetadata: DocumentedFields {
         case .requireSignedRequestObject:
             FieldDoc(
                 "RFC 9101 §10.5: every authorization request (and pushed one) of the client is a request object signed with a key of its jwks; default false"
+            )
+        case .subjectType:
+            FieldDoc(
+                "OpenID Connect Core §8: public (default; sub is the user id) or pairwise (sub differs per sector: the host of sector_identifier_uri, else of the redirect URIs, which must then share one host)",
+                .enumeration(["public", "pairwise"]))
+        case .sectorIdentifierURI:
+            FieldDoc(
+                "OpenID Connect Registration §5: an https URL of a JSON array of URIs that holds every redirect URI of the client; fetched at registration (no redirects, 5 s, 64 KiB; for a client that registered itself only from a public address); its host is the pairwise sector"
             )
         case .jwks:
             .written([

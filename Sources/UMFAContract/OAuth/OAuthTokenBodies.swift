@@ -230,7 +230,8 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var codeChallengeMethodsSupported: [String]
     /// How ID tokens are signed.
     public var idTokenSigningAlgValuesSupported: [String]
-    /// `public`: `sub` is the application's user id.
+    /// `public` (`sub` is the application's user id) and `pairwise` (OpenID Connect Core §8.1,
+    /// per client setting `subject_type`).
     public var subjectTypesSupported: [String]
     /// The claims ID tokens and UserInfo may carry.
     public var claimsSupported: [String]
@@ -287,7 +288,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         revocationEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
         codeChallengeMethodsSupported = ["S256"]
         self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
-        subjectTypesSupported = ["public"]
+        subjectTypesSupported = ["public", "pairwise"]
         self.claimsSupported = claimsSupported
         self.promptValuesSupported = promptValuesSupported
         authorizationResponseIssParameterSupported = true

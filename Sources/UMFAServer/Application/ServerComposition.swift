@@ -39,6 +39,8 @@ struct ServerComposition: Sendable {
         /// validate-token's short memory of API keys and credentials; ``store`` must report to it.
         let validationCache: ValidationCache
         let mutualTLSAnchors: [Certificate]
+        /// Fetches pairwise clients' sector identifier documents.
+        let sectorDocuments: SectorIdentifierDocuments
         /// The mutual-TLS alias listener's base URL (RFC 8705 §5), `nil` without that listener.
         let mutualTLSAliasURL: String?
         /// How long one webhook delivery may take.
@@ -123,7 +125,9 @@ struct ServerComposition: Sendable {
         let ceremonies = Ceremonies(
             store: store, attestationAnchors: inputs.attestationAnchors, challengeLifetime: inputs.challengeLifetime,
             abuse: inputs.abuse, metrics: inputs.metrics, audit: audit, now: now)
-        let backchannel = BackchannelLogout(store: store, publicURL: inputs.publicURL, logger: inputs.logger, now: now)
+        let backchannel = BackchannelLogout(
+            store: store, publicURL: inputs.publicURL, serverSecret: inputs.serverSecret, logger: inputs.logger,
+            now: now)
         let signIns = SignInCredentials(
             store: store, audit: audit, backchannel: backchannel, logger: inputs.logger, now: now)
         let refusals = RefusalTrail(metrics: inputs.metrics, logger: inputs.logger)
@@ -185,7 +189,8 @@ struct ServerComposition: Sendable {
             audit: audit,
             refusals: refusals, abuse: inputs.abuse, sealed: inputs.sealed, serverSecret: inputs.serverSecret,
             attestationAnchors: inputs.attestationAnchors, mutualTLSAnchors: inputs.mutualTLSAnchors,
-            metrics: inputs.metrics, logger: inputs.logger, publicURL: inputs.publicURL, now: now)
+            sectorDocuments: inputs.sectorDocuments, metrics: inputs.metrics, logger: inputs.logger,
+            publicURL: inputs.publicURL, now: now)
         issuers = IssuerDirectory(records: StoreIssuerRecords(store: store), publicURL: inputs.publicURL)
         logout = LogoutService(
             store: store, tokens: inputs.tokens, signIns: signIns, serverSecret: inputs.serverSecret, now: now)
@@ -201,7 +206,8 @@ struct ServerComposition: Sendable {
             store: store, tokens: inputs.tokens, webhooks: webhooks, signIns: signIns, recoveryCodes: recoveryCodeSets,
             accounts: accounts, audit: audit, now: now)
         auditEvents = AuditEventService(apiKeys: apiKeys, store: store)
-        oauthClientAdmin = OAuthClientAdminService(store: store, sealed: inputs.sealed, audit: audit, now: now)
+        oauthClientAdmin = OAuthClientAdminService(
+            store: store, sealed: inputs.sealed, sectorDocuments: inputs.sectorDocuments, audit: audit, now: now)
         initialAccessTokens = InitialAccessTokenService(store: store, audit: audit, now: now)
         consoleTokenEpoch = ConsoleTokenEpoch(
             adminToken: inputs.adminToken, store: store, audit: audit, logger: inputs.logger)

@@ -35,6 +35,7 @@ extension ServerComposition {
                 publicURL: publicURL,
                 metrics: metrics, validationCache: validationCache,
                 mutualTLSAnchors: configuration.mutualTLS.trustAnchors,
+                sectorDocuments: SectorIdentifierDocuments(trustRoots: configuration.sectorIdentifierTrustRoots),
                 mutualTLSAliasURL: configuration.tls?.aliasBaseURL(publicURL: publicURL),
                 webhookTimeout: configuration.webhookTimeout, mail: configuration.mail,
                 mailTemplates: try MailTemplates(directory: configuration.mail?.templatesDirectory)))

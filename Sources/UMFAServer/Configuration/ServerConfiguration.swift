@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import UMFAWebAuthn
 
 /// Everything `umfa serve` can be told, from flags or the environment (docs/contract.md §3).
@@ -88,6 +89,9 @@ package struct ServerConfiguration: Sendable {
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
     package var attestationAnchors = AttestationTrustAnchors.wellKnown()
+    /// Extra CAs for the https documents of pairwise clients' `sector_identifier_uri`
+    /// (`UMFA_SECTOR_IDENTIFIER_CA_FILE`); the system's CAs are trusted either way.
+    package var sectorIdentifierTrustRoots: [NIOSSLCertificate] = []
     /// HTTPS served by UMFA (`UMFA_TLS_CERTIFICATE`, `UMFA_TLS_KEY`) and the mutual-TLS alias
     /// listener; `nil` (the default) serves plain HTTP.
     package var tls: TLSServing?
@@ -130,6 +134,12 @@ package struct ServerConfiguration: Sendable {
         abuseLimits = try AbuseLimits.from(settings)
         trustForwardedFor = try settings.flag(.trustForwardedFor) ?? trustForwardedFor
         mutualTLS = try MutualTLSSettings.from(settings)
+        if let path = settings.string(.sectorIdentifierCAFile) {
+            guard let roots = try? NIOSSLCertificate.fromPEMFile(path), !roots.isEmpty else {
+                throw ConfigurationError("UMFA_SECTOR_IDENTIFIER_CA_FILE: \(path) holds no readable PEM certificate")
+            }
+            sectorIdentifierTrustRoots = roots
+        }
         mail = try MailSettings.from(settings) ?? mail
         if let mail { _ = try MailTemplates(directory: mail.templatesDirectory) }
         metricsToken = settings.string(.metricsToken) ?? metricsToken

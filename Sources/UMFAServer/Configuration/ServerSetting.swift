@@ -84,6 +84,8 @@ package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case mailFrom = "UMFA_MAIL_FROM"
     /// A directory of message templates that replace the built-in ones (`<name>.txt`).
     case mailTemplates = "UMFA_MAIL_TEMPLATES"
+    /// A PEM file of CAs the https servers of pairwise clients' `sector_identifier_uri` may chain to, beside the system's.
+    case sectorIdentifierCAFile = "UMFA_SECTOR_IDENTIFIER_CA_FILE"
 
     /// The environment variable's name (`UMFA_LIMIT_OPTIONS_REQUESTS`).
     package var environmentName: String { rawValue }

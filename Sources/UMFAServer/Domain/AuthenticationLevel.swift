@@ -12,7 +12,8 @@ enum AuthenticationLevel: String, Codable, Sendable, CaseIterable, Comparable {
     /// A passkey with user verification (PIN, biometrics): the device's owner was there.
     case passkey = "urn:umfa:acr:passkey"
     /// A hardware-bound passkey (not backup eligible, so it cannot leave its authenticator) whose
-    /// attestation chained to the application's trust anchors at registration, with user
+    /// attestation chained to the server's attestation roots at registration (never
+    /// `android-safetynet`, which vouches for the device, not the key's home), with user
     /// verification.
     case attested = "urn:umfa:acr:attested"
 

@@ -19,6 +19,8 @@ struct SealedSecrets: Sendable {
         case dispatchToken
         /// A message in the mail outbox (it may hold a code or a link).
         case mailMessage
+        /// The user and passkey behind a pairwise client's access token (``AccessTokens``).
+        case subjectReference
 
         var context: String {
             switch self {
@@ -27,6 +29,7 @@ struct SealedSecrets: Sendable {
             case .transactionToken: "umfa-oob-token"
             case .dispatchToken: "umfa-oob-dispatch-token"
             case .mailMessage: "umfa-mail-message"
+            case .subjectReference: "umfa-subject-reference"
             }
         }
     }

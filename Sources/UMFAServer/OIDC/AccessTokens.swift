@@ -27,12 +27,30 @@ struct AccessTokenClaims: Codable, Sendable {
     /// The passkey the user signed in with (base64url, as in a login token; user tokens only):
     /// the token is valid only while it stays registered to the user.
     var credentialID: String? = nil
+    /// A pairwise client's user token (OpenID Connect Core §8.1): the user id and the passkey,
+    /// sealed with the master key, in place of `credential_id`, so that the token tells the
+    /// client nothing another client could match. Opened when the token is checked.
+    var subjectReference: String? = nil
+    /// The user the token stands for: `sub`, or the user id ``subjectReference`` holds. Set when
+    /// the token is checked, never read from it.
+    var userID: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, scope, iat, exp, jti, acr, amr, cnf
         case clientID = "client_id"
         case authTime = "auth_time"
         case credentialID = "credential_id"
+        case subjectReference = "umfa_sub_ref"
+    }
+
+    /// The user id of the token's user (not its client's `sub` of it); ``sub`` for a token that
+    /// was not checked.
+    var user: String { userID ?? sub }
+
+    /// What ``subjectReference`` seals.
+    struct Reference: Codable {
+        let user: String
+        let credential: String?
     }
 
     /// The family of a user token (`<family>.<random>`), revoked together with its refresh tokens.
@@ -52,6 +70,10 @@ struct AccessTokens: Sendable {
     /// The revocation marks.
     let store: any OAuthClientStore
     let signIns: SignInCredentials
+    /// Seals a pairwise client's token's user (``AccessTokenClaims/subjectReference``).
+    let sealed: SealedSecrets
+    /// The `sub` each client sees of a user.
+    let subjects: SubjectIdentifiers
     let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
@@ -68,13 +90,26 @@ struct AccessTokens: Sendable {
         }
         let now = Int(now().timeIntervalSince1970)
         let random = Base64URL.encode(Secrets.randomBytes(16))
-        let claims = AccessTokenClaims(
-            iss: issuer.issuer, sub: subject, aud: audience ?? issuer.issuer, clientID: client.clientID,
+        // A user's token for a pairwise client: the client's `sub`, and the user and passkey sealed.
+        let pairwise = signIn != nil && client.sector != nil
+        var reference: String?
+        if pairwise {
+            let sealed = try sealed.seal(
+                String(
+                    decoding: try JSONEncoder().encode(
+                        AccessTokenClaims.Reference(user: subject, credential: signIn?.credentialID)), as: UTF8.self),
+                for: .subjectReference)
+            reference = Base64URL.encode(sealed)
+        }
+        var claims = AccessTokenClaims(
+            iss: issuer.issuer, sub: pairwise ? subjects.subject(of: subject, for: client) : subject,
+            aud: audience ?? issuer.issuer, clientID: client.clientID,
             scope: scopes.joined(separator: " "), iat: now, exp: now + client.accessTokenTTLSeconds,
             jti: family.map { "\($0).\(random)" } ?? random, authTime: signIn?.authTime, amr: signIn?.amr,
             acr: signIn?.level.rawValue,
             cnf: jkt == nil && x5t == nil ? nil : TokenConfirmation(jkt: jkt, x5tS256: x5t),
-            credentialID: signIn?.credentialID)
+            credentialID: pairwise ? nil : signIn?.credentialID)
+        claims.subjectReference = reference
         let algorithm = issuer.application.tokenSigningAlgorithm
         return (try await tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
     }
@@ -87,7 +122,7 @@ struct AccessTokens: Sendable {
         guard
             let payload = try? await tokens.verifiedPayload(
                 of: token, type: Self.type, now: now, maximumLifetime: maximumLifetime),
-            let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: payload),
+            var claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: payload),
             claims.iss.utf8.elementsEqual(issuer.issuer.utf8), Double(claims.exp) > now.timeIntervalSince1970,
             Double(claims.iat) <= now.timeIntervalSince1970 + 60, claims.exp - claims.iat <= Int(maximumLifetime)
         else { return nil }
@@ -96,13 +131,22 @@ struct AccessTokens: Sendable {
         if try await store.isAnyAccessTokenRevoked(jtis: revocable, applicationID: issuer.application.id) {
             return nil
         }
+        // A pairwise client's token: its user and passkey, sealed by this server.
+        if let reference = claims.subjectReference {
+            guard let bytes = Base64URL.decode(reference),
+                let text = try? sealed.open(bytes, for: .subjectReference),
+                let opened = try? JSONDecoder().decode(AccessTokenClaims.Reference.self, from: Data(text.utf8))
+            else { return nil }
+            (claims.userID, claims.credentialID) = (opened.user, opened.credential)
+        }
         // A user's token ends with the passkey that signed in (its `credential_id` claim).
         if claims.authTime != nil || claims.credentialID != nil,
             try await !signIns.isRegistered(
-                credentialID: claims.credentialID, userID: claims.sub, in: issuer.application.id)
+                credentialID: claims.credentialID, userID: claims.user, in: issuer.application.id)
         {
             return nil
         }
+        claims.userID = claims.user
         return claims
     }
 

@@ -10,6 +10,8 @@ struct OAuthClientAdminService: Sendable {
     let store: any ApplicationStore & OAuthClientStore
     /// Seals client secrets.
     let sealed: SealedSecrets
+    /// Checks a pairwise client's sector identifier document.
+    let sectorDocuments: SectorIdentifierDocuments
     let audit: AuditLog
     let now: @Sendable () -> Date
 
@@ -20,6 +22,7 @@ struct OAuthClientAdminService: Sendable {
         let defaults = OAuthClientSettings.newClient(applicationID: application.id, at: now())
         guard request.clientName != nil else { throw ServiceError.invalid("client_name is required") }
         var client = try OAuthClientSettings.apply(request, to: defaults)
+        try await sectorDocuments.check(client, selfRegistered: false)
         var secret: String?
         if client.authenticationMethod.usesSecret { secret = try newSecret(for: &client) }
         try await store.insertOAuthClient(client)
@@ -44,6 +47,7 @@ struct OAuthClientAdminService: Sendable {
     {
         let stored = try await lookup(values)
         var client = try OAuthClientSettings.apply(request, to: stored)
+        try await sectorDocuments.check(client, selfRegistered: false)
         var secret: String?
         let needsSealed = client.authenticationMethod == .clientSecretJWT && client.sealedSecret == nil
         if client.authenticationMethod.usesSecret, client.secretHash == nil || needsSealed {

@@ -83,6 +83,7 @@ enum OAuthClientSettings {
             client.settings.backchannelLogoutSessionRequired = required
         }
         if let required = request.requireSignedRequestObject { client.requireSignedRequestObject = required }
+        try applySubjects(request, to: &client, selfRegistered: caller == .registration)
         if let firstParty = request.firstParty { client.firstParty = firstParty }
         if let required = request.requirePushedAuthorizationRequests {
             client.requirePushedAuthorizationRequests = required
@@ -119,6 +120,7 @@ enum OAuthClientSettings {
         try applyMutualTLS(request, to: &client)
         try checkMutualTLS(&client)
         try checkConsistent(client)
+        try checkSubjects(client)
         return client
     }
 

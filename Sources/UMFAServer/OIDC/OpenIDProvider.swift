@@ -35,6 +35,8 @@ struct OpenIDProvider: Sendable {
     let attestationAnchors: AttestationTrustAnchors
     /// The CAs a `tls_client_auth` client's certificate must chain to (RFC 8705 §2.1).
     let mutualTLSAnchors: [Certificate]
+    /// Fetches the sector identifier documents of pairwise clients that register themselves.
+    let sectorDocuments: SectorIdentifierDocuments
     let metrics: ServerMetrics
     let logger: Logger
     /// The server's public URL: the base of every issuer URL.

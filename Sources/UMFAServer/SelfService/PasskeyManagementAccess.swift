@@ -72,7 +72,7 @@ struct PasskeyManagementAccess: Sendable {
             challenge.acrValues = Self.level.rawValue
             throw challenge
         }
-        return SignedInUser(application: issuer.application, userID: claims.sub)
+        return SignedInUser(application: issuer.application, userID: claims.user)
     }
 
     /// Whether `token` is a JWT whose header says `at+jwt` (RFC 9068 §2.1); login tokens are not.

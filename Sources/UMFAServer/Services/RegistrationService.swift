@@ -214,7 +214,11 @@ struct RegistrationService: Sendable {
         // §10.1.3 and §10.1.4: what the client said of the credential (never `prf.results`).
         (credential.discoverable, credential.prfEnabled) = CeremonyExtensions.registrationOutputs(
             verified.clientExtensionResults)
-        if case .trusted = verified.attestation.trust { credential.attestationTrusted = true }
+        // What `urn:umfa:acr:attested` rests on: a chain to an anchor. SafetyNet vouches for the
+        // device, not for where the key lives, so it never counts.
+        if case .trusted = verified.attestation.trust, verified.format != "android-safetynet" {
+            credential.attestationTrusted = true
+        }
         do {
             // The grant is checked again and spent with the store write (docs/contract.md §2, §4).
             try await EnrollmentGrant(

@@ -39,7 +39,7 @@ package struct StoredCredential: Sendable, Hashable {
     /// Whether the client said the credential supports PRF (`prf.enabled`, WebAuthn L3
     /// §10.1.4); `nil` when it did not say.
     package var prfEnabled: Bool?
-    /// Whether its attestation chained to one of the application's trust anchors at
+    /// Whether its attestation chained to one of the server's attestation roots at
     /// registration (WebAuthn L3 §7.1 step 24): what the `urn:umfa:acr:attested` level rests on.
     /// `false` for passkeys registered before it was recorded.
     package var attestationTrusted = false

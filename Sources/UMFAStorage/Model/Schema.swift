@@ -341,7 +341,7 @@ enum Schema {
         ],
         [
             // 18: authentication context (`acr`, docs/oidc-provider.md): whether a passkey's
-            // attestation chained to the application's trust anchors at registration; NULL for
+            // attestation chained to the server's attestation roots at registration; NULL for
             // passkeys registered before, which never reach the attested level.
             "ALTER TABLE credentials ADD COLUMN attestation_trusted INTEGER"
         ],

@@ -181,6 +181,23 @@ package struct OAuthClientRecord: Sendable, Equatable {
         set { settings.requireSignedRequestObject = newValue }
     }
 
+    /// Whether the client's users get pairwise subject identifiers (OpenID Connect Core §8.1).
+    package var pairwiseSubjects: Bool {
+        get { settings.subjectType == "pairwise" }
+        set { settings.subjectType = newValue ? "pairwise" : "public" }
+    }
+
+    /// The pairwise sector (OpenID Connect Core §8.1): the host of `sector_identifier_uri`, else
+    /// the one host of the redirect URIs; `nil` for a client with public subjects.
+    /// A client whose redirect URIs have no host (private-use schemes) and no sector document is
+    /// a sector of its own.
+    package var sector: String? {
+        guard pairwiseSubjects else { return nil }
+        let uris = settings.sectorIdentifierURI.map { [$0] } ?? redirectURIs
+        let host = uris.lazy.compactMap { URLComponents(string: $0)?.host?.lowercased() }.first { !$0.isEmpty }
+        return host ?? "client:" + clientID
+    }
+
     /// Where logout tokens go (OpenID Connect Back-Channel Logout 1.0); `nil`: none.
     package var backchannelLogoutURI: String? {
         get { settings.backchannelLogoutURI }

@@ -93,7 +93,8 @@ final class FeaturePorts: Sendable {
         SignInCredentials(store: store, audit: audit, backchannel: backchannel, logger: logger, now: now)
     }
     var backchannel: BackchannelLogout {
-        BackchannelLogout(store: store, publicURL: Self.publicURL, logger: logger, now: now)
+        BackchannelLogout(
+            store: store, publicURL: Self.publicURL, serverSecret: serverSecret, logger: logger, now: now)
     }
     var apiKeys: APIKeyAuthentication {
         APIKeyAuthentication(store: store, validationCache: validationCache, abuse: abuse)
@@ -132,6 +133,7 @@ final class FeaturePorts: Sendable {
                 adminToken: AdminToken(hash: Secrets.hash(adminToken)), challengeLifetime: 300, now: now,
                 logger: logger, abuse: abuse, attestationAnchors: .wellKnown(), approvalDispatchers: [],
                 publicURL: Self.publicURL, metrics: metrics, validationCache: validationCache, mutualTLSAnchors: [],
+                sectorDocuments: SectorIdentifierDocuments(),
                 mutualTLSAliasURL: nil, webhookTimeout: .seconds(5), mail: nil,
                 mailTemplates: MailTemplates()))
     }

@@ -11,6 +11,16 @@ struct AuthenticationRequirement: Codable, Sendable, Equatable {
     var preferred: AuthenticationLevel?
     /// The lowest level an essential `acr` claim accepts.
     var required: AuthenticationLevel?
+    /// The levels an essential `acr` claim names: the ID token's `acr` is one of them (Core
+    /// §5.5.1.1), the highest the sign-in reached.
+    var requiredValues: [AuthenticationLevel]? = nil
+
+    /// The level the tokens of a sign-in that reached `level` name: with an essential `acr`,
+    /// the highest of its values `level` reaches (Core §5.5.1.1: one of the values asked for);
+    /// else `level` itself.
+    func claimed(for level: AuthenticationLevel) -> AuthenticationLevel {
+        requiredValues?.filter { $0 <= level }.max() ?? level
+    }
 
     /// Whether a sign-in that reached `level` may answer the request.
     func isMet(by level: AuthenticationLevel) -> Bool {
@@ -84,6 +94,7 @@ struct ClaimsParameter: Sendable, Equatable {
 
     /// `null`, or an object with `essential` (a boolean), `value` (a string) and `values` (an
     /// array of strings), §5.5.1.
+    /// Other claims' `value` and `values` have the claim's own type (§5.5.1) and are not read.
     private static func request(_ value: JSONValue, name: String) throws(Invalid) -> (Bool, [String]) {
         if case .null = value { return (false, []) }
         guard case .object(let members) = value else { throw Invalid(reason: "\(name) must be null or an object") }
@@ -93,6 +104,7 @@ struct ClaimsParameter: Sendable, Equatable {
             essential = flag
         }
         var values: [String] = []
+        guard name.hasSuffix(".acr") else { return (essential, values) }
         if let given = members["value"] {
             guard let text = given.stringValue else { throw Invalid(reason: "\(name).value must be a string") }
             values.append(text)

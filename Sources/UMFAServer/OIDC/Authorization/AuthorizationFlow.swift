@@ -89,20 +89,28 @@ struct AuthorizationFlow: Sendable {
             throw ServiceError.forbidden(
                 "The application no longer lists this redirect URI: start again from the application")
         }
-        if let asked = request.authentication, !asked.isMet(by: signIn.level) {
-            return errorRedirect(
-                OAuthError(
-                    code: .unmetAuthenticationRequirements,
-                    "The sign-in reached \(signIn.level.rawValue); the request requires "
-                        + "\(asked.required?.rawValue ?? "more")"),
-                to: request.redirectURI, state: request.state)
-        }
+        if let refusal = unmet(request, signIn: signIn) { return refusal }
+        // What the code's tokens name: one of the essential values asked for (Core §5.5.1.1).
+        var signIn = signIn
+        if let asked = request.authentication { signIn.acr = asked.claimed(for: signIn.level).rawValue }
         let family = "f" + Base64URL.encode(Secrets.randomBytes(16))
         let code = try await grants.create(
             .authorizationCode, CodeGrant(request: request, signIn: signIn, family: family),
             lifetime: Self.codeLifetime, family: family, subject: signIn.userID,
             credentialID: signIn.credentialBytes)
         return redirect(request.redirectURI, ["code": code, "state": request.state])
+    }
+
+    /// The redirect with `unmet_authentication_requirements` for a sign-in below the
+    /// authentication context `request` requires; `nil` when it is met.
+    func unmet(_ request: AuthorizationRequest, signIn: SignIn) -> String? {
+        guard let asked = request.authentication, !asked.isMet(by: signIn.level) else { return nil }
+        return errorRedirect(
+            OAuthError(
+                code: .unmetAuthenticationRequirements,
+                "The sign-in reached \(signIn.level.rawValue); the request requires "
+                    + "\(asked.required?.rawValue ?? "more")"),
+            to: request.redirectURI, state: request.state)
     }
 
     /// The redirect that carries an error to the client (RFC 6749 §4.1.2.1).

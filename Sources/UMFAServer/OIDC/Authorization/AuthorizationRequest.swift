@@ -171,6 +171,7 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
                         "None of the essential acr values is one this provider offers (acr_values_supported)")
                 }
                 requirement.required = lowest
+                requirement.requiredValues = acr.values.compactMap { AuthenticationLevel(acr: $0) }
             } else if let lowest {
                 requirement.preferred = [requirement.preferred, lowest].compactMap { $0 }.max()
             }

@@ -194,6 +194,15 @@ struct InteractionService: Sendable {
         // An API-driven flow has no browser to keep a session cookie.
         let cookie = flowKey == nil ? try await sessions.start(signIn) : nil
         let authorization = state.payload.request
+        // A sign-in below the required authentication context ends here, before any consent.
+        if let refusal = flow.unmet(authorization, signIn: signIn) {
+            guard try await grants.consume(.interaction, handle, as: Interaction.self).found != nil else {
+                throw Self.expiredError
+            }
+            return Step(
+                response: InteractionStepResponse(traceID: caller.traceID, next: .redirect, redirectTo: refusal),
+                setCookie: cookie)
+        }
         guard
             let client = try await store.oauthClient(
                 applicationID: issuer.application.id, clientID: authorization.clientID)

@@ -15,6 +15,8 @@ struct UserTokens: Sendable {
     let accessTokens: AccessTokens
     let signIns: SignInCredentials
     let userProfiles: UserProfileService
+    /// The `sub` the client sees of the user (public or pairwise, OpenID Connect Core §8).
+    let subjects: SubjectIdentifiers
     let now: @Sendable () -> Date
     let issuer: OAuthIssuer
 
@@ -99,12 +101,13 @@ struct UserTokens: Sendable {
         var idToken: String?
         let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
-            let profile =
+            var profile =
                 try await userProfiles
                 .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
+            profile.sub = subjects.subject(of: signIn.userID, for: client)
             idToken = try await tokens.sign(
                 IDTokenClaims(
-                    iss: issuer.issuer, sub: signIn.userID, aud: client.clientID, azp: client.clientID, exp: claims.exp,
+                    iss: issuer.issuer, sub: profile.sub, aud: client.clientID, azp: client.clientID, exp: claims.exp,
                     iat: claims.iat, authTime: signIn.authTime, nonce: nonce, acr: signIn.level.rawValue,
                     amr: signIn.amr,
                     atHash: Self.atHash(accessToken, algorithm: algorithm), sid: signIn.sessionID, profile: profile),

@@ -19,7 +19,10 @@ struct UserinfoService: Sendable {
         let claims = try await resource.claims(of: presented) { $0.authTime != nil }
         let scopes = claims.scope.split(separator: " ").map(String.init)
         guard scopes.contains("openid") else { throw InsufficientScope() }
-        return try await userProfiles.claims(
-            applicationID: resource.issuer.application.id, userID: claims.sub, scopes: scopes)
+        // The token's `sub` is the one its client sees (pairwise or not); its user is `user`.
+        var answer = try await userProfiles.claims(
+            applicationID: resource.issuer.application.id, userID: claims.user, scopes: scopes)
+        answer.sub = claims.sub
+        return answer
     }
 }

@@ -15,6 +15,9 @@ import UMFATokens
 struct BackchannelLogout: Sendable {
     let store: any LogoutOutboxStore & OAuthGrantStore & OAuthClientStore & ApplicationStore
     let publicURL: String
+    /// The key of pairwise subjects (``SubjectIdentifiers``): a logout token's `sub` is its
+    /// client's.
+    let serverSecret: [UInt8]
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -104,7 +107,9 @@ struct BackchannelLogout: Sendable {
                 else { continue }
                 let jti = UUID().uuidString.lowercased()
                 let claims = PendingClaims(
-                    iss: issuer, aud: client.clientID, sub: participant.userID, sid: participant.sessionID, jti: jti,
+                    iss: issuer, aud: client.clientID,
+                    sub: SubjectIdentifiers(serverSecret: serverSecret, applicationID: applicationID)
+                        .subject(of: participant.userID, for: client), sid: participant.sessionID, jti: jti,
                     events: [Self.event: [:]])
                 deliveries.append(
                     LogoutDeliveryRecord(

@@ -57,6 +57,17 @@ struct LogoutService: Sendable {
             }
             clientID = hint.aud
         }
+        // The hint's `sub` is its client's (a pairwise one, OpenID Connect Core §8.1).
+        var hintClient: OAuthClientRecord?
+        if let hint {
+            hintClient = try await store.oauthClient(applicationID: issuer.application.id, clientID: hint.aud)
+        }
+        let subjects = SubjectIdentifiers(serverSecret: serverSecret, applicationID: issuer.application.id)
+        let belongs = { [hint, hintClient] (signIn: SignIn) -> Bool in
+            guard let hint else { return false }
+            let expected = hintClient.map { subjects.subject(of: signIn.userID, for: $0) } ?? signIn.userID
+            return hint.belongs(to: signIn, subject: expected)
+        }
         let sessions = SSOSessions(grants: OAuthGrants(store: store, now: now, issuer: issuer), signIns: signIns)
         let handle = SSOSessions.cookie(SSOSessions.cookieName, in: cookieHeader)
         let session = handle == nil ? nil : try await sessions.current(cookieHeader: cookieHeader)
@@ -70,7 +81,7 @@ struct LogoutService: Sendable {
             else {
                 return .invalid("The post_logout_redirect_uri is not one the application registered.")
             }
-            if mayReturn(to: client, hint: hint, session: session?.signIn) {
+            if mayReturn(to: client, hint: hint, belongs: session.map { belongs($0.signIn) } ?? false) {
                 let state = parameters["state"].map { "state=" + AuthorizationFlow.encode($0) }
                 location = state.map { target + (ASCIISplit.contains(target, "?") ? "&" : "?") + $0 } ?? target
             }
@@ -80,7 +91,7 @@ struct LogoutService: Sendable {
                 guard let given = parameters[Self.csrfField],
                     constantTimeEqual(Array(given.utf8), Array(csrfToken(handle).utf8))
                 else { return .unconfirmed }
-            } else if hint?.belongs(to: session.signIn) != true {
+            } else if !belongs(session.signIn) {
                 return .confirm(
                     csrfToken: csrfToken(handle), clientID: clientID,
                     postLogoutRedirectURI: location == nil ? nil : target, state: parameters["state"])
@@ -111,9 +122,9 @@ struct LogoutService: Sendable {
     /// another browser, would otherwise turn this site into an open redirect to them:
     /// it goes back only when the hint names the browser's current session (its `sub`
     /// and `sid`) and has not expired; else the signed-out page.
-    private func mayReturn(to client: OAuthClientRecord, hint: Hint?, session: SignIn?) -> Bool {
+    private func mayReturn(to client: OAuthClientRecord, hint: Hint?, belongs: Bool) -> Bool {
         guard client.isSelfRegistered else { return true }
-        guard let hint, let session, hint.belongs(to: session), let exp = hint.exp else { return false }
+        guard let hint, belongs, let exp = hint.exp else { return false }
         return TimeInterval(exp) > now().timeIntervalSince1970
     }
 
@@ -134,10 +145,11 @@ struct LogoutService: Sendable {
         let exp: Int?
 
         /// Whether the hint was issued for the session's sign-in (§2: "belongs to the current
-        /// OP session"): the same user and the same `sid`, byte for byte.
-        func belongs(to signIn: SignIn) -> Bool {
+        /// OP session"): the same user (`subject`, the `sub` the hint's client sees of it) and
+        /// the same `sid`, byte for byte.
+        func belongs(to signIn: SignIn, subject: String) -> Bool {
             guard let sid else { return false }
-            return sub.utf8.elementsEqual(signIn.userID.utf8) && sid.utf8.elementsEqual(signIn.sessionID.utf8)
+            return sub.utf8.elementsEqual(subject.utf8) && sid.utf8.elementsEqual(signIn.sessionID.utf8)
         }
     }
 

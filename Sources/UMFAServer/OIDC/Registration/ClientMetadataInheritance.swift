@@ -98,6 +98,10 @@ enum ClientMetadataInheritance {
         case .attestationRequired: .tightenOnly(.flag(\.attestationRequired))
         case .tlsClientCertificateBoundAccessTokens: .tightenOnly(.flag(\.tlsCertificateBoundAccessTokens))
         case .requireSignedRequestObject: .tightenOnly(.flag(\.requireSignedRequestObject))
+        // Public subjects let clients correlate users; pairwise ones do not.
+        case .subjectType: .tightenOnly(.flag(\.pairwiseSubjects))
+        // The document that lists the client's own redirect URIs.
+        case .sectorIdentifierURI: .own
         }
     }
 

@@ -29,6 +29,8 @@ struct ClientRegistrationService: Sendable {
     let store: any OAuthClientStore & InitialAccessTokenStore
     /// Seals new client secrets.
     let sealed: SealedSecrets
+    /// Checks a pairwise client's sector identifier document.
+    let sectorDocuments: SectorIdentifierDocuments
     let abuse: AbuseGuard
     let audit: AuditLog
     let now: @Sendable () -> Date
@@ -39,6 +41,16 @@ struct ClientRegistrationService: Sendable {
     static let scope = "dcr"
     static let initialAccessTokenPrefix = "umfa_iat_"
     static let registrationTokenPrefix = "umfa_rat_"
+
+    /// The client's sector identifier document, fetched as for a client anyone may register
+    /// (public addresses only); a refusal is `invalid_client_metadata` (RFC 7591 §3.2.2).
+    private func checkSector(_ client: OAuthClientRecord) async throws {
+        do {
+            try await sectorDocuments.check(client, selfRegistered: true)
+        } catch let error as ServiceError {
+            throw OAuthError(code: .invalidClientMetadata, error.message)
+        }
+    }
 
     /// Who may register, as its bearer token says.
     enum Authority {
@@ -114,6 +126,7 @@ struct ClientRegistrationService: Sendable {
         var client = try ClientRegistrationRules.client(
             from: body, template: template, base: Self.blank(like: stored), allowedScopes: allowed)
         try await reservedNames().check(client.name)
+        try await checkSector(client)
         client.softwareID = stored.softwareID
         if let template { client.firstParty = ClientRegistrationRules.isFirstParty(client, template: template) }
         let token = Secrets.make(prefix: Self.registrationTokenPrefix)
@@ -180,6 +193,7 @@ struct ClientRegistrationService: Sendable {
             base: OAuthClientSettings.newClient(applicationID: applicationID, at: now()),
             allowedScopes: allowedScopes)
         try await reservedNames().check(client.name)
+        try await checkSector(client)
         let registrationToken = Secrets.make(prefix: Self.registrationTokenPrefix)
         client.registrationTokenHash = Secrets.hash(registrationToken)
         var answer = Self.answer(client, issuer: issuer)

@@ -9,8 +9,13 @@ struct OAuthComposition: Sendable {
 
     var accessTokens: AccessTokens {
         AccessTokens(
-            tokens: provider.tokens, store: provider.store, signIns: provider.signIns, now: provider.now,
-            issuer: issuer)
+            tokens: provider.tokens, store: provider.store, signIns: provider.signIns, sealed: provider.sealed,
+            subjects: subjects, now: provider.now, issuer: issuer)
+    }
+
+    /// The `sub` each client of the issuer sees of a user (OpenID Connect Core §8).
+    var subjects: SubjectIdentifiers {
+        SubjectIdentifiers(serverSecret: provider.serverSecret, applicationID: issuer.application.id)
     }
 
     var dpop: DPoPCheck {
@@ -46,7 +51,7 @@ struct OAuthComposition: Sendable {
     var userTokens: UserTokens {
         UserTokens(
             tokens: provider.tokens, grants: grants, accessTokens: accessTokens, signIns: provider.signIns,
-            userProfiles: provider.userProfiles, now: provider.now, issuer: issuer)
+            userProfiles: provider.userProfiles, subjects: subjects, now: provider.now, issuer: issuer)
     }
 
     /// The grant handlers, one per ``GrantRegistry/handlerTypes`` entry.
@@ -72,7 +77,7 @@ struct OAuthComposition: Sendable {
     var introspection: TokenIntrospection {
         TokenIntrospection(
             issuer: issuer, authentication: authentication, dpop: dpop, grants: grants, accessTokens: accessTokens,
-            signInCredentials: provider.signIns)
+            signInCredentials: provider.signIns, store: provider.store, subjects: subjects)
     }
 
     /// Revocation (RFC 7009).
@@ -133,7 +138,7 @@ struct OAuthComposition: Sendable {
     func clientRegistration(caller: Caller) -> ClientRegistrationService {
         ClientRegistrationService(
             registrationEndpoint: protectedResource(url: issuer.issuer + "/register"), store: provider.store,
-            sealed: provider.sealed, abuse: provider.abuse, audit: provider.audit, now: provider.now,
-            issuer: issuer, caller: caller)
+            sealed: provider.sealed, sectorDocuments: provider.sectorDocuments, abuse: provider.abuse,
+            audit: provider.audit, now: provider.now, issuer: issuer, caller: caller)
     }
 }

@@ -11,6 +11,9 @@ struct TokenIntrospection: Sendable {
     let accessTokens: AccessTokens
     /// Whether the passkey that signed a refresh token's user in is still registered.
     let signInCredentials: SignInCredentials
+    /// The client a refresh token was issued to, whose `sub` of the user it shows.
+    let store: any OAuthClientStore
+    let subjects: SubjectIdentifiers
 
     /// RFC 7662 §2: a token that is not valid for this issuer now is `{"active": false}` and
     /// nothing more. Only an admin-made confidential client may ask (§4: a public client proves
@@ -46,7 +49,8 @@ struct TokenIntrospection: Sendable {
             let bound = grant.jkt != nil || grant.x5t != nil
             var answer = IntrospectionResponse(
                 active: true, scope: grant.scopes.joined(separator: " "), clientID: grant.clientID,
-                sub: grant.signIn.userID, exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
+                sub: try await subject(of: grant.signIn.userID, clientID: grant.clientID),
+                exp: Int(refresh.record.expiresAt.timeIntervalSince1970),
                 iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
                 iss: issuer.issuer, cnf: bound ? TokenConfirmation(jkt: grant.jkt, x5tS256: grant.x5t) : nil)
             (answer.authTime, answer.acr) = (grant.signIn.authTime, grant.signIn.level.rawValue)
@@ -63,6 +67,14 @@ struct TokenIntrospection: Sendable {
             aud: claims.aud, jti: claims.jti, cnf: claims.cnf)
         (answer.authTime, answer.acr) = (claims.authTime, claims.acr)
         return answer
+    }
+
+    /// The `sub` the client `clientID` sees of `userID` (pairwise or not); an access token
+    /// carries its own.
+    private func subject(of userID: String, clientID: String) async throws -> String {
+        guard let client = try await store.oauthClient(applicationID: issuer.application.id, clientID: clientID)
+        else { return userID }
+        return subjects.subject(of: userID, for: client)
     }
 
     /// Whether `caller` may see a token issued to `clientID`: its own tokens, or any token when

@@ -1,0 +1,77 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOSSL
+import UMFAContract
+import UMFAEncoding
+import UMFAStorage
+
+/// The documents a pairwise client's `sector_identifier_uri` names (OpenID Connect Registration
+/// 1.0 §5): fetched when the client is registered or changed, and holding every redirect URI of
+/// the client, else the registration is refused. The fetch is the server's request on a
+/// client's behalf, so it is bounded: https only, no redirect followed, ``timeout``,
+/// ``largest`` bytes, and for a client that registered itself only public addresses
+/// (``OutboundAddress``).
+struct SectorIdentifierDocuments: Sendable {
+    /// Extra CAs the documents' servers may chain to (`UMFA_SECTOR_IDENTIFIER_CA_FILE`), beside
+    /// the system's.
+    var trustRoots: [NIOSSLCertificate] = []
+    /// How long a fetch may take, connection included.
+    var timeout: TimeAmount = .seconds(5)
+    /// The largest document read, in bytes.
+    static let largest = 64 * 1024
+
+    /// Checks the document of `client` when it has pairwise subjects and a `sector_identifier_uri`.
+    /// - Throws: ``ServiceError`` 400 naming `sector_identifier_uri`, with what went wrong.
+    func check(_ client: OAuthClientRecord, selfRegistered: Bool) async throws {
+        guard client.pairwiseSubjects, let uri = client.settings.sectorIdentifierURI else { return }
+        let listed = try await document(uri, selfRegistered: selfRegistered)
+        for uri in client.redirectURIs where !listed.contains(where: { $0.utf8.elementsEqual(uri.utf8) }) {
+            throw Self.refusal("the document does not list the redirect URI \(uri)")
+        }
+    }
+
+    /// The URIs the document at `uri` lists.
+    private func document(_ uri: String, selfRegistered: Bool) async throws -> [String] {
+        guard let host = URLComponents(string: uri)?.host else { throw Self.refusal("it has no host") }
+        // Step 1: never the server's own network for a client anyone may register.
+        if selfRegistered, await !OutboundAddress.resolvesToPublicOnly(host) {
+            throw Self.refusal("its host is not a public address")
+        }
+        // Step 2: one GET, no redirect, bounded in time and size.
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if !trustRoots.isEmpty { tls.additionalTrustRoots = [.certificates(trustRoots)] }
+        let configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: timeout, read: timeout), decompression: .disabled)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let fetched: Result<ByteBuffer, ServiceError>
+        do {
+            var request = HTTPClientRequest(url: uri)
+            request.headers.add(name: "Accept", value: "application/json")
+            request.headers.add(name: "User-Agent", value: "UMFA-Sector/1")
+            let response = try await http.execute(request, timeout: timeout)
+            if response.status == .ok {
+                fetched = .success(try await response.body.collect(upTo: Self.largest))
+            } else {
+                fetched = .failure(Self.refusal("its server answered HTTP \(response.status.code)"))
+            }
+        } catch is NIOTooManyBytesError {
+            fetched = .failure(Self.refusal("the document is larger than \(Self.largest) bytes"))
+        } catch {
+            fetched = .failure(Self.refusal("it could not be fetched over https (\(type(of: error)))"))
+        }
+        try? await http.shutdown()
+        let body = try fetched.get()
+        // Step 3: a JSON array of URIs (Registration §5).
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: body)),
+            case .array(let items) = value
+        else { throw Self.refusal("the document is not a JSON array") }
+        return items.compactMap(\.stringValue)
+    }
+
+    private static func refusal(_ why: String) -> ServiceError {
+        let field = ClientMetadata.Member.sectorIdentifierURI.stringValue
+        return ServiceError.invalid("\(field) is refused: \(why)", field: field)
+    }
+}
