@@ -325,7 +325,8 @@ struct OIDCHostedPagesTests {
             #expect(discovery["response_types_supported"]?.arrayValue?.compactMap(\.stringValue) == ["code"])
             #expect(discovery["code_challenge_methods_supported"]?.arrayValue?.compactMap(\.stringValue) == ["S256"])
             #expect(discovery["authorization_response_iss_parameter_supported"]?.boolValue == true)
-            #expect(discovery["subject_types_supported"]?.arrayValue?.compactMap(\.stringValue) == ["public"])
+            #expect(
+                discovery["subject_types_supported"]?.arrayValue?.compactMap(\.stringValue) == ["public", "pairwise"])
             #expect(discovery["grant_types_supported"]?.arrayValue?.count == 4)
         }
     }
