@@ -84,6 +84,45 @@ struct BackchannelLogoutTests {
         }
     }
 
+    @Test("a pairwise client's id_token_hint ends the session at once, and its logout token names its own sub")
+    func pairwise() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let shop = try await Self.client(api, app, name: "Shop", logoutURI: "https://shop.example/bcl")
+            var request = OAuthClientRequest(
+                clientName: "Pairwise", redirectURIs: [Authorization.redirectURI], grantTypes: ["authorization_code"],
+                responseTypes: ["code"], scope: Self.scope, postLogoutRedirectURIs: [LogoutConfirmationTests.bye],
+                firstParty: true)
+            request.backchannelLogoutURI = "https://pairwise.example/bcl"
+            request.subjectType = "pairwise"
+            let pairwise = try await api.createOAuthClient(app, request)
+            let (cookie, shopToken) = try await LogoutConfirmationTests.signedIn(
+                api, app, shop, email: "fay@example.com")
+            let flow = Authorization()
+            let silent = try await api.authorize(
+                app, flow.query(client: pairwise.id, scope: Self.scope, extra: ["prompt": "none"]), cookie: cookie)
+            let tokens = try await api.redeem(
+                app, client: pairwise, code: try #require(try silent.redirect()["code"]), verifier: flow.verifier)
+            let hint = try #require(tokens["id_token"]?.stringValue)
+            let pairwiseSub = try #require(try CompactJWT(hint).claims["sub"]?.stringValue)
+            let userID = try #require(try CompactJWT(shopToken).claims["sub"]?.stringValue)
+            #expect(pairwiseSub != userID)
+
+            // The hint's sub is the pairwise one: it still names the browser's session.
+            let out = try await api.browse(
+                LogoutConfirmationTests.logoutPath(app),
+                query: ["id_token_hint": hint, "post_logout_redirect_uri": LogoutConfirmationTests.bye],
+                cookie: cookie)
+            #expect(out.status == .seeOther, "ended at once, not asked: \(out.status) \(out.text.prefix(200))")
+            let queued = try await Self.queued(api)
+            #expect(queued.count == 2)
+            for (delivery, claims) in queued {
+                let expected = delivery.clientID == pairwise.id ? pairwiseSub : userID
+                #expect(claims["sub"]?.stringValue == expected, "\(delivery.clientID)")
+            }
+        }
+    }
+
     @Test("backchannel_logout_uri is https (http only on loopback), may carry a query, never a fragment")
     func uriRules() async throws {
         try await TestServer.with { api in

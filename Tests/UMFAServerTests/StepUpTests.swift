@@ -30,6 +30,16 @@ struct StepUpTests {
         try CompactJWT(try #require(token)).claims
     }
 
+    /// The interaction of the hosted sign-up page a request for `scope` with `extra` opens.
+    static func signUpPage(
+        _ api: API, _ app: TestApplication, _ client: TestOAuthClient, _ flow: Authorization,
+        scope: String = "openid", extra: [String: String?]
+    ) async throws -> String {
+        let page = try await api.authorize(
+            app, flow.query(client: client.id, scope: scope, extra: extra.merging(["prompt": "create"]) { $1 }))
+        return try API.page(page).interaction
+    }
+
     @Test("discovery lists the levels from the weakest, the claims parameter and the acr claim")
     func discovery() async throws {
         try await TestServer.with { api in
@@ -81,12 +91,8 @@ struct StepUpTests {
             let app = try await api.createApplication()
             let client = try await api.codeClient(app)
             let flow = Authorization()
-            let page = try await api.authorize(
-                app,
-                flow.query(
-                    client: client.id, scope: "openid",
-                    extra: ["prompt": "create", "claims": Self.essential([Self.attested])]))
-            let (interaction, _) = try API.page(page)
+            let interaction = try await Self.signUpPage(
+                api, app, client, flow, extra: ["claims": Self.essential([Self.attested])])
             let created = try await api.createAccount(
                 app, interaction: interaction, email: "bob@example.com", device: Device.make())
             // Before any consent is asked (or remembered) for a request that cannot be answered.
@@ -164,12 +170,8 @@ struct StepUpTests {
                 apiKey: try #require(created["api_key"]?.stringValue), settings: try #require(created.json))
             let client = try await api.codeClient(app, firstParty: true)
             let flow = Authorization()
-            let page = try await api.authorize(
-                app,
-                flow.query(
-                    client: client.id, scope: "openid",
-                    extra: ["prompt": "create", "claims": Self.essential([Self.attested])]))
-            let (interaction, _) = try API.page(page)
+            let interaction = try await Self.signUpPage(
+                api, app, client, flow, extra: ["claims": Self.essential([Self.attested])])
             let options = try await api.interaction(
                 .interactionCreateAccountOptions, app,
                 InteractionCreateAccountRequest(interaction: interaction, email: "dan@example.com"))
@@ -210,12 +212,8 @@ struct StepUpTests {
             let app = try await api.createApplication()
             let client = try await api.codeClient(app)
             let flow = Authorization()
-            let page = try await api.authorize(
-                app,
-                flow.query(
-                    client: client.id, scope: "openid",
-                    extra: ["prompt": "create", "claims": #"{"id_token":{"email":{"essential":true}},"other":1}"#]))
-            let (interaction, _) = try API.page(page)
+            let interaction = try await Self.signUpPage(
+                api, app, client, flow, extra: ["claims": #"{"id_token":{"email":{"essential":true}},"other":1}"#])
             let created = try await api.createAccount(
                 app, interaction: interaction, email: "eve@example.com", device: Device.make())
             #expect(created["scopes"]?.arrayValue?.compactMap(\.stringValue) == ["openid", "email"])
@@ -253,9 +251,8 @@ struct StepUpTests {
             let client = try await api.codeClient(
                 app, firstParty: true, scope: "openid email offline_access umfa:passkeys")
             let flow = Authorization()
-            let page = try await api.authorize(
-                app, flow.query(client: client.id, scope: "openid umfa:passkeys", extra: ["prompt": "create"]))
-            let (interaction, _) = try API.page(page)
+            let interaction = try await Self.signUpPage(
+                api, app, client, flow, scope: "openid umfa:passkeys", extra: [:])
             let options = try await api.interaction(
                 .interactionCreateAccountOptions, app,
                 InteractionCreateAccountRequest(interaction: interaction, email: "fay@example.com"))
