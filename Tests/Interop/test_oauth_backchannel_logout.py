@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import jwt
 import pytest
+import requests
 
 from api_flow_client import (FLOW_SCOPE, REDIRECT_URI, SIGN_IN_SCOPE, FlowClient, SoftwareAuthenticator,
                              expect_step, new_email, profile)
@@ -147,6 +148,15 @@ def test_deleting_the_passkey_sends_each_participating_client_a_logout_token(ser
     first, second = (logout_claims(server, a["token"], failing) for a in attempts[:2])
     assert first["jti"] == second["jti"] and first["sid"] == sessions["fail"]
     assert len([c for c in receivers.calls if c["path"] == "/ok"]) == 1
+
+    # The operator sees the outbox: the delivered tokens and the failing client's retry.
+    text = requests.get(server.base + "/metrics", timeout=10).text
+
+    def deliveries(outcome: str) -> float:
+        name = f'umfa_logout_token_deliveries_total{{outcome="{outcome}"}}'
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name))
+
+    assert deliveries("delivered") >= 1 and deliveries("retried") >= 1, text[-2000:]
 
 
 def test_a_replayed_or_misaddressed_logout_token_is_what_an_rp_must_refuse(server, receivers):

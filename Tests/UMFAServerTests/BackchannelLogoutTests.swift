@@ -105,8 +105,10 @@ struct BackchannelLogoutTests {
                 app, client: pairwise, code: try #require(try silent.redirect()["code"]), verifier: flow.verifier)
             let hint = try #require(tokens["id_token"]?.stringValue)
             let pairwiseSub = try #require(try CompactJWT(hint).claims["sub"]?.stringValue)
+            let pairwiseSID = try #require(try CompactJWT(hint).claims["sid"]?.stringValue)
             let userID = try #require(try CompactJWT(shopToken).claims["sub"]?.stringValue)
-            #expect(pairwiseSub != userID)
+            let sid = try #require(try CompactJWT(shopToken).claims["sid"]?.stringValue)
+            #expect(pairwiseSub != userID && pairwiseSID != sid, "no shared sub or sid to match users by")
 
             // The hint's sub is the pairwise one: it still names the browser's session.
             let out = try await api.browse(
@@ -117,8 +119,9 @@ struct BackchannelLogoutTests {
             let queued = try await Self.queued(api)
             #expect(queued.count == 2)
             for (delivery, claims) in queued {
-                let expected = delivery.clientID == pairwise.id ? pairwiseSub : userID
-                #expect(claims["sub"]?.stringValue == expected, "\(delivery.clientID)")
+                let isPairwise = delivery.clientID == pairwise.id
+                #expect(claims["sub"]?.stringValue == (isPairwise ? pairwiseSub : userID), "\(delivery.clientID)")
+                #expect(claims["sid"]?.stringValue == (isPairwise ? pairwiseSID : sid), "\(delivery.clientID)")
             }
         }
     }

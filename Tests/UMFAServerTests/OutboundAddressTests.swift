@@ -12,6 +12,9 @@ struct OutboundAddressTests {
             "0.0.0.0", "224.0.0.1", "::1", "::", "fd12::1", "fe80::1", "ff02::1", "::ffff:10.0.0.1", "[::1]",
             "localhost",
             "api.localhost",
+            // IPv6 forms of internal IPv4 addresses, and the other ranges that are nobody's.
+            "::10.0.0.1", "64:ff9b::10.0.0.1", "64:ff9b::127.0.0.1", "2002:0a00:0001::1", "2002:7f00:0001::",
+            "64:ff9b:1::1", "fec0::1", "198.18.0.1", "198.19.255.1", "192.0.0.8",
         ])
     func internalAddresses(host: String) {
         #expect(OutboundAddress.isInternalLiteral(host))
@@ -19,7 +22,10 @@ struct OutboundAddressTests {
 
     @Test(
         "public addresses and names are not literals of the server's network",
-        arguments: ["8.8.8.8", "172.32.0.1", "100.128.0.1", "2001:4860::8888", "rp.example", "[2001:db8::1]"])
+        arguments: [
+            "8.8.8.8", "172.32.0.1", "100.128.0.1", "2001:4860::8888", "rp.example", "[2001:db8::1]",
+            "64:ff9b::8.8.8.8", "2002:0808:0808::1", "198.20.0.1", "192.0.1.1",
+        ])
     func publicAddresses(host: String) {
         #expect(!OutboundAddress.isInternalLiteral(host))
     }

@@ -135,6 +135,60 @@ struct PairwiseSubjectTests {
         }
     }
 
+    @Test("a sector is proven: a self-registered or private-use client is its own; an update may not move it")
+    func provenSectors() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication()
+            let admin = try await Self.client(api, app, redirects: ["https://a.example/cb"])
+            let native = try await Self.client(api, app, redirects: ["com.a.example.app:/cb"])
+            let token = try await api.initialAccessToken(app, uses: 1)
+            let registered = try await api.registration(
+                .post, app,
+                json: [
+                    "redirect_uris": ["https://a.example/cb"], "subject_type": "pairwise",
+                    "grant_types": ["authorization_code"], "scope": "openid email",
+                ], authorization: "Bearer " + token)
+            #expect(registered.status == .created, "\(registered.text)")
+            let claimed = TestOAuthClient(
+                id: try #require(registered["client_id"]?.stringValue),
+                secret: registered["client_secret"]?.stringValue)
+            let shop = try await Self.client(api, app, redirects: [Authorization.redirectURI], type: "public")
+            let (_, cookie) = try await api.signUpThroughFlow(
+                app, client: shop, flow: Authorization(), email: "lee@example.com", device: Device.make(),
+                scope: Self.scope)
+            let subAdmin = try #require(
+                try Self.claims(
+                    try await Self.tokens(api, app, admin, redirect: "https://a.example/cb", cookie: cookie)[
+                        "id_token"]?.stringValue)["sub"]?.stringValue)
+            let subNative = try #require(
+                try Self.claims(
+                    try await Self.tokens(api, app, native, redirect: "com.a.example.app:/cb", cookie: cookie)[
+                        "id_token"]?.stringValue)["sub"]?.stringValue)
+            // The self-registered client names a.example but never proved it: it needs consent.
+            let flow = Authorization()
+            let page = try await api.authorize(
+                app, flow.query(client: claimed.id, scope: "openid", redirectURI: "https://a.example/cb"),
+                cookie: cookie)
+            let (interaction, _) = try API.page(page)
+            let consented = try await api.consent(app, interaction: interaction, allow: true)
+            let code = try #require(try consented.redirectTo()["code"], "\(consented.text)")
+            let claimedTokens = try await api.redeem(
+                app, client: claimed, code: code, verifier: flow.verifier, redirectURI: "https://a.example/cb")
+            let subClaimed = try #require(try Self.claims(claimedTokens["id_token"]?.stringValue)["sub"]?.stringValue)
+            #expect(Set([subAdmin, subNative, subClaimed]).count == 3, "three sectors")
+
+            // Every sub the client knows is of its sector: an update may not move it.
+            let moved = try await api.send(
+                .patch, APIOperation.updateOAuthClient.path(["id": app.id, "client_id": admin.id]),
+                json: ["redirect_uris": ["https://b.example/cb"]], bearer: TestServer.adminToken)
+            #expect(moved.status == .badRequest && moved.text.contains("sector"), "\(moved.text)")
+            let turnedPublic = try await api.send(
+                .patch, APIOperation.updateOAuthClient.path(["id": app.id, "client_id": admin.id]),
+                json: ["subject_type": "public"], bearer: TestServer.adminToken)
+            #expect(turnedPublic.status == .badRequest)
+        }
+    }
+
     @Test("a client that registers itself may not have its sector identifier fetched from a private address")
     func privateSector() async throws {
         try await TestServer.with { api in

@@ -78,15 +78,15 @@ struct TLSServingSettingsTests {
         #expect(!ConsoleCookie.setCookie(nil, publicURL: "http://localhost:8080").contains("Secure"))
     }
 
-    @Test("the alias serves token, PAR, introspection, revocation and UserInfo only")
+    @Test("the alias serves token, PAR, introspection, revocation, device authorization and UserInfo only")
     func aliasPaths() {
-        for endpoint in ["token", "par", "introspect", "revoke", "userinfo"] {
+        for endpoint in ["token", "par", "introspect", "revoke", "userinfo", "device_authorization"] {
             #expect(MutualTLSAliasMiddleware.served("/oidc/0b9d/\(endpoint)"))
         }
         for path in [
             "/health", "/", "/oidc/0b9d/authorize", "/oidc/0b9d/.well-known/openid-configuration", "/oidc//token",
             "/oidc/0b9d/token/x", "/api/umfa/validate-token", "/oidc/0b9d/jwks", "oidc/0b9d/token",
-            "/api/oidc/0b9d/token",
+            "/api/oidc/0b9d/token", "/oidc/0b9d/device", "/oidc/0b9d/device/decision",
         ] {
             #expect(!MutualTLSAliasMiddleware.served(path), "\(path)")
         }

@@ -12,6 +12,7 @@ extension AuthorizationServerMetadata {
         metadata.introspectionEndpoint = aliases.introspectionEndpoint
         metadata.revocationEndpoint = aliases.revocationEndpoint
         metadata.userinfoEndpoint = aliases.userinfoEndpoint
+        if let device = aliases.deviceAuthorizationEndpoint { metadata.deviceAuthorizationEndpoint = device }
         return metadata
     }
 }

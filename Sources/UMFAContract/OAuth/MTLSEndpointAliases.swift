@@ -13,6 +13,9 @@ public struct MTLSEndpointAliases: Codable, Sendable, Equatable {
     public var revocationEndpoint: String
     /// UserInfo on the mutual-TLS listener, for certificate-bound access tokens (RFC 8705 §3).
     public var userinfoEndpoint: String
+    /// RFC 8628 device authorization on the mutual-TLS listener. Optional so that other
+    /// servers' metadata decodes.
+    public var deviceAuthorizationEndpoint: String?
 
     /// The aliases of the issuer `issuerPath` (`/oidc/{application_id}`) under `baseURL`.
     public init(baseURL: String, issuerPath: String) {
@@ -22,6 +25,7 @@ public struct MTLSEndpointAliases: Codable, Sendable, Equatable {
         introspectionEndpoint = issuer + "/introspect"
         revocationEndpoint = issuer + "/revoke"
         userinfoEndpoint = issuer + "/userinfo"
+        deviceAuthorizationEndpoint = issuer + "/device_authorization"
     }
 
     enum CodingKeys: String, CodingKey {
@@ -30,5 +34,6 @@ public struct MTLSEndpointAliases: Codable, Sendable, Equatable {
         case introspectionEndpoint = "introspection_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case userinfoEndpoint = "userinfo_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
     }
 }

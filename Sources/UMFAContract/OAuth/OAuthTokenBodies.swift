@@ -466,7 +466,7 @@ extension AuthorizationServerMetadata: DocumentedFields {
                 "properties": [
                     "token_endpoint": ["type": "string"], "pushed_authorization_request_endpoint": ["type": "string"],
                     "introspection_endpoint": ["type": "string"], "revocation_endpoint": ["type": "string"],
-                    "userinfo_endpoint": ["type": "string"],
+                    "userinfo_endpoint": ["type": "string"], "device_authorization_endpoint": ["type": "string"],
                 ],
             ])
         }

@@ -159,7 +159,7 @@ struct ServerComposition: Sendable {
             now: now, timeout: inputs.webhookTimeout)
         self.mailer = mailer
         logoutDispatcher = BackchannelLogoutDispatcher(
-            store: store, tokens: inputs.tokens, logger: inputs.logger, now: now)
+            store: store, tokens: inputs.tokens, metrics: inputs.metrics, logger: inputs.logger, now: now)
         mailDispatcher = inputs.mail.map {
             MailDispatcher(
                 settings: $0, store: store, sealed: inputs.sealed, metrics: inputs.metrics, logger: inputs.logger,

@@ -42,26 +42,39 @@ enum OutboundAddress {
     }
 
     /// Whether an address (4 or 16 bytes) is public: not unspecified, loopback, private
-    /// (RFC 1918), shared (RFC 6598), link-local, multicast or reserved; for IPv6 also not
-    /// unique-local (fc00::/7), and an IPv4-mapped address is judged as its IPv4 address.
+    /// (RFC 1918), shared (RFC 6598), link-local, benchmarking (RFC 2544), IETF protocol
+    /// assignments (RFC 6890), multicast or reserved; for IPv6 also not unique-local
+    /// (fc00::/7), site-local (fec0::/10) or local-use NAT64 (64:ff9b:1::/48), and an IPv6
+    /// address that carries an IPv4 one (mapped ::ffff:0:0/96, compatible ::/96, NAT64
+    /// 64:ff9b::/96, 6to4 2002::/16) is judged as that IPv4 address.
     static func isPublic(_ bytes: [UInt8]) -> Bool {
         if bytes.count == 16 {
-            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-                return isPublic(Array(bytes[12...]))
-            }
             if bytes.allSatisfy({ $0 == 0 }) || bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return false }
+            if let embedded = embeddedIPv4(bytes) { return isPublic(embedded) }
             if bytes[0] & 0xfe == 0xfc { return false }  // unique local
             if bytes[0] == 0xfe, bytes[1] & 0xc0 == 0x80 { return false }  // link local
+            if bytes[0] == 0xfe, bytes[1] & 0xc0 == 0xc0 { return false }  // site local
+            if bytes[0..<6] == [0x00, 0x64, 0xff, 0x9b, 0x00, 0x01] { return false }  // local-use NAT64
             if bytes[0] == 0xff { return false }  // multicast
             return true
         }
         guard bytes.count == 4 else { return false }
-        switch (bytes[0], bytes[1]) {
-        case (0, _), (10, _), (127, _), (169, 254), (192, 168): return false
-        case (172, 16...31), (100, 64...127): return false
-        case (224...255, _): return false
+        switch (bytes[0], bytes[1], bytes[2]) {
+        case (0, _, _), (10, _, _), (127, _, _), (169, 254, _), (192, 168, _): return false
+        case (172, 16...31, _), (100, 64...127, _), (198, 18...19, _), (192, 0, 0): return false
+        case (224...255, _, _): return false
         default: return true
         }
+    }
+
+    /// The IPv4 address an IPv6 address carries: IPv4-mapped, IPv4-compatible, NAT64's
+    /// well-known prefix, or 6to4.
+    private static func embeddedIPv4(_ bytes: [UInt8]) -> [UInt8]? {
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff { return Array(bytes[12...]) }
+        if bytes[0..<12].allSatisfy({ $0 == 0 }) { return Array(bytes[12...]) }
+        if bytes[0..<12] == [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0] { return Array(bytes[12...]) }
+        if bytes[0] == 0x20, bytes[1] == 0x02 { return Array(bytes[2..<6]) }
+        return nil
     }
 
     private static func resolve(_ host: String) -> [[UInt8]] {

@@ -81,6 +81,15 @@ struct ServerMetrics: StoreQueryObserver {
         ).increment()
     }
 
+    /// A logout token's delivery ended (Back-Channel Logout 1.0): `delivered`, `retried` or
+    /// `dropped`.
+    func logoutToken(_ outcome: String) {
+        registry.makeCounter(
+            descriptor: Self.name("logout_token_deliveries", "total", "Logout token delivery attempts by outcome"),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
     /// A mail delivery ended: `sent`, `retried` or `dropped`.
     func mail(_ outcome: String) {
         registry.makeCounter(

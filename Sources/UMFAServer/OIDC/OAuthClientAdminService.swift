@@ -47,7 +47,9 @@ struct OAuthClientAdminService: Sendable {
     {
         let stored = try await lookup(values)
         var client = try OAuthClientSettings.apply(request, to: stored)
-        try await sectorDocuments.check(client, selfRegistered: false)
+        try OAuthClientSettings.checkSectorKept(client, stored: stored)
+        // A client that registered itself keeps the rules of one: its URIs are anyone's choice.
+        try await sectorDocuments.check(client, selfRegistered: client.isSelfRegistered)
         var secret: String?
         let needsSealed = client.authenticationMethod == .clientSecretJWT && client.sealedSecret == nil
         if client.authenticationMethod.usesSecret, client.secretHash == nil || needsSealed {

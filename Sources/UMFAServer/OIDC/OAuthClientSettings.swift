@@ -83,7 +83,7 @@ enum OAuthClientSettings {
             client.settings.backchannelLogoutSessionRequired = required
         }
         if let required = request.requireSignedRequestObject { client.requireSignedRequestObject = required }
-        try applySubjects(request, to: &client, selfRegistered: caller == .registration)
+        try applySubjects(request, to: &client, selfRegistered: caller == .registration || client.isSelfRegistered)
         if let firstParty = request.firstParty { client.firstParty = firstParty }
         if let required = request.requirePushedAuthorizationRequests {
             client.requirePushedAuthorizationRequests = required
@@ -120,7 +120,7 @@ enum OAuthClientSettings {
         try applyMutualTLS(request, to: &client)
         try checkMutualTLS(&client)
         try checkConsistent(client)
-        try checkSubjects(client)
+        try checkSubjects(client, selfRegistered: caller == .registration || client.isSelfRegistered)
         return client
     }
 

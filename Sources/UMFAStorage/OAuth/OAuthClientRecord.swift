@@ -187,15 +187,35 @@ package struct OAuthClientRecord: Sendable, Equatable {
         set { settings.subjectType = newValue ? "pairwise" : "public" }
     }
 
-    /// The pairwise sector (OpenID Connect Core §8.1): the host of `sector_identifier_uri`, else
-    /// the one host of the redirect URIs; `nil` for a client with public subjects.
-    /// A client whose redirect URIs have no host (private-use schemes) and no sector document is
-    /// a sector of its own.
+    /// The pairwise sector (OpenID Connect Core §8.1); `nil` for a client with public subjects.
+    /// Only a host the client has proven to be its own counts, so no client can take another's
+    /// sector and see its `sub`s:
+    /// - the host of `sector_identifier_uri`, whose document that host served listing the
+    ///   client's redirect URIs (``settings``; checked at every create and update);
+    /// - for an admin-made client, the one host of its https redirect URIs (the admin vouches
+    ///   for them; its private-use and loopback ones do not count);
+    /// - else (a self-registered client without a sector document, or redirect URIs without an
+    ///   https host: private-use schemes, loopback) the client is a sector of its own.
     package var sector: String? {
         guard pairwiseSubjects else { return nil }
-        let uris = settings.sectorIdentifierURI.map { [$0] } ?? redirectURIs
-        let host = uris.lazy.compactMap { URLComponents(string: $0)?.host?.lowercased() }.first { !$0.isEmpty }
-        return host ?? "client:" + clientID
+        if let uri = settings.sectorIdentifierURI, let host = URLComponents(string: uri)?.host, !host.isEmpty {
+            return host.lowercased()
+        }
+        let https = redirectURIs.filter { $0.lowercased().hasPrefix("https:") }
+        if !isSelfRegistered, let host = Self.httpsHost(of: https) { return host }
+        return "client:" + clientID
+    }
+
+    /// The one host of `uris` when each is https and they share it; else `nil`.
+    package static func httpsHost(of uris: [String]) -> String? {
+        let hosts = uris.map { uri -> String? in
+            guard let url = URLComponents(string: uri), url.scheme?.lowercased() == "https",
+                let host = url.host?.lowercased(), !host.isEmpty
+            else { return nil }
+            return host
+        }
+        guard let first = hosts.first ?? nil, hosts.allSatisfy({ $0 == first }) else { return nil }
+        return first
     }
 
     /// Where logout tokens go (OpenID Connect Back-Channel Logout 1.0); `nil`: none.

@@ -2,7 +2,7 @@ import Hummingbird
 
 /// The mutual-TLS endpoint alias (RFC 8705 §5): on its listener only the endpoints a client
 /// authenticates at or presents a bound token to answer — token, PAR, introspection,
-/// revocation, and UserInfo — every other path is not found there, so a browser never meets
+/// revocation, device authorization and UserInfo — every other path is not found there, so a browser never meets
 /// the certificate prompt. The certificate of the connection's handshake goes onto the request
 /// context for the OAuth layer to judge.
 struct MutualTLSAliasMiddleware: RouterMiddleware {
@@ -13,7 +13,9 @@ struct MutualTLSAliasMiddleware: RouterMiddleware {
     let aliasBase: String?
 
     /// The endpoints under `/oidc/{application_id}/` the alias serves.
-    static let endpoints: Set<Substring> = ["token", "par", "introspect", "revoke", "userinfo"]
+    static let endpoints: Set<Substring> = [
+        "token", "par", "introspect", "revoke", "userinfo", "device_authorization",
+    ]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

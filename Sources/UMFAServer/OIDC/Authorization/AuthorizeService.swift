@@ -11,6 +11,8 @@ struct AuthorizeService: Sendable {
     let sessions: SSOSessions
     /// The stores the request's client and the session's profile are read from.
     let store: any OAuthClientStore & UserProfileStore
+    /// The `sub` the request's client knows of a user: what its `login_hint` may name.
+    let subjects: SubjectIdentifiers
     let now: @Sendable () -> Date
 
     /// The hosted page a request needs.
@@ -47,7 +49,7 @@ struct AuthorizeService: Sendable {
         async throws -> Outcome
     {
         var signIn = try await sessions.current(cookieHeader: cookieHeader)?.signIn
-        if let current = signIn, try await !isUsable(current, for: authorization) { signIn = nil }
+        if let current = signIn, try await !isUsable(current, for: authorization, client: client) { signIn = nil }
         if authorization.prompt.contains("none") {
             // OpenID Connect Core §3.1.2.6: never show a page.
             guard let signIn else {
@@ -86,7 +88,9 @@ struct AuthorizeService: Sendable {
     /// `login_hint` names someone else, or when it is below the authentication context the
     /// request asks for (the person is then asked to sign in again: step-up; with `prompt=none`
     /// only a requirement refuses it, a preference is answered with the level reached).
-    private func isUsable(_ signIn: SignIn, for authorization: AuthorizationRequest) async throws -> Bool {
+    private func isUsable(_ signIn: SignIn, for authorization: AuthorizationRequest, client: OAuthClientRecord)
+        async throws -> Bool
+    {
         if authorization.prompt.contains("login") || authorization.prompt.contains("create") { return false }
         if let asked = authorization.authentication {
             let short =
@@ -97,7 +101,10 @@ struct AuthorizeService: Sendable {
         if let maxAge = authorization.maxAge, Int(now().timeIntervalSince1970) - signIn.authTime > maxAge {
             return false
         }
-        if let hint = authorization.loginHint, !hint.utf8.elementsEqual(signIn.userID.utf8) {
+        // A hint names the user as the client knows it: its own `sub` (a pairwise one, never the
+        // user id, which such a client must not be able to test) or the email address.
+        let known = subjects.subject(of: signIn.userID, for: client)
+        if let hint = authorization.loginHint, !hint.utf8.elementsEqual(known.utf8) {
             let profile = try await store.userProfile(
                 applicationID: flow.issuer.application.id, userID: signIn.userID)
             guard let email = profile?.email, email.lowercased() == hint.lowercased() else { return false }

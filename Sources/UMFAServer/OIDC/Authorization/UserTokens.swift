@@ -110,7 +110,8 @@ struct UserTokens: Sendable {
                     iss: issuer.issuer, sub: profile.sub, aud: client.clientID, azp: client.clientID, exp: claims.exp,
                     iat: claims.iat, authTime: signIn.authTime, nonce: nonce, acr: signIn.level.rawValue,
                     amr: signIn.amr,
-                    atHash: Self.atHash(accessToken, algorithm: algorithm), sid: signIn.sessionID, profile: profile),
+                    atHash: Self.atHash(accessToken, algorithm: algorithm),
+                    sid: subjects.session(signIn.sessionID, for: client), profile: profile),
                 type: JWTType.idToken, algorithm: algorithm)
         }
         var refreshToken: String?

@@ -96,6 +96,8 @@ struct BackchannelLogout: Sendable {
         do {
             guard !taken.isEmpty, let application = try await store.application(id: applicationID) else { return }
             let issuer = OAuthIssuer(application: application, publicURL: publicURL).issuer
+            // The `sub` and `sid` each client knows (pairwise ones: of its sector alone).
+            let subjects = SubjectIdentifiers(serverSecret: serverSecret, applicationID: applicationID)
             var deliveries: [LogoutDeliveryRecord] = []
             for record in taken {
                 let participant = try JSONDecoder().decode(Participant.self, from: Data(record.payload))
@@ -107,9 +109,8 @@ struct BackchannelLogout: Sendable {
                 else { continue }
                 let jti = UUID().uuidString.lowercased()
                 let claims = PendingClaims(
-                    iss: issuer, aud: client.clientID,
-                    sub: SubjectIdentifiers(serverSecret: serverSecret, applicationID: applicationID)
-                        .subject(of: participant.userID, for: client), sid: participant.sessionID, jti: jti,
+                    iss: issuer, aud: client.clientID, sub: subjects.subject(of: participant.userID, for: client),
+                    sid: subjects.session(participant.sessionID, for: client), jti: jti,
                     events: [Self.event: [:]])
                 deliveries.append(
                     LogoutDeliveryRecord(

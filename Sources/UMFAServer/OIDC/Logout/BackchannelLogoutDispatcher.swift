@@ -18,6 +18,8 @@ import UMFATokens
 struct BackchannelLogoutDispatcher: Service {
     let store: any LogoutOutboxStore & ApplicationStore & OAuthClientStore
     let tokens: TokenService
+    /// Counts each delivery's outcome (`umfa_logout_token_deliveries_total`).
+    let metrics: ServerMetrics
     let logger: Logger
     let now: @Sendable () -> Date
     /// How long one delivery may take.
@@ -79,6 +81,7 @@ struct BackchannelLogoutDispatcher: Service {
                     "a logout token was not sent: the self-registered client's URI is not a public address",
                     metadata: ["logout_token_id": .string(delivery.id), "client_id": .string(delivery.clientID)])
                 try await store.deleteLogoutToken(id: delivery.id)
+                metrics.logoutToken("dropped")
                 return
             }
             let token = try await tokens.sign(
@@ -93,6 +96,7 @@ struct BackchannelLogoutDispatcher: Service {
                 let status = try await post(request, session: session)
                 if (200..<300).contains(status) {
                     try await store.deleteLogoutToken(id: delivery.id)
+                    metrics.logoutToken("delivered")
                     return
                 }
                 failure = "the client answered HTTP \(status)"
@@ -145,8 +149,10 @@ struct BackchannelLogoutDispatcher: Service {
         guard let next = OutboxRetry.next(after: attempts, from: now()) else {
             logger.error("a logout token was dropped after every retry", metadata: metadata)
             try await store.deleteLogoutToken(id: delivery.id)
+            metrics.logoutToken("dropped")
             return
         }
+        metrics.logoutToken("retried")
         logger.warning("a logout token will be sent again", metadata: metadata)
         try await store.rescheduleLogoutToken(
             id: delivery.id, claimedUntil: delivery.nextAttemptAt, attempts: attempts, nextAttemptAt: next,

@@ -65,8 +65,12 @@ struct LogoutService: Sendable {
         let subjects = SubjectIdentifiers(serverSecret: serverSecret, applicationID: issuer.application.id)
         let belongs = { [hint, hintClient] (signIn: SignIn) -> Bool in
             guard let hint else { return false }
-            let expected = hintClient.map { subjects.subject(of: signIn.userID, for: $0) } ?? signIn.userID
-            return hint.belongs(to: signIn, subject: expected)
+            guard let client = hintClient else {
+                return hint.belongs(subject: signIn.userID, session: signIn.sessionID)
+            }
+            return hint.belongs(
+                subject: subjects.subject(of: signIn.userID, for: client),
+                session: subjects.session(signIn.sessionID, for: client))
         }
         let sessions = SSOSessions(grants: OAuthGrants(store: store, now: now, issuer: issuer), signIns: signIns)
         let handle = SSOSessions.cookie(SSOSessions.cookieName, in: cookieHeader)
@@ -145,11 +149,11 @@ struct LogoutService: Sendable {
         let exp: Int?
 
         /// Whether the hint was issued for the session's sign-in (§2: "belongs to the current
-        /// OP session"): the same user (`subject`, the `sub` the hint's client sees of it) and
-        /// the same `sid`, byte for byte.
-        func belongs(to signIn: SignIn, subject: String) -> Bool {
+        /// OP session"): the `sub` and `sid` the hint's client knows of that sign-in (pairwise
+        /// ones of its sector, ``SubjectIdentifiers``), byte for byte.
+        func belongs(subject: String, session: String) -> Bool {
             guard let sid else { return false }
-            return sub.utf8.elementsEqual(subject.utf8) && sid.utf8.elementsEqual(signIn.sessionID.utf8)
+            return sub.utf8.elementsEqual(subject.utf8) && sid.utf8.elementsEqual(session.utf8)
         }
     }
 

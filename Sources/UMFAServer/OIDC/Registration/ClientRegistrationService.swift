@@ -126,6 +126,12 @@ struct ClientRegistrationService: Sendable {
         var client = try ClientRegistrationRules.client(
             from: body, template: template, base: Self.blank(like: stored), allowedScopes: allowed)
         try await reservedNames().check(client.name)
+        // The base keeps the registration token's hash: the client is judged as self-registered.
+        do {
+            try OAuthClientSettings.checkSectorKept(client, stored: stored)
+        } catch let error as ServiceError {
+            throw OAuthError(code: .invalidClientMetadata, error.message)
+        }
         try await checkSector(client)
         client.softwareID = stored.softwareID
         if let template { client.firstParty = ClientRegistrationRules.isFirstParty(client, template: template) }

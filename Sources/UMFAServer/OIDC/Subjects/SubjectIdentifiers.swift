@@ -22,8 +22,18 @@ struct SubjectIdentifiers: Sendable {
     /// The `sub` of `userID` for `client`.
     func subject(of userID: String, for client: OAuthClientRecord) -> String {
         guard let sector = client.sector else { return userID }
-        let mac = HMAC<SHA256>.authenticationCode(
-            for: Array((sector + "\u{0}" + userID).utf8), using: SymmetricKey(data: key))
-        return Base64URL.encode(Array(mac))
+        return mac(sector + "\u{0}" + userID)
+    }
+
+    /// The `sid` of the SSO session `sessionID` for `client`: the session's own, or for a
+    /// pairwise client one of its sector alone. Every client of a session shares its `sid`, so a
+    /// shared one would let two sectors match their users by it.
+    func session(_ sessionID: String, for client: OAuthClientRecord) -> String {
+        guard let sector = client.sector else { return sessionID }
+        return mac("sid\u{0}" + sector + "\u{0}" + sessionID)
+    }
+
+    private func mac(_ text: String) -> String {
+        Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: key))))
     }
 }

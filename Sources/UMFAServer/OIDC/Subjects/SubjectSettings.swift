@@ -25,16 +25,28 @@ extension OAuthClientSettings {
         }
     }
 
-    /// A pairwise client without a sector document has one sector: its redirect URIs share one
-    /// host (OpenID Connect Core §8.1), else it must register `sector_identifier_uri`.
-    static func checkSubjects(_ client: OAuthClientRecord) throws {
-        guard client.pairwiseSubjects, client.settings.sectorIdentifierURI == nil else { return }
-        let hosts = Set(client.redirectURIs.compactMap { URLComponents(string: $0)?.host?.lowercased() })
-        guard hosts.count <= 1 else {
+    /// An admin-made pairwise client without a sector document takes its sector from its
+    /// redirect URIs (OpenID Connect Core §8.1): several hosts need `sector_identifier_uri`.
+    /// (A self-registered one is a sector of its own without a document, ``OAuthClientRecord/sector``.)
+    static func checkSubjects(_ client: OAuthClientRecord, selfRegistered: Bool) throws {
+        guard client.pairwiseSubjects, client.settings.sectorIdentifierURI == nil, !selfRegistered else { return }
+        let https = client.redirectURIs.filter { $0.lowercased().hasPrefix("https:") }
+        guard https.isEmpty || OAuthClientRecord.httpsHost(of: https) != nil else {
             throw ServiceError.invalid(
                 "A pairwise client whose \(Member.redirectURIs) have several hosts must register a "
                     + "\(Member.sectorIdentifierURI)", field: Member.sectorIdentifierURI.stringValue)
         }
+    }
+
+    /// A pairwise client keeps its sector: every `sub` it knows is of that sector, so an update
+    /// that would move it (other redirect hosts, another or no sector document, public subjects)
+    /// is refused. A client that was public may become pairwise.
+    static func checkSectorKept(_ updated: OAuthClientRecord, stored: OAuthClientRecord) throws {
+        guard let sector = stored.sector, updated.sector != sector else { return }
+        throw ServiceError.invalid(
+            "This update would change the client's pairwise sector (\(sector)) and so every user's sub: keep "
+                + "\(Member.subjectType), \(Member.sectorIdentifierURI) and the redirect URIs' host, or register a new "
+                + "client", field: Member.subjectType.stringValue)
     }
 
     /// A `sector_identifier_uri` (OpenID Connect Registration 1.0 §2): an absolute https URI

@@ -109,7 +109,8 @@ struct OAuthComposition: Sendable {
 
     /// The decisions of the authorization endpoint.
     var authorize: AuthorizeService {
-        AuthorizeService(flow: authorizationFlow, sessions: sessions, store: provider.store, now: provider.now)
+        AuthorizeService(
+            flow: authorizationFlow, sessions: sessions, store: provider.store, subjects: subjects, now: provider.now)
     }
 
     /// The decisions of the userinfo endpoint at `url`.
