@@ -59,6 +59,9 @@ struct LiveServer: Sendable {
         var configuration = ServerConfiguration(
             port: 0, dataDirectory: directory, adminToken: adminToken, createDefaultApplication: false)
         configuration.bodyReadTimeout = ServerTransport.patientTimeout
+        // The test client keeps one connection for the whole test; a test whose SDK calls take
+        // minutes on a loaded machine must not find it closed as idle (a stressed run did).
+        configuration.idleTimeout = ServerTransport.patientTimeout
         if let now { configuration.now = now }
         if let attestationAnchors { configuration.attestationAnchors = attestationAnchors }
         configuration.approvalDispatchers = approvalDispatchers
