@@ -247,7 +247,8 @@ struct OutOfBandDeviceTests {
 
             let (phone, _, _) = try await Self.enroll(api, app, user: "alice")
             let approval = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Pay"])
-            let (transaction, assertion) = try await OutOfBandTests.sign(api, approval, device: phone)
+            let (transaction, assertion) = try await OutOfBandTests.sign(
+                api, approval, device: phone, decision: "deny")
             _ = try await OutOfBandTests.complete(api, transaction, assertion, extra: ["decision": "deny"])
             let store = try await SQLiteStore.open(
                 path: api.directory.appendingPathComponent("umfa.sqlite").path, logger: Logger(label: "umfa-test"))

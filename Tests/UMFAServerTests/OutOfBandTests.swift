@@ -103,18 +103,30 @@ struct OutOfBandTests {
         return reply
     }
 
-    /// Redeems an approval and signs its challenge after checking that it binds the message.
-    static func sign(_ api: API, _ started: Reply, device: Device) async throws -> (String, AuthenticationResponseJSON)
-    {
+    /// Redeems an approval, checks that its challenge binds the message, and signs the
+    /// decision's challenge (docs/ciba.md): `decision` and `number` as the phone will send them.
+    static func sign(
+        _ api: API, _ started: Reply, device: Device, decision: String = "approve", number: String? = nil
+    ) async throws -> (String, AuthenticationResponseJSON) {
         let redeemed = try await redeem(api, link: try #require(started["appLinkUri"]?.stringValue))
         #expect(redeemed.status == .ok, "\(redeemed.text)")
         let transaction = try #require(redeemed["transaction_id"]?.stringValue)
-        let options = try #require(redeemed["publicKey"]).decoded(RequestOptionsJSON.self)
+        var options = try #require(redeemed["publicKey"]).decoded(RequestOptionsJSON.self)
         let nonce = try #require(redeemed["approval_nonce"]?.stringValue.flatMap(Base64URL.decode))
         var input = Array("UMFA approval v1".utf8) + [0] + Array(transaction.utf8) + [0]
         input += Array((redeemed["message"]?.stringValue ?? "").utf8) + [0] + nonce
         #expect(options.challenge.bytes == Array(SHA256.hash(data: input)), "the challenge binds what is shown")
+        options.challenge = Base64URLBytes(decisionChallenge(options.challenge.bytes, decision, number))
         return (transaction, try device.get(options, userVerified: true))
+    }
+
+    /// `SHA-256("UMFA approval decision v1" ‖ 0 ‖ challenge ‖ 0 ‖ decision ‖ 0 ‖ number)`, written
+    /// out here as docs/ciba.md gives it.
+    static func decisionChallenge(_ challenge: [UInt8], _ decision: String, _ number: String?) -> [UInt8] {
+        let input =
+            Array("UMFA approval decision v1".utf8) + [0] + challenge + [0] + Array(decision.utf8) + [0]
+            + Array((number ?? "").utf8)
+        return Array(SHA256.hash(data: input))
     }
 
     @Test("approvals: message bound into the challenge, number matching, deny, expiry, usernameless, tampering")
@@ -129,7 +141,7 @@ struct OutOfBandTests {
             let paying = try await Self.approval(
                 api, app, ["user_id": "alice", "message": "Pay 120.00 EUR to Shop", "number_matching": true])
             let number = try #require(paying["matchingNumber"]?.stringValue)
-            let (transaction, assertion) = try await Self.sign(api, paying, device: phone)
+            let (transaction, assertion) = try await Self.sign(api, paying, device: phone, number: number)
             let done = try await Self.complete(api, transaction, assertion, extra: ["matching_number": .string(number)])
             #expect(done["status"]?.stringValue == "succeeded", "\(done.text)")
             let status = try await Self.status(api, try #require(paying["statusToken"]?.stringValue))
@@ -138,8 +150,8 @@ struct OutOfBandTests {
 
             // A wrong number fails the transaction for good.
             let wrong = try await Self.approval(api, app, ["user_id": "alice", "number_matching": true])
-            let (wrongTransaction, wrongAssertion) = try await Self.sign(api, wrong, device: phone)
             let guess = try #require(wrong["matchingNumber"]?.stringValue) == "10" ? "11" : "10"
+            let (wrongTransaction, wrongAssertion) = try await Self.sign(api, wrong, device: phone, number: guess)
             expectError(
                 try await Self.complete(
                     api, wrongTransaction, wrongAssertion, extra: ["matching_number": .string(guess)]),
@@ -148,7 +160,8 @@ struct OutOfBandTests {
 
             // Deny.
             let denied = try await Self.approval(api, app, ["user_id": "alice", "message": "Sign in from Lyon?"])
-            let (deniedTransaction, deniedAssertion) = try await Self.sign(api, denied, device: phone)
+            let (deniedTransaction, deniedAssertion) = try await Self.sign(
+                api, denied, device: phone, decision: "deny")
             let answer = try await Self.complete(api, deniedTransaction, deniedAssertion, extra: ["decision": "deny"])
             #expect(answer["status"]?.stringValue == "denied", "\(answer.text)")
             let deniedStatus = try await Self.status(api, try #require(denied["statusToken"]?.stringValue))

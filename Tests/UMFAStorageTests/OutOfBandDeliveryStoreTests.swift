@@ -47,7 +47,7 @@ struct OutOfBandDeliveryStoreTests {
             #expect(try await store.outOfBandTransaction(id: "t5")?.status == .expired)
             #expect(
                 try await store.finishOutOfBandTransaction(
-                    id: "t5", status: .succeeded, userID: "alice", credentialID: nil, sealedToken: nil,
+                    id: "t5", status: .succeeded, userID: "alice", credentialID: nil, sealedToken: nil, evidence: nil,
                     at: Records.time(52)) == false, "an expired transaction no longer ends otherwise")
         }
     }

@@ -54,7 +54,9 @@ public struct UMFAAppLink: Sendable, Equatable {
 ///
 /// An approval's challenge must be the hash of the transaction, the message and the nonce the
 /// server sent (`ApprovalChallenge`): options for anything else are refused before the user
-/// is asked, so a signature always covers the message the app shows.
+/// is asked, so a signature always covers the message the app shows. The passkey then signs the
+/// decision's challenge (``ApprovalChallenge/decision(_:decision:matchingNumber:)``), so a decision
+/// or number changed on its way to the server fails the transaction instead of approving it.
 public final class OutOfBandRelyingParty: RelyingParty {
     /// What the user decided about an approval.
     public enum Decision: String, Sendable {
@@ -71,6 +73,8 @@ public final class OutOfBandRelyingParty: RelyingParty {
 
     var decision: Decision { answer.withLock { $0.decision } }
     var matchingNumber: String? { answer.withLock { $0.matchingNumber } }
+    /// The number `dispatch/complete` sends (and the passkey signs): only with an approval.
+    var sentNumber: String? { decision == .approve ? matchingNumber : nil }
 
     /// Creates the relying party of `link`; `config` gives timeouts and headers (its host and
     /// application are the link's).
@@ -130,7 +134,7 @@ public final class OutOfBandRelyingParty: RelyingParty {
     /// Redeems the link and returns an approval's request options, checked against its message.
     public func beginAuthentication(userId: String?) async throws(ZSMError) -> CeremonyOptions<RequestOptionsJSON> {
         let answer = try await redeemed(operation: "authentication", userId: userId)
-        let options: RequestOptionsJSON = try Self.decode(answer.publicKey)
+        var options: RequestOptionsJSON = try Self.decode(answer.publicKey)
         guard let nonce = answer.approvalNonce.flatMap(Base64URL.decode),
             options.challenge.bytes
                 == ApprovalChallenge.bytes(
@@ -141,7 +145,8 @@ public final class OutOfBandRelyingParty: RelyingParty {
         }
         if let confirmation {
             let asked = TransactionConfirmation(
-                transactionId: answer.transactionID, message: answer.message ?? "", userId: answer.userID,
+                transactionId: answer.transactionID, message: answer.message ?? "",
+                authorizationDetails: answer.authorizationDetails, userId: answer.userID,
                 needsMatchingNumber: answer.matching == true)
             switch await confirmation(asked) {
             case .approve(let number): self.answer.withLock { $0 = (.approve, number) }
@@ -152,6 +157,10 @@ public final class OutOfBandRelyingParty: RelyingParty {
         if answer.matching == true, decision == .approve, matchingNumber == nil {
             throw ZSMError(.invalidConfiguration, "this approval needs the number the other screen shows")
         }
+        // The passkey signs the decision and the number as they will be sent.
+        options.challenge = Base64URLBytes(
+            ApprovalChallenge.decision(
+                options.challenge.bytes, decision: decision.rawValue, matchingNumber: sentNumber))
         return CeremonyOptions(options: options, traceId: answer.traceID)
     }
 
@@ -203,7 +212,7 @@ public final class OutOfBandRelyingParty: RelyingParty {
             DispatchCompleteRequest(
                 transactionID: answer.transactionID, credential: json,
                 decision: answer.operation == "authentication" ? decision.rawValue : nil,
-                matchingNumber: matchingNumber, device: device)
+                matchingNumber: answer.operation == "authentication" ? sentNumber : nil, device: device)
         }
         guard done.status == "succeeded" || (decision == .deny && done.status == "denied") else {
             throw ZSMError(.verificationFailed, "the transaction ended as \(done.status)", traceId: done.traceID)

@@ -1,11 +1,17 @@
-/// What an app shows before the user signs an approval (docs/contract.md §7): the message the
-/// backend sent, already checked against the challenge, so what the user confirms is what
-/// the signature covers.
+import UMFAEncoding
+
+/// What an app shows before the user signs an approval (docs/contract.md §7, docs/ciba.md): the
+/// message the backend sent, already checked against the challenge, so what the user confirms is
+/// what the signature covers; the passkey then signs the user's decision and number too.
 public struct TransactionConfirmation: Sendable, Hashable {
     /// The transaction.
     public let transactionId: String
-    /// The message to show ("" when the backend sent none).
+    /// The message to show ("" when the backend sent none). With authorization details (a CIBA
+    /// binding message and a payment, say), it ends with their canonical text.
     public let message: String
+    /// The authorization details (RFC 9396) as the request gave them, for an app that shows
+    /// them in its own way; the signed text is ``message``.
+    public var authorizationDetails: JSONValue? = nil
     /// The user the approval names; `nil` for a usernameless one (by QR code).
     public let userId: String?
     /// Whether the user must type the number the other screen shows.

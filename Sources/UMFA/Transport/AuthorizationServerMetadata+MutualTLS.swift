@@ -13,6 +13,7 @@ extension AuthorizationServerMetadata {
         metadata.revocationEndpoint = aliases.revocationEndpoint
         metadata.userinfoEndpoint = aliases.userinfoEndpoint
         if let device = aliases.deviceAuthorizationEndpoint { metadata.deviceAuthorizationEndpoint = device }
+        if let ciba = aliases.backchannelAuthenticationEndpoint { metadata.backchannelAuthenticationEndpoint = ciba }
         return metadata
     }
 }

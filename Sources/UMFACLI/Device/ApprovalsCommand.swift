@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import UMFA
 import UMFAContract
+import UMFAEncoding
 
 /// `umfa approvals list / watch / approve / deny`: the device's side of an approval (docs/contract.md
 /// §7). `list` and `watch` find the pending ones with a device proof (the device key registered
@@ -123,12 +124,19 @@ struct DecisionOptions: ParsableArguments {
             guard let user = redeemed.userID ?? given, given == nil || given == user else {
                 throw ZSMError(.invalidConfiguration, "give --user: the request names no user, or another one")
             }
-            FileHandle.standardError.write(Data("Request: \(redeemed.message ?? "(no message)")\n".utf8))
+            // The message (with the canonical text of any authorization details) as lines a
+            // terminal cannot be steered by.
+            let shown = (redeemed.message ?? "(no message)").split(separator: "\n", omittingEmptySubsequences: false)
+                .map { LogText.escape(String($0)) }.joined(separator: "\n")
+            FileHandle.standardError.write(Data("Request: \(shown)\n".utf8))
             let result = try await client.answerApproval(userId: user)
             return [
                 "status": decision == .approve ? "succeeded" : "denied", "user_id": result.userId,
                 "credential_id": result.credentialId, "transaction_id": redeemed.transactionID,
                 "message": redeemed.message ?? "",
+                "authorization_details": redeemed.authorizationDetails.flatMap {
+                    try? JSONSerialization.jsonObject(with: JSONEncoder().encode($0))
+                } ?? NSNull(),
             ]
         }
     }

@@ -78,6 +78,9 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
     /// Whether a person who lost every passkey may get a link to register a new one by mail, at
     /// the account's verified address (default true; needs the server to send mail).
     public var emailRecovery: Bool?
+    /// The RFC 9396 `authorization_details` types the application's clients may ask for (default
+    /// none: the parameter is refused).
+    public var authorizationDetailsTypes: [String]?
 
     /// Creates settings; `nil` members are absent.
     public init(
@@ -89,7 +92,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         dpopNonce: String? = nil, webhookURL: String? = nil, allowedScopes: [String]? = nil,
         resourceIndicators: [String]? = nil, hints: [String]? = nil, attestationFormats: [String]? = nil,
         credentialProtectionPolicy: String? = nil, enforceCredentialProtectionPolicy: Bool? = nil,
-        introspectionClients: [String]? = nil, emailRecovery: Bool? = nil
+        introspectionClients: [String]? = nil, emailRecovery: Bool? = nil, authorizationDetailsTypes: [String]? = nil
     ) {
         self.name = name
         self.rpID = rpID
@@ -117,6 +120,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         self.enforceCredentialProtectionPolicy = enforceCredentialProtectionPolicy
         self.introspectionClients = introspectionClients
         self.emailRecovery = emailRecovery
+        self.authorizationDetailsTypes = authorizationDetailsTypes
     }
 
     /// The settings' wire names: the only place they are written.
@@ -143,6 +147,7 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         case enforceCredentialProtectionPolicy = "enforce_credential_protection_policy"
         case introspectionClients = "introspection_clients"
         case emailRecovery = "email_recovery"
+        case authorizationDetailsTypes = "authorization_details_types"
 
         /// Whether every answer about an application has the setting: all but those that are
         /// absent when they have no value.
@@ -191,7 +196,8 @@ public struct ApplicationSettings: Codable, Sendable, Equatable {
         allowedScopes: ["openid", "profile", "email"], resourceIndicators: ["https://api.shop.example"],
         hints: ["client-device", "hybrid"], attestationFormats: ["packed", "none"],
         credentialProtectionPolicy: "userVerificationOptionalWithCredentialIDList",
-        enforceCredentialProtectionPolicy: false, introspectionClients: ["umfa_ci_x"], emailRecovery: true)
+        enforceCredentialProtectionPolicy: false, introspectionClients: ["umfa_ci_x"], emailRecovery: true,
+        authorizationDetailsTypes: ["payment_initiation"])
 }
 
 /// A body that carries an application's ``ApplicationSettings`` flat beside its own members;
@@ -302,6 +308,10 @@ extension ApplicationSettings: DocumentedFields {
         case .emailRecovery:
             FieldDoc(
                 "Whether a person who lost every passkey may ask for a link, mailed to the account's verified address, to register a new one (default true; the server must send mail)"
+            )
+        case .authorizationDetailsTypes:
+            FieldDoc(
+                "The RFC 9396 authorization_details types the application's clients may ask for, at the authorization, PAR and CIBA endpoints and in out-of-band approvals (listed in discovery as authorization_details_types_supported); another type is invalid_authorization_details. At most 20 names of 1 to 64 printable ASCII characters; default none"
             )
         }
     }

@@ -76,6 +76,12 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
     /// `sector_identifier_uri` (OpenID Connect Registration 1.0 §2, §5): an https URL of a JSON
     /// array holding every redirect URI of the client; its host is the pairwise sector.
     public var sectorIdentifierURI: String?
+    /// `backchannel_token_delivery_mode` (OpenID CIBA Core 1.0 §4): `poll` (the default for a
+    /// client registered for the CIBA grant) or `ping`.
+    public var backchannelTokenDeliveryMode: String?
+    /// `backchannel_client_notification_endpoint` (CIBA Core §4): where a ping-mode client is
+    /// told a request ended; https, or http on a loopback address.
+    public var backchannelClientNotificationEndpoint: String?
 
     /// Creates a value; every member left out is absent.
     public init(
@@ -134,6 +140,8 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
         case requireSignedRequestObject = "require_signed_request_object"
         case subjectType = "subject_type"
         case sectorIdentifierURI = "sector_identifier_uri"
+        case backchannelTokenDeliveryMode = "backchannel_token_delivery_mode"
+        case backchannelClientNotificationEndpoint = "backchannel_client_notification_endpoint"
 
         /// The wire name, as messages that name the member print it.
         public var description: String { stringValue }
@@ -156,6 +164,7 @@ public struct ClientMetadata: ContractBody, Equatable, Hashable {
             self != .jwks && self != .softwareID && !Self.certificateSubject.contains(self)
                 && self != .backchannelLogoutURI && self != .backchannelLogoutSessionRequired
                 && self != .requireSignedRequestObject && self != .subjectType && self != .sectorIdentifierURI
+                && self != .backchannelTokenDeliveryMode && self != .backchannelClientNotificationEndpoint
         }
 
         /// The RFC 8705 §2.1.2 members that name a `tls_client_auth` client's certificate.
@@ -336,6 +345,14 @@ extension ClientMetadata: DocumentedFields {
             FieldDoc(
                 "OpenID Connect Core §8: public (default; sub is the user id) or pairwise (sub differs per sector: the host of sector_identifier_uri, else of the redirect URIs, which must then share one host)",
                 .enumeration(["public", "pairwise"]))
+        case .backchannelTokenDeliveryMode:
+            FieldDoc(
+                "OpenID CIBA Core 1.0 §4: poll (default for a client with the urn:openid:params:grant-type:ciba grant) or ping (needs backchannel_client_notification_endpoint)",
+                .enumeration(["poll", "ping"]))
+        case .backchannelClientNotificationEndpoint:
+            FieldDoc(
+                "CIBA Core §4: where a ping-mode client is told its request ended, with its client_notification_token as a bearer token; https (http only on a loopback address), no fragment; for a client that registered itself, only a public address"
+            )
         case .sectorIdentifierURI:
             FieldDoc(
                 "OpenID Connect Registration §5: an https URL of a JSON array of URIs that holds every redirect URI of the client; fetched at registration (no redirects, 5 s, 64 KiB; for a client that registered itself only from a public address); its host is the pairwise sector"

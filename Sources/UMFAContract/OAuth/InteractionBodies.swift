@@ -202,16 +202,21 @@ public struct InteractionStepResponse: ContractBody, TraceCarrying, Equatable {
     public var clientName: String?
     /// The scopes to consent to, for `consent`.
     public var scopes: [String]?
+    /// For `consent`: the canonical text of the request's `authorization_details` (RFC 9396,
+    /// docs/ciba.md), shown as it is.
+    public var authorizationDetails: String?
 
     /// Creates an answer.
     public init(
-        traceID: String, next: Next, redirectTo: String? = nil, clientName: String? = nil, scopes: [String]? = nil
+        traceID: String, next: Next, redirectTo: String? = nil, clientName: String? = nil, scopes: [String]? = nil,
+        authorizationDetails: String? = nil
     ) {
         self.traceID = traceID
         self.next = next
         self.redirectTo = redirectTo
         self.clientName = clientName
         self.scopes = scopes
+        self.authorizationDetails = authorizationDetails
     }
 
     enum CodingKeys: String, CodingKey {
@@ -219,12 +224,14 @@ public struct InteractionStepResponse: ContractBody, TraceCarrying, Equatable {
         case traceID = "trace_id"
         case redirectTo = "redirect_to"
         case clientName = "client_name"
+        case authorizationDetails = "authorization_details"
     }
 
     /// An example with every member.
     public static let example = InteractionStepResponse(
         traceID: Examples.traceID, next: .redirect, redirectTo: "https://app.example/callback?code=c",
-        clientName: "Shop", scopes: ["openid", "email"])
+        clientName: "Shop", scopes: ["openid", "email"],
+        authorizationDetails: "type: payment_initiation\ninstructedAmount.amount: 120.00")
 }
 
 // MARK: - openapi.yaml
@@ -312,6 +319,8 @@ extension InteractionStepResponse: DocumentedFields {
         case .traceID: .ref(.echoedTraceID)
         case .redirectTo: FieldDoc("The client's redirect URI with code, state and iss (or an error)")
         case .clientName: .plain
+        case .authorizationDetails:
+            FieldDoc("For consent: the canonical text of the request's authorization_details, to show as it is")
         }
     }
 }

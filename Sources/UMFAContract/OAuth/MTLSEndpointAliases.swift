@@ -16,6 +16,9 @@ public struct MTLSEndpointAliases: Codable, Sendable, Equatable {
     /// RFC 8628 device authorization on the mutual-TLS listener. Optional so that other
     /// servers' metadata decodes.
     public var deviceAuthorizationEndpoint: String?
+    /// OpenID CIBA backchannel authentication on the mutual-TLS listener (FAPI-CIBA clients
+    /// authenticate there with `tls_client_auth`). Optional so that other servers' metadata decodes.
+    public var backchannelAuthenticationEndpoint: String?
 
     /// The aliases of the issuer `issuerPath` (`/oidc/{application_id}`) under `baseURL`.
     public init(baseURL: String, issuerPath: String) {
@@ -26,6 +29,7 @@ public struct MTLSEndpointAliases: Codable, Sendable, Equatable {
         revocationEndpoint = issuer + "/revoke"
         userinfoEndpoint = issuer + "/userinfo"
         deviceAuthorizationEndpoint = issuer + "/device_authorization"
+        backchannelAuthenticationEndpoint = issuer + "/bc-authorize"
     }
 
     enum CodingKeys: String, CodingKey {
@@ -35,5 +39,6 @@ public struct MTLSEndpointAliases: Codable, Sendable, Equatable {
         case revocationEndpoint = "revocation_endpoint"
         case userinfoEndpoint = "userinfo_endpoint"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+        case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
     }
 }

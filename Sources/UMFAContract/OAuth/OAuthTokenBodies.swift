@@ -1,3 +1,5 @@
+import UMFAEncoding
+
 /// A successful token endpoint answer (RFC 6749 §5.1).
 public struct OAuthTokenResponse: ContractBody, Equatable {
     /// The access token (a JWT per RFC 9068).
@@ -12,11 +14,13 @@ public struct OAuthTokenResponse: ContractBody, Equatable {
     public var refreshToken: String?
     /// An ID token, when `openid` was granted.
     public var idToken: String?
+    /// What the person authorized (RFC 9396 §7), when the request asked for it.
+    public var authorizationDetails: JSONValue?
 
     /// Creates an answer.
     public init(
         accessToken: String, tokenType: String, expiresIn: Int, scope: String?, refreshToken: String? = nil,
-        idToken: String? = nil
+        idToken: String? = nil, authorizationDetails: JSONValue? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
@@ -24,6 +28,7 @@ public struct OAuthTokenResponse: ContractBody, Equatable {
         self.scope = scope
         self.refreshToken = refreshToken
         self.idToken = idToken
+        self.authorizationDetails = authorizationDetails
     }
 
     enum CodingKeys: String, CodingKey {
@@ -33,12 +38,13 @@ public struct OAuthTokenResponse: ContractBody, Equatable {
         case scope
         case refreshToken = "refresh_token"
         case idToken = "id_token"
+        case authorizationDetails = "authorization_details"
     }
 
     /// An example with every member.
     public static let example = OAuthTokenResponse(
         accessToken: "eyJ.x.y", tokenType: "Bearer", expiresIn: 600, scope: "api", refreshToken: "r",
-        idToken: "eyJ.i.d")
+        idToken: "eyJ.i.d", authorizationDetails: .array([.object(["type": .string("payment_initiation")])]))
 }
 
 /// The answer of the pushed authorization request endpoint (RFC 9126 §2.2).
@@ -94,6 +100,8 @@ public struct IntrospectionResponse: ContractBody, Equatable {
     public var authTime: Int?
     /// A user's token: the authentication context class the sign-in reached (RFC 9470 §4).
     public var acr: String?
+    /// A user's token: what the person authorized (RFC 9396 §9.2), when the request asked.
+    public var authorizationDetails: JSONValue?
 
     /// Creates an answer.
     public init(
@@ -119,6 +127,7 @@ public struct IntrospectionResponse: ContractBody, Equatable {
         case clientID = "client_id"
         case tokenType = "token_type"
         case authTime = "auth_time"
+        case authorizationDetails = "authorization_details"
     }
 
     /// An example with every member.
@@ -132,6 +141,7 @@ public struct IntrospectionResponse: ContractBody, Equatable {
                 x5tS256: "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"))
         example.authTime = 1_799_999_900
         example.acr = "urn:umfa:acr:passkey"
+        example.authorizationDetails = .array([.object(["type": .string("payment_initiation")])])
         return example
     }()
 }
@@ -259,6 +269,15 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
     public var acrValuesSupported: [String]?
     /// OpenID Connect Discovery 1.0 §3: the authorization endpoint takes `claims` (Core §5.5).
     public var claimsParameterSupported: Bool?
+    /// OpenID CIBA Core 1.0 §4: the backchannel authentication endpoint. Optional so that other
+    /// issuers' metadata decodes.
+    public var backchannelAuthenticationEndpoint: String?
+    /// CIBA Core §4: `poll` and `ping`.
+    public var backchannelTokenDeliveryModesSupported: [String]?
+    /// CIBA Core §4: `false`; no user codes.
+    public var backchannelUserCodeParameterSupported: Bool?
+    /// RFC 9396 §10: the application's declared `authorization_details` types.
+    public var authorizationDetailsTypesSupported: [String]?
 
     /// Creates a document.
     public init(
@@ -298,6 +317,9 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         requestParameterSupported = true
         requestObjectSigningAlgValuesSupported = ["ES256", "RS256", "EdDSA"]
         claimsParameterSupported = true
+        backchannelAuthenticationEndpoint = issuer + "/bc-authorize"
+        backchannelTokenDeliveryModesSupported = ["poll", "ping"]
+        backchannelUserCodeParameterSupported = false
     }
 
     enum CodingKeys: String, CodingKey {
@@ -335,6 +357,10 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
         case requestObjectSigningAlgValuesSupported = "request_object_signing_alg_values_supported"
         case acrValuesSupported = "acr_values_supported"
         case claimsParameterSupported = "claims_parameter_supported"
+        case backchannelAuthenticationEndpoint = "backchannel_authentication_endpoint"
+        case backchannelTokenDeliveryModesSupported = "backchannel_token_delivery_modes_supported"
+        case backchannelUserCodeParameterSupported = "backchannel_user_code_parameter_supported"
+        case authorizationDetailsTypesSupported = "authorization_details_types_supported"
     }
 
     /// An example with every member.
@@ -350,6 +376,7 @@ public struct AuthorizationServerMetadata: ContractBody, Equatable {
             idTokenSigningAlgValuesSupported: ["RS256"], claimsSupported: ["sub"], promptValuesSupported: ["none"])
         example.mtlsEndpointAliases = MTLSEndpointAliases(baseURL: "https://umfa.example:9443", issuerPath: "/oidc/x")
         example.acrValuesSupported = ["urn:umfa:acr:presence", "urn:umfa:acr:passkey", "urn:umfa:acr:attested"]
+        example.authorizationDetailsTypesSupported = ["payment_initiation"]
         return example
     }()
 }
@@ -454,6 +481,11 @@ extension AuthorizationServerMetadata: DocumentedFields {
         case .acrValuesSupported:
             FieldDoc("UMFA's authentication context classes, from the weakest (docs/oidc-provider.md)")
         case .claimsParameterSupported: FieldDoc("OpenID Connect Core §5.5: true; the claims request parameter")
+        case .backchannelAuthenticationEndpoint: FieldDoc("OpenID CIBA Core 1.0 §7 (docs/ciba.md)")
+        case .backchannelTokenDeliveryModesSupported: FieldDoc("CIBA Core §4: poll and ping")
+        case .backchannelUserCodeParameterSupported: FieldDoc("CIBA Core §4: false")
+        case .authorizationDetailsTypesSupported:
+            FieldDoc("RFC 9396 §10: the application's authorization_details_types setting")
         case .mtlsEndpointAliases:
             .written([
                 "type": "object",
@@ -467,6 +499,7 @@ extension AuthorizationServerMetadata: DocumentedFields {
                     "token_endpoint": ["type": "string"], "pushed_authorization_request_endpoint": ["type": "string"],
                     "introspection_endpoint": ["type": "string"], "revocation_endpoint": ["type": "string"],
                     "userinfo_endpoint": ["type": "string"], "device_authorization_endpoint": ["type": "string"],
+                    "backchannel_authentication_endpoint": ["type": "string"],
                 ],
             ])
         }
@@ -512,6 +545,11 @@ extension OAuthTokenResponse: DocumentedFields {
         case .scope: .plain
         case .refreshToken: .plain
         case .idToken: .plain
+        case .authorizationDetails:
+            .written([
+                "type": "array", "items": ["type": "object", "required": ["type"]],
+                "description": "RFC 9396 §7: the authorization_details the person authorized, as requested",
+            ])
         }
     }
 }
@@ -543,6 +581,11 @@ extension IntrospectionResponse: DocumentedFields {
         case .clientID: .plain
         case .authTime: FieldDoc("A user's token: when the user signed in, seconds since 1970 (RFC 9470 §4)")
         case .acr: FieldDoc("A user's token: the authentication context class reached (docs/oidc-provider.md)")
+        case .authorizationDetails:
+            .written([
+                "type": "array", "items": ["type": "object", "required": ["type"]],
+                "description": "RFC 9396 §9.2: a user's token: the authorization_details the person authorized",
+            ])
         case .tokenType: .plain
         }
     }

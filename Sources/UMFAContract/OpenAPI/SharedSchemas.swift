@@ -16,6 +16,7 @@ enum SharedSchemas: String, CaseIterable, Sendable {
     case oauthTokenForm = "OAuthTokenForm"
     case oauthTokenActionForm = "OAuthTokenActionForm"
     case deviceAuthorizationForm = "DeviceAuthorizationForm"
+    case backchannelAuthenticationForm = "BackchannelAuthenticationForm"
     case flowStep = "FlowStep"
     case flowAction = "FlowAction"
     case flowProblem = "FlowProblem"
@@ -163,6 +164,40 @@ enum SharedSchemas: String, CaseIterable, Sendable {
                         "description":
                             "A JWT signed with a key of the client's jwks (private_key_jwt) or an HMAC with its secret (client_secret_jwt, HS256/384/512): iss = sub = client_id, aud the token endpoint or the issuer, exp at most 3600 s ahead, jti used once",
                     ],
+                ],
+            ]
+        case .backchannelAuthenticationForm:
+            [
+                "type": "object",
+                "description": "OpenID CIBA Core 1.0 §7.1 authentication request and client authentication",
+                "required": ["scope"],
+                "properties": [
+                    "client_id": ["type": "string"], "client_secret": ["type": "string"],
+                    "scope": ["type": "string", "description": "Must hold openid; of the client's scopes"],
+                    "login_hint": ["type": "string", "description": "The user id, or a verified email address"],
+                    "id_token_hint": ["type": "string", "description": "An ID token this issuer gave the client"],
+                    "login_hint_token": ["type": "string", "description": "A login token of the application"],
+                    "binding_message": [
+                        "type": "string", "maxLength": 128,
+                        "description": "Shown on the device and signed with the decision",
+                    ],
+                    "client_notification_token": [
+                        "type": "string", "maxLength": 1024,
+                        "description": "Ping mode: the bearer token the notification carries (required)",
+                    ],
+                    "requested_expiry": [
+                        "type": "integer", "description": "Seconds; honoured from 60 to 600 (default 300)",
+                    ],
+                    "acr_values": ["type": "string", "description": "The levels asked for, as at authorization"],
+                    "authorization_details": [
+                        "type": "string", "description": "RFC 9396: a JSON array of the application's declared types",
+                    ],
+                    "user_code": ["type": "string", "description": "Not supported: refused"],
+                    "client_assertion_type": [
+                        "type": "string", "enum": ["urn:ietf:params:oauth:client-assertion-type:jwt-bearer"],
+                        "description": "private_key_jwt (RFC 7523)",
+                    ],
+                    "client_assertion": ["type": "string", "description": "As at the token endpoint"],
                 ],
             ]
         case .deviceAuthorizationForm:

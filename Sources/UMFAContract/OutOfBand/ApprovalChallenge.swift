@@ -1,9 +1,12 @@
 import Crypto
 
-/// The challenge of an approval (docs/contract.md §7), which server and phone both compute:
-/// `SHA-256("UMFA approval v1" ‖ 0x00 ‖ transaction_id ‖ 0x00 ‖ message ‖ 0x00 ‖ nonce)`. The phone
-/// recomputes it from the message it shows and refuses options whose challenge differs, so the
-/// signature covers what the user saw.
+/// The challenges of an approval (docs/contract.md §7), which server and phone both compute.
+///
+/// The server's options carry the transaction's challenge,
+/// `SHA-256("UMFA approval v1" ‖ 0x00 ‖ transaction_id ‖ 0x00 ‖ message ‖ 0x00 ‖ nonce)`: the phone
+/// recomputes it from the message it shows and refuses options whose challenge differs. The
+/// passkey then signs the decision's challenge (``decision(_:decision:matchingNumber:)``), so the
+/// signature covers what the user saw, what they decided and the number they typed.
 public enum ApprovalChallenge {
     /// The challenge bytes.
     public static func bytes(transactionID: String, message: String, nonce: [UInt8]) -> [UInt8] {
@@ -14,6 +17,24 @@ public enum ApprovalChallenge {
         input += Array(message.utf8)
         input.append(0)
         input += nonce
+        return Array(SHA256.hash(data: input))
+    }
+
+    /// The challenge the passkey signs for a decision on the transaction whose challenge is
+    /// `transaction`: `SHA-256("UMFA approval decision v1" ‖ 0x00 ‖ transaction ‖ 0x00 ‖ decision ‖ 0x00 ‖
+    /// matching_number)`, with the number as sent (empty when none is).
+    /// - Parameters:
+    ///   - transaction: the transaction's challenge, from ``bytes(transactionID:message:nonce:)``.
+    ///   - decision: `approve` or `deny`, as `dispatch/complete` sends it.
+    ///   - matchingNumber: the number `dispatch/complete` sends, or `nil`.
+    public static func decision(_ transaction: [UInt8], decision: String, matchingNumber: String?) -> [UInt8] {
+        var input = Array("UMFA approval decision v1".utf8)
+        input.append(0)
+        input += transaction
+        input.append(0)
+        input += Array(decision.utf8)
+        input.append(0)
+        input += Array((matchingNumber ?? "").utf8)
         return Array(SHA256.hash(data: input))
     }
 }

@@ -173,17 +173,21 @@ public struct ApprovalRequest: ContractBody, Equatable {
     public var numberMatching: Bool?
     /// How long the phone has, 60 to 3600 seconds (default 300).
     public var ttlSeconds: Int?
+    /// What is approved, as RFC 9396 `authorization_details` of the types the application declares;
+    /// shown on the phone in their canonical text and signed with the message (docs/ciba.md).
+    public var authorizationDetails: JSONValue?
 
     /// Creates a request.
     public init(
         applicationID: String, userID: String? = nil, message: String? = nil, numberMatching: Bool? = nil,
-        ttlSeconds: Int? = nil
+        ttlSeconds: Int? = nil, authorizationDetails: JSONValue? = nil
     ) {
         self.applicationID = applicationID
         self.userID = userID
         self.message = message
         self.numberMatching = numberMatching
         self.ttlSeconds = ttlSeconds
+        self.authorizationDetails = authorizationDetails
     }
 
     enum CodingKeys: String, CodingKey {
@@ -192,12 +196,20 @@ public struct ApprovalRequest: ContractBody, Equatable {
         case message
         case numberMatching = "number_matching"
         case ttlSeconds = "ttl_seconds"
+        case authorizationDetails = "authorization_details"
     }
 
     /// An example with every member.
     public static let example = ApprovalRequest(
         applicationID: Examples.applicationID, userID: "alice", message: "Pay 120.00 EUR to Shop", numberMatching: true,
-        ttlSeconds: 300)
+        ttlSeconds: 300,
+        authorizationDetails: .array([
+            .object([
+                "type": .string("payment_initiation"),
+                "instructedAmount": .object(["currency": .string("EUR"), "amount": .string("120.00")]),
+                "creditorName": .string("Shop"),
+            ])
+        ]))
 }
 
 /// The answer of `POST /api/umfa/approvals` (201).
@@ -273,11 +285,13 @@ public struct StatusResponse: ContractBody, TraceCarrying, Equatable {
     public var createdAt: String
     /// When its status last changed (RFC 3339).
     public var lastUpdatedAt: String
+    /// For an approval the passkey decided, the signed decision and its assertion, to keep.
+    public var evidence: ApprovalEvidence?
 
     /// Creates an answer.
     public init(
         traceID: String, transactionId: String, status: String, userId: String?, username: String?, token: String?,
-        createdAt: String, lastUpdatedAt: String
+        createdAt: String, lastUpdatedAt: String, evidence: ApprovalEvidence? = nil
     ) {
         self.traceID = traceID
         self.transactionId = transactionId
@@ -287,17 +301,19 @@ public struct StatusResponse: ContractBody, TraceCarrying, Equatable {
         self.token = token
         self.createdAt = createdAt
         self.lastUpdatedAt = lastUpdatedAt
+        self.evidence = evidence
     }
 
     enum CodingKeys: String, CodingKey {
         case traceID = "trace_id"
-        case transactionId, status, userId, username, token, createdAt, lastUpdatedAt
+        case transactionId, status, userId, username, token, createdAt, lastUpdatedAt, evidence
     }
 
     /// An example with every member.
     public static let example = StatusResponse(
         traceID: Examples.traceID, transactionId: "tx_1", status: "succeeded", userId: "alice",
-        username: "alice", token: "eyJ…", createdAt: Examples.time, lastUpdatedAt: Examples.time)
+        username: "alice", token: "eyJ…", createdAt: Examples.time, lastUpdatedAt: Examples.time,
+        evidence: .example)
 }
 
 /// `POST /api/umfa/dispatch/redeem`.
@@ -334,15 +350,20 @@ public struct DispatchRedeemResponse: ContractBody, TraceCarrying, Equatable {
     public var message: String?
     /// The random bytes of the approval's challenge, base64url: the phone recomputes
     /// `SHA-256("UMFA approval v1" ‖ 0 ‖ transaction id ‖ 0 ‖ message ‖ 0 ‖ nonce)` and refuses a
-    /// mismatch.
+    /// mismatch, then signs the decision's challenge (`ApprovalChallenge.decision`).
     public var approvalNonce: String?
     /// Whether the user must type the number the other channel shows.
     public var matching: Bool?
+    /// What an approval authorizes, as the request gave it (RFC 9396 `authorization_details`), for
+    /// the app to show in its own way; `message` already ends with its canonical text, which the
+    /// challenge covers (docs/ciba.md).
+    public var authorizationDetails: JSONValue?
 
     /// Creates an answer.
     public init(
         traceID: String, operation: String, applicationID: String, userID: String?, transactionID: String,
-        publicKey: JSONValue, message: String?, approvalNonce: String?, matching: Bool?
+        publicKey: JSONValue, message: String?, approvalNonce: String?, matching: Bool?,
+        authorizationDetails: JSONValue? = nil
     ) {
         self.traceID = traceID
         self.operation = operation
@@ -353,6 +374,7 @@ public struct DispatchRedeemResponse: ContractBody, TraceCarrying, Equatable {
         self.message = message
         self.approvalNonce = approvalNonce
         self.matching = matching
+        self.authorizationDetails = authorizationDetails
     }
 
     enum CodingKeys: String, CodingKey {
@@ -364,6 +386,7 @@ public struct DispatchRedeemResponse: ContractBody, TraceCarrying, Equatable {
         case publicKey, message
         case approvalNonce = "approval_nonce"
         case matching
+        case authorizationDetails = "authorization_details"
     }
 
     /// An example with every member.
@@ -538,6 +561,12 @@ extension ApprovalRequest: DocumentedFields {
         case .message: FieldDoc("Shown to the user and bound into the signed challenge", .maxLength(500))
         case .numberMatching: .plain
         case .ttlSeconds: FieldDoc("Default 300", .minimum(60), .maximum(3600))
+        case .authorizationDetails:
+            .written([
+                "type": "array", "items": ["type": "object", "required": ["type"]],
+                "description":
+                    "RFC 9396 authorization_details of the application's declared types (authorization_details_types); the phone shows their canonical text (docs/ciba.md), which the signed challenge covers",
+            ])
         }
     }
 }
@@ -574,6 +603,21 @@ extension StatusResponse: DocumentedFields {
         case .token: FieldDoc("The UMFA login token, once it succeeded")
         case .createdAt: FieldDoc(nil, .format("date-time"))
         case .lastUpdatedAt: FieldDoc(nil, .format("date-time"))
+        case .evidence:
+            .written([
+                "type": "object",
+                "description":
+                    "An approval the passkey decided: decision and matchingNumber as signed, credentialId, challenge (the decision's, docs/ciba.md), clientDataJSON, authenticatorData and signature, base64url; keep it to prove the decision",
+                "required": [
+                    "decision", "credentialId", "challenge", "clientDataJSON", "authenticatorData", "signature",
+                ],
+                "properties": [
+                    "decision": ["type": "string", "enum": ["approve", "deny"]],
+                    "matchingNumber": ["type": "string"], "credentialId": ["type": "string"],
+                    "challenge": ["type": "string"], "clientDataJSON": ["type": "string"],
+                    "authenticatorData": ["type": "string"], "signature": ["type": "string"],
+                ],
+            ])
         }
     }
 }
@@ -597,8 +641,16 @@ extension DispatchRedeemResponse: DocumentedFields {
         case .publicKey: .written(["type": "object", "description": "Creation or request options, WebAuthn JSON"])
         case .message: .plain
         case .approvalNonce:
-            FieldDoc("base64url; the challenge is SHA-256(\"UMFA approval v1\" 0 transaction_id 0 message 0 nonce)")
+            FieldDoc(
+                "base64url; the challenge is SHA-256(\"UMFA approval v1\" 0 transaction_id 0 message 0 nonce); the passkey signs SHA-256(\"UMFA approval decision v1\" 0 challenge 0 decision 0 matching_number)"
+            )
         case .matching: .plain
+        case .authorizationDetails:
+            .written([
+                "type": "array", "items": ["type": "object"],
+                "description":
+                    "What the approval authorizes (RFC 9396), for the app's own display; message already ends with its canonical text",
+            ])
         }
     }
 }

@@ -210,6 +210,10 @@ extension APIOperation {
             .post(
                 "/oidc/{application_id}/device_authorization", access: .oauthClient, errors: .oauth,
                 answer: DeviceAuthorizationResponse.self)
+        case .oauthBackchannelAuthentication:
+            .post(
+                "/oidc/{application_id}/bc-authorize", access: .oauthClient, errors: .oauth,
+                answer: BackchannelAuthenticationResponse.self)
         case .devicePage: .get("/oidc/{application_id}/device")
         case .deviceCodeLookup:
             .post("/oidc/{application_id}/device/code", body: DeviceCodeRequest.self, answer: DeviceCodeResponse.self)

@@ -593,6 +593,22 @@ extension APIOperation {
                 ],
                 success: "The device and user codes",
                 statuses: [400, 401, 404, 408, 413, 429, 503])
+        case .oauthBackchannelAuthentication:
+            OperationDoc(
+                summary: "Client-initiated backchannel authentication (OpenID CIBA Core 1.0 §7)",
+                description:
+                    "A client registered for urn:openid:params:grant-type:ciba authenticates as at the token endpoint and names the person by exactly one of login_hint (the user id or a verified email), id_token_hint (an ID token this issuer gave it) or login_hint_token (a login token of the application). The person's device is asked to approve, showing binding_message and the canonical text of authorization_details, and signs the decision with a passkey (docs/ciba.md). The answer is the same for a person who is unknown or has no passkey: the request then ends expired_token.",
+                parameters: [.shared(.traceID)],
+                requestBody: [
+                    "required": true,
+                    "content": [
+                        "application/x-www-form-urlencoded": [
+                            "schema": ["$ref": "#/components/schemas/BackchannelAuthenticationForm"]
+                        ]
+                    ],
+                ],
+                success: "The auth_req_id to poll (or be pinged) with",
+                statuses: [400, 401, 404, 408, 413, 429, 503])
         case .devicePage:
             OperationDoc(
                 summary:

@@ -83,6 +83,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case interactionVerifyEmail
     case hostedAccountScript
     case oauthDeviceAuthorization
+    case oauthBackchannelAuthentication
     case devicePage
     case deviceCodeLookup
     case deviceDecision

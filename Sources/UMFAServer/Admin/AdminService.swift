@@ -174,6 +174,15 @@ struct AdminService: Sendable {
         }
         if let resources = patch.resourceIndicators { application.resourceIndicators = resources }
         if let clients = patch.introspectionClients { application.introspectionClients = clients }
+        if let types = patch.authorizationDetailsTypes {
+            guard types.count <= 20, Set(types).count == types.count,
+                types.allSatisfy({ (1...64).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) } })
+            else {
+                throw ServiceError.invalid(
+                    "authorization_details_types must be at most 20 distinct names of 1 to 64 printable ASCII characters")
+            }
+            application.authorizationDetailsTypes = types
+        }
         try application.ceremonyPreferences.apply(patch)
         if let apps = patch.androidApps {
             application.androidApps = apps.map {
@@ -258,7 +267,8 @@ extension AdminService {
             hints: preferences.hints.map(\.rawValue), attestationFormats: preferences.attestationFormats,
             credentialProtectionPolicy: preferences.credentialProtectionPolicy?.rawValue,
             enforceCredentialProtectionPolicy: preferences.enforceCredentialProtectionPolicy,
-            introspectionClients: application.introspectionClients, emailRecovery: application.emailRecovery)
+            introspectionClients: application.introspectionClients, emailRecovery: application.emailRecovery,
+            authorizationDetailsTypes: application.authorizationDetailsTypes)
         return ApplicationResponse(
             traceID: traceID, applicationID: application.id.uuidString.lowercased(), apiKey: apiKey,
             createdAt: Timestamps.rfc3339(application.createdAt),

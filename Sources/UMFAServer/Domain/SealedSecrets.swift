@@ -21,6 +21,8 @@ struct SealedSecrets: Sendable {
         case mailMessage
         /// The user and passkey behind a pairwise client's access token (``AccessTokens``).
         case subjectReference
+        /// Where a CIBA request in ping mode is notified, with its bearer token (``CIBAPing``).
+        case cibaPing
 
         var context: String {
             switch self {
@@ -30,6 +32,7 @@ struct SealedSecrets: Sendable {
             case .dispatchToken: "umfa-oob-dispatch-token"
             case .mailMessage: "umfa-mail-message"
             case .subjectReference: "umfa-subject-reference"
+            case .cibaPing: "umfa-ciba-ping"
             }
         }
     }

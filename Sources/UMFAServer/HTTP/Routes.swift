@@ -155,6 +155,10 @@ struct Routes {
             return built.oauthRoutes.form(route) { [features] in
                 try await features.provider.engine(for: $0).deviceAuthorization.authorize($1)
             }
+        case .oauthBackchannelAuthentication:
+            return built.oauthRoutes.form(route) { [features] in
+                try await features.provider.engine(for: $0).backchannelAuthentication.authenticate($1)
+            }
         case .devicePage: return DeviceRoutes.page()
         case .deviceCodeLookup:
             return route.issuerJSON { [features] in

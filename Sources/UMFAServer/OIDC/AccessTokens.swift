@@ -34,9 +34,12 @@ struct AccessTokenClaims: Codable, Sendable {
     /// The user the token stands for: `sub`, or the user id ``subjectReference`` holds. Set when
     /// the token is checked, never read from it.
     var userID: String? = nil
+    /// What the person authorized (RFC 9396 §9.1), as the request asked.
+    var authorizationDetails: JSONValue? = nil
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, scope, iat, exp, jti, acr, amr, cnf
+        case authorizationDetails = "authorization_details"
         case clientID = "client_id"
         case authTime = "auth_time"
         case credentialID = "credential_id"
@@ -110,6 +113,7 @@ struct AccessTokens: Sendable {
             cnf: jkt == nil && x5t == nil ? nil : TokenConfirmation(jkt: jkt, x5tS256: x5t),
             credentialID: pairwise ? nil : signIn?.credentialID)
         claims.subjectReference = reference
+        claims.authorizationDetails = signIn?.authorizationDetails?.json
         let algorithm = issuer.application.tokenSigningAlgorithm
         return (try await tokens.sign(claims, type: Self.type, algorithm: algorithm), claims)
     }

@@ -83,6 +83,8 @@ enum OAuthClientSettings {
             client.settings.backchannelLogoutSessionRequired = required
         }
         if let required = request.requireSignedRequestObject { client.requireSignedRequestObject = required }
+        try applyBackchannelAuthentication(
+            request, to: &client, selfRegistered: caller == .registration || client.isSelfRegistered)
         try applySubjects(request, to: &client, selfRegistered: caller == .registration || client.isSelfRegistered)
         if let firstParty = request.firstParty { client.firstParty = firstParty }
         if let required = request.requirePushedAuthorizationRequests {
@@ -143,12 +145,21 @@ enum OAuthClientSettings {
         if client.grantTypes.contains("authorization_code"), client.redirectURIs.isEmpty {
             throw ServiceError.invalid("authorization_code needs at least one \(Member.redirectURIs) entry")
         }
-        // Refresh tokens are issued only for a person's sign-in: the code or the device grant.
+        // Refresh tokens are issued only for a person's sign-in: the code, device or CIBA grant.
         if client.grantTypes.contains("refresh_token"),
-            !client.grantTypes.contains("authorization_code"), !client.grantTypes.contains(DeviceCodeGrant.grantType)
+            !client.grantTypes.contains("authorization_code"), !client.grantTypes.contains(DeviceCodeGrant.grantType),
+            !client.grantTypes.contains(CIBAGrant.grantType)
         {
             throw ServiceError.invalid(
-                "refresh_token goes with \(Member.grantTypes) authorization_code or \(DeviceCodeGrant.grantType)")
+                "refresh_token goes with \(Member.grantTypes) authorization_code, \(DeviceCodeGrant.grantType) or "
+                    + CIBAGrant.grantType)
+        }
+        // CIBA Core §4: a ping-mode client names where it is pinged.
+        if client.grantTypes.contains(CIBAGrant.grantType), client.settings.backchannelTokenDeliveryMode == "ping",
+            client.settings.backchannelClientNotificationEndpoint == nil
+        {
+            throw ServiceError.invalid(
+                "\(Member.backchannelTokenDeliveryMode) ping needs \(Member.backchannelClientNotificationEndpoint)")
         }
         if client.grantTypes.contains("authorization_code") != client.responseTypes.contains("code") {
             throw ServiceError.invalid(
@@ -195,13 +206,42 @@ enum OAuthClientSettings {
                 field: field, reason: .redirectURI)
         }
     }
+    /// CIBA's delivery mode and notification endpoint (OpenID CIBA Core 1.0 §4): `poll` or `ping`
+    /// (`push` is not served); the endpoint as a `backchannel_logout_uri` is checked, with no query.
+    private static func applyBackchannelAuthentication(
+        _ request: OAuthClientRequest, to client: inout OAuthClientRecord, selfRegistered: Bool
+    ) throws {
+        if let mode = request.backchannelTokenDeliveryMode {
+            guard ["poll", "ping"].contains(mode) else {
+                throw ServiceError.invalid(
+                    "\(Member.backchannelTokenDeliveryMode) must be poll or ping",
+                    field: Member.backchannelTokenDeliveryMode.stringValue)
+            }
+            client.settings.backchannelTokenDeliveryMode = mode
+        }
+        if let endpoint = request.backchannelClientNotificationEndpoint {
+            client.settings.backchannelClientNotificationEndpoint =
+                endpoint.isEmpty
+                ? nil
+                : try outboundURI(
+                    endpoint, field: Member.backchannelClientNotificationEndpoint.stringValue,
+                    selfRegistered: selfRegistered)
+        }
+    }
+
     /// A `backchannel_logout_uri` (Back-Channel Logout 1.0 §2.2): absolute, https (http only on a
     /// loopback address, as for redirect URIs), a query allowed (mod_auth_openidc registers
     /// `…/redirect_uri?logout=backchannel`), no fragment.
     /// A client that registered itself (RFC 7591) may not name the server's own network: its
     /// URI is anyone's choice (``OutboundAddress``; the dispatcher checks the resolved address too).
     static func backchannelLogoutURI(_ text: String, selfRegistered: Bool = false) throws -> String {
-        let field = Member.backchannelLogoutURI.stringValue
+        try outboundURI(text, field: Member.backchannelLogoutURI.stringValue, selfRegistered: selfRegistered)
+    }
+
+    /// A URI the server sends to on a client's behalf (logout tokens, CIBA pings): absolute,
+    /// https or http on a loopback address, no fragment; for a self-registered client, no
+    /// internal address literal.
+    static func outboundURI(_ text: String, field: String, selfRegistered: Bool) throws -> String {
         guard text.utf8.count <= 2000, let url = URLComponents(string: text), url.fragment == nil,
             let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty,
             scheme == "https" || (scheme == "http" && loopbackHosts.contains(host))

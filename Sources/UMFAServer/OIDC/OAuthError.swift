@@ -44,6 +44,10 @@ struct OAuthError: Error, Sendable, Equatable {
         /// OpenID Connect Unmet Authentication Requirements 1.0: the sign-in did not reach the
         /// authentication context the request requires (an essential `acr`).
         case unmetAuthenticationRequirements = "unmet_authentication_requirements"
+        /// RFC 9396 §5: `authorization_details` is malformed or names a type not declared.
+        case invalidAuthorizationDetails = "invalid_authorization_details"
+        /// OpenID CIBA Core 1.0 §13: the binding message is too long or not text to show.
+        case invalidBindingMessage = "invalid_binding_message"
     }
 
     let code: Code

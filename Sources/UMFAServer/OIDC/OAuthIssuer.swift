@@ -64,6 +64,7 @@ struct OAuthIssuer: Sendable {
             idTokenSigningAlgValuesSupported: [application.tokenSigningAlgorithm.rawValue],
             claimsSupported: Self.claims, promptValuesSupported: AuthorizationRequest.promptValues)
         metadata.acrValuesSupported = AuthenticationLevel.allCases.map(\.rawValue)
+        metadata.authorizationDetailsTypesSupported = application.authorizationDetailsTypes
         return metadata
     }
 }

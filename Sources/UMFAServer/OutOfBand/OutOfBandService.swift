@@ -109,8 +109,16 @@ struct OutOfBandService: Sendable {
             }
             try FieldRules.refuseNUL(message, field: "message")
         }
+        var details: AuthorizationDetails?
+        if let given = request.authorizationDetails {
+            do {
+                details = try AuthorizationDetails.check(given, types: application.authorizationDetailsTypes)
+            } catch {
+                throw ServiceError.invalid(error.reason, field: "authorization_details")
+            }
+        }
         return try await startApproval(
-            application: application, userID: request.userID, message: request.message ?? "",
+            application: application, userID: request.userID, message: request.message ?? "", details: details,
             ttl: try Self.ttl(request.ttlSeconds, default: Self.approvalTTL),
             numberMatching: request.numberMatching == true,
             caller: caller)
@@ -118,14 +126,17 @@ struct OutOfBandService: Sendable {
 
     /// Starts an approval for `userID` (any user's device when `nil`) and tells the dispatchers.
     /// The caller checked the user and the message; an unknown user's approval can never succeed.
+    /// The device shows (and the passkey signs) the message followed by the canonical text of
+    /// `details`; a CIBA request in ping mode is told of the end through `sealedPing`.
     func startApproval(
-        application: ApplicationRecord, userID: String?, message: String, ttl: Int, numberMatching: Bool,
-        caller: Caller
+        application: ApplicationRecord, userID: String?, message: String, details: AuthorizationDetails? = nil,
+        ttl: Int, numberMatching: Bool, sealedPing: [UInt8]? = nil, caller: Caller
     ) async throws -> ApprovalResponse {
         let matching = numberMatching ? String(10 + Int.random(in: 0..<90)) : nil
+        let message = AuthorizationDetails.approvalText(message: message, details: details)
         let started = try await start(
             application: application, operation: .authentication, userID: userID, ttl: ttl, message: message,
-            matchingNumber: matching)
+            matchingNumber: matching, details: try details.map { try Self.jsonText($0.json) }, sealedPing: sealedPing)
         await dispatch(
             OutOfBandTransactionNotice(
                 applicationID: application.id, userID: userID, transactionID: started.record.transactionID,
@@ -153,7 +164,10 @@ struct OutOfBandService: Sendable {
             traceID: caller.traceID, transactionId: transaction.transactionID, status: status.rawValue,
             userId: transaction.userID, username: transaction.username ?? transaction.userID, token: token,
             createdAt: Timestamps.rfc3339(transaction.createdAt),
-            lastUpdatedAt: Timestamps.rfc3339(transaction.updatedAt))
+            lastUpdatedAt: Timestamps.rfc3339(transaction.updatedAt),
+            evidence: transaction.evidence.flatMap {
+                try? JSONDecoder().decode(ApprovalEvidence.self, from: Data($0.utf8))
+            })
     }
 
     // MARK: The phone
@@ -207,7 +221,10 @@ struct OutOfBandService: Sendable {
             transactionID: transaction.transactionID, publicKey: publicKey,
             message: transaction.operation == .authentication ? transaction.message : nil,
             approvalNonce: transaction.approvalNonce.map(Base64URL.encode),
-            matching: transaction.operation == .authentication ? transaction.matchingNumber != nil : nil)
+            matching: transaction.operation == .authentication ? transaction.matchingNumber != nil : nil,
+            authorizationDetails: transaction.authorizationDetails.flatMap {
+                try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
+            })
     }
 
     /// `POST /api/umfa/dispatch/complete`: the ceremony's answer for a redeemed transaction.
@@ -241,7 +258,8 @@ struct OutOfBandService: Sendable {
 
     private func start(
         application: ApplicationRecord, operation: OutOfBandOperation, userID: String?, username: String? = nil,
-        ttl: Int, message: String? = nil, matchingNumber: String? = nil
+        ttl: Int, message: String? = nil, matchingNumber: String? = nil, details: String? = nil,
+        sealedPing: [UInt8]? = nil
     ) async throws -> Started {
         let statusToken = Secrets.make(prefix: "umfa_st_")
         let dispatchToken = Secrets.make(prefix: "umfa_dt_")
@@ -254,7 +272,8 @@ struct OutOfBandService: Sendable {
             sealedDispatchToken: operation == .authentication && userID != nil
                 ? try self.sealed.seal(dispatchToken, for: .dispatchToken) : nil,
             message: message, approvalNonce: operation == .authentication ? Secrets.randomBytes(32) : nil,
-            matchingNumber: matchingNumber, createdAt: now, updatedAt: now,
+            matchingNumber: matchingNumber, authorizationDetails: details, sealedPing: sealedPing, createdAt: now,
+            updatedAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(ttl)))
         try await store.insertOutOfBandTransaction(record)
         await webhooks.record(record, status: .pending, userID: userID)
@@ -313,30 +332,74 @@ struct OutOfBandService: Sendable {
         challenge: [UInt8], caller: Caller
     ) async throws -> DispatchCompleteResponse {
         let decision = request.decision ?? "approve"
-        guard decision == "approve" || decision == "deny" else {
+        guard SignedDecision.decisions.contains(decision) else {
             throw ServiceError.invalid("decision must be approve or deny")
         }
         let credential = try Self.decode(request.credential, as: AuthenticationResponseJSON.self)
-        try Self.requireChallenge(challenge, in: credential.response.clientDataJSON)
-        // Denying needs the passkey too: only the user's device may end the transaction.
-        let outcome = try await AssertionCheck(
-            ceremonies: ceremonies, application: application, caller: caller,
-            failureMessage: AuthenticationService.failureMessage, purpose: "approval", ceremony: .outOfBandApproval
-        ).verify(credential, expectedUserID: transaction.userID)
+        guard let clientData = try? CollectedClientData(bytes: credential.response.clientDataJSON.bytes),
+            let signed = Base64URL.decode(clientData.challenge)
+        else { throw ServiceError.invalid("credential.response.clientDataJSON is not valid client data") }
+        // Step 1: the passkey signs the decision, not only the transaction (docs/ciba.md). An app
+        // from before signed decisions is told to update, and its answer counts for nothing.
+        if signed == challenge {
+            await finish(
+                transaction, .failed, userID: transaction.userID, credentialID: nil, token: nil, caller: caller,
+                reason: "unsigned_decision")
+            throw ServiceError.invalid(
+                "The passkey signed the transaction but not the decision: update the app to one that signs "
+                    + "decisions (UMFA SDK 0.4 or later); the transaction has failed")
+        }
+        // Step 2: which decision on this transaction was signed; anything else answers another
+        // challenge and changes nothing.
+        let sent = SignedDecision(decision: decision, matchingNumber: request.matchingNumber)
+        let expected = ApprovalChallenge.decision(challenge, decision: decision, matchingNumber: request.matchingNumber)
+        guard
+            let signedDecision = signed == expected
+                ? sent : SignedDecision.recognize(signed, transaction: challenge, sentNumber: request.matchingNumber)
+        else { throw ServiceError.unauthenticated("The response does not answer this transaction's challenge") }
+        // Step 3: the assertion, over the decision it signed; denying needs the passkey too.
+        let outcome: AssertionCheck.Outcome
+        do {
+            var check = AssertionCheck(
+                ceremonies: ceremonies, application: application, caller: caller,
+                failureMessage: AuthenticationService.failureMessage, purpose: "approval", ceremony: .outOfBandApproval)
+            check.derivedChallenge = (challenge, signed)
+            outcome = try await check.verify(credential, expectedUserID: transaction.userID)
+        } catch let error as ServiceError where error.code == .unauthenticated {
+            // The transaction's challenge is spent: nothing can answer it now.
+            await finish(
+                transaction, .failed, userID: transaction.userID, credentialID: nil, token: nil, caller: caller,
+                reason: "assertion_refused")
+            throw error
+        }
         let userID = outcome.credential.userID
         let credentialID = outcome.credential.credentialID
+        let evidence = signedDecision.evidence(credential, signed: signed)
+        // Step 4: what was sent must be what was signed: a decision or number changed on the way
+        // ends the transaction, whatever was signed.
+        guard signed == expected else {
+            await finish(
+                transaction, .failed, userID: userID, credentialID: credentialID, token: nil, caller: caller,
+                evidence: evidence, reason: "decision_mismatch")
+            throw ServiceError.forbidden(
+                "The decision or number sent is not the one the passkey signed; the transaction has failed")
+        }
         if decision == "deny" {
             let status = await finish(
-                transaction, .denied, userID: userID, credentialID: credentialID, token: nil, caller: caller)
+                transaction, .denied, userID: userID, credentialID: credentialID, token: nil, caller: caller,
+                evidence: evidence)
             return DispatchCompleteResponse(
                 traceID: caller.traceID, status: status.rawValue, userID: userID,
                 credentialID: Base64URL.encode(credentialID))
         }
-        if let expected = transaction.matchingNumber {
+        if let expectedNumber = transaction.matchingNumber {
             // A wrong number ends the transaction: the number cannot be guessed by trying.
-            guard let given = request.matchingNumber, constantTimeEqual(Array(given.utf8), Array(expected.utf8)) else {
+            guard let given = request.matchingNumber,
+                constantTimeEqual(Array(given.utf8), Array(expectedNumber.utf8))
+            else {
                 await finish(
-                    transaction, .failed, userID: userID, credentialID: credentialID, token: nil, caller: caller)
+                    transaction, .failed, userID: userID, credentialID: credentialID, token: nil, caller: caller,
+                    evidence: evidence, reason: "wrong_number")
                 throw ServiceError.forbidden("The number does not match the one shown; the transaction has failed")
             }
         }
@@ -344,7 +407,8 @@ struct OutOfBandService: Sendable {
             application: application, credential: outcome.credential,
             authenticatorData: outcome.verified.authenticatorData, userpwTime: nil)
         let status = await finish(
-            transaction, .succeeded, userID: userID, credentialID: credentialID, token: token, caller: caller)
+            transaction, .succeeded, userID: userID, credentialID: credentialID, token: token, caller: caller,
+            evidence: evidence)
         return DispatchCompleteResponse(
             traceID: caller.traceID, status: status.rawValue, userID: userID,
             credentialID: Base64URL.encode(credentialID))
@@ -366,17 +430,20 @@ struct OutOfBandService: Sendable {
     }
 
     /// Ends a pending transaction (once) and records it in the audit log; the status it has now.
+    /// - Parameters:
+    ///   - evidence: the signed decision that ended an approval, kept with it.
+    ///   - reason: why an approval failed, for the audit log.
     @discardableResult
     private func finish(
         _ transaction: OutOfBandTransactionRecord, _ status: OutOfBandStatus, userID: String?, credentialID: [UInt8]?,
-        token: String?, caller: Caller
+        token: String?, caller: Caller, evidence: ApprovalEvidence? = nil, reason: String? = nil
     ) async -> OutOfBandStatus {
         do {
             let sealed = try token.map { try self.sealed.seal($0, for: .transactionToken) }
             guard
                 try await store.finishOutOfBandTransaction(
                     id: transaction.transactionID, status: status, userID: userID, credentialID: credentialID,
-                    sealedToken: sealed, at: now())
+                    sealedToken: sealed, evidence: try evidence.map(Self.jsonText), at: now())
             else {
                 return try await store.outOfBandTransaction(id: transaction.transactionID)?.status ?? status
             }
@@ -395,10 +462,15 @@ struct OutOfBandService: Sendable {
             default: nil
             }
         if let action {
+            var details: [String: JSONValue] = ["transaction_id": .string(transaction.transactionID)]
+            if let evidence {
+                details["signed_decision"] = .string(evidence.decision)
+                details["signed_challenge"] = .string(evidence.challenge)
+            }
+            if let reason { details["reason"] = .string(reason) }
             await audit.record(
                 action, application: transaction.applicationID, actor: userID.map(AuditActor.user) ?? .anonymous,
-                userID: userID, credentialID: credentialID, caller: caller,
-                details: ["transaction_id": .string(transaction.transactionID)])
+                userID: userID, credentialID: credentialID, caller: caller, details: details)
         }
         return status
     }
@@ -408,6 +480,13 @@ struct OutOfBandService: Sendable {
         guard let clientData = try? CollectedClientData(bytes: clientDataJSON.bytes),
             Base64URL.decode(clientData.challenge) == challenge
         else { throw ServiceError.unauthenticated("The response does not answer this transaction's challenge") }
+    }
+
+    /// `value` as compact JSON text with sorted keys, as stored.
+    static func jsonText(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     static func json(_ value: some Encodable) throws -> JSONValue {

@@ -73,6 +73,9 @@ struct WebhookDispatcher: Service {
 
     private func deliver(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
         do {
+            if let sealedTarget = delivery.sealedTarget {
+                return try await deliverPing(delivery, CIBAPing.open(sealedTarget, with: sealed), session: session)
+            }
             guard let application = try await store.application(id: delivery.applicationID),
                 let target = application.webhookURL, let url = URL(string: target),
                 let sealed = application.sealedWebhookSecret
@@ -91,20 +94,7 @@ struct WebhookDispatcher: Service {
             request.setValue(
                 Webhooks.signature(body: delivery.body, secret: secret, at: now()),
                 forHTTPHeaderField: "UMFA-Signature")
-            let failure: String
-            do {
-                let (_, response) = try await session.data(for: request)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                if (200..<300).contains(status) {
-                    try await store.deleteWebhook(id: delivery.id)
-                    metrics.webhook("delivered")
-                    return
-                }
-                failure = "the receiver answered HTTP \(status)"
-            } catch {
-                failure = "the receiver could not be reached: \((error as NSError).localizedDescription)"
-            }
-            try await retry(delivery, failure: failure)
+            try await send(request, delivery, session: session)
         } catch {
             // The store or the sealed secret failed: an attempt like any other, so retries end.
             logger.error(
@@ -112,6 +102,49 @@ struct WebhookDispatcher: Service {
                 metadata: ["webhook_id": .string(delivery.id), "error.message": .string("\(error)")])
             try? await retry(delivery, failure: "the server could not send it")
         }
+    }
+
+    /// POSTs `request` for `delivery`: removed on a 2xx answer, else tried again later.
+    private func send(_ request: URLRequest, _ delivery: WebhookDeliveryRecord, session: URLSession) async throws {
+        let failure: String
+        do {
+            let (_, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            if (200..<300).contains(status) {
+                try await store.deleteWebhook(id: delivery.id)
+                metrics.webhook("delivered")
+                return
+            }
+            failure = "the receiver answered HTTP \(status)"
+        } catch {
+            failure = "the receiver could not be reached: \((error as NSError).localizedDescription)"
+        }
+        try await retry(delivery, failure: failure)
+    }
+
+    /// A CIBA ping (OpenID CIBA Core 1.0 §10.2): `{"auth_req_id": …}` to the client's
+    /// notification endpoint with its `client_notification_token` as a bearer token; a
+    /// self-registered client's endpoint must resolve to public addresses only.
+    private func deliverPing(_ delivery: WebhookDeliveryRecord, _ ping: CIBAPing, session: URLSession) async throws {
+        guard let url = URL(string: ping.endpoint), let host = url.host else {
+            try await store.deleteWebhook(id: delivery.id)
+            return
+        }
+        if ping.publicOnly, await !OutboundAddress.resolvesToPublicOnly(host) {
+            logger.error(
+                "a CIBA ping was not sent: the self-registered client's endpoint is not a public address",
+                metadata: ["webhook_id": .string(delivery.id), "client_id": .string(ping.clientID)])
+            try await store.deleteWebhook(id: delivery.id)
+            metrics.webhook("dropped")
+            return
+        }
+        var request = URLRequest(url: url, timeoutInterval: timeout.timeInterval)
+        request.httpMethod = "POST"
+        request.httpBody = Data(delivery.body.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("UMFA-CIBA/1", forHTTPHeaderField: "User-Agent")
+        request.setValue("Bearer " + ping.token, forHTTPHeaderField: "Authorization")
+        try await send(request, delivery, session: session)
     }
 
     private func retry(_ delivery: WebhookDeliveryRecord, failure: String) async throws {

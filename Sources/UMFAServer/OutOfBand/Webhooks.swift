@@ -26,6 +26,7 @@ struct Webhooks: Sendable {
     /// Puts `transaction`'s change to `status` into the outbox; an outbox that refuses it is an
     /// error in the server log (the change itself stands).
     func record(_ transaction: OutOfBandTransactionRecord, status: OutOfBandStatus, userID: String?) async {
+        if status != .pending, let sealedPing = transaction.sealedPing { await ping(sealedPing, transaction) }
         do {
             guard let application = try await store.application(id: transaction.applicationID),
                 application.webhookURL != nil
@@ -41,6 +42,25 @@ struct Webhooks: Sendable {
         } catch {
             logger.error(
                 "a webhook event could not be queued",
+                metadata: [
+                    "transaction_id": .string(transaction.transactionID), "error.message": .string("\(error)"),
+                ])
+        }
+    }
+
+    /// Puts the CIBA ping of an approval that ended into the outbox (OpenID CIBA Core 1.0 §10.2),
+    /// sealed as the approval kept it.
+    private func ping(_ sealedPing: [UInt8], _ transaction: OutOfBandTransactionRecord) async {
+        do {
+            let ping = try CIBAPing.open(sealedPing, with: sealed)
+            let now = self.now()
+            try await store.enqueueWebhook(
+                WebhookDeliveryRecord(
+                    id: TimeOrderedID.next(at: now), applicationID: transaction.applicationID, body: ping.body,
+                    nextAttemptAt: now, createdAt: now, sealedTarget: sealedPing))
+        } catch {
+            logger.error(
+                "a CIBA ping could not be queued",
                 metadata: [
                     "transaction_id": .string(transaction.transactionID), "error.message": .string("\(error)"),
                 ])

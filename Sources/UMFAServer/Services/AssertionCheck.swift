@@ -23,6 +23,10 @@ struct AssertionCheck {
     var purpose = "sign_in"
     /// The kind of challenge the response must answer.
     var ceremony: CeremonyKind = .authentication
+    /// For an out-of-band decision: the transaction's stored challenge, consumed, and the
+    /// challenge derived from it that the response must have signed; `nil` when the response
+    /// signs a stored challenge itself.
+    var derivedChallenge: (stored: [UInt8], signed: [UInt8])?
 
     struct Outcome {
         let credential: StoredCredential
@@ -69,7 +73,13 @@ struct AssertionCheck {
     private func check(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
         let engine = CeremonyEngine(application: application, ceremonies: ceremonies)
         // The challenge is found through the client data, then consumed exactly once.
-        let challenge = try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: ceremony)
+        let challenge =
+            if let derivedChallenge {
+                try await engine.consumeChallenge(
+                    stored: derivedChallenge.stored, signed: derivedChallenge.signed, ceremony: ceremony)
+            } else {
+                try await engine.consumeChallenge(response.response.clientDataJSON, ceremony: ceremony)
+            }
         // User ids are compared as bytes: a Unicode-equal spelling is another user (docs/contract.md §4).
         if let bound = challenge.record.userID, let expectedUserID, !bound.isSameBytes(as: expectedUserID) {
             throw ServiceError.unauthenticated("The challenge was issued for another user")

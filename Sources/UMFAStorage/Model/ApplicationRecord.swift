@@ -58,6 +58,8 @@ package struct ApplicationRecord: Sendable, Hashable {
     package var introspectionClients: [String] = []
     /// Whether a person who lost every passkey may get a link to a new one by mail.
     package var emailRecovery = true
+    /// The RFC 9396 `authorization_details` types its clients may ask for; none by default.
+    package var authorizationDetailsTypes: [String] = []
 
     /// The scopes ``allowedScopes`` holds by default: OpenID Connect Core §5.4 and §11.
     package static let standardScopes = ["openid", "profile", "email", "phone", "offline_access"]
@@ -220,6 +222,10 @@ extension ApplicationRecord {
             StoredColumn(
                 "email_recovery", .boolean, default: .integer(1), added: 17, write: { .bool($0.emailRecovery) },
                 read: { $0.emailRecovery = ($1.optionalInteger() ?? 1) != 0 }),
+            StoredColumn(
+                "authorization_details_types", .text, default: .text("[]"), added: 19,
+                write: { .text(StoredValue.json($0.authorizationDetailsTypes)) },
+                read: { $0.authorizationDetailsTypes = try StoredValue.list($1.optionalText() ?? "[]") }),
         ])
 
     /// Reads a row of ``table``.

@@ -345,5 +345,15 @@ enum Schema {
             // passkeys registered before, which never reach the attested level.
             "ALTER TABLE credentials ADD COLUMN attestation_trusted INTEGER"
         ],
+        [
+            // 19: signed decisions and CIBA (docs/ciba.md): an approval's authorization details
+            // (RFC 9396, as JSON), the assertion that decided it (its evidence), and, for a CIBA
+            // request in ping mode, where its notification goes (sealed); an outbox row with a
+            // sealed target goes there instead of to the application's webhook.
+            "ALTER TABLE oob_transactions ADD COLUMN authorization_details TEXT",
+            "ALTER TABLE oob_transactions ADD COLUMN evidence TEXT",
+            "ALTER TABLE oob_transactions ADD COLUMN sealed_ping TEXT",
+            "ALTER TABLE webhook_outbox ADD COLUMN sealed_target TEXT",
+        ],
     ]
 }

@@ -33,6 +33,9 @@ package enum OAuthGrantKind: String, Sendable, CaseIterable {
     /// The user code of a device authorization (RFC 8628 §6.1): the handle is the code as typed,
     /// normalised; the payload names its device code. Consumed by the decision.
     case userCode = "user_code"
+    /// A CIBA request (OpenID CIBA Core 1.0 §7): the handle is its `auth_req_id`; the payload
+    /// names the approval the person answers on their device.
+    case cibaRequest = "ciba_request"
     /// The person's decision on a device authorization: the handle is the device code's, and the
     /// poll that consumes it gets the tokens (or `access_denied`) exactly once.
     case deviceDecision = "device_decision"

@@ -49,6 +49,12 @@ package struct OutOfBandTransactionRecord: Sendable, Equatable {
     package var credentialID: [UInt8]?
     /// The login token it ended with, sealed.
     package var sealedToken: [UInt8]?
+    /// What an approval authorizes (RFC 9396 `authorization_details`, JSON).
+    package var authorizationDetails: String?
+    /// The assertion that decided an approval, with the decision and number it signed (JSON).
+    package var evidence: String?
+    /// Where a CIBA request in ping mode is told of the end (sealed with the master key).
+    package var sealedPing: [UInt8]?
     /// When it was created (RFC 3339).
     package var createdAt: Date
     /// When it last changed (RFC 3339).
@@ -62,7 +68,8 @@ package struct OutOfBandTransactionRecord: Sendable, Equatable {
         username: String? = nil, status: OutOfBandStatus = .pending, statusTokenHash: [UInt8],
         dispatchTokenHash: [UInt8], sealedDispatchToken: [UInt8]? = nil, redeemedAt: Date? = nil,
         message: String? = nil, approvalNonce: [UInt8]? = nil, matchingNumber: String? = nil,
-        challenge: [UInt8]? = nil, credentialID: [UInt8]? = nil, sealedToken: [UInt8]? = nil, createdAt: Date,
+        challenge: [UInt8]? = nil, credentialID: [UInt8]? = nil, sealedToken: [UInt8]? = nil,
+        authorizationDetails: String? = nil, evidence: String? = nil, sealedPing: [UInt8]? = nil, createdAt: Date,
         updatedAt: Date, expiresAt: Date
     ) {
         self.transactionID = transactionID
@@ -81,6 +88,9 @@ package struct OutOfBandTransactionRecord: Sendable, Equatable {
         self.challenge = challenge
         self.credentialID = credentialID
         self.sealedToken = sealedToken
+        self.authorizationDetails = authorizationDetails
+        self.evidence = evidence
+        self.sealedPing = sealedPing
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.expiresAt = expiresAt
@@ -102,11 +112,11 @@ package protocol OutOfBandStore: Sendable {
     /// of a pending, unexpired, unredeemed transaction; the transaction as it is now, or `nil`.
     func redeemOutOfBandDispatch(tokenHash: [UInt8], challenge: [UInt8], at now: Date) async throws
         -> OutOfBandTransactionRecord?
-    /// Moves a pending transaction to `status` with what it ended with; `false` when it was no
-    /// longer pending.
+    /// Moves a pending transaction to `status` with what it ended with (the login token, the
+    /// evidence of its decision); `false` when it was no longer pending.
     func finishOutOfBandTransaction(
         id: String, status: OutOfBandStatus, userID: String?, credentialID: [UInt8]?, sealedToken: [UInt8]?,
-        at now: Date
+        evidence: String?, at now: Date
     ) async throws -> Bool
     /// The pending, unexpired, unredeemed approvals for one user, oldest first.
     func pendingApprovals(applicationID: UUID, userID: String, at now: Date) async throws
@@ -122,8 +132,8 @@ extension StoreQueries {
             INSERT INTO oob_transactions (transaction_id, application_id, operation, user_id, status,
                 status_token_hash, dispatch_token_hash, redeemed_at, message, approval_nonce, matching_number,
                 challenge, credential_id, sealed_token, created_at, updated_at, expires_at, username,
-                sealed_dispatch_token)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                sealed_dispatch_token, authorization_details, evidence, sealed_ping)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(t.transactionID), .uuid(t.applicationID), .text(t.operation.rawValue),
@@ -133,6 +143,8 @@ extension StoreQueries {
                 t.challenge.map { .bytes($0) } ?? .null, t.credentialID.map { .bytes($0) } ?? .null,
                 t.sealedToken.map { .bytes($0) } ?? .null, .date(t.createdAt), .date(t.updatedAt), .date(t.expiresAt),
                 t.username.map { .text($0) } ?? .null, t.sealedDispatchToken.map { .bytes($0) } ?? .null,
+                t.authorizationDetails.map { .text($0) } ?? .null, t.evidence.map { .text($0) } ?? .null,
+                t.sealedPing.map { .bytes($0) } ?? .null,
             ])
     }
 
@@ -180,17 +192,17 @@ extension StoreQueries {
 
     static func finishOutOfBandTransaction(
         id: String, status: OutOfBandStatus, userID: String?, credentialID: [UInt8]?, sealedToken: [UInt8]?,
-        at now: Date
+        evidence: String?, at now: Date
     ) -> StoreQuery {
         StoreQuery(
             """
             UPDATE oob_transactions SET status = ?, user_id = COALESCE(user_id, ?), credential_id = ?,
-                sealed_token = ?, updated_at = ?, sealed_dispatch_token = NULL
+                sealed_token = ?, evidence = ?, updated_at = ?, sealed_dispatch_token = NULL
             WHERE transaction_id = ? AND status = 'pending' RETURNING transaction_id
             """,
             [
                 .text(status.rawValue), userID.map { .text($0) } ?? .null, credentialID.map { .bytes($0) } ?? .null,
-                sealedToken.map { .bytes($0) } ?? .null, .date(now), .text(id),
+                sealedToken.map { .bytes($0) } ?? .null, evidence.map { .text($0) } ?? .null, .date(now), .text(id),
             ])
     }
 }
@@ -212,7 +224,9 @@ extension OutOfBandTransactionRecord {
             redeemedAt: row.optionalDate("redeemed_at"), message: row.optionalText("message"),
             approvalNonce: try bytes("approval_nonce"), matchingNumber: row.optionalText("matching_number"),
             challenge: try bytes("challenge"), credentialID: try bytes("credential_id"),
-            sealedToken: try bytes("sealed_token"), createdAt: try row.date("created_at"),
+            sealedToken: try bytes("sealed_token"), authorizationDetails: row.optionalText("authorization_details"),
+            evidence: row.optionalText("evidence"), sealedPing: try bytes("sealed_ping"),
+            createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"), expiresAt: try row.date("expires_at"))
     }
 }
@@ -248,11 +262,12 @@ extension SQLStore {
 
     func finishOutOfBandTransaction(
         id: String, status: OutOfBandStatus, userID: String?, credentialID: [UInt8]?, sealedToken: [UInt8]?,
-        at now: Date
+        evidence: String?, at now: Date
     ) async throws -> Bool {
         try await !executor.rows(
             StoreQueries.finishOutOfBandTransaction(
-                id: id, status: status, userID: userID, credentialID: credentialID, sealedToken: sealedToken, at: now)
+                id: id, status: status, userID: userID, credentialID: credentialID, sealedToken: sealedToken,
+                evidence: evidence, at: now)
         ).isEmpty
     }
 

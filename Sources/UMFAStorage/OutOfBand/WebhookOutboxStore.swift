@@ -19,11 +19,14 @@ package struct WebhookDeliveryRecord: Sendable, Equatable {
     package var createdAt: Date
     /// Why the last attempt failed.
     package var lastError: String?
+    /// Where it goes instead of the application's webhook (a CIBA ping: its endpoint and bearer
+    /// token), sealed with the master key; `nil` for the webhook.
+    package var sealedTarget: [UInt8]?
 
     /// Creates a record.
     package init(
         id: String, applicationID: UUID, body: String, attempts: Int = 0, nextAttemptAt: Date, createdAt: Date,
-        lastError: String? = nil
+        lastError: String? = nil, sealedTarget: [UInt8]? = nil
     ) {
         self.id = id
         self.applicationID = applicationID
@@ -32,6 +35,7 @@ package struct WebhookDeliveryRecord: Sendable, Equatable {
         self.nextAttemptAt = nextAttemptAt
         self.createdAt = createdAt
         self.lastError = lastError
+        self.sealedTarget = sealedTarget
     }
 }
 
@@ -48,7 +52,7 @@ package protocol WebhookOutboxStore: Sendable {
     /// this instance claimed it with (`claimedUntil`); after another instance's claim, nothing.
     func rescheduleWebhook(id: String, claimedUntil: Date, attempts: Int, nextAttemptAt: Date, error: String)
         async throws
-    /// Deliveries still waiting for an application, oldest first.
+    /// Deliveries still waiting for an application's webhook (not CIBA pings), oldest first.
     func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord]
 }
 
@@ -56,12 +60,14 @@ extension StoreQueries {
     static func enqueueWebhook(_ d: WebhookDeliveryRecord) -> StoreQuery {
         StoreQuery(
             """
-            INSERT INTO webhook_outbox (id, application_id, body, attempts, next_attempt_at, created_at, last_error)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO webhook_outbox (id, application_id, body, attempts, next_attempt_at, created_at, last_error,
+                sealed_target)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(d.id), .uuid(d.applicationID), .text(d.body), .integer(Int64(d.attempts)),
                 .date(d.nextAttemptAt), .date(d.createdAt), d.lastError.map { .text($0) } ?? .null,
+                d.sealedTarget.map { .bytes($0) } ?? .null,
             ])
     }
 }
@@ -71,7 +77,8 @@ extension WebhookDeliveryRecord {
         self.init(
             id: try row.text("id"), applicationID: try row.uuid("application_id"), body: try row.text("body"),
             attempts: Int(try row.integer("attempts")), nextAttemptAt: try row.date("next_attempt_at"),
-            createdAt: try row.date("created_at"), lastError: row.optionalText("last_error"))
+            createdAt: try row.date("created_at"), lastError: row.optionalText("last_error"),
+            sealedTarget: try row.optionalText("sealed_target").map { try StoredValue.bytes($0) })
     }
 }
 
@@ -102,7 +109,10 @@ extension SQLStore {
     func pendingWebhooks(applicationID: UUID) async throws -> [WebhookDeliveryRecord] {
         try await executor.rows(
             StoreQuery(
-                "SELECT * FROM webhook_outbox WHERE application_id = ? ORDER BY created_at, id",
+                """
+                SELECT * FROM webhook_outbox WHERE application_id = ? AND sealed_target IS NULL
+                ORDER BY created_at, id
+                """,
                 [.uuid(applicationID)])
         ).map(WebhookDeliveryRecord.init(row:))
     }

@@ -14,7 +14,7 @@ struct MutualTLSAliasMiddleware: RouterMiddleware {
 
     /// The endpoints under `/oidc/{application_id}/` the alias serves.
     static let endpoints: Set<Substring> = [
-        "token", "par", "introspect", "revoke", "userinfo", "device_authorization",
+        "token", "par", "introspect", "revoke", "userinfo", "device_authorization", "bc-authorize",
     ]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws

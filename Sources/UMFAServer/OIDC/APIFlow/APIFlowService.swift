@@ -171,15 +171,11 @@ struct APIFlowService: Sendable {
         case .pending:
             return steps(handle).approvalWaiting()
         case .succeeded:
-            guard let userID = transaction.userID, let credentialID = transaction.credentialID else {
-                throw ServiceError(.internalFailure, "An approval succeeded without a user or passkey")
-            }
-            let claims = try signInClaims(of: transaction)
+            let approved = try ApprovedSignIn(transaction, sealed: sealed)
             state.payload.signIn = interactions.newSignIn(
-                userID: userID, amr: claims.amr ?? [], level: AuthenticationLevel(acr: claims.acr) ?? .presence,
-                credentialID: credentialID)
+                userID: approved.userID, amr: approved.amr, level: approved.level, credentialID: approved.credentialID)
             state.payload.approvalTransaction = nil
-            try await save(handle, state, subject: userID)
+            try await save(handle, state, subject: approved.userID)
             return steps(handle).approvalDone()
         case .denied:
             return steps(handle).approvalFailed("The approval was denied on the other device")
@@ -230,23 +226,6 @@ struct APIFlowService: Sendable {
 
     /// What the login token the approval issued says of the sign-in: `amr` and `acr` (the
     /// passkey's, as for every sign-in).
-    private struct SignInClaims: Decodable {
-        var amr: [String]?
-        var acr: String?
-    }
-
-    /// The claims of the login token the approval issued.
-    private func signInClaims(of transaction: OutOfBandTransactionRecord) throws -> SignInClaims {
-        guard let sealed = transaction.sealedToken else {
-            throw ServiceError(.internalFailure, "An approval succeeded without a login token")
-        }
-        let token = try self.sealed.open(sealed, for: .transactionToken)
-        guard let parts = try? CompactJWSParts(token, canonical: false),
-            let claims = try? JSONDecoder().decode(SignInClaims.self, from: Data(parts.payload))
-        else { throw ServiceError(.internalFailure, "An approval's login token does not decode") }
-        return claims
-    }
-
     private static func optional(_ text: String?) -> String? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         return text

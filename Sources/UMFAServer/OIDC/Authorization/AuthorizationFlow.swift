@@ -40,7 +40,8 @@ struct AuthorizationFlow: Sendable {
     /// when the request says `prompt=consent`.
     func hasConsent(_ request: AuthorizationRequest, client: OAuthClientRecord, userID: String) async throws -> Bool {
         if try await isFirstParty(client, redirectURI: request.redirectURI) { return true }
-        if request.prompt.contains("consent") { return false }
+        // What a request's authorization details ask (a payment, say) is decided each time.
+        if request.prompt.contains("consent") || request.authorizationDetails != nil { return false }
         guard
             let found = try await grants.live(
                 .consent, handleHash: consentHash(client: client.clientID, userID: userID), as: [String].self)
@@ -93,6 +94,7 @@ struct AuthorizationFlow: Sendable {
         // What the code's tokens name: one of the essential values asked for (Core §5.5.1.1).
         var signIn = signIn
         if let asked = request.authentication { signIn.acr = asked.claimed(for: signIn.level).rawValue }
+        signIn.authorizationDetails = request.authorizationDetails
         let family = "f" + Base64URL.encode(Secrets.randomBytes(16))
         let code = try await grants.create(
             .authorizationCode, CodeGrant(request: request, signIn: signIn, family: family),

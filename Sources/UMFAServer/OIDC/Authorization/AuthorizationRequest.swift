@@ -24,6 +24,8 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
     var dpopJKT: String? = nil
     /// What the request asks of the sign-in's authentication context (`acr_values`, `claims`).
     var authentication: AuthenticationRequirement? = nil
+    /// What the client asks the person to authorize (RFC 9396 `authorization_details`).
+    var authorizationDetails: AuthorizationDetails? = nil
 
     /// The `prompt` values this provider knows (OpenID Connect Core §3.1.2.1 and the
     /// Initiating User Registration specification's `create`).
@@ -141,11 +143,21 @@ struct AuthorizationRequest: Codable, Sendable, Equatable {
             }
         }
         let authentication = try Self.authentication(query["acr_values"], claims: claims, refuse: refuse)
-        let request = AuthorizationRequest(
+        // Step 2b (RFC 9396 §2, §5): authorization details of the application's declared types.
+        var details: AuthorizationDetails?
+        if let text = query["authorization_details"] {
+            do {
+                details = try AuthorizationDetails.parse(text, types: issuer.application.authorizationDetailsTypes)
+            } catch {
+                throw refuse(.invalidAuthorizationDetails, error.reason)
+            }
+        }
+        var request = AuthorizationRequest(
             clientID: client.clientID, redirectURI: redirectURI, scopes: scopes, state: state, nonce: query["nonce"],
             codeChallenge: challenge, prompt: prompt, loginHint: query["login_hint"].flatMap(LoginHint.identifier),
             maxAge: maxAge,
             dpopJKT: query["dpop_jkt"], authentication: authentication)
+        request.authorizationDetails = details
         return (client, request)
     }
 

@@ -222,7 +222,8 @@ struct InteractionService: Sendable {
         else { throw Self.expiredError }
         return Step(
             response: InteractionStepResponse(
-                traceID: caller.traceID, next: .consent, clientName: client.name, scopes: authorization.scopes),
+                traceID: caller.traceID, next: .consent, clientName: client.name, scopes: authorization.scopes,
+                authorizationDetails: authorization.authorizationDetails?.canonicalText),
             setCookie: cookie)
     }
 

@@ -18,6 +18,9 @@ struct SignIn: Codable, Sendable, Equatable {
     /// The authentication context class reached (`acr`, ``AuthenticationLevel``). `nil` only in
     /// sign-ins stored before it was recorded, which count as the lowest level.
     var acr: String? = nil
+    /// What the person authorized with this sign-in (RFC 9396), when the request asked: every
+    /// token of the sign-in carries it.
+    var authorizationDetails: AuthorizationDetails? = nil
 
     /// The level ``acr`` names.
     var level: AuthenticationLevel { AuthenticationLevel(acr: acr) ?? .presence }

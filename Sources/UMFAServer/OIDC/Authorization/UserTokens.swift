@@ -132,7 +132,8 @@ struct UserTokens: Sendable {
         return OAuthTokenResponse(
             accessToken: accessToken, tokenType: jkt == nil ? "Bearer" : "DPoP",
             expiresIn: client.accessTokenTTLSeconds,
-            scope: scopes.joined(separator: " "), refreshToken: refreshToken, idToken: idToken)
+            scope: scopes.joined(separator: " "), refreshToken: refreshToken, idToken: idToken,
+            authorizationDetails: signIn.authorizationDetails?.json)
     }
 
     /// `at_hash` (OpenID Connect Core §3.1.3.6): base64url of the left half of the hash of the

@@ -77,6 +77,8 @@ enum ClientMetadataInheritance {
         case .clientName, .redirectURIs, .postLogoutRedirectURIs, .jwks: .own
         // Where the client hears of logouts, and whether it needs sid: its own endpoint's affair.
         case .backchannelLogoutURI, .backchannelLogoutSessionRequired: .own
+        // Where the client itself is told of its CIBA requests.
+        case .backchannelTokenDeliveryMode, .backchannelClientNotificationEndpoint: .own
         // Which certificate a tls_client_auth client presents; the method itself is a protection.
         case .tlsClientAuthSubjectDN, .tlsClientAuthSANDNS, .tlsClientAuthSANURI, .tlsClientAuthSANIP,
             .tlsClientAuthSANEmail:

@@ -40,6 +40,7 @@ struct GrantRegistry: Sendable {
     /// Every grant handler this version serves, in the order discovery lists them.
     static let handlerTypes: [any GrantHandler.Type] = [
         AuthorizationCodeGrant.self, RefreshTokenGrant.self, ClientCredentialsGrant.self, DeviceCodeGrant.self,
+        CIBAGrant.self,
     ]
     /// The `grant_type` values served.
     static let grantTypes = handlerTypes.map { $0.grantType }

@@ -63,6 +63,9 @@ struct OAuthComposition: Sendable {
                 grants: grants, userTokens: userTokens, audit: provider.audit, applicationID: issuer.application.id),
             ClientCredentialsGrant(accessTokens: accessTokens, application: issuer.application),
             DeviceCodeGrant(grants: grants, userTokens: userTokens, now: provider.now),
+            CIBAGrant(
+                grants: grants, userTokens: userTokens, store: provider.store, sealed: provider.sealed,
+                now: provider.now),
         ])
     }
 
@@ -93,6 +96,16 @@ struct OAuthComposition: Sendable {
     /// Device authorization (RFC 8628 §3.1).
     var deviceAuthorization: DeviceAuthorization {
         DeviceAuthorization(issuer: issuer, authentication: authentication, grants: grants)
+    }
+
+    /// Backchannel authentication (OpenID CIBA Core 1.0 §7).
+    var backchannelAuthentication: BackchannelAuthentication {
+        BackchannelAuthentication(
+            issuer: issuer, authentication: authentication, grants: grants, approvals: provider.outOfBand,
+            hints: CIBAHints(
+                store: provider.store, tokens: provider.tokens, loginTokens: provider.authentication.loginTokens,
+                issuer: issuer, now: provider.now),
+            sealed: provider.sealed)
     }
 
     /// The hosted device page's lookups and decisions (RFC 8628 §3.3).

@@ -54,6 +54,7 @@ struct TokenIntrospection: Sendable {
                 iat: Int(refresh.record.createdAt.timeIntervalSince1970), tokenType: "refresh_token",
                 iss: issuer.issuer, cnf: bound ? TokenConfirmation(jkt: grant.jkt, x5tS256: grant.x5t) : nil)
             (answer.authTime, answer.acr) = (grant.signIn.authTime, grant.signIn.level.rawValue)
+            answer.authorizationDetails = grant.signIn.authorizationDetails?.json
             return answer
         }
         guard let claims = try await accessTokens.validClaims(token),
@@ -66,6 +67,7 @@ struct TokenIntrospection: Sendable {
             iat: claims.iat, tokenType: claims.cnf?.jkt == nil ? "Bearer" : "DPoP", iss: claims.iss,
             aud: claims.aud, jti: claims.jti, cnf: claims.cnf)
         (answer.authTime, answer.acr) = (claims.authTime, claims.acr)
+        answer.authorizationDetails = claims.authorizationDetails
         return answer
     }
 

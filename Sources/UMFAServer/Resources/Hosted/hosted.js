@@ -107,6 +107,9 @@
     }
     if (answer.next === "consent") {
       listScopes(answer.scopes || page.scopes, answer.client_name);
+      const details = $("consent-details");
+      details.textContent = answer.authorization_details || "";
+      details.hidden = !answer.authorization_details;
       show("consent");
     }
     if (answer.next === "verify_email") {

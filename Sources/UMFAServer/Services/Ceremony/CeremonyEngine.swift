@@ -48,6 +48,21 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         return Challenge(bytes: bytes, record: challenge)
     }
 
+    /// The stored challenge `stored`, consumed now, for a response that must have signed `signed`
+    /// instead: an out-of-band decision signs a challenge derived from the transaction's
+    /// (``ApprovalChallenge/decision(_:decision:matchingNumber:)``). 401 when `stored` is unknown,
+    /// expired, used or of another ceremony.
+    func consumeChallenge(stored: [UInt8], signed: [UInt8], ceremony: CeremonyKind) async throws -> Challenge {
+        guard
+            let challenge = try await challenges.consumeChallenge(
+                stored, applicationID: relyingParty.challengeScope, ceremony: ceremony),
+            challenge.expiresAt > now()
+        else {
+            throw ServiceError.unauthenticated("The challenge is unknown, expired or already used")
+        }
+        return Challenge(bytes: signed, record: challenge)
+    }
+
     /// §7.2 for an assertion answering `challenge`: the credential found in the repository,
     /// `admit` run on it, the assertion verified (user verification and `allowCredentials` as
     /// the challenge was issued), and its use recorded; every refusal is 401.
