@@ -154,6 +154,10 @@ enum OAuthClientSettings {
                 "refresh_token goes with \(Member.grantTypes) authorization_code, \(DeviceCodeGrant.grantType) or "
                     + CIBAGrant.grantType)
         }
+        // CIBA Core §7.1: the client authenticates, so it is confidential.
+        if client.grantTypes.contains(CIBAGrant.grantType), !client.authenticationMethod.isConfidential {
+            throw ServiceError.invalid("\(CIBAGrant.grantType) needs a confidential client")
+        }
         // CIBA Core §4: a ping-mode client names where it is pinged.
         if client.grantTypes.contains(CIBAGrant.grantType), client.settings.backchannelTokenDeliveryMode == "ping",
             client.settings.backchannelClientNotificationEndpoint == nil
