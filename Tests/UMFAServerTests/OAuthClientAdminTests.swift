@@ -52,7 +52,7 @@ struct OAuthClientAdminTests {
                 ),
                 (
                     OAuthClientRequest(clientName: "x", grantTypes: ["password"]),
-                    #"grant_types must be distinct values of ["authorization_code", "client_credentials", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]"#
+                    #"grant_types must be distinct values of ["authorization_code", "client_credentials", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code", "urn:openid:params:grant-type:ciba"]"#
                 ),
                 (
                     OAuthClientRequest(

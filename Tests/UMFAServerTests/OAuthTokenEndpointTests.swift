@@ -191,7 +191,7 @@ struct OAuthTokenEndpointTests {
                 discovery["grant_types_supported"]?.arrayValue?.compactMap(\.stringValue)
                     == [
                         "authorization_code", "refresh_token", "client_credentials",
-                        "urn:ietf:params:oauth:grant-type:device_code",
+                        "urn:ietf:params:oauth:grant-type:device_code", "urn:openid:params:grant-type:ciba",
                     ])
             #expect(discovery["device_authorization_endpoint"]?.stringValue == issuer + "/device_authorization")
             #expect(discovery["authorization_endpoint"]?.stringValue == issuer + "/authorize")

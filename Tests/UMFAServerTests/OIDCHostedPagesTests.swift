@@ -327,7 +327,7 @@ struct OIDCHostedPagesTests {
             #expect(discovery["authorization_response_iss_parameter_supported"]?.boolValue == true)
             #expect(
                 discovery["subject_types_supported"]?.arrayValue?.compactMap(\.stringValue) == ["public", "pairwise"])
-            #expect(discovery["grant_types_supported"]?.arrayValue?.count == 4)
+            #expect(discovery["grant_types_supported"]?.arrayValue?.count == 5)
         }
     }
 

@@ -71,7 +71,10 @@ struct OutOfBandFeatureTests {
             let redeemed = try await Self.redeem(approval, ports)
             #expect(redeemed.transactionID == approval.transactionId && redeemed.operation == "authentication")
             #expect(redeemed.message == "Pay 5.00 EUR to Shop")
-            let assertion = try phone.get(try redeemed.publicKey.decoded(RequestOptionsJSON.self), userVerified: true)
+            var options = try redeemed.publicKey.decoded(RequestOptionsJSON.self)
+            options.challenge = Base64URLBytes(
+                OutOfBandTests.decisionChallenge(options.challenge.bytes, "approve", nil))
+            let assertion = try phone.get(options, userVerified: true)
             let done = try await Self.complete(redeemed.transactionID, assertion, ports)
             #expect(done.status == "succeeded" && done.userID == "alice")
 

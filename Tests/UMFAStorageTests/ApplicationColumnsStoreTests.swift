@@ -184,6 +184,7 @@ private enum EverySetting {
             credentialProtectionPolicy: .userVerificationRequired, enforceCredentialProtectionPolicy: true)
         app.introspectionClients = ["resource-server", "gateway"]
         app.emailRecovery = false
+        app.authorizationDetailsTypes = ["payment_initiation"]
         return app
     }
 
