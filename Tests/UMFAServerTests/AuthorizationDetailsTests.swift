@@ -77,7 +77,10 @@ struct AuthorizationDetailsTests {
                 app, flow.query(client: client.id, scope: "openid", extra: ["authorization_details": Self.payment]))
             #expect(try undeclared.redirect()["error"] == "invalid_authorization_details")
             try await Self.declare(api, app)
-            for bad in [#"[{"type":"account_information"}]"#, "{}", "[]", "not json", #"[{"type":"payment_initiation","actions":"pay"}]"#] {
+            for bad in [
+                #"[{"type":"account_information"}]"#, "{}", "[]", "not json",
+                #"[{"type":"payment_initiation","actions":"pay"}]"#,
+            ] {
                 let reply = try await api.authorize(
                     app, flow.query(client: client.id, scope: "openid", extra: ["authorization_details": bad]))
                 let redirect = try reply.redirect()

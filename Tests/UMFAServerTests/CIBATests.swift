@@ -50,7 +50,8 @@ struct CIBATests {
             status: .ok, headers: [:], text: "",
             json: ["appLinkUri": .string(OutOfBandDeviceTests.base + "/open?dispatchTokenResponse=" + payload)])
         let (transaction, assertion) = try await OutOfBandTests.sign(api, started, device: phone, decision: decision)
-        let done = try await OutOfBandTests.complete(api, transaction, assertion, extra: ["decision": .string(decision)])
+        let done = try await OutOfBandTests.complete(
+            api, transaction, assertion, extra: ["decision": .string(decision)])
         return (approval["message"]?.stringValue ?? "", done["status"]?.stringValue)
     }
 
@@ -158,10 +159,16 @@ struct CIBATests {
                 ([("scope", "profile"), ("login_hint", "alice")], "invalid_scope"),
                 ([("scope", "openid"), ("login_hint", "alice"), ("user_code", "1234")], "invalid_request"),
                 (
-                    [("scope", "openid"), ("login_hint", "alice"), ("binding_message", String(repeating: "x", count: 129))],
+                    [
+                        ("scope", "openid"), ("login_hint", "alice"),
+                        ("binding_message", String(repeating: "x", count: 129)),
+                    ],
                     "invalid_binding_message"
                 ),
-                ([("scope", "openid"), ("login_hint", "alice"), ("binding_message", "a\u{202E}b")], "invalid_binding_message"),
+                (
+                    [("scope", "openid"), ("login_hint", "alice"), ("binding_message", "a\u{202E}b")],
+                    "invalid_binding_message"
+                ),
                 ([("scope", "openid"), ("login_hint", "alice"), ("requested_expiry", "soon")], "invalid_request"),
                 ([("scope", "openid"), ("id_token_hint", "not.a.jwt")], "invalid_request"),
                 ([("scope", "openid"), ("login_hint_token", "not.a.jwt")], "invalid_request"),

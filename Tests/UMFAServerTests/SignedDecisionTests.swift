@@ -34,7 +34,8 @@ struct SignedDecisionTests {
             // The person denies; the relay sends approve.
             let flipped = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Pay 900 EUR"])
             let (flippedID, denial) = try await OutOfBandTests.sign(api, flipped, device: phone, decision: "deny")
-            expectError(try await OutOfBandTests.complete(api, flippedID, denial, extra: ["decision": "approve"]), .forbidden)
+            expectError(
+                try await OutOfBandTests.complete(api, flippedID, denial, extra: ["decision": "approve"]), .forbidden)
             let flippedStatus = try await OutOfBandTests.status(api, try #require(flipped["statusToken"]?.stringValue))
             #expect(flippedStatus["status"] == "failed" && flippedStatus["token"] == nil, "\(flippedStatus.text)")
             // What the passkey really signed is kept: a denial.
@@ -52,7 +53,8 @@ struct SignedDecisionTests {
             expectError(
                 try await OutOfBandTests.complete(
                     api, matchingID, typed, extra: ["matching_number": .string(shown)]), .forbidden)
-            let matchingStatus = try await OutOfBandTests.status(api, try #require(matching["statusToken"]?.stringValue))
+            let matchingStatus = try await OutOfBandTests.status(
+                api, try #require(matching["statusToken"]?.stringValue))
             #expect(matchingStatus["status"] == "failed" && matchingStatus["token"] == nil)
             #expect(matchingStatus["evidence"]?["matchingNumber"]?.stringValue == other)
 
@@ -66,10 +68,13 @@ struct SignedDecisionTests {
                 api, try #require(redeemed["transaction_id"]?.stringValue), unsigned)
             expectError(refused, .badRequest)
             #expect(refused.text.contains("update the app"), "\(refused.text)")
-            #expect(try await OutOfBandTests.status(api, try #require(old["statusToken"]?.stringValue))["status"] == "failed")
+            #expect(
+                try await OutOfBandTests.status(api, try #require(old["statusToken"]?.stringValue))["status"]
+                    == "failed")
 
             let events = try await Self.auditEvents(api, app)
-            #expect(events.map { $0["action"]?.stringValue } == ["approval.failed", "approval.failed", "approval.failed"])
+            #expect(
+                events.map { $0["action"]?.stringValue } == ["approval.failed", "approval.failed", "approval.failed"])
             #expect(
                 events.map { $0["details"]?["reason"]?.stringValue }
                     == ["decision_mismatch", "decision_mismatch", "unsigned_decision"])
@@ -94,7 +99,8 @@ struct SignedDecisionTests {
             #expect(evidence["decision"] == "approve" && evidence["matchingNumber"] == nil, "\(status.text)")
             #expect(evidence["challenge"]?.stringValue == Base64URL.encode(signedChallenge))
             #expect(evidence["credentialId"]?.stringValue == Base64URL.encode(assertion.rawId.bytes))
-            #expect(evidence["clientDataJSON"]?.stringValue == Base64URL.encode(assertion.response.clientDataJSON.bytes))
+            #expect(
+                evidence["clientDataJSON"]?.stringValue == Base64URL.encode(assertion.response.clientDataJSON.bytes))
             #expect(
                 evidence["authenticatorData"]?.stringValue
                     == Base64URL.encode(assertion.response.authenticatorData.bytes))
@@ -127,7 +133,8 @@ struct SignedDecisionTests {
                 json: ["authorization_details_types": ["payment_initiation"]], bearer: TestServer.adminToken)
             #expect(patched.status == .ok, "\(patched.text)")
             for bad: JSONValue in [
-                [["type": "account_information"]], [["no_type": "x"]], ["type"], [], [["type": "payment_initiation", "actions": [1]]],
+                [["type": "account_information"]], [["no_type": "x"]], ["type"], [],
+                [["type": "payment_initiation", "actions": [1]]],
             ] {
                 expectError(
                     try await api.post(

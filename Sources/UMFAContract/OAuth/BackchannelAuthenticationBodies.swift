@@ -45,7 +45,8 @@ public struct BackchannelPing: Codable, Sendable, Equatable {
 // MARK: - openapi.yaml
 
 extension BackchannelAuthenticationResponse: DocumentedFields {
-    static let schemaDescription: String? = "OpenID CIBA Core 1.0 §7.3 successful authentication request acknowledgement"
+    static let schemaDescription: String? =
+        "OpenID CIBA Core 1.0 §7.3 successful authentication request acknowledgement"
 
     static func describe(_ field: CodingKeys) -> FieldDoc {
         switch field {

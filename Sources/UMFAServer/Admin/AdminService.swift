@@ -176,10 +176,13 @@ struct AdminService: Sendable {
         if let clients = patch.introspectionClients { application.introspectionClients = clients }
         if let types = patch.authorizationDetailsTypes {
             guard types.count <= 20, Set(types).count == types.count,
-                types.allSatisfy({ (1...64).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) } })
+                types.allSatisfy({
+                    (1...64).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+                })
             else {
                 throw ServiceError.invalid(
-                    "authorization_details_types must be at most 20 distinct names of 1 to 64 printable ASCII characters")
+                    "authorization_details_types must be at most 20 distinct names of 1 to 64 printable ASCII characters"
+                )
             }
             application.authorizationDetailsTypes = types
         }

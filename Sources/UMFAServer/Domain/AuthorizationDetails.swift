@@ -56,11 +56,14 @@ struct AuthorizationDetails: Sendable, Hashable, Codable {
             // Step 2 (§2.2): the common members have their defined shapes.
             for name in stringArrays {
                 guard let member = entry[name] else { continue }
-                guard case .array(let values) = member, values.allSatisfy({ if case .string = $0 { true } else { false } })
+                guard case .array(let values) = member,
+                    values.allSatisfy({ if case .string = $0 { true } else { false } })
                 else { throw Invalid(reason: "authorization_details \(name) must be an array of strings") }
             }
-            if let identifier = entry["identifier"], case .string = identifier {} else if entry["identifier"] != nil {
-                throw Invalid(reason: "authorization_details identifier must be a string")
+            if let identifier = entry["identifier"] {
+                guard case .string = identifier else {
+                    throw Invalid(reason: "authorization_details identifier must be a string")
+                }
             }
             guard depth(item) <= maximumDepth else {
                 throw Invalid(reason: "authorization_details is nested more than \(maximumDepth) levels")

@@ -63,7 +63,9 @@ struct BackchannelAuthentication: Sendable {
         }
         // Step 3 (§7.1): the binding message, the expiry, the ping token, the details.
         let message = form["binding_message"] ?? ""
-        guard message.count <= Self.bindingMessageLength, LoginHint.isVisibleText(message.replacingOccurrences(of: " ", with: "")) else {
+        guard message.count <= Self.bindingMessageLength,
+            LoginHint.isVisibleText(message.replacingOccurrences(of: " ", with: ""))
+        else {
             throw OAuthError(
                 code: .invalidBindingMessage,
                 "binding_message must be at most \(Self.bindingMessageLength) characters of visible text")
@@ -76,7 +78,8 @@ struct BackchannelAuthentication: Sendable {
                 notificationToken.utf8.count <= Self.notificationTokenLength
             else {
                 throw OAuthError.invalidRequest(
-                    "A ping-mode client sends client_notification_token (at most \(Self.notificationTokenLength) bytes)")
+                    "A ping-mode client sends client_notification_token (at most \(Self.notificationTokenLength) bytes)"
+                )
             }
         }
         var details: AuthorizationDetails?

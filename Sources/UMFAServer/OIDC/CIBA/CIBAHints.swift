@@ -44,7 +44,8 @@ struct CIBAHints: Sendable {
         guard text.utf8.count <= 320 else { throw OAuthError.invalidRequest("login_hint is longer than 320 bytes") }
         let application = issuer.application.id
         if try await store.user(applicationID: application, userID: text) != nil { return text }
-        guard ASCIISplit.contains(text, "@"), let userID = try await store.userID(applicationID: application, email: text),
+        guard ASCIISplit.contains(text, "@"),
+            let userID = try await store.userID(applicationID: application, email: text),
             try await store.userProfile(applicationID: application, userID: userID)?.emailVerified == true
         else { return nil }
         return userID

@@ -30,7 +30,9 @@ struct CIBAGrant: GrantHandler {
             throw OAuthError(code: .invalidGrant, "The auth_req_id was issued to another client")
         }
         // Step 2: the approval's end, if any.
-        let transaction = try await request.payload.transactionID.asyncMap { try await store.outOfBandTransaction(id: $0) }
+        let transaction = try await request.payload.transactionID.asyncMap {
+            try await store.outOfBandTransaction(id: $0)
+        }
         let status = transaction.map { OutOfBandService.currentStatus($0, now: now()) } ?? .pending
         switch status {
         case .pending:
