@@ -89,6 +89,7 @@ struct SignedDecisionTests {
             let asked = try await OutOfBandTests.approval(api, app, ["user_id": "alice", "message": "Pay 5 EUR"])
             let redeemed = try await OutOfBandTests.redeem(api, link: try #require(asked["appLinkUri"]?.stringValue))
             var options = try #require(redeemed["publicKey"]).decoded(RequestOptionsJSON.self)
+            let transactionChallenge = options.challenge.bytes
             let signedChallenge = OutOfBandTests.decisionChallenge(options.challenge.bytes, "approve", nil)
             options.challenge = Base64URLBytes(signedChallenge)
             let assertion = try phone.get(options, userVerified: true)
@@ -98,6 +99,9 @@ struct SignedDecisionTests {
             let evidence = try #require(status["evidence"])
             #expect(evidence["decision"] == "approve" && evidence["matchingNumber"] == nil, "\(status.text)")
             #expect(evidence["challenge"]?.stringValue == Base64URL.encode(signedChallenge))
+            // What the signed challenge derives from, so a backend can recompute both.
+            #expect(evidence["transactionChallenge"]?.stringValue == Base64URL.encode(transactionChallenge))
+            #expect(evidence["approvalNonce"] == redeemed["approval_nonce"])
             #expect(evidence["credentialId"]?.stringValue == Base64URL.encode(assertion.rawId.bytes))
             #expect(
                 evidence["clientDataJSON"]?.stringValue == Base64URL.encode(assertion.response.clientDataJSON.bytes))

@@ -124,11 +124,17 @@ struct DecisionOptions: ParsableArguments {
             guard let user = redeemed.userID ?? given, given == nil || given == user else {
                 throw ZSMError(.invalidConfiguration, "give --user: the request names no user, or another one")
             }
-            // The message (with the canonical text of any authorization details) as lines a
-            // terminal cannot be steered by.
-            let shown = (redeemed.message ?? "(no message)").split(separator: "\n", omittingEmptySubsequences: false)
-                .map { LogText.escape(String($0)) }.joined(separator: "\n")
-            FileHandle.standardError.write(Data("Request: \(shown)\n".utf8))
+            // The message (with the canonical text of any authorization details, escaped already)
+            // as lines a terminal cannot be steered by: every other unsafe scalar as an escape.
+            var shown = String.UnicodeScalarView()
+            for scalar in (redeemed.message ?? "(no message)").unicodeScalars {
+                if scalar != "\n", LogText.isUnsafe(scalar) {
+                    shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+                } else {
+                    shown.append(scalar)
+                }
+            }
+            FileHandle.standardError.write(Data("Request: \(String(shown))\n".utf8))
             let result = try await client.answerApproval(userId: user)
             return [
                 "status": decision == .approve ? "succeeded" : "denied", "user_id": result.userId,

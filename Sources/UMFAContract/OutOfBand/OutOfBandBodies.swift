@@ -607,14 +607,16 @@ extension StatusResponse: DocumentedFields {
             .written([
                 "type": "object",
                 "description":
-                    "An approval the passkey decided: decision and matchingNumber as signed, credentialId, challenge (the decision's, docs/ciba.md), clientDataJSON, authenticatorData and signature, base64url; keep it to prove the decision",
+                    "An approval the passkey decided: decision and matchingNumber as signed, credentialId, challenge (the decision's), transactionChallenge and approvalNonce it derives from (docs/ciba.md), clientDataJSON, authenticatorData and signature, base64url; keep it to prove the decision",
                 "required": [
-                    "decision", "credentialId", "challenge", "clientDataJSON", "authenticatorData", "signature",
+                    "decision", "credentialId", "challenge", "transactionChallenge", "approvalNonce", "clientDataJSON",
+                    "authenticatorData", "signature",
                 ],
                 "properties": [
                     "decision": ["type": "string", "enum": ["approve", "deny"]],
                     "matchingNumber": ["type": "string"], "credentialId": ["type": "string"],
-                    "challenge": ["type": "string"], "clientDataJSON": ["type": "string"],
+                    "challenge": ["type": "string"], "transactionChallenge": ["type": "string"],
+                    "approvalNonce": ["type": "string"], "clientDataJSON": ["type": "string"],
                     "authenticatorData": ["type": "string"], "signature": ["type": "string"],
                 ],
             ])

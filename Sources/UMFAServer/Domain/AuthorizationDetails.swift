@@ -35,8 +35,12 @@ struct AuthorizationDetails: Sendable, Hashable, Codable {
         return try check(value, types: types)
     }
 
-    /// Checks a parsed value (the approval API's JSON member) as ``parse(_:types:)`` does.
+    /// Checks a parsed value (the approval API's JSON member) as ``parse(_:types:)`` does, its
+    /// JSON text held to the same size.
     static func check(_ value: JSONValue, types: [String]) throws(Invalid) -> AuthorizationDetails {
+        guard let encoded = try? JSONEncoder().encode(value), encoded.count <= maximumBytes else {
+            throw Invalid(reason: "authorization_details is longer than \(maximumBytes) bytes")
+        }
         guard case .array(let items) = value, !items.isEmpty, items.count <= maximumEntries else {
             throw Invalid(
                 reason: "authorization_details must be a JSON array of 1 to \(maximumEntries) objects")
@@ -78,7 +82,9 @@ struct AuthorizationDetails: Sendable, Hashable, Codable {
 
     /// The canonical text the device shows and the passkey signs (docs/ciba.md): each entry as
     /// lines `path: value`, the `type` first, then every leaf in UTF-8 byte order of its path
-    /// (object members joined by `.`, array items as `[i]`); entries apart by a line `--`.
+    /// (object members joined by `.`, array items as `[i]`; a member name of anything but ASCII
+    /// letters, digits, `_` and `-` in double quotes, a quote in it as `\"`); entries apart by a
+    /// line `--`.
     /// Strings and names are written as ``LogText/escape(_:)`` writes them (control, line-breaking
     /// and bidirectional scalars as escapes, a backslash doubled), so no entry can draw a line or
     /// reorder the text of another.
@@ -87,7 +93,7 @@ struct AuthorizationDetails: Sendable, Hashable, Codable {
             var lines = ["type: " + Self.text(entry["type"] ?? .null)]
             var leaves: [(String, String)] = []
             for (name, value) in entry where name != "type" {
-                Self.flatten(value, path: LogText.escape(name), into: &leaves)
+                Self.flatten(value, path: Self.name(name), into: &leaves)
             }
             leaves.sort { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
             lines += leaves.map { "\($0.0): \($0.1)" }
@@ -100,13 +106,32 @@ struct AuthorizationDetails: Sendable, Hashable, Codable {
         switch value {
         case .object(let members):
             if members.isEmpty { leaves.append((path, "{}")) }
-            for (name, member) in members { flatten(member, path: path + "." + LogText.escape(name), into: &leaves) }
+            for (name, member) in members { flatten(member, path: path + "." + Self.name(name), into: &leaves) }
         case .array(let items):
             if items.isEmpty { leaves.append((path, "[]")) }
             for (index, item) in items.enumerated() { flatten(item, path: path + "[\(index)]", into: &leaves) }
         default:
             leaves.append((path, text(value)))
         }
+    }
+
+    /// A member name as a path shows it: as it is when plain, else quoted, so no name can pass
+    /// for a path of several (`a.b`, `a[0]`) or end the path early (`a: 1`).
+    private static func name(_ name: String) -> String {
+        let plain =
+            !name.isEmpty
+            && name.utf8.allSatisfy {
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
+                    || $0 == 0x2D
+            }
+        if plain { return name }
+        var quoted = String.UnicodeScalarView(["\""])
+        for scalar in LogText.escape(name).unicodeScalars {
+            if scalar == "\"" { quoted.append("\\") }
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 
     private static func text(_ value: JSONValue) -> String {

@@ -211,7 +211,7 @@ enum OAuthClientSettings {
         }
     }
     /// CIBA's delivery mode and notification endpoint (OpenID CIBA Core 1.0 §4): `poll` or `ping`
-    /// (`push` is not served); the endpoint as a `backchannel_logout_uri` is checked, with no query.
+    /// (`push` is not served); the endpoint is checked as a `backchannel_logout_uri` is.
     private static func applyBackchannelAuthentication(
         _ request: OAuthClientRequest, to client: inout OAuthClientRecord, selfRegistered: Bool
     ) throws {

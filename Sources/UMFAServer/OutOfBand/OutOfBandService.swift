@@ -339,25 +339,19 @@ struct OutOfBandService: Sendable {
         guard let clientData = try? CollectedClientData(bytes: credential.response.clientDataJSON.bytes),
             let signed = Base64URL.decode(clientData.challenge)
         else { throw ServiceError.invalid("credential.response.clientDataJSON is not valid client data") }
-        // Step 1: the passkey signs the decision, not only the transaction (docs/ciba.md). An app
-        // from before signed decisions is told to update, and its answer counts for nothing.
-        if signed == challenge {
-            await finish(
-                transaction, .failed, userID: transaction.userID, credentialID: nil, token: nil, caller: caller,
-                reason: "unsigned_decision")
-            throw ServiceError.invalid(
-                "The passkey signed the transaction but not the decision: update the app to one that signs "
-                    + "decisions (UMFA SDK 0.4 or later); the transaction has failed")
-        }
-        // Step 2: which decision on this transaction was signed; anything else answers another
-        // challenge and changes nothing.
-        let sent = SignedDecision(decision: decision, matchingNumber: request.matchingNumber)
+        // Step 1: which decision on this transaction the passkey signed (docs/ciba.md): the one
+        // sent, another one, or (an app from before signed decisions) the transaction alone.
+        // Anything else answers another challenge and changes nothing.
         let expected = ApprovalChallenge.decision(challenge, decision: decision, matchingNumber: request.matchingNumber)
-        guard
-            let signedDecision = signed == expected
-                ? sent : SignedDecision.recognize(signed, transaction: challenge, sentNumber: request.matchingNumber)
-        else { throw ServiceError.unauthenticated("The response does not answer this transaction's challenge") }
-        // Step 3: the assertion, over the decision it signed; denying needs the passkey too.
+        let unsignedDecision = signed == challenge
+        let signedDecision =
+            signed == expected
+            ? SignedDecision(decision: decision, matchingNumber: request.matchingNumber)
+            : SignedDecision.recognize(signed, transaction: challenge, sentNumber: request.matchingNumber)
+        guard signedDecision != nil || unsignedDecision else {
+            throw ServiceError.unauthenticated("The response does not answer this transaction's challenge")
+        }
+        // Step 2: the assertion, over what it signed; denying needs the passkey too.
         let outcome: AssertionCheck.Outcome
         do {
             var check = AssertionCheck(
@@ -372,9 +366,20 @@ struct OutOfBandService: Sendable {
                 reason: "assertion_refused")
             throw error
         }
+        // Step 3: an app that signs only the transaction is told to update; its answer counts for
+        // nothing.
+        guard let signedDecision else {
+            await finish(
+                transaction, .failed, userID: outcome.credential.userID, credentialID: outcome.credential.credentialID,
+                token: nil, caller: caller, reason: "unsigned_decision")
+            throw ServiceError.invalid(
+                "The passkey signed the transaction but not the decision: update the app to one that signs "
+                    + "decisions (docs/ciba.md); the transaction has failed")
+        }
         let userID = outcome.credential.userID
         let credentialID = outcome.credential.credentialID
-        let evidence = signedDecision.evidence(credential, signed: signed)
+        let evidence = signedDecision.evidence(
+            credential, signed: signed, transactionChallenge: challenge, nonce: transaction.approvalNonce ?? [])
         // Step 4: what was sent must be what was signed: a decision or number changed on the way
         // ends the transaction, whatever was signed.
         guard signed == expected else {

@@ -30,11 +30,15 @@ struct SignedDecision: Equatable {
         return nil
     }
 
-    /// What proves this decision: the assertion that signed it.
-    func evidence(_ credential: AuthenticationResponseJSON, signed: [UInt8]) -> ApprovalEvidence {
+    /// What proves this decision: the assertion that signed it, and what its challenge derives
+    /// from.
+    func evidence(
+        _ credential: AuthenticationResponseJSON, signed: [UInt8], transactionChallenge: [UInt8], nonce: [UInt8]
+    ) -> ApprovalEvidence {
         ApprovalEvidence(
             decision: decision, matchingNumber: matchingNumber, credentialId: Base64URL.encode(credential.rawId.bytes),
-            challenge: Base64URL.encode(signed),
+            challenge: Base64URL.encode(signed), transactionChallenge: Base64URL.encode(transactionChallenge),
+            approvalNonce: Base64URL.encode(nonce),
             clientDataJSON: Base64URL.encode(credential.response.clientDataJSON.bytes),
             authenticatorData: Base64URL.encode(credential.response.authenticatorData.bytes),
             signature: Base64URL.encode(credential.response.signature.bytes))

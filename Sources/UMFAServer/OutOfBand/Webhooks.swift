@@ -26,7 +26,11 @@ struct Webhooks: Sendable {
     /// Puts `transaction`'s change to `status` into the outbox; an outbox that refuses it is an
     /// error in the server log (the change itself stands).
     func record(_ transaction: OutOfBandTransactionRecord, status: OutOfBandStatus, userID: String?) async {
-        if status != .pending, let sealedPing = transaction.sealedPing { await ping(sealedPing, transaction) }
+        // CIBA Core §10.2: a ping once the person answered. An expiry is not pinged: a request
+        // for an unknown person has no approval to expire, and must look the same.
+        if [.succeeded, .denied, .failed].contains(status), let sealedPing = transaction.sealedPing {
+            await ping(sealedPing, transaction)
+        }
         do {
             guard let application = try await store.application(id: transaction.applicationID),
                 application.webhookURL != nil

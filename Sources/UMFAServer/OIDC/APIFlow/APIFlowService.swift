@@ -197,7 +197,9 @@ struct APIFlowService: Sendable {
     private func translate(_ step: InteractionService.Step, _ handle: String) throws -> FlowStep {
         switch step.response.next {
         case .consent:
-            return steps(handle).consent(clientName: step.response.clientName, scopes: step.response.scopes ?? [])
+            return steps(handle).consent(
+                clientName: step.response.clientName, scopes: step.response.scopes ?? [],
+                authorizationDetails: step.response.authorizationDetails)
         case .redirect:
             let parameters = AuthorizationFlow.responseParameters(step.response.redirectTo ?? "")
             if let error = parameters["error"] {

@@ -122,7 +122,7 @@ struct FlowSteps: Sendable {
     }
 
     /// Consent for a client that is not first-party.
-    func consent(clientName: String?, scopes: [String]) -> FlowStep {
+    func consent(clientName: String?, scopes: [String], authorizationDetails: String? = nil) -> FlowStep {
         func answer(_ kind: String, _ title: String, _ decision: String) -> FlowAction {
             form(
                 kind, title, href: base + "/consent", actionTitle: title,
@@ -130,12 +130,18 @@ struct FlowSteps: Sendable {
         }
         var properties: [String: JSONValue] = ["scopes": .array(scopes.map(JSONValue.string))]
         if let clientName { properties["clientName"] = .string(clientName) }
+        var messages = [
+            FlowMessage(text: "\(clientName ?? "The application") asks for: \(scopes.joined(separator: ", "))")
+        ]
+        // RFC 9396: what the person authorizes, in the canonical text the hosted page shows too.
+        if let authorizationDetails {
+            properties["authorizationDetails"] = .string(authorizationDetails)
+            messages.append(FlowMessage(text: authorizationDetails))
+        }
         return FlowStep(
             type: .userConsent,
             actions: [answer(Kind.consentAllow, "Allow", "allow"), answer(Kind.consentDeny, "Deny", "deny")],
-            messages: [
-                FlowMessage(text: "\(clientName ?? "The application") asks for: \(scopes.joined(separator: ", "))")
-            ],
+            messages: messages,
             properties: properties, metadata: FlowMetadata(viewName: "umfa:consent"))
     }
 

@@ -39,9 +39,11 @@ struct AuthorizationFlow: Sendable {
     /// First-party clients never ask; others ask once for the scopes, and again for new ones or
     /// when the request says `prompt=consent`.
     func hasConsent(_ request: AuthorizationRequest, client: OAuthClientRecord, userID: String) async throws -> Bool {
+        // What a request's authorization details ask (a payment, say) is decided each time, even
+        // for the application's own clients: the person sees what they authorize.
+        if request.authorizationDetails != nil { return false }
         if try await isFirstParty(client, redirectURI: request.redirectURI) { return true }
-        // What a request's authorization details ask (a payment, say) is decided each time.
-        if request.prompt.contains("consent") || request.authorizationDetails != nil { return false }
+        if request.prompt.contains("consent") { return false }
         guard
             let found = try await grants.live(
                 .consent, handleHash: consentHash(client: client.clientID, userID: userID), as: [String].self)

@@ -26,7 +26,7 @@ struct BackchannelAuthentication: Sendable {
     /// The first polling interval; each `slow_down` adds ``DeviceAuthorization/slowDownStep``.
     static let interval = 5
     static let authReqIDPrefix = "umfa_ar_"
-    /// The longest `binding_message`, in characters (§7.1: short enough for a small screen).
+    /// The longest `binding_message`, in Unicode scalars (§7.1: short enough for a small screen).
     static let bindingMessageLength = 128
     /// The longest `client_notification_token` (§7.1 asks for at least 128 bits of entropy).
     static let notificationTokenLength = 1024
@@ -61,11 +61,12 @@ struct BackchannelAuthentication: Sendable {
         guard form["user_code"] == nil else {
             throw OAuthError.invalidRequest("user_code is not supported (backchannel_user_code_parameter_supported)")
         }
+        guard form["request"] == nil else {
+            throw OAuthError.invalidRequest("Signed authentication requests (request, CIBA Core §7.1.1) are not supported")
+        }
         // Step 3 (§7.1): the binding message, the expiry, the ping token, the details.
         let message = form["binding_message"] ?? ""
-        guard message.count <= Self.bindingMessageLength,
-            LoginHint.isVisibleText(message.replacingOccurrences(of: " ", with: ""))
-        else {
+        guard message.unicodeScalars.count <= Self.bindingMessageLength, Self.isShowable(message) else {
             throw OAuthError(
                 code: .invalidBindingMessage,
                 "binding_message must be at most \(Self.bindingMessageLength) characters of visible text")
@@ -109,7 +110,8 @@ struct BackchannelAuthentication: Sendable {
             }
             let started = try await approvals.startApproval(
                 application: issuer.application, userID: userID,
-                message: message.isEmpty ? "Sign in to \(client.name)" : message, details: details, ttl: expiry,
+                message: message.isEmpty ? "Sign in to \(LogText.escape(client.name))" : message, details: details,
+                ttl: expiry,
                 numberMatching: false, sealedPing: ping ? sealedPing : nil, caller: request.caller)
             transactionID = started.transactionId
         }
@@ -120,6 +122,21 @@ struct BackchannelAuthentication: Sendable {
                 authorizationDetails: details),
             lifetime: TimeInterval(expiry), subject: userID)
         return BackchannelAuthenticationResponse(authReqID: authReqID, expiresIn: expiry, interval: Self.interval)
+    }
+
+    /// Whether `message` is one line of visible text: spaces (U+0020) between visible scalars, no
+    /// other space, control, format or unassigned scalar, judged per Unicode scalar.
+    static func isShowable(_ message: String) -> Bool {
+        message.unicodeScalars.allSatisfy { scalar in
+            if scalar == " " { return true }
+            switch scalar.properties.generalCategory {
+            case .control, .format, .privateUse, .surrogate, .unassigned, .lineSeparator, .paragraphSeparator,
+                .spaceSeparator:
+                return false
+            default:
+                return !LogText.isUnsafe(scalar)
+            }
+        }
     }
 
     /// `requested_expiry` (§7.1), held to ``expiryRange``; ``defaultExpiry`` when absent.
