@@ -2,7 +2,7 @@
 // swift-format-ignore-file
 import UMFA
 
-/// docs/out-of-band.md, line 263.
+/// docs/out-of-band.md, line 268.
 @Sendable func snippetOutOfBand1() async throws {
     /// `faceID` and `passcode` are your app's wrappers of the platform checks (LocalAuthentication).
     func enrollFromQRCode(
