@@ -67,10 +67,11 @@ class PingReceiver:
 
 
 class Relay:
-    """A man in the middle between the phone and the server: forwards every request, and rewrites
-    the body of dispatch/complete with `tamper` (a decision flipped, a number changed)."""
+    """A man in the middle between the phone and the server: forwards every request, rewrites the
+    body of dispatch/complete with `tamper` (a decision flipped, a number changed) and the answer
+    of dispatch/redeem with `tamper_answer`."""
 
-    def __init__(self, upstream: str, tamper):
+    def __init__(self, upstream: str, tamper=lambda body: body, tamper_answer=lambda body: body):
         self.port = free_port()
         self.tampered: list[dict] = []
         relay = self
@@ -87,13 +88,16 @@ class Relay:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
                 answer = requests.request(method, upstream + self.path, data=body or None, headers=headers,
                                           timeout=30)
+                content = answer.content
+                if self.path.endswith("/dispatch/redeem") and answer.status_code == 200:
+                    content = json.dumps(tamper_answer(answer.json())).encode()
                 self.send_response(answer.status_code)
                 for name, value in answer.headers.items():
                     if name.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding"):
                         self.send_header(name, value)
-                self.send_header("Content-Length", str(len(answer.content)))
+                self.send_header("Content-Length", str(len(content)))
                 self.end_headers()
-                self.wfile.write(answer.content)
+                self.wfile.write(content)
 
             def do_POST(self):  # noqa: N802
                 self.forward("POST")
@@ -194,8 +198,10 @@ def test_ciba_tokens_after_approval_and_access_denied_after_denial(server, umfa,
             authorization_details=json.dumps(PAYMENT), **extra)
         assert asked.expires_in == 300 and asked.interval == 5
         entry = phone_answers(umfa, device_args, "approve")
-        assert entry["message"].startswith("Pay 42 EUR to Shop\n\ntype: payment_initiation\n"), entry
-        assert "instructedAmount.amount: 42.00" in entry["message"], entry
+        # Who asks and for what (written by the server), the binding message, the details' text.
+        assert entry["message"].startswith("Bank back office asks for: openid, profile\nPay 42 EUR to Shop\n\n"
+                                           'type: "payment_initiation"\n'), entry
+        assert 'instructedAmount.amount: "42.00"' in entry["message"], entry
         if receiver:
             [ping] = receiver.wait_for(1)
             assert ping["authorization"] == "Bearer " + extra["client_notification_token"], ping
@@ -261,3 +267,28 @@ def test_a_relay_that_flips_the_decision_or_the_number_gets_the_transaction_fail
     failed = [e for e in events if e["action"].startswith("approval.")]
     assert [e["action"] for e in failed] == ["approval.failed", "approval.failed"], failed
     assert {e["details"]["reason"] for e in failed} == {"decision_mismatch"}, failed
+
+
+def test_the_phone_refuses_authorization_details_that_are_not_the_ones_its_message_shows(server, umfa, tmp_path):
+    """A relay that changes the structured details an app may draw, but not the signed text: the
+    SDK compares the two before anything is signed."""
+    app, device_args = bank(server, umfa, tmp_path)
+
+    def inflate(answer: dict) -> dict:
+        answer["authorization_details"][0]["instructedAmount"]["amount"] = "4200.00"
+        return answer
+
+    relay = Relay(server.base, tamper_answer=inflate)
+    try:
+        asked = server.ok("POST", "/api/umfa/approvals",
+                          {"application_id": app["application_id"], "user_id": "erin", "message": "Pay Shop",
+                           "authorization_details": PAYMENT}, status=201, bearer=app["api_key"])
+        answered = umfa.run_env({}, "approvals", "approve", "--app-link", relay.link(asked["appLinkUri"]),
+                                "--device-dir", device_args[-1], "--origin", server.origin, "--pin-stdin",
+                                input=PIN + "\n")
+        assert answered.code != 0 and "not the ones its message shows" in answered.stderr, answered
+        assert not relay.tampered, "nothing was signed or sent"
+        status = server.ok("POST", "/api/umfa/status", {"statusToken": asked["statusToken"]})
+        assert status["status"] == "pending", status
+    finally:
+        relay.close()

@@ -38,7 +38,8 @@ struct AuthorizationDetailsTests {
             #expect(created["next"]?.stringValue == "consent", "\(created.text)")
             #expect(
                 created["authorization_details"]?.stringValue
-                    == "type: payment_initiation\ninstructedAmount.amount: 9.99\ninstructedAmount.currency: EUR")
+                    == "type: \"payment_initiation\"\ninstructedAmount.amount: \"9.99\"\ninstructedAmount.currency: \"EUR\""
+            )
             let allowed = try await api.consent(app, interaction: interaction, allow: true)
             let code = try #require(try allowed.redirectTo()["code"])
             let tokens = try await api.redeem(app, client: client, code: code, verifier: flow.verifier)

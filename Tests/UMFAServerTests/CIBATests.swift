@@ -90,8 +90,12 @@ struct CIBATests {
             let (shown, status) = try await Self.answer(
                 api, app, user: "alice", phone: phone, key: key, credential: credential, decision: "approve")
             #expect(status == "succeeded")
-            #expect(shown.hasPrefix("Pay 42 EUR, ref 7\n\ntype: payment_initiation\n"), "\(shown)")
-            #expect(shown.contains("instructedAmount.amount: 42.00"))
+            // A line the server writes (who asks, for what), the binding message, the details.
+            #expect(
+                shown.hasPrefix(
+                    "Bank back office asks for: openid, profile\nPay 42 EUR, ref 7\n\ntype: \"payment_initiation\"\n"),
+                "\(shown)")
+            #expect(shown.contains("instructedAmount.amount: \"42.00\""))
 
             api.clock.advance(by: 11)
             let tokens = try await Self.poll(api, app, client, id)
@@ -126,7 +130,7 @@ struct CIBATests {
             let deniedID = try #require(denied["auth_req_id"]?.stringValue)
             let (shown, status) = try await Self.answer(
                 api, app, user: "alice", phone: phone, key: key, credential: credential, decision: "deny")
-            #expect(status == "denied" && shown == "Sign in to Bank back office")
+            #expect(status == "denied" && shown == "Bank back office asks for: openid")
             expectOAuthError(try await Self.poll(api, app, client, deniedID), .badRequest, "access_denied")
 
             let known = try await Self.request(api, app, client, [("scope", "openid"), ("login_hint", "alice")])
@@ -232,6 +236,37 @@ struct CIBATests {
             expectOAuthError(
                 try await Self.request(api, app, pinged, [("scope", "openid"), ("login_hint", "alice")]), .badRequest,
                 "invalid_request")
+
+            // A client that registers itself may not take the grant: it could ask anyone's phone.
+            let token = try await api.initialAccessToken(app, uses: 1, scope: "openid")
+            let registered = try await api.registration(
+                .post, app,
+                json: [
+                    "grant_types": [.string(Self.grantType)], "client_name": "Your Bank", "scope": "openid",
+                    "token_endpoint_auth_method": "client_secret_basic",
+                ], authorization: "Bearer " + token)
+            expectOAuthError(registered, .badRequest, "invalid_client_metadata")
+        }
+    }
+
+    @Test("a phone with five approvals waiting is asked no more: the sixth request looks the same and expires")
+    func pendingLimit() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            let (_, key, credential) = try await OutOfBandDeviceTests.enroll(api, app, user: "alice")
+            let client = try await Self.cibaClient(api, app)
+            var ids: [String] = []
+            for _ in 0..<6 {
+                let started = try await Self.request(api, app, client, [("scope", "openid"), ("login_hint", "alice")])
+                #expect(started.status == .ok, "\(started.text)")
+                ids.append(try #require(started["auth_req_id"]?.stringValue))
+            }
+            let path = APIOperation.pendingApprovals.path
+            let listed = try await OutOfBandDeviceTests.pending(
+                api, app, user: "alice", proof: OutOfBandDeviceTests.proof(key, credential: credential, "POST", path))
+            #expect(listed["approvals"]?.arrayValue?.count == 5, "\(listed.text)")
+            api.clock.advance(by: 301)
+            expectOAuthError(try await Self.poll(api, app, client, ids[5]), .badRequest, "expired_token")
         }
     }
 

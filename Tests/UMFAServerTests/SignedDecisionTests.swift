@@ -156,11 +156,11 @@ struct SignedDecisionTests {
                 redeemed["message"]?.stringValue == """
                     Pay Shop
 
-                    type: payment_initiation
-                    creditorName: Shop\\u{202E}evil
-                    instructedAmount.amount: 120.00
-                    instructedAmount.currency: EUR
-                    locations[0]: https://bank.example
+                    type: "payment_initiation"
+                    creditorName: "Shop\\u{202E}evil"
+                    instructedAmount.amount: "120.00"
+                    instructedAmount.currency: "EUR"
+                    locations[0]: "https://bank.example"
                     """)
         }
     }

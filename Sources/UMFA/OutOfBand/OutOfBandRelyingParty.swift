@@ -143,6 +143,17 @@ public final class OutOfBandRelyingParty: RelyingParty {
             throw ZSMError(
                 .verificationFailed, "the approval's challenge does not match its message; nothing was signed")
         }
+        // The details an app may draw its own way must be the ones the signed message ends with.
+        if let details = answer.authorizationDetails {
+            let message = Array((answer.message ?? "").utf8)
+            guard let text = AuthorizationDetailsText.canonical(details).map({ Array($0.utf8) }),
+                message == text || message.suffix(text.count + 2).elementsEqual(Array("\n\n".utf8) + text)
+            else {
+                throw ZSMError(
+                    .verificationFailed,
+                    "the approval's authorization details are not the ones its message shows; nothing was signed")
+            }
+        }
         if let confirmation {
             let asked = TransactionConfirmation(
                 transactionId: answer.transactionID, message: answer.message ?? "",

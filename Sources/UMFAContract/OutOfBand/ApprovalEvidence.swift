@@ -44,5 +44,6 @@ public struct ApprovalEvidence: Codable, Sendable, Equatable {
     /// An example with every member.
     public static let example = ApprovalEvidence(
         decision: "approve", matchingNumber: "42", credentialId: "AQIDBA", challenge: "AQIDBA",
-        transactionChallenge: "BQYHCA", approvalNonce: "CQoLDA", clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0", authenticatorData: "AQIDBA", signature: "AQIDBA")
+        transactionChallenge: "BQYHCA", approvalNonce: "CQoLDA", clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0",
+        authenticatorData: "AQIDBA", signature: "AQIDBA")
 }

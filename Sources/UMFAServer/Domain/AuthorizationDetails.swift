@@ -1,4 +1,5 @@
 import Foundation
+import UMFAContract
 import UMFAEncoding
 
 /// Rich authorization requests (RFC 9396): what a client asks the person to authorize, as a JSON
@@ -16,6 +17,9 @@ struct AuthorizationDetails: Sendable, Hashable, Codable {
     static let maximumBytes = 8192
     /// The deepest nesting of objects and arrays inside an entry.
     static let maximumDepth = 6
+    /// The most values (leaves) of all entries together, and the longest member name.
+    static let maximumLeaves = 100
+    static let maximumNameBytes = 64
     /// RFC 9396 §2.2's common members, and the JSON type each must have.
     static let stringArrays = ["locations", "actions", "datatypes", "privileges"]
 
@@ -74,74 +78,39 @@ struct AuthorizationDetails: Sendable, Hashable, Codable {
             }
             entries.append(entry)
         }
-        return AuthorizationDetails(entries: entries)
+        // Step 3: a text a phone can show: few leaves, short names, a bounded text.
+        var leaves = 0
+        guard entries.allSatisfy({ walk(.object($0), leaves: &leaves) }), leaves <= maximumLeaves else {
+            throw Invalid(
+                reason: "authorization_details may hold at most \(maximumLeaves) values, with member names of at most "
+                    + "\(maximumNameBytes) bytes")
+        }
+        let details = AuthorizationDetails(entries: entries)
+        guard details.canonicalText.utf8.count <= maximumBytes else {
+            throw Invalid(reason: "the text of authorization_details is longer than \(maximumBytes) bytes")
+        }
+        return details
     }
 
     /// The value as JSON, for tokens and answers.
     var json: JSONValue { .array(entries.map(JSONValue.object)) }
 
-    /// The canonical text the device shows and the passkey signs (docs/ciba.md): each entry as
-    /// lines `path: value`, the `type` first, then every leaf in UTF-8 byte order of its path
-    /// (object members joined by `.`, array items as `[i]`; a member name of anything but ASCII
-    /// letters, digits, `_` and `-` in double quotes, a quote in it as `\"`); entries apart by a
-    /// line `--`.
-    /// Strings and names are written as ``LogText/escape(_:)`` writes them (control, line-breaking
-    /// and bidirectional scalars as escapes, a backslash doubled), so no entry can draw a line or
-    /// reorder the text of another.
-    var canonicalText: String {
-        entries.map { entry in
-            var lines = ["type: " + Self.text(entry["type"] ?? .null)]
-            var leaves: [(String, String)] = []
-            for (name, value) in entry where name != "type" {
-                Self.flatten(value, path: Self.name(name), into: &leaves)
-            }
-            leaves.sort { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
-            lines += leaves.map { "\($0.0): \($0.1)" }
-            return lines.joined(separator: "\n")
-        }
-        .joined(separator: "\n--\n")
-    }
+    /// The canonical text the device shows and the passkey signs (``AuthorizationDetailsText``).
+    var canonicalText: String { AuthorizationDetailsText.canonical(entries) }
 
-    private static func flatten(_ value: JSONValue, path: String, into leaves: inout [(String, String)]) {
+    /// Counts the leaves of `value` into `leaves`; `false` at a member name longer than
+    /// ``maximumNameBytes``.
+    private static func walk(_ value: JSONValue, leaves: inout Int) -> Bool {
         switch value {
         case .object(let members):
-            if members.isEmpty { leaves.append((path, "{}")) }
-            for (name, member) in members { flatten(member, path: path + "." + Self.name(name), into: &leaves) }
+            if members.isEmpty { leaves += 1 }
+            return members.allSatisfy { $0.key.utf8.count <= maximumNameBytes && walk($0.value, leaves: &leaves) }
         case .array(let items):
-            if items.isEmpty { leaves.append((path, "[]")) }
-            for (index, item) in items.enumerated() { flatten(item, path: path + "[\(index)]", into: &leaves) }
+            if items.isEmpty { leaves += 1 }
+            return items.allSatisfy { walk($0, leaves: &leaves) }
         default:
-            leaves.append((path, text(value)))
-        }
-    }
-
-    /// A member name as a path shows it: as it is when plain, else quoted, so no name can pass
-    /// for a path of several (`a.b`, `a[0]`) or end the path early (`a: 1`).
-    private static func name(_ name: String) -> String {
-        let plain =
-            !name.isEmpty
-            && name.utf8.allSatisfy {
-                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x5F
-                    || $0 == 0x2D
-            }
-        if plain { return name }
-        var quoted = String.UnicodeScalarView(["\""])
-        for scalar in LogText.escape(name).unicodeScalars {
-            if scalar == "\"" { quoted.append("\\") }
-            quoted.append(scalar)
-        }
-        quoted.append("\"")
-        return String(quoted)
-    }
-
-    private static func text(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool(let flag): flag ? "true" : "false"
-        case .number(let number):
-            number.rounded() == number && abs(number) < 9_007_199_254_740_992 ? String(Int64(number)) : "\(number)"
-        case .string(let text): LogText.escape(text)
-        case .array, .object: ""
+            leaves += 1
+            return true
         }
     }
 

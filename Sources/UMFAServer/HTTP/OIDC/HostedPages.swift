@@ -34,6 +34,7 @@ enum HostedPages {
                 "issuer_path": path, "interaction": interaction, "view": view.rawValue,
                 "login_hint": request.loginHint ?? "", "signup": issuer.application.signup.rawValue,
                 "client_name": client.name, "scopes": request.scopes.joined(separator: " "),
+                "authorization_details": request.authorizationDetails?.canonicalText ?? "",
                 "application_name": issuer.application.name,
                 "self_registered": client.isSelfRegistered ? "true" : "false",
                 "redirect_host": redirectHost(request.redirectURI),

@@ -9,7 +9,8 @@ import UMFAStorage
 /// decision the passkey signs (docs/ciba.md). The client then polls the token endpoint
 /// (``CIBAGrant``), or in ping mode waits for a ping first.
 ///
-/// An unknown person, or one without a passkey, gets the same answer as anyone else: the request
+/// An unknown person, one without a passkey, or one whose phone already has
+/// ``CIBAHints/pendingLimit`` approvals waiting, gets the same answer as anyone else: the request
 /// just never ends but by expiring (§7.3 allows `unknown_user_id`; UMFA never says it, so the
 /// endpoint cannot be used to learn who has an account).
 struct BackchannelAuthentication: Sendable {
@@ -54,7 +55,7 @@ struct BackchannelAuthentication: Sendable {
         }
         let form = request.form
         // Step 2 (§7.1): the scope holds openid.
-        let scopes = try GrantScopes.granted(try form.require("scope"), allowed: client.scopes)
+        let scopes = try GrantScopes.granted(try form.require("scope"), allowed: client.grantableScopes)
         guard scopes.contains("openid") else {
             throw OAuthError(code: .invalidScope, "scope must hold openid (OpenID CIBA Core §7.1)")
         }
@@ -62,7 +63,8 @@ struct BackchannelAuthentication: Sendable {
             throw OAuthError.invalidRequest("user_code is not supported (backchannel_user_code_parameter_supported)")
         }
         guard form["request"] == nil else {
-            throw OAuthError.invalidRequest("Signed authentication requests (request, CIBA Core §7.1.1) are not supported")
+            throw OAuthError.invalidRequest(
+                "Signed authentication requests (request, CIBA Core §7.1.1) are not supported")
         }
         // Step 3 (§7.1): the binding message, the expiry, the ping token, the details.
         let message = form["binding_message"] ?? ""
@@ -99,7 +101,7 @@ struct BackchannelAuthentication: Sendable {
         // Step 5 (§7.3): the request, and the approval on the person's device.
         let authReqID = Secrets.make(prefix: Self.authReqIDPrefix)
         var transactionID: String?
-        if let userID, try await hints.hasPasskey(userID) {
+        if let userID, try await hints.canBeAsked(userID) {
             let sealedPing = try notificationToken.flatMap { token in
                 try client.settings.backchannelClientNotificationEndpoint.map {
                     try CIBAPing(
@@ -110,8 +112,8 @@ struct BackchannelAuthentication: Sendable {
             }
             let started = try await approvals.startApproval(
                 application: issuer.application, userID: userID,
-                message: message.isEmpty ? "Sign in to \(LogText.escape(client.name))" : message, details: details,
-                ttl: expiry,
+                message: Self.approvalMessage(client: client, scopes: scopes, bindingMessage: message),
+                details: details, ttl: expiry,
                 numberMatching: false, sealedPing: ping ? sealedPing : nil, caller: request.caller)
             transactionID = started.transactionId
         }
@@ -122,6 +124,14 @@ struct BackchannelAuthentication: Sendable {
                 authorizationDetails: details),
             lifetime: TimeInterval(expiry), subject: userID)
         return BackchannelAuthenticationResponse(authReqID: authReqID, expiresIn: expiry, interval: Self.interval)
+    }
+
+    /// What the phone shows above the authorization details: a line the server writes, naming the
+    /// client (and that it registered itself) and the scopes, then the client's binding message.
+    static func approvalMessage(client: OAuthClientRecord, scopes: [String], bindingMessage: String) -> String {
+        let name = LogText.escape(client.name) + (client.isSelfRegistered ? " (registered itself)" : "")
+        let header = "\(name) asks for: \(scopes.joined(separator: ", "))"
+        return bindingMessage.isEmpty ? header : header + "\n" + bindingMessage
     }
 
     /// Whether `message` is one line of visible text: spaces (U+0020) between visible scalars, no

@@ -13,7 +13,7 @@ import UMFATokens
 ///
 /// A hint that names nobody is not an error: the request then expires like one nobody answers.
 struct CIBAHints: Sendable {
-    let store: any CredentialStore & UserProfileStore
+    let store: any CredentialStore & UserProfileStore & OutOfBandStore
     let tokens: TokenService
     let loginTokens: LoginTokens
     let issuer: OAuthIssuer
@@ -35,9 +35,17 @@ struct CIBAHints: Sendable {
         }
     }
 
-    /// Whether `userID` has a passkey to approve with.
-    func hasPasskey(_ userID: String) async throws -> Bool {
-        try await !store.credentials(applicationID: issuer.application.id, userID: userID).isEmpty
+    /// The most approvals one person's phone is asked at once: past it, a new request starts none
+    /// (and looks like any other), so no client can bury a phone in prompts.
+    static let pendingLimit = 5
+
+    /// Whether `userID` can be asked now: a passkey to approve with, and fewer than
+    /// ``pendingLimit`` approvals waiting.
+    func canBeAsked(_ userID: String) async throws -> Bool {
+        let application = issuer.application.id
+        guard try await !store.credentials(applicationID: application, userID: userID).isEmpty else { return false }
+        return try await store.pendingApprovals(applicationID: application, userID: userID, at: now()).count
+            < Self.pendingLimit
     }
 
     private func loginHint(_ text: String) async throws -> String? {

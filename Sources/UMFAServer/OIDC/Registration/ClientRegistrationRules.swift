@@ -63,6 +63,13 @@ enum ClientRegistrationRules {
             throw registrationError(error)
         }
         client.softwareID = template?.clientID
+        // CIBA asks a person's phone to approve whatever the client names: only an admin-made
+        // client, or one made from a template that has the grant, may.
+        if template == nil, client.grantTypes.contains(CIBAGrant.grantType) {
+            throw OAuthError(
+                code: .invalidClientMetadata,
+                "\(CIBAGrant.grantType) is for clients an administrator made (or a template that has it)")
+        }
         if let template {
             try ClientMetadataInheritance.check(client, against: template)
         } else if let refused = client.scopes.first(where: { !allowedScopes.contains($0) }) {

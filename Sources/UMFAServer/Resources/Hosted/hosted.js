@@ -13,6 +13,7 @@
     loginHint: meta("umfa-login-hint"),
     signup: meta("umfa-signup") === "enabled",
     scopes: meta("umfa-scopes").split(" ").filter(Boolean),
+    authorizationDetails: meta("umfa-authorization-details"),
     emailRecovery: meta("umfa-email-recovery") === "on",
   };
   const W = window.UMFAWebAuthn;
@@ -107,9 +108,7 @@
     }
     if (answer.next === "consent") {
       listScopes(answer.scopes || page.scopes, answer.client_name);
-      const details = $("consent-details");
-      details.textContent = answer.authorization_details || "";
-      details.hidden = !answer.authorization_details;
+      showDetails(answer.authorization_details);
       show("consent");
     }
     if (answer.next === "verify_email") {
@@ -132,6 +131,13 @@
     } finally {
       setBusy(false);
     }
+  }
+
+  // RFC 9396: what the request authorizes, in its canonical text, shown as it is.
+  function showDetails(text) {
+    const details = $("consent-details");
+    details.textContent = text || "";
+    details.hidden = !text;
   }
 
   function listScopes(scopes, clientName) {
@@ -287,7 +293,10 @@
     if (!window.PublicKeyCredential) {
       alertText("This browser cannot use passkeys.");
     }
-    if (page.view === "consent") listScopes(page.scopes);
+    if (page.view === "consent") {
+      listScopes(page.scopes);
+      showDetails(page.authorizationDetails);
+    }
     show(page.view === "create-account" && page.signup ? "create-account" : page.view || "sign-in");
   });
 })();
