@@ -6,6 +6,7 @@ refresh rotation with reuse detection, the SSO session with prompt=none, logout 
 session's id_token_hint at once; without one only after the person confirms), sign-in by
 email, consent denial, and the error page for a redirect URI the client did not register."""
 
+import json
 import threading
 import uuid
 import warnings
@@ -198,6 +199,25 @@ def test_hosted_pages_with_authlib(provider: Server, driver, authenticator, step
         denied = query(callback.wait(7))
         assert denied["error"] == "access_denied" and denied["state"] == state, denied
 
+        # 7b. Authorization details (RFC 9396): the consent page shows their canonical text to a
+        #     person signed in already, and asks although the scopes were consented to.
+        requests.patch(f"{provider.base}/api/admin/applications/{app['application_id']}", headers=admin,
+                       json={"authorization_details_types": ["payment_initiation"]}, timeout=10).raise_for_status()
+        client = session()
+        details = json.dumps([{"type": "payment_initiation",
+                               "instructedAmount": {"currency": "EUR", "amount": "12.00"}}])
+        url, state = client.create_authorization_url(meta["authorization_endpoint"], code_verifier=generate_token(48),
+                                                     authorization_details=details)
+        driver.get(url)
+        shown = WebDriverWait(driver, WAIT_SECONDS).until(
+            lambda d: d.find_element(By.ID, "consent-details")
+            if d.find_element(By.ID, "consent-details").is_displayed() else None)
+        assert shown.text.startswith('type: "payment_initiation"') and 'amount: "12.00"' in shown.text, shown.text
+        steps.shot("consent-authorization-details")
+        element(driver, "consent_deny").click()
+        denied = query(callback.wait(8))
+        assert denied["error"] == "access_denied" and denied["state"] == state, denied
+
         # 8. A redirect URI the client did not register: the error page, no redirect.
         bad = session()
         bad.redirect_uri = "http://127.0.0.1:9/evil"
@@ -206,7 +226,7 @@ def test_hosted_pages_with_authlib(provider: Server, driver, authenticator, step
         assert page.status_code == 400 and "Location" not in page.headers and "redirect_uri" in page.text
         driver.get(url)
         assert "not valid" in driver.find_element(By.TAG_NAME, "h1").text
-        assert len(callback.received) == 7
+        assert len(callback.received) == 8
 
         # 9. A logout link without id_token_hint (what any page can send) asks first and ends
         #    nothing (RP-Initiated Logout §2); the person's click signs out and goes back to the
@@ -220,13 +240,13 @@ def test_hosted_pages_with_authlib(provider: Server, driver, authenticator, step
         assert "Sign out" in driver.find_element(By.TAG_NAME, "h1").text
         steps.shot("logout-confirmation")
         driver.get(silent)
-        assert "code" in query(callback.wait(8))
+        assert "code" in query(callback.wait(9))
         driver.get(logout)
         element(driver, "logout_confirm").click()
-        bye = callback.wait(9)
+        bye = callback.wait(10)
         assert urlsplit(bye).path == "/callback/bye" and query(bye)["state"] == "asked", bye
         driver.get(silent)
-        assert query(callback.wait(10))["error"] == "login_required"
+        assert query(callback.wait(11))["error"] == "login_required"
     finally:
         callback.close()
 
