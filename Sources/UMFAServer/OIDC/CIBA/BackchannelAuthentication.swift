@@ -33,7 +33,7 @@ struct BackchannelAuthentication: Sendable {
     static let notificationTokenLength = 1024
 
     /// What an `auth_req_id` stands for while the person decides.
-    struct Pending: Codable, Sendable {
+    struct Pending: PolledRequest {
         var clientID: String
         var scopes: [String]
         /// The approval on the person's device; `nil` for a person unknown or without a passkey.

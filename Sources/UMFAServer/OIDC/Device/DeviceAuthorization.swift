@@ -20,7 +20,7 @@ struct DeviceAuthorization: Sendable {
     static let deviceCodePrefix = "umfa_dc_"
 
     /// What a device code stands for while the person decides.
-    struct Pending: Codable, Sendable {
+    struct Pending: PolledRequest {
         var clientID: String
         var scopes: [String]
         /// Seconds the device must wait between polls; grows with each `slow_down`.

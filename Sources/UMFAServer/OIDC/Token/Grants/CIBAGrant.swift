@@ -25,7 +25,7 @@ struct CIBAGrant: GrantHandler {
         guard authReqID.utf8.count <= 128,
             let request = try await grants.live(
                 .cibaRequest, handleHash: hash, as: BackchannelAuthentication.Pending.self)
-        else { throw try await spentOrExpired(hash) }
+        else { throw try await grants.spentOrExpired(.cibaRequest, handleHash: hash, handle: "auth_req_id") }
         guard request.payload.clientID.utf8.elementsEqual(input.client.clientID.utf8) else {
             throw OAuthError(code: .invalidGrant, "The auth_req_id was issued to another client")
         }
@@ -36,7 +36,8 @@ struct CIBAGrant: GrantHandler {
         let status = transaction.map { OutOfBandService.currentStatus($0, now: now()) } ?? .pending
         switch status {
         case .pending:
-            throw try await pending(request, hash: hash)
+            throw try await grants.pending(
+                .cibaRequest, request, handleHash: hash, waitingFor: "The person has not answered yet")
         case .expired:
             throw OAuthError(code: .expiredToken, "The request expired; start again")
         case .denied, .failed:
@@ -61,34 +62,6 @@ struct CIBAGrant: GrantHandler {
             family: "f" + Base64URL.encode(Secrets.randomBytes(16)), nonce: nil, jkt: input.binding.jkt,
             refreshJKT: confidential ? nil : input.binding.jkt, x5t: input.binding.x5t,
             refreshX5T: confidential ? nil : input.binding.x5t)
-    }
-
-    /// No answer yet: `slow_down` with a longer interval for a poll sooner than the interval
-    /// (§11), else `authorization_pending`; the poll's time is kept for the next one.
-    private func pending(_ request: OAuthGrants.Found<BackchannelAuthentication.Pending>, hash: [UInt8])
-        async throws -> OAuthError
-    {
-        var state = request.payload
-        let now = Int(now().timeIntervalSince1970)
-        // A second's tolerance: a client polling at the interval may arrive a little early.
-        let early = state.lastPoll.map { now - $0 < state.interval - 1 } ?? false
-        if early { state.interval += DeviceAuthorization.slowDownStep }
-        state.lastPoll = now
-        _ = try await grants.update(
-            .cibaRequest, handleHash: hash, state, subject: request.record.subject, expiresAt: request.record.expiresAt)
-        return early
-            ? OAuthError(code: .slowDown, "Poll at most every \(state.interval) seconds")
-            : OAuthError(code: .authorizationPending, "The person has not answered yet")
-    }
-
-    /// Why a request is not live: expired (`expired_token`), else spent or unknown.
-    private func spentOrExpired(_ hash: [UInt8]) async throws -> OAuthError {
-        let record = try await grants.store.oauthGrant(
-            kind: .cibaRequest, handleHash: hash, applicationID: grants.issuer.application.id)
-        if let record, record.consumedAt == nil {
-            return OAuthError(code: .expiredToken, "The request expired; start again")
-        }
-        return OAuthError(code: .invalidGrant, "The auth_req_id is invalid or was used")
     }
 }
 

@@ -22,7 +22,7 @@ struct DeviceCodeGrant: GrantHandler {
         // Step 1 (RFC 8628 §3.5): a device code of this issuer, live, the client's own.
         guard deviceCode.utf8.count <= 128,
             let device = try await grants.live(.deviceCode, handleHash: hash, as: DeviceAuthorization.Pending.self)
-        else { throw try await spentOrExpired(hash) }
+        else { throw try await grants.spentOrExpired(.deviceCode, handleHash: hash, handle: "device code") }
         guard device.payload.clientID.utf8.elementsEqual(input.client.clientID.utf8) else {
             throw OAuthError(code: .invalidGrant, "The device code was issued to another client")
         }
@@ -31,7 +31,10 @@ struct DeviceCodeGrant: GrantHandler {
             let decision = try await grants.consume(
                 .deviceDecision, handleHash: hash, as: DeviceAuthorization.Decision.self
             ).found
-        else { throw try await pending(device, hash: hash) }
+        else {
+            throw try await grants.pending(
+                .deviceCode, device, handleHash: hash, waitingFor: "The person has not decided yet")
+        }
         _ = try await grants.consume(.deviceCode, handleHash: hash, as: DeviceAuthorization.Pending.self)
         guard decision.payload.approved, let signIn = decision.payload.signIn else {
             throw OAuthError(code: .accessDenied, "The person denied the request")
@@ -43,33 +46,5 @@ struct DeviceCodeGrant: GrantHandler {
             family: "f" + Base64URL.encode(Secrets.randomBytes(16)), nonce: nil, jkt: input.binding.jkt,
             refreshJKT: confidential ? nil : input.binding.jkt, x5t: input.binding.x5t,
             refreshX5T: confidential ? nil : input.binding.x5t)
-    }
-
-    /// No decision yet: `slow_down` with a longer interval for a poll sooner than the interval,
-    /// else `authorization_pending`; the poll's time is kept for the next one.
-    private func pending(_ device: OAuthGrants.Found<DeviceAuthorization.Pending>, hash: [UInt8]) async throws
-        -> OAuthError
-    {
-        var state = device.payload
-        let now = Int(now().timeIntervalSince1970)
-        // A second's tolerance: a device polling at the interval may arrive a little early.
-        let early = state.lastPoll.map { now - $0 < state.interval - 1 } ?? false
-        if early { state.interval += DeviceAuthorization.slowDownStep }
-        state.lastPoll = now
-        _ = try await grants.update(
-            .deviceCode, handleHash: hash, state, subject: nil, expiresAt: device.record.expiresAt)
-        return early
-            ? OAuthError(code: .slowDown, "Poll at most every \(state.interval) seconds")
-            : OAuthError(code: .authorizationPending, "The person has not decided yet")
-    }
-
-    /// Why a device code is not live: expired (`expired_token`), else spent or unknown.
-    private func spentOrExpired(_ hash: [UInt8]) async throws -> OAuthError {
-        let record = try await grants.store.oauthGrant(
-            kind: .deviceCode, handleHash: hash, applicationID: grants.issuer.application.id)
-        if let record, record.consumedAt == nil {
-            return OAuthError(code: .expiredToken, "The device code expired; start again")
-        }
-        return OAuthError(code: .invalidGrant, "The device code is invalid or was used")
     }
 }
