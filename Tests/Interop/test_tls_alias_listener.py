@@ -12,7 +12,7 @@ import subprocess
 from support import ADMIN_TOKEN
 from tls_support import CLIENT_DN, handshake, pki, tls_serve  # noqa: F401 (pki, tls_serve: fixtures)
 
-ALIASED = ("token", "par", "introspect", "revoke", "userinfo", "device_authorization")
+ALIASED = ("token", "par", "introspect", "revoke", "userinfo", "device_authorization", "bc-authorize")
 
 
 def tls_client(server, dn: str = CLIENT_DN) -> str:
@@ -89,7 +89,8 @@ def test_discovery_lists_the_alias_endpoints(tls_serve, pki):
     assert aliases == {"token_endpoint": f"{base}/token", "pushed_authorization_request_endpoint": f"{base}/par",
                        "introspection_endpoint": f"{base}/introspect", "revocation_endpoint": f"{base}/revoke",
                        "userinfo_endpoint": f"{base}/userinfo",
-                       "device_authorization_endpoint": f"{base}/device_authorization"}, aliases
+                       "device_authorization_endpoint": f"{base}/device_authorization",
+                       "backchannel_authentication_endpoint": f"{base}/bc-authorize"}, aliases
     # Every alias answers on the alias listener (a POST without a client: an OAuth error, not 404).
     for name in ALIASED:
         url = f"{base}/{name}".replace("localhost", "127.0.0.1")

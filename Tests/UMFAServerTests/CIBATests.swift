@@ -270,6 +270,42 @@ struct CIBATests {
         }
     }
 
+    @Test("a private_key_jwt client (as FAPI-CIBA asks) authenticates with a signed assertion, each jti once")
+    func privateKeyJWT() async throws {
+        try await TestServer.with { api in
+            let app = try await api.createApplication(policy: "grant")
+            _ = try await OutOfBandDeviceTests.enroll(api, app, user: "alice")
+            let key = DPoPKey(now: { api.clock.now })
+            var request = OAuthClientRequest(
+                clientName: "Signed bank", grantTypes: [Self.grantType], responseTypes: [],
+                tokenEndpointAuthMethod: "private_key_jwt", scope: "openid")
+            request.jwks = PrivateKeyJWTTests.jwks(key)
+            let client = try await api.createOAuthClient(app, request)
+            let issuer = String(DPoPServerTests.tokenURL(app).dropLast("/token".count))
+            let assertion = key.assertion(client: client.id, audience: issuer)
+            let signed: [(String, String)] = [
+                ("client_assertion_type", PrivateKeyJWTTests.assertionType), ("client_assertion", assertion),
+            ]
+            let started = try await api.form(
+                .oauthBackchannelAuthentication, app, [("scope", "openid"), ("login_hint", "alice")] + signed)
+            #expect(started.status == .ok, "\(started.text)")
+            let id = try #require(started["auth_req_id"]?.stringValue)
+            // The same assertion again is a replay.
+            expectOAuthError(
+                try await api.form(
+                    .oauthBackchannelAuthentication, app, [("scope", "openid"), ("login_hint", "alice")] + signed),
+                .unauthorized, "invalid_client")
+            let poll = try await api.form(
+                .oauthToken, app,
+                [
+                    ("grant_type", Self.grantType), ("auth_req_id", id),
+                    ("client_assertion_type", PrivateKeyJWTTests.assertionType),
+                    ("client_assertion", key.assertion(client: client.id, audience: issuer)),
+                ])
+            expectOAuthError(poll, .badRequest, "authorization_pending")
+        }
+    }
+
     @Test("discovery lists CIBA, its modes and the declared authorization details types")
     func discovery() async throws {
         try await TestServer.with { api in
