@@ -118,7 +118,7 @@ struct SignedDecisionTests {
     @Test("authorization details: declared types only, shown in canonical text, signed, returned to the device")
     func authorizationDetails() async throws {
         try await TestServer.with { api in
-            let (app, phone) = try await Self.setUp(api)
+            let (app, _) = try await Self.setUp(api)
             let payment: JSONValue = [
                 [
                     "type": "payment_initiation", "creditorName": "Shop\u{202E}evil",

@@ -55,7 +55,7 @@ public struct UMFAAppLink: Sendable, Equatable {
 /// An approval's challenge must be the hash of the transaction, the message and the nonce the
 /// server sent (`ApprovalChallenge`): options for anything else are refused before the user
 /// is asked, so a signature always covers the message the app shows. The passkey then signs the
-/// decision's challenge (``ApprovalChallenge/decision(_:decision:matchingNumber:)``), so a decision
+/// decision's challenge (`ApprovalChallenge.decision` in UMFAContract), so a decision
 /// or number changed on its way to the server fails the transaction instead of approving it.
 public final class OutOfBandRelyingParty: RelyingParty {
     /// What the user decided about an approval.
