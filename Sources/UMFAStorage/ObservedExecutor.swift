@@ -54,6 +54,8 @@ struct ObservedExecutor: SQLExecutor {
         try await inner.underMigrationLock(body)
     }
 
+    func probe() async throws { try await inner.probe() }
+
     func close() async throws { try await inner.close() }
 }
 

@@ -15,6 +15,9 @@ protocol SQLExecutor: Sendable {
     /// Runs `body` while holding the lock migrations take, so no other process on the database
     /// runs its own `body` (or migrations) meanwhile. For start-up work only.
     func underMigrationLock<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value
+    /// Proves the database can be reached and written now; throws a ``StoreError`` saying why
+    /// not. Writes nothing.
+    func probe() async throws
     /// Closes the connections.
     func close() async throws
 }
@@ -29,6 +32,10 @@ struct SQLStore: UMFAStore {
 
     func close() async throws {
         try await executor.close()
+    }
+
+    func probe() async throws {
+        try await executor.probe()
     }
 
     private func run(_ query: StoreQuery) async throws {

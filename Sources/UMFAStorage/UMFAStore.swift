@@ -18,6 +18,10 @@ package protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, Se
     /// Closes the connections; the store is unusable afterwards.
     func close() async throws
 
+    /// Proves the database can be reached and written now (readiness, docs/operators/probes.md);
+    /// throws a ``StoreError`` saying why not. Writes nothing.
+    func probe() async throws
+
     /// Removes challenges, enrollment tokens and revoked-token records that expired before `date`.
     func purgeExpired(before date: Date) async throws
 }

@@ -359,6 +359,19 @@ def assert_error(response: requests.Response, status: int, trace_id: str | None 
     return body
 
 
+def wait_for_status(server: "Server", path: str, status: int, within: float = 60) -> list[int]:
+    """Polls GET `path` until it answers `status` (a state reached, whatever the machine's
+    speed); the statuses seen, ending with it."""
+    seen: list[int] = []
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        seen.append(server.get(path).status_code)
+        if seen[-1] == status:
+            return seen
+        time.sleep(0.2)
+    raise AssertionError(f"{path} never answered {status} within {within} s: {seen[-10:]}\n{server.logs()}")
+
+
 class Server:
     """One `umfa serve` process on a free loopback port; output goes to files next to the data
     dir (never inside it), so the tests can search it."""

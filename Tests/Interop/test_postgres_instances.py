@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
-from support import ADMIN_TOKEN, VirtualAuthenticator, assert_error
+from support import ADMIN_TOKEN, VirtualAuthenticator, assert_error, wait_for_status
 
 MASTER_KEY = base64.b64encode(secrets.token_bytes(32)).decode()
 
@@ -328,3 +328,24 @@ def test_nul_in_identifiers_is_400_not_a_database_error(serve, tmp_path, databas
                             bearer=server.api_key)
     assert assert_error(listed, 400)["message"] == "user_id must not contain U+0000"
     server.ok("POST", "/api/umfa/authentication/options", {"application_id": server.app_id, "user_id": "alice"})
+
+
+def test_readiness_follows_postgres_down_and_up_while_liveness_stays(serve, tmp_path, database):
+    """/health/ready answers 503 while PostgreSQL is stopped and 200 again by itself once it is
+    back; /health, the liveness answer, stays 200 throughout (docs/operators/probes.md)."""
+    server = serve(env={"UMFA_DATABASE_URL": database, "UMFA_MASTER_KEY": MASTER_KEY})
+    assert server.get("/health/ready").status_code == 200
+    pg_ctl = shlex.split(os.environ["UMFA_TEST_PGCTL"])
+    subprocess.run(pg_ctl + ["-m", "fast", "stop"], check=True, capture_output=True)
+    try:
+        wait_for_status(server, "/health/ready", 503)
+        refusal = assert_error(server.get("/health/ready"), 503)
+        assert refusal["message"] == "not ready: the database cannot be reached or written"
+        assert "PostgreSQL" not in refusal["message"] and "127.0.0.1" not in str(refusal)
+        assert server.get("/health").status_code == 200
+    finally:
+        subprocess.run(pg_ctl + ["start"], check=True, capture_output=True)
+    wait_for_status(server, "/health/ready", 200)
+    # Serving again, not only answering the probe.
+    server.ok("POST", "/api/umfa/registration/options", {"application_id": server.app_id, "user_id": "back"})
+    assert "not ready:" in server.stderr and "ready again" in server.stderr

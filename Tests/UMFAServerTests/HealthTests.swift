@@ -50,4 +50,46 @@ struct HealthTests {
             #expect(shown.status == .ok)
         }
     }
+
+    @Test("readiness: 200 while the SQLite file takes writes, 503 once it is moved away and 200 when it is back; 503 while draining")
+    func readiness() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var logger = Logger(label: "umfa-test")
+        logger.logLevel = .critical
+        var configuration = ServerConfiguration(port: 0, dataDirectory: directory)
+        configuration.bodyReadTimeout = ServerTransport.patientTimeout
+        let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
+        let drain = try #require(report.drain)
+        let file = directory.appendingPathComponent("umfa.sqlite")
+        let moved = directory.appendingPathComponent("moved.sqlite")
+        try await app.exercise(.router) { client in
+            let api = API(client: client, clock: TestClock(), directory: directory)
+            /// Asks until the answer is `status` (the database is asked at most once a second).
+            func readiness(becomes status: HTTPResponse.Status) async throws -> Reply {
+                let deadline = ContinuousClock.now + .seconds(60)
+                while true {
+                    let answer = try await api.send(.get, "/health/ready")
+                    if answer.status == status || ContinuousClock.now > deadline { return answer }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            let ready = try await api.send(.get, "/health/ready")
+            #expect(ready.status == .ok)
+            #expect(ready["status"]?.stringValue == "ok")
+
+            try FileManager.default.moveItem(at: file, to: moved)
+            let gone = try await readiness(becomes: .serviceUnavailable)
+            #expect(gone.status == .serviceUnavailable)
+            #expect(gone["message"]?.stringValue == "not ready: the database cannot be reached or written")
+            #expect(try await api.send(.get, "/health").status == .ok)
+            try FileManager.default.moveItem(at: moved, to: file)
+            #expect(try await readiness(becomes: .ok).status == .ok)
+
+            drain.readiness.startDraining()
+            let draining = try await api.send(.get, "/health/ready")
+            #expect(draining.status == .serviceUnavailable)
+            #expect(draining["message"]?.stringValue == "not ready: the server is shutting down")
+        }
+    }
 }

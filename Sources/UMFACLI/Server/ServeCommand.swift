@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import UMFAServer
 import UMFAWebAuthn
 
@@ -142,7 +143,13 @@ struct ServeCommand: AsyncParsableCommand {
         if let index = configuration.attestationAnchors.metadata {
             MetadataFile.logLoaded(index, logger: logger)
         }
-        try await app.runService()
+        // The drain service last: the group stops services in reverse order, so it hears of
+        // SIGTERM first and keeps the application serving, not ready, for UMFA_DRAIN_SECONDS.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app] + (report.drain.map { [$0] } ?? []),
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
     }
 }
 

@@ -128,6 +128,7 @@ extension APIOperation {
             .post("/api/admin/signing-keys", access: .adminToken, status: 201, answer: SigningKeyRotatedResponse.self)
         case .jwks: .get("/.well-known/jwks.json")
         case .health: .get("/health", answer: HealthResponse.self)
+        case .healthReady: .get("/health/ready", answer: HealthResponse.self)
         case .metrics: .get("/metrics")
         case .openAPI: .get("/openapi.yaml")
         case .demoPage: .get("/")

@@ -199,6 +199,14 @@ extension APIOperation {
                     "The document a browser fetches from https://<rp_id>/.well-known/webauthn before it lets another site's origin use the RP ID: the related_origins of every application whose rp_id is the request's Host (without port), merged oldest application first, duplicates removed.",
                 success: "The related origins",
                 statuses: [404, 503])
+        case .healthReady:
+            OperationDoc(
+                summary: "Readiness",
+                description:
+                    "Whether this instance should be sent requests (docs/operators/probes.md): 200 when its database answers and takes writes, 503 while it cannot be reached or written (the database is asked at most once a second, and a probe that takes over 3 s counts as unreachable) and while the instance drains after SIGTERM (UMFA_DRAIN_SECONDS). The answer says which of the two, never the database's error, which goes to the log.",
+                parameters: [.shared(.traceID)],
+                success: "Ready",
+                statuses: [503])
         case .health:
             OperationDoc(
                 summary: "Liveness",

@@ -27,6 +27,7 @@ public enum APIOperation: String, CaseIterable, Sendable {
     case rotateSigningKey
     case jwks
     case health
+    case healthReady
     case metrics
     case openAPI
     case demoPage

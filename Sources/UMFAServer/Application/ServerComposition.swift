@@ -109,6 +109,8 @@ struct ServerComposition: Sendable {
     // Public files and the demo page.
     let tokens: TokenService
     let settings: any SettingStore
+    /// `/health/ready`: whether the database answers and the instance is not draining.
+    let readiness: Readiness
 
     /// Builds every feature from `inputs`.
     init(_ inputs: Inputs) {
@@ -140,6 +142,7 @@ struct ServerComposition: Sendable {
         mutualTLSAliasURL = inputs.mutualTLSAliasURL
         tokens = inputs.tokens
         settings = store
+        readiness = Readiness(store: store, logger: inputs.logger)
         appSites = store
 
         registration = RegistrationService(ceremonies: ceremonies, store: store, loginTokens: loginTokens)

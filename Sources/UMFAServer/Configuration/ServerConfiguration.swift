@@ -82,6 +82,9 @@ package struct ServerConfiguration: Sendable {
     package var approvalDispatchers: [any ApprovalDispatcher] = []
     /// How long one webhook delivery may take (`UMFA_WEBHOOK_TIMEOUT_SECONDS`, default 10).
     package var webhookTimeout: Duration = .seconds(10)
+    /// How long the server keeps serving after SIGTERM while `/health/ready` answers 503
+    /// (`UMFA_DRAIN_SECONDS`, default 0: it stops at once, finishing the requests under way).
+    package var drainPeriod: Duration = .zero
     /// Client certificates (RFC 8705): a trusted proxy's header and the `tls_client_auth` CAs.
     package var mutualTLS = MutualTLSSettings()
     /// The mail server (`UMFA_SMTP_URL` and its companions); `nil` turns mail features off.
@@ -151,6 +154,9 @@ package struct ServerConfiguration: Sendable {
         }
         if let seconds = try settings.integer(.webhookTimeoutSeconds, in: 1...60) {
             webhookTimeout = .seconds(seconds)
+        }
+        if let seconds = try settings.integer(.drainSeconds, in: 0...300) {
+            drainPeriod = .seconds(seconds)
         }
         signingKeyRefreshInterval =
             try settings.duration(.signingKeyRefreshSeconds, seconds: 0.001...86_400)

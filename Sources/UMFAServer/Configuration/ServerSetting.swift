@@ -49,6 +49,9 @@ package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case auditRetentionDays = "UMFA_AUDIT_RETENTION_DAYS"
     /// How long one webhook delivery may take, in seconds.
     case webhookTimeoutSeconds = "UMFA_WEBHOOK_TIMEOUT_SECONDS"
+    /// How long the server keeps serving after SIGTERM with `/health/ready` answering 503, so a
+    /// load balancer stops sending it requests first, in seconds.
+    case drainSeconds = "UMFA_DRAIN_SECONDS"
     /// The URL clients reach the server at.
     case publicURL = "UMFA_PUBLIC_URL"
     /// How long validate-token trusts what it read, in seconds.

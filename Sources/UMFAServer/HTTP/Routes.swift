@@ -79,6 +79,13 @@ struct Routes {
         case .assetLinks: return built.appSiteAssociation.android
         case .relatedOrigins: return built.relatedOrigins.handler
         case .health: return route.plain { HealthResponse(traceID: $1.traceID) }
+        case .healthReady:
+            return route.plain { [readiness = features.readiness] _, caller in
+                if let notReady = await readiness.notReady() {
+                    throw ServiceError(.unavailable, notReady.message)
+                }
+                return HealthResponse(traceID: caller.traceID)
+            }
         case .metrics: return built.publicRoutes.prometheus
         case .openAPI: return built.publicRoutes.openAPI
         case .demoPage: return built.demoPage.home

@@ -32,12 +32,17 @@ final class SQLiteExecutor: SQLExecutor {
     private let inlineStreak = Atomic<Int>(0)
     /// Whether a checkpoint is queued on the connection's thread.
     private let checkpointQueued = Atomic<Bool>(false)
+    /// The database file as opened, for the readiness probe (`SQLiteExecutor+Probe.swift`).
+    let file: SQLiteFile
 
     /// Statements in a row on callers' threads before one goes to the connection's thread.
     static let inlineStreakLimit = 8
 
-    private init(connection: SQLiteConnectionHandle, thread: NIOThreadPool, durability: SQLiteDurability) {
+    private init(
+        connection: SQLiteConnectionHandle, thread: NIOThreadPool, durability: SQLiteDurability, file: SQLiteFile
+    ) {
         self.connection = Mutex(connection)
+        self.file = file
         self.thread = thread
         self.writesInline = durability == .normal
     }
@@ -55,7 +60,8 @@ final class SQLiteExecutor: SQLExecutor {
             throw error as? StoreError ?? StoreError(.unavailable, "SQLite: cannot open \(path): \(error)")
         }
         logger.debug("opened the SQLite database", metadata: ["path": .string(path)])
-        let executor = SQLiteExecutor(connection: connection, thread: thread, durability: durability)
+        let executor = SQLiteExecutor(
+            connection: connection, thread: thread, durability: durability, file: SQLiteFile(path: path))
         do {
             // The handle set the busy timeout: switching to WAL needs a lock another process may hold.
             for pragma in [
@@ -205,7 +211,7 @@ final class SQLiteExecutor: SQLExecutor {
     }
 
     /// Runs `body` with the connection on the connection's own thread, at once and whole.
-    private func onConnectionThread<Value: Sendable>(
+    func onConnectionThread<Value: Sendable>(
         _ body: @escaping @Sendable (inout SQLiteConnectionHandle) throws -> Value
     ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in

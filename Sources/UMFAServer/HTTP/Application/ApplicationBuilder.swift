@@ -19,6 +19,9 @@ package struct StartupReport: Sendable {
     package var defaultApplicationAPIKey: String?
     /// Applications with the `open` enrollment policy, to warn about.
     package var openApplications: [String]
+    /// What drains the instance on SIGTERM: `umfa serve` runs it after the application in its
+    /// service group, so it hears of the shutdown first (docs/operators/probes.md).
+    package var drain: DrainService?
 }
 
 /// Builds the UMFA server: storage, keys, bootstrap and routes. Tests call it with a
@@ -69,7 +72,9 @@ package func buildApplication(configuration: ServerConfiguration, logger: Logger
                 features.webhookDispatcher, features.logoutDispatcher,
             ] + (features.mailDispatcher.map { [$0] } ?? []) + listeners.services(router: router, logger: logger),
             logger: logger)
-        return (app, report)
+        var started = report
+        started.drain = DrainService(readiness: features.readiness, period: configuration.drainPeriod, logger: logger)
+        return (app, started)
     } catch {
         try? await store.close()
         throw error
