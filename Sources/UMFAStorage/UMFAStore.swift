@@ -10,7 +10,7 @@ import UMFATokens
 package protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, SettingStore, SigningKeyStore,
     AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore, InitialAccessTokenStore,
     SelfServiceStore, AuditLogStore, ConsoleStore, OutOfBandStore, DeviceKeyStore, WebhookOutboxStore,
-    AccountDeletionStore, MailOutboxStore, EmailVerificationStore, LogoutOutboxStore
+    AccountDeletionStore, MailOutboxStore, EmailVerificationStore, LogoutOutboxStore, SealedValueStore
 {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import UMFAEncoding
 
 /// The key that seals secrets at rest (token signing keys): 32 bytes, from
 /// `UMFA_MASTER_KEY` or from a generated key file of mode 0600 in the data directory.
@@ -30,6 +31,56 @@ package struct MasterKey: Sendable {
     /// Wraps raw key bytes (32 of them).
     init(bytes: [UInt8]) {
         key = SymmetricKey(data: bytes)
+    }
+
+    /// The key's public name: base64url of the first 12 bytes of SHA-256 over a label and the
+    /// key. It tells two keys apart in the audit log and a rotation's marker without revealing
+    /// either.
+    package var id: String {
+        var hash = SHA256()
+        hash.update(data: Array("UMFA master key id".utf8) + [0])
+        key.withUnsafeBytes { hash.update(bufferPointer: $0) }
+        return Base64URL.encode(Array(hash.finalize().prefix(12)))
+    }
+
+    /// The key in `directory`'s `master.key`, or `nil` when there is none; never creates one.
+    package static func load(in directory: URL) throws -> MasterKey? {
+        try read(directory.appendingPathComponent("master.key"))
+    }
+
+    /// The key in `file`: 32 bytes, or their base64 (`openssl rand -base64 32`), in a file of
+    /// the running user that others may not read (as `master.key`).
+    package static func read(file: URL) throws -> MasterKey {
+        guard let key = try read(file) else { throw Failure(description: "\(file.path) does not exist") }
+        return key
+    }
+
+    /// Puts this key in `directory`'s `master.key` in place of the one there: written to a new
+    /// file of mode 0600, synced, then renamed over the old one, so a crash leaves one whole
+    /// key or the other, never half of one.
+    package func replaceFile(in directory: URL) throws {
+        let file = directory.appendingPathComponent("master.key")
+        var template = Array((file.path + ".XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw Failure(description: "cannot create a file in \(directory.path)") }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let written = key.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == 32, synced, rename(temporary, file.path) == 0 else {
+            unlink(temporary)
+            throw Failure(description: "cannot write \(file.path)")
+        }
+        // The rename itself is made durable by syncing the folder.
+        if let folder = FileHandle(forReadingAtPath: directory.path) {
+            _ = fsync(folder.fileDescriptor)
+            try? folder.close()
+        }
+    }
+
+    /// Whether `other` is the same key.
+    package func isSame(as other: MasterKey) -> Bool {
+        key.withUnsafeBytes { mine in other.key.withUnsafeBytes { theirs in mine.elementsEqual(theirs) } }
     }
 
     /// Loads `master.key` from `directory`, creating it with mode 0600 when absent.
@@ -89,14 +140,17 @@ package struct MasterKey: Sendable {
         }
         let data: Data
         do {
-            data = try handle.read(upToCount: 33) ?? Data()
+            data = try handle.read(upToCount: 129) ?? Data()
         } catch {
             throw Failure(description: "cannot read \(file.path)")
         }
-        guard data.count == 32 else {
-            throw Failure(description: "\(file.path) is damaged: it must hold exactly 32 bytes")
+        if data.count == 32 { return MasterKey(bytes: [UInt8](data)) }
+        // Base64 text of 32 bytes (a key made with `openssl rand -base64 32 > file`).
+        guard data.count <= 128, let text = String(data: data, encoding: .utf8), let key = try? MasterKey(base64: text)
+        else {
+            throw Failure(description: "\(file.path) is damaged: it must hold exactly 32 bytes, or their base64")
         }
-        return MasterKey(bytes: [UInt8](data))
+        return key
     }
 
     /// Encrypts and authenticates `plaintext`, binding it to `context` (for example a key id).

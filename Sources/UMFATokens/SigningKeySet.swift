@@ -47,7 +47,8 @@ struct SigningKeySet: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for record in records {
             guard let algorithm = TokenSigningAlgorithm(rawValue: record.algorithm) else { continue }
-            let bytes = try masterKey.open(record.sealedPrivateKey, context: "signing-key:" + record.kid)
+            let bytes = try masterKey.open(
+                record.sealedPrivateKey, context: TokenService.sealingContext(kid: record.kid))
             let header = JWSHeader(algorithm: algorithm.jws, typ: "JWT", kid: record.kid, iss: issuer)
             let headerBytes = [UInt8](try encoder.encode(header))
             headers[headerBytes] = header

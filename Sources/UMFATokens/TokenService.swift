@@ -96,6 +96,10 @@ package actor TokenService {
         return kids
     }
 
+    /// The AEAD context a signing key's private half is sealed under: its `kid`, so a sealed key
+    /// cannot be passed off as another's.
+    package static func sealingContext(kid: String) -> String { "signing-key:" + kid }
+
     /// A new key of `algorithm`, its private half sealed with `masterKey`, its id the RFC 7638
     /// thumbprint of its public JWK.
     private static func newKey(_ algorithm: TokenSigningAlgorithm, sealedWith masterKey: MasterKey, at date: Date)
@@ -106,7 +110,7 @@ package actor TokenService {
         let kid = JWKThumbprint.compute(jwk)
         return SigningKeyRecord(
             kid: kid, algorithm: algorithm.rawValue, publicKey: material.publicKeyBytes,
-            sealedPrivateKey: try masterKey.seal(material.privateKeyBytes, context: "signing-key:" + kid),
+            sealedPrivateKey: try masterKey.seal(material.privateKeyBytes, context: Self.sealingContext(kid: kid)),
             createdAt: date, retiredAt: nil)
     }
 

@@ -51,7 +51,9 @@ struct HealthTests {
         }
     }
 
-    @Test("readiness: 200 while the SQLite file takes writes, 503 once it is moved away and 200 when it is back; 503 while draining")
+    @Test(
+        "readiness: 200 while the SQLite file takes writes, 503 once it is moved away, 200 when it is back; 503 draining"
+    )
     func readiness() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

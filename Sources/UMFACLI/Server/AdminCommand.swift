@@ -14,7 +14,7 @@ struct AdminCommand: AsyncParsableCommand {
             DeleteAPIKey.self, DeleteUser.self, RotateSigningKey.self, CreateClient.self, ListClients.self,
             CreateInitialAccessToken.self, Audit.self, ListConsoleCredentials.self, DeleteConsoleCredential.self,
             ListConsoleSessions.self, DeleteConsoleSession.self,
-            MigrateCommand.self,
+            MigrateCommand.self, RotateMasterKeyCommand.self,
         ]
     )
 }

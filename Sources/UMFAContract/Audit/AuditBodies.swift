@@ -99,7 +99,7 @@ extension AuditEvent: DocumentedFields {
         case .applicationID: FieldDoc("Absent for server-wide events", .format("uuid"))
         case .action:
             FieldDoc(
-                "registration.succeeded, authentication.succeeded, authentication.failed, credential.renamed, credential.deleted, recovery.codes_created, recovery.used, recovery.failed, approval.approved, approval.denied, refresh_token.reuse_detected, sessions.revoked, api_key.created, api_key.revoked, application.created, application.updated, oauth_client.created, oauth_client.updated, oauth_client.deleted, oauth_client.secret_rotated, oauth_client.registered, initial_access_token.created, signing_key.rotated, admin.signed_in, admin.signed_out, admin.sign_in_failed, admin.passkey_enrolled, admin.passkey_removed, admin.session_ended, admin.passkeys_revoked"
+                "registration.succeeded, authentication.succeeded, authentication.failed, credential.renamed, credential.deleted, recovery.codes_created, recovery.used, recovery.failed, approval.approved, approval.denied, refresh_token.reuse_detected, sessions.revoked, api_key.created, api_key.revoked, application.created, application.updated, oauth_client.created, oauth_client.updated, oauth_client.deleted, oauth_client.secret_rotated, oauth_client.registered, initial_access_token.created, signing_key.rotated, master_key.rotated, admin.signed_in, admin.signed_out, admin.sign_in_failed, admin.passkey_enrolled, admin.passkey_removed, admin.session_ended, admin.passkeys_revoked"
             )
         case .actor: FieldDoc("user:<user id>, api_key:<key id>, admin, client:<client id> or anonymous")
         case .userID: .plain

@@ -9,6 +9,7 @@ extension ServerComposition {
         store: any UMFAStore, configuration: ServerConfiguration, metrics: ServerMetrics,
         validationCache: ValidationCache, logger: Logger
     ) async throws -> (ServerComposition, StartupReport) {
+        try await MasterKeyRotation.refuseUnfinished(store)
         let masterKey =
             try configuration.masterKey.map { try MasterKey(base64: $0) }
             ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)

@@ -33,6 +33,8 @@ enum AuditAction: String, Sendable, CaseIterable {
     case oauthClientRegistered = "oauth_client.registered"
     case initialAccessTokenCreated = "initial_access_token.created"
     case signingKeyRotated = "signing_key.rotated"
+    /// Every sealed value re-sealed under a new master key (`umfa admin rotate-master-key`).
+    case masterKeyRotated = "master_key.rotated"
     case adminSignedIn = "admin.signed_in"
     case adminSignedOut = "admin.signed_out"
     case adminSignInFailed = "admin.sign_in_failed"
