@@ -55,6 +55,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The PKCS #11 calling interface, for token signing keys in an HSM (docs/operators/hsm.md).
+        .target(name: "CPKCS11"),
         .target(name: "UMFACBOR"),
         .target(name: "UMFAEncoding"),
         // JWS and JWK (RFC 7515, 7517, 7518, 7519, 8037): typed headers and claims, compact
@@ -165,6 +167,7 @@ let package = Package(
             dependencies: [
                 "UMFAJOSE",
                 "UMFAEncoding",
+                "CPKCS11",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

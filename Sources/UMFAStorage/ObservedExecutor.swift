@@ -56,6 +56,8 @@ struct ObservedExecutor: SQLExecutor {
 
     func probe() async throws { try await inner.probe() }
 
+    func makeCommitsDurable() async throws { try await inner.makeCommitsDurable() }
+
     func close() async throws { try await inner.close() }
 }
 

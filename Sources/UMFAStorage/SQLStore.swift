@@ -18,6 +18,8 @@ protocol SQLExecutor: Sendable {
     /// Proves the database can be reached and written now; throws a ``StoreError`` saying why
     /// not. Writes nothing.
     func probe() async throws
+    /// Returns once every write committed so far would survive a power loss.
+    func makeCommitsDurable() async throws
     /// Closes the connections.
     func close() async throws
 }

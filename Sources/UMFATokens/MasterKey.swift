@@ -48,6 +48,11 @@ package struct MasterKey: Sendable {
         try read(directory.appendingPathComponent("master.key"))
     }
 
+    /// The key in `file` (as ``read(file:)`` takes it), or `nil` when there is no such file.
+    package static func load(file: URL) throws -> MasterKey? {
+        try read(file)
+    }
+
     /// The key in `file`: 32 bytes, or their base64 (`openssl rand -base64 32`), in a file of
     /// the running user that others may not read (as `master.key`).
     package static func read(file: URL) throws -> MasterKey {
@@ -55,11 +60,11 @@ package struct MasterKey: Sendable {
         return key
     }
 
-    /// Puts this key in `directory`'s `master.key` in place of the one there: written to a new
-    /// file of mode 0600, synced, then renamed over the old one, so a crash leaves one whole
-    /// key or the other, never half of one.
-    package func replaceFile(in directory: URL) throws {
-        let file = directory.appendingPathComponent("master.key")
+    /// Puts this key in `directory`'s file `name` (`master.key`) in place of the one there:
+    /// written to a new file of mode 0600, synced, then renamed over the old one, so a crash
+    /// leaves one whole key or the other, never half of one.
+    package func replaceFile(named name: String = "master.key", in directory: URL) throws {
+        let file = directory.appendingPathComponent(name)
         var template = Array((file.path + ".XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw Failure(description: "cannot create a file in \(directory.path)") }

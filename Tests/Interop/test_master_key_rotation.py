@@ -65,6 +65,10 @@ class Database:
                                           "umfa_test"], check=True, capture_output=True, text=True).stdout
         return [tuple(line.split("\t")) for line in out.splitlines() if "\t" in line]
 
+    def setting(self, name: str) -> str | None:
+        rows = self.rows("settings", "name", "value")
+        return dict(rows).get(name)
+
     def sealed(self) -> dict[tuple[str, str, str], tuple[bytes, str]]:
         """Every sealed value of the columns above: (table, column, row key) -> (bytes, context)."""
         values = {}
@@ -177,10 +181,20 @@ def test_rotation_reseals_everything_resumes_after_a_stop_and_a_kill_and_retires
     key_file.write_text(base64.b64encode(new_key).decode() + "\n")  # base64 is taken as well as raw bytes
     os.chmod(key_file, 0o600)
 
+    keys_in_text = [base64.b64encode(k).decode() for k in (old_key, new_key)] + [k.hex() for k in (old_key, new_key)]
+
+    # A wrong current key is refused before anything changes (no marker: servers still start).
+    wrong = rotate(umfa, database, data_dir, key_file,
+                   {**tool_env, "UMFA_MASTER_KEY": base64.b64encode(secrets.token_bytes(32)).decode()})
+    assert wrong.code != 0 and "nothing was changed" in wrong.stdout + wrong.stderr, wrong
+    assert database.setting("master_key_rotation") is None
+    assert database.sealed() == before
+
     # A run stopped by --limit: some values are new, the rest old, and no server starts meanwhile.
     partial = rotate(umfa, database, data_dir, key_file, tool_env, "--limit", "3")
     assert partial.code == 0, partial
     assert partial.json()["status"] == "partial"
+    partial_old_id = database.setting("master_key_rotation").split(" ")[0]
     mixed = database.sealed()
     assert sum(opens(new_key, s, c) is not None for s, c in mixed.values()) == 3
     refused = serve(data_dir=data_dir, env=server_env, start=False)
@@ -218,10 +232,24 @@ def test_rotation_reseals_everything_resumes_after_a_stop_and_a_kill_and_retires
     other = rotate(umfa, database, data_dir, other_file, tool_env)
     assert other.code != 0 and "unfinished" in other.stdout + other.stderr
 
+    if engine == "sqlite":
+        # The state a crash leaves between the new master.key and the rotation's last step: the
+        # new key in master.key, the old one in master.key.previous, the marker still there.
+        # (Here values are still under the old key too; the rerun must finish them as well.)
+        (data_dir / "master.key.previous").write_bytes(old_key)
+        os.chmod(data_dir / "master.key.previous", 0o600)
+        (data_dir / "master.key").write_bytes(new_key)
     finished = rotate(umfa, database, data_dir, key_file, tool_env)
     assert finished.code == 0, finished
     report = finished.json()
     assert report["status"] == "rotated"
+    assert report["sealed_values"]["signing_keys.sealed_private_key"] == len(
+        [k for k in before if k[0] == "signing_keys"])
+    assert database.setting("master_key_rotation") is None
+    assert not (data_dir / "master.key.previous").exists()
+    for result in (partial, wrong, other, finished):
+        for text in keys_in_text:
+            assert text not in result.stdout + result.stderr, "a key reached the command's output"
 
     after = database.sealed()
     assert after.keys() == before.keys()
@@ -257,5 +285,9 @@ def test_rotation_reseals_everything_resumes_after_a_stop_and_a_kill_and_retires
     assert session.fetch_token(token_url, grant_type="client_credentials")["scope"] == "orders:read"
     events = restarted.ok("GET", "/api/admin/audit-events?action=master_key.rotated", bearer=ADMIN_TOKEN)["events"]
     assert len(events) == 1, events
-    assert events[0]["actor"] == "admin" and events[0]["details"]["old_key_id"] != events[0]["details"]["new_key_id"]
+    details = events[0]["details"]
+    assert events[0]["actor"] == "admin" and events[0]["client_address"] == "command-line"
+    assert details["old_key_id"] == partial_old_id and details["new_key_id"] == report["new_key_id"]
+    assert details["old_key_id"] != details["new_key_id"]
+    assert details["sealed_values"] == report["sealed_values"]
     assert base64.b64encode(new_key).decode() not in json.dumps(events)

@@ -348,4 +348,6 @@ def test_readiness_follows_postgres_down_and_up_while_liveness_stays(serve, tmp_
     wait_for_status(server, "/health/ready", 200)
     # Serving again, not only answering the probe.
     server.ok("POST", "/api/umfa/registration/options", {"application_id": server.app_id, "user_id": "back"})
-    assert "not ready:" in server.stderr and "ready again" in server.stderr
+    # Once per change, with its reason (no connection within the probe's 3 s: the pool waits
+    # longer for one), never once per probe.
+    assert server.stderr.count("not ready:") == 1 and server.stderr.count("ready again") == 1, server.stderr

@@ -38,7 +38,8 @@ def test_a_full_disk_makes_sqlite_not_ready_until_space_is_freed(serve, small_di
     assert server.get("/health").status_code == 200
     filler.unlink()
     wait_for_status(server, "/health/ready", 200)
-    assert "not ready: SQLite: no space is left" in server.stderr
+    assert server.stderr.count("not ready: SQLite: no space is left") == 1  # once per change, not per probe
+    assert server.stderr.count("ready again") == 1
 
 
 def test_a_database_file_moved_away_makes_the_instance_not_ready(serve, tmp_path):
@@ -53,11 +54,11 @@ def test_a_database_file_moved_away_makes_the_instance_not_ready(serve, tmp_path
 
 
 def test_sigterm_drains_with_readiness_503_while_requests_are_still_served(serve):
-    server = serve(env={"UMFA_DRAIN_SECONDS": "10"})
+    server = serve(env={"UMFA_DRAIN_SECONDS": "20"})
     assert server.get("/health/ready").status_code == 200
     sent = time.monotonic()
     server.process.send_signal(signal.SIGTERM)
-    wait_for_status(server, "/health/ready", 503, within=8)
+    wait_for_status(server, "/health/ready", 503, within=15)
     refusal = assert_error(server.get("/health/ready"), 503)
     assert refusal["message"] == "not ready: the server is shutting down"
     # Still serving while it drains: liveness and a real request.
@@ -65,7 +66,7 @@ def test_sigterm_drains_with_readiness_503_while_requests_are_still_served(serve
     server.ok("POST", "/api/umfa/registration/options", {"application_id": server.app_id, "user_id": "late"})
     assert server.wait_exit(timeout=30) == 0
     # It kept serving for the drain period before it stopped.
-    assert time.monotonic() - sent >= 10
+    assert time.monotonic() - sent >= 20
     assert "draining" in server.stderr
     with pytest.raises(requests.ConnectionError):
         requests.get(server.base + "/health", timeout=2)

@@ -41,13 +41,15 @@ struct RotateMasterKeyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: dataDir)
-        let fromEnvironment = ProcessInfo.processInfo.environment["UMFA_MASTER_KEY"]
+        // As `umfa serve` reads it: UMFA_MASTER_KEY when set and not empty, else master.key.
+        let fromEnvironment = ProcessInfo.processInfo.environment["UMFA_MASTER_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         let current: MasterKey
         if let fromEnvironment {
             current = try MasterKey(base64: fromEnvironment)
         } else {
             guard let stored = try MasterKey.load(in: directory) else {
-                throw ValidationError("no master key: set UMFA_MASTER_KEY or give the --data-dir holding master.key")
+                throw MasterKeyRotation.Failure(
+                    "no master key: set UMFA_MASTER_KEY or give the --data-dir holding master.key")
             }
             current = stored
         }
@@ -57,8 +59,7 @@ struct RotateMasterKeyCommand: AsyncParsableCommand {
         let store = try await StoreCopier.open(url: database, logger: logger)
         do {
             let report = try await rotate(
-                store: store, current: current, new: new, directory: directory,
-                keyInFile: fromEnvironment == nil)
+                store: store, current: current, new: new, directory: directory, keyInFile: fromEnvironment == nil)
             try? await store.close()
             FileHandle.standardOutput.write(Data((report + "\n").utf8))
         } catch {
@@ -67,21 +68,25 @@ struct RotateMasterKeyCommand: AsyncParsableCommand {
         }
     }
 
+    /// The old key is kept here, beside the new `master.key`, until the rotation's last step.
+    static let previousKeyFile = "master.key.previous"
+
     /// Runs the rotation; its JSON report.
     private func rotate(
         store: any UMFAStore, current: MasterKey, new: MasterKey, directory: URL, keyInFile: Bool
     ) async throws -> String {
-        let marker = try await store.setting(MasterKeyRotation.marker)
-        // The current key is the new one already: a run that replaced master.key and stopped
-        // before its last step. Only that step is left.
-        let old: MasterKey
+        var old = current
         if current.isSame(as: new) {
-            guard marker == new.id else {
-                throw ValidationError("the new key is the master key in use already: nothing to rotate")
+            guard let marker = try await MasterKeyRotation.marker(in: store), marker.newKeyID == new.id else {
+                throw MasterKeyRotation.Failure("the new key is the master key in use already: nothing to rotate")
             }
-            old = current
-        } else {
-            old = current
+            // A run that put the new key in master.key and stopped before its last step: the key
+            // it started from waits in master.key.previous.
+            if let previous = try MasterKey.load(file: directory.appendingPathComponent(Self.previousKeyFile)),
+                previous.id == marker.oldKeyID
+            {
+                old = previous
+            }
         }
         let progress: @Sendable (String) -> Void = { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -91,19 +96,22 @@ struct RotateMasterKeyCommand: AsyncParsableCommand {
         var report: [String: Any] = [
             "new_key_id": new.id, "resealed": outcome.resealed, "already_new": outcome.alreadyNew,
         ]
-        guard outcome.complete else {
+        guard let sealedValues = outcome.sealedValues else {
             report["status"] = "partial"
             report["next"] = "run the same command again to go on; no server starts on the database until it is done"
             return try Self.json(report)
         }
         if keyInFile, !current.isSame(as: new) {
+            try old.replaceFile(named: Self.previousKeyFile, in: directory)
             try new.replaceFile(in: directory)
             report["master_key_file"] = directory.appendingPathComponent("master.key").path
         } else if !keyInFile {
             report["next"] = "set UMFA_MASTER_KEY to the new key before starting the servers"
         }
-        try await rotation.finish(resealed: outcome.resealed)
+        try await rotation.finish(sealedValues: sealedValues)
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(Self.previousKeyFile))
         report["status"] = "rotated"
+        report["sealed_values"] = sealedValues
         return try Self.json(report)
     }
 

@@ -72,10 +72,23 @@ enum ErrorMap {
     /// The documented error response.
     static func response(for error: any Error, traceID: String, logger: Logger) -> Response {
         let (status, message, extra) = answer(for: error, traceID: traceID, logger: logger)
+        let reason = (error as? any DomainError)?.reason.flatMap { $0.isInErrorBody ? $0.rawValue : nil }
+        return response(status: status, message: message, fields: extra, reason: reason, traceID: traceID)
+    }
+
+    /// The 503 of an answer that is expected and logged elsewhere, once per change (readiness).
+    static func unavailable(_ message: String, traceID: String) -> Response {
+        response(
+            status: .serviceUnavailable, message: message, fields: headers(of: .unavailable), reason: nil,
+            traceID: traceID)
+    }
+
+    private static func response(
+        status: HTTPResponse.Status, message: String, fields extra: HTTPFields, reason: String?, traceID: String
+    ) -> Response {
         var fields = extra
         fields[.contentType] = "application/json; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        let reason = (error as? any DomainError)?.reason.flatMap { $0.isInErrorBody ? $0.rawValue : nil }
         let body = ErrorResponse(status: Int(status.code), traceID: traceID, message: message, reason: reason)
         let data = (try? JSONExchange.encode(body)) ?? Data()
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))

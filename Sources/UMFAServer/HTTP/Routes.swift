@@ -80,11 +80,13 @@ struct Routes {
         case .relatedOrigins: return built.relatedOrigins.handler
         case .health: return route.plain { HealthResponse(traceID: $1.traceID) }
         case .healthReady:
-            return route.plain { [readiness = features.readiness] _, caller in
+            // Not a failure of the request: the 503 is not logged per probe (Readiness logs each change).
+            return { [readiness = features.readiness] request, context in
+                let traceID = TraceID.from(request, context: context)
                 if let notReady = await readiness.notReady() {
-                    throw ServiceError(.unavailable, notReady.message)
+                    return ErrorMap.unavailable(notReady.message, traceID: traceID)
                 }
-                return HealthResponse(traceID: caller.traceID)
+                return try JSONExchange.response(HealthResponse(traceID: traceID), status: .ok)
             }
         case .metrics: return built.publicRoutes.prometheus
         case .openAPI: return built.publicRoutes.openAPI

@@ -26,6 +26,9 @@ package final class Readiness: Sendable {
     private let logger: Logger
     private let draining = Atomic<Bool>(false)
     private let state = Mutex<State>(.idle(problem: nil, at: nil))
+    /// Whether a probe's work still runs (it may outlast its caller's ``probeTimeout``): no
+    /// other starts meanwhile, so probes that hang never pile up.
+    private let working = Atomic<Bool>(false)
     /// Whether the last answer was "ready", for logging the changes only.
     private let wasReady = Atomic<Bool>(true)
 
@@ -86,17 +89,24 @@ package final class Readiness: Sendable {
         case probe(Task<String?, Never>)
     }
 
-    /// One probe, within ``probeTimeout``; records and logs its answer.
+    /// One probe, within ``probeTimeout``; records and logs its answer. While an earlier probe's
+    /// work still runs (it timed out), the answer is that the database does not answer.
     private func probeOnce() async -> String? {
-        let problem = await Self.within(Self.probeTimeout) { [store] in
-            do {
-                try await store.probe()
-                return nil
-            } catch let error as StoreError {
-                return error.message
-            } catch {
-                return "the database cannot be reached"
+        let problem: String?
+        if working.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            problem = await Self.within(Self.probeTimeout) { [self] in
+                defer { working.store(false, ordering: .releasing) }
+                do {
+                    try await store.probe()
+                    return nil
+                } catch let error as StoreError {
+                    return error.message
+                } catch {
+                    return "the database cannot be reached"
+                }
             }
+        } else {
+            problem = "the last probe of the database has not ended"
         }
         state.withLock { $0 = .idle(problem: problem, at: .now) }
         let ready = problem == nil
@@ -111,8 +121,7 @@ package final class Readiness: Sendable {
     }
 
     /// `body`'s answer, or a timeout's when it takes longer than `limit` (`body` is then
-    /// cancelled and left to end by itself: an SQLite statement waiting for a lock ends with
-    /// its busy timeout).
+    /// cancelled and left to end by itself).
     private static func within(
         _ limit: Duration, _ body: @escaping @Sendable () async -> String?
     ) async -> String? {

@@ -27,13 +27,35 @@ package struct MasterKeyRotation: Sendable {
         package var resealed: [String: Int] = [:]
         /// Values that already opened with the new key.
         package var alreadyNew = 0
-        /// Whether every value now opens with the new key (`false`: the limit was reached).
-        package var complete = false
+        /// Every sealed value by column, once all open with the new key; `nil` when the limit
+        /// stopped the run first.
+        package var sealedValues: [String: Int]?
     }
 
     /// Why a rotation cannot go on; the message says what to do.
     package struct Failure: Error, Sendable, CustomStringConvertible {
         package let description: String
+
+        package init(_ description: String) { self.description = description }
+    }
+
+    /// The marker's value: the ids of the key the rotation started from and of its new key.
+    package struct Marker: Sendable, Equatable {
+        package var oldKeyID: String
+        package var newKeyID: String
+
+        var text: String { oldKeyID + " " + newKeyID }
+
+        init(oldKeyID: String, newKeyID: String) {
+            self.oldKeyID = oldKeyID
+            self.newKeyID = newKeyID
+        }
+
+        init?(_ text: String) {
+            let parts = text.split(separator: " ").map(String.init)
+            guard parts.count == 2 else { return nil }
+            (oldKeyID, newKeyID) = (parts[0], parts[1])
+        }
     }
 
     let store: any UMFAStore
@@ -54,58 +76,97 @@ package struct MasterKeyRotation: Sendable {
 
     /// Refuses a start while a rotation is under way (`ServerComposition.prepare`).
     static func refuseUnfinished(_ store: any SettingStore) async throws {
-        if let key = try await store.setting(marker) {
+        if let text = try await store.setting(marker) {
+            let key = Marker(text)?.newKeyID ?? text
             throw ConfigurationError(
                 "a master-key rotation (to key \(key)) is unfinished: run `umfa admin rotate-master-key` again "
                     + "with the same --new-key-file, then start the server with the new key")
         }
     }
 
+    /// The rotation under way on `store`, if any.
+    package static func marker(in store: any SettingStore) async throws -> Marker? {
+        try await store.setting(marker).flatMap(Marker.init)
+    }
+
     /// Re-seals what still needs it, at most `limit` values when given.
     package func run(limit: Int? = nil) async throws -> Outcome {
-        // Step 1: mark the rotation, or join the one under way with the same new key.
-        let marked = try await store.insertSettingIfAbsent(Self.marker, value: new.id)
-        guard marked == new.id else {
-            throw Failure(
-                description:
-                    "a rotation to another master key (\(marked)) is unfinished: run this command with that key file first"
-            )
+        // Step 1: join the rotation under way, or check the keys and mark a new one.
+        if let under = try await Self.marker(in: store) {
+            guard under.newKeyID == new.id else {
+                throw Failure(
+                    "a rotation to another master key (\(under.newKeyID)) is unfinished: run this command with that key file"
+                )
+            }
+            guard under.oldKeyID == old.id || old.id == new.id else {
+                throw Failure(
+                    "this rotation started from master key \(under.oldKeyID), not from the key given now (\(old.id))")
+            }
+        } else {
+            try await checkOldKeyOpensEveryColumn()
+            let marked = try await store.insertSettingIfAbsent(
+                Self.marker, value: Marker(oldKeyID: old.id, newKeyID: new.id).text)
+            guard Marker(marked)?.newKeyID == new.id else {
+                throw Failure("another rotation began meanwhile (\(marked)): run this command again")
+            }
         }
-        // Step 2: every sealed column, value by value.
+        // Step 2: every sealed column, value by value; a value needing work past the limit
+        // stops the run.
         var outcome = Outcome()
         var budget = limit ?? .max
         for column in SealedColumn.allCases {
             var after: String?
-            while budget > 0 {
+            while true {
                 let values = try await store.sealedValues(in: column, after: after, limit: Self.page)
-                for value in values where budget > 0 {
+                for value in values {
+                    guard try await reseal(value, in: column, budget: &budget, outcome: &outcome) else {
+                        return outcome
+                    }
                     after = value.key
-                    if try await reseal(value, in: column, outcome: &outcome) { budget -= 1 }
                 }
                 if values.count < Self.page { break }
             }
             progress("\(column.rawValue): done")
-            if budget == 0 { return outcome }
         }
-        // Step 3: prove that everything opens with the new key.
-        try await verify()
-        outcome.complete = true
+        // Step 3: prove that everything opens with the new key, and make it durable before the
+        // caller puts the new key where servers read it.
+        outcome.sealedValues = try await verify()
+        try await store.makeCommitsDurable()
         return outcome
     }
 
-    /// Seals `value` anew when it is still under the old key; whether it was.
-    private func reseal(_ value: SealedValue, in column: SealedColumn, outcome: inout Outcome) async throws -> Bool {
+    /// Refuses to begin when the key given as the current one does not open the first value of
+    /// every column: it is not the key the database was sealed with (a key kept in another
+    /// place, say), and a marker would keep every server from starting for nothing.
+    private func checkOldKeyOpensEveryColumn() async throws {
+        for column in SealedColumn.allCases {
+            guard let first = try await store.sealedValues(in: column, after: nil, limit: 1).first else { continue }
+            let context = Self.context(of: column, key: first.key)
+            guard (try? old.open(first.sealed, context: context)) != nil else {
+                throw Failure(
+                    "the current master key (\(old.id)) does not open \(column.rawValue): give the key the servers use "
+                        + "(UMFA_MASTER_KEY, or master.key in --data-dir); nothing was changed")
+            }
+        }
+    }
+
+    /// Seals `value` anew when it is still under the old key; `false` when it needs that but
+    /// the budget is spent.
+    private func reseal(
+        _ value: SealedValue, in column: SealedColumn, budget: inout Int, outcome: inout Outcome
+    ) async throws -> Bool {
         let context = Self.context(of: column, key: value.key)
         if (try? new.open(value.sealed, context: context)) != nil {
             outcome.alreadyNew += 1
-            return false
+            return true
         }
+        guard budget > 0 else { return false }
         guard let plaintext = try? old.open(value.sealed, context: context) else {
             throw Failure(
-                description:
-                    "\(column.rawValue) of \(column.keyColumn) \(value.key) opens with neither the old nor the new master key"
+                "\(column.rawValue) of \(column.keyColumn) \(value.key) opens with neither the old nor the new master key"
             )
         }
+        budget -= 1
         let sealed = try new.seal(plaintext, context: context)
         if try await store.replaceSealedValue(in: column, key: value.key, old: value.sealed, new: sealed) {
             outcome.resealed[column.rawValue, default: 0] += 1
@@ -114,8 +175,9 @@ package struct MasterKeyRotation: Sendable {
         return true
     }
 
-    /// Throws unless every sealed value opens with the new key.
-    private func verify() async throws {
+    /// Every sealed value by column; throws unless each opens with the new key.
+    private func verify() async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
         for column in SealedColumn.allCases {
             var after: String?
             while true {
@@ -124,23 +186,26 @@ package struct MasterKeyRotation: Sendable {
                     after = value.key
                     guard (try? new.open(value.sealed, context: Self.context(of: column, key: value.key))) != nil else {
                         throw Failure(
-                            description:
-                                "\(column.rawValue) of \(column.keyColumn) \(value.key) is still sealed with another key: "
+                            "\(column.rawValue) of \(column.keyColumn) \(value.key) is still sealed with another key: "
                                 + "was a server running? Stop every server and run the rotation again")
                     }
+                    counts[column.rawValue, default: 0] += 1
                 }
                 if values.count < Self.page { break }
             }
         }
+        return counts
     }
 
     /// Ends the rotation once the new key is where servers read it: records `master_key.rotated`
-    /// in the audit log and removes the marker, so servers start again (with the new key alone).
-    package func finish(resealed: [String: Int], now: Date = Date()) async throws {
+    /// in the audit log (the key ids of the marker, and how many values each column holds, all
+    /// now under the new key) and removes the marker, so servers start again with the new key.
+    package func finish(sealedValues: [String: Int], now: Date = Date()) async throws {
+        let marker = try await Self.marker(in: store)
         var details: [String: JSONValue] = [
-            "old_key_id": .string(old.id), "new_key_id": .string(new.id),
+            "old_key_id": .string(marker?.oldKeyID ?? old.id), "new_key_id": .string(new.id),
         ]
-        details["resealed"] = .object(resealed.mapValues { .number(Double($0)) })
+        details["sealed_values"] = .object(sealedValues.mapValues { .number(Double($0)) })
         try await store.insertAuditEvent(
             AuditEventRecord(
                 id: TimeOrderedID.next(at: now), occurredAt: now, applicationID: nil,

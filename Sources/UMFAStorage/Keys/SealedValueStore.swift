@@ -58,6 +58,10 @@ package protocol SealedValueStore: Sendable {
     /// Replaces the value of the row keyed `key` with `new` when it still holds `old`; `false`
     /// when it does not (changed or deleted meanwhile). Each replacement is committed alone.
     func replaceSealedValue(in column: SealedColumn, key: String, old: [UInt8], new: [UInt8]) async throws -> Bool
+    /// Returns once every write committed so far would survive a power loss: SQLite checkpoints
+    /// its WAL into the file (synced) whatever its `synchronous` setting; PostgreSQL commits one
+    /// more write with `synchronous_commit` on, which waits for the WAL before it.
+    func makeCommitsDurable() async throws
 }
 
 extension SQLStore {
@@ -78,5 +82,9 @@ extension SQLStore {
                 "UPDATE \(table) SET \(name) = ? WHERE \(keyColumn) = ? AND \(name) = ? RETURNING \(keyColumn)",
                 [.bytes(new), .text(key), .bytes(old)]))
         return !rows.isEmpty
+    }
+
+    func makeCommitsDurable() async throws {
+        try await executor.makeCommitsDurable()
     }
 }

@@ -47,13 +47,25 @@ struct SQLiteFile: Sendable {
 
 extension SQLiteExecutor {
     /// Proves the database takes writes now: the file is where it was opened, its file system
-    /// is writable with space left, and the write lock can be had (`BEGIN IMMEDIATE`, waiting
-    /// under the busy timeout, then rolled back: nothing is written).
+    /// is writable with space left, and the write lock is free (`BEGIN IMMEDIATE` without
+    /// waiting, then rolled back: nothing is written). It runs on the connection's thread, so a
+    /// file system that hangs holds that thread, never one of the server's event loops.
     func probe() async throws {
-        if let problem = file.problem() { throw StoreError(.unavailable, problem) }
+        let file = file
         try await onConnectionThread { connection in
-            _ = try connection.runWaiting(StoreQuery("BEGIN IMMEDIATE"))
+            if let problem = file.problem() { throw StoreError(.unavailable, problem) }
+            guard case .ran = try connection.runWithoutWaiting(StoreQuery("BEGIN IMMEDIATE"), writes: true) else {
+                throw StoreError(.unavailable, "SQLite: another process holds the database's write lock")
+            }
             _ = try connection.runWaiting(StoreQuery("ROLLBACK"))
+        }
+    }
+
+    /// Checkpoints the WAL into the database file and syncs it: with `synchronous=normal`, the
+    /// commits still only in the WAL could be lost to a power cut.
+    func makeCommitsDurable() async throws {
+        _ = try await onConnectionThread { connection in
+            try connection.runWaiting(StoreQuery("PRAGMA wal_checkpoint(FULL)"))
         }
     }
 }

@@ -1,0 +1,1 @@
+/* Declarations only: Sources/CPKCS11/include/CPKCS11.h. */
