@@ -3,6 +3,11 @@
 # (Tests/Interop). Extra arguments go to pytest, e.g. `scripts/interop.sh -k tampering`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# SoftHSM2 and OpenSC's pkcs11-tool: the PKCS #11 token of test_hsm_signing_keys.py.
+if ! command -v softhsm2-util >/dev/null || ! command -v pkcs11-tool >/dev/null; then
+    echo "== installing softhsm2 opensc (Debian)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq softhsm2 opensc >/dev/null
+fi
 venv=.build/interop-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"

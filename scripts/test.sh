@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 
 # SQLite's C API comes from the system library (Sources/CSQLite), RS256 signatures from OpenSSL's
 # libcrypto (Sources/CLibcrypto), zlib's for compress-nio (the QR encoder's PNG); the Swift machine
-# image has all three.
+# image has all three. SoftHSM2 and OpenSC's pkcs11-tool are the PKCS #11 token of the HSM tests.
 missing=()
-for package in libsqlite3-dev libssl-dev zlib1g-dev jq sqlite3 curl openssl; do
+for package in libsqlite3-dev libssl-dev zlib1g-dev jq sqlite3 curl openssl softhsm2 opensc; do
     dpkg -s "$package" > /dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -39,7 +39,7 @@ struct SigningKeySet: Sendable {
 
     /// Opens the sealed private keys of `records` (newest first); a record of an algorithm this
     /// server does not know is left out.
-    init(records: [SigningKeyRecord], masterKey: MasterKey, issuer: String) throws {
+    init(records: [SigningKeyRecord], masterKey: MasterKey, issuer: String, hsm: PKCS11Keys? = nil) throws {
         var keys: [String: Key] = [:]
         var headers: [[UInt8]: JWSHeader] = [:]
         var current: [TokenSigningAlgorithm: String] = [:]
@@ -53,7 +53,8 @@ struct SigningKeySet: Sendable {
             let headerBytes = [UInt8](try encoder.encode(header))
             headers[headerBytes] = header
             keys[record.kid] = Key(
-                kid: record.kid, material: try TokenKeyMaterial(algorithm: algorithm, privateKeyBytes: bytes),
+                kid: record.kid,
+                material: try Self.material(algorithm, privateKeyBytes: bytes, publicKey: record.publicKey, hsm: hsm),
                 encodedHeader: Base64URLText.encode(Data(headerBytes)),
                 typedHeaders: try Dictionary(
                     uniqueKeysWithValues: Self.typedHeaderTypes.map {
@@ -78,6 +79,21 @@ struct SigningKeySet: Sendable {
         self.headers = headers
         self.currentKIDs = currentKIDs
         self.loadedAt = loadedAt
+    }
+
+    /// A stored key's material: its private half, or, for a key in a PKCS #11 token, the token's.
+    static func material(
+        _ algorithm: TokenSigningAlgorithm, privateKeyBytes bytes: [UInt8], publicKey: [UInt8], hsm: PKCS11Keys?
+    ) throws -> TokenKeyMaterial {
+        guard TokenKeyMaterial.isHSMReference(bytes, algorithm: algorithm) else {
+            return try TokenKeyMaterial(algorithm: algorithm, privateKeyBytes: bytes)
+        }
+        let uri = try PKCS11URI(String(decoding: bytes, as: UTF8.self))
+        guard let hsm else {
+            throw PKCS11Failure(
+                "a signing key is in a PKCS #11 token (\(uri)): set UMFA_PKCS11_MODULE and UMFA_PKCS11_PIN_FILE")
+        }
+        return try TokenKeyMaterial(hsm: uri, algorithm: algorithm, keys: hsm, publicKeyBytes: publicKey)
     }
 
     /// The JWT types whose headers each key keeps encoded: OAuth access tokens and ID tokens.
@@ -131,6 +147,6 @@ enum LoginTokenJWS {
 
     /// Whether `parts`' signature verifies with `key`.
     static func isSigned(_ parts: Parts, by key: SigningKeySet.Key) -> Bool {
-        key.material.signingKey.isValidSignature(parts.signature, for: parts.signingInput)
+        key.material.isValidSignature(parts.signature, for: parts.signingInput)
     }
 }

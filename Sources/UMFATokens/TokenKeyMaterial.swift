@@ -9,10 +9,38 @@ import _CryptoExtras
 /// - RS256 (RFC 7518 §3.3): RSASSA-PKCS1-v1_5 over SHA-256, RSA-2048.
 /// - ES256 (RFC 7518 §3.4): ECDSA P-256 over SHA-256, the signature as `R ‖ S` (64 bytes).
 /// - EdDSA (RFC 8037 §3.1): Ed25519 over the signing input itself.
+///
+/// An ES256 or RS256 key may also live in a PKCS #11 token (``HSMKey``): UMFA then holds its
+/// URI and public key only, and the token signs.
 enum TokenKeyMaterial: Sendable {
     case rsa(RS256Signer, _RSA.Signing.PublicKey)
     case p256(P256.Signing.PrivateKey, P256.Signing.PublicKey)
     case ed25519(Curve25519.Signing.PrivateKey, Curve25519.Signing.PublicKey)
+    case hsm(HSMKey)
+
+    /// A key in a PKCS #11 token: where it is, and its public half for checking signatures.
+    struct HSMKey: Sendable {
+        let uri: PKCS11URI
+        let algorithm: TokenSigningAlgorithm
+        let keys: PKCS11Keys
+        let publicKeyBytes: [UInt8]
+        let verifier: PublicJWK
+    }
+
+    /// What a stored (sealed) private half holds for a key in a token: its URI, which no DER
+    /// key or Ed25519 seed is taken for (DER starts with 0x30; an EdDSA key is never in a token).
+    static func isHSMReference(_ bytes: [UInt8], algorithm: TokenSigningAlgorithm) -> Bool {
+        algorithm != .edDSA && bytes.starts(with: Array("pkcs11:".utf8))
+    }
+
+    /// The key of `algorithm` in a token, named by `uri`, whose public half is `publicKeyBytes`.
+    init(hsm uri: PKCS11URI, algorithm: TokenSigningAlgorithm, keys: PKCS11Keys, publicKeyBytes: [UInt8]) throws {
+        let jwk = try Self.publicJWK(algorithm: algorithm, publicKeyBytes: publicKeyBytes)
+        self = .hsm(
+            HSMKey(
+                uri: uri, algorithm: algorithm, keys: keys, publicKeyBytes: publicKeyBytes,
+                verifier: try PublicJWK(jwk: jwk, alg: algorithm.jws.rawValue)))
+    }
 
     /// A new key for `algorithm`.
     init(generating algorithm: TokenSigningAlgorithm) throws {
@@ -49,15 +77,18 @@ enum TokenKeyMaterial: Sendable {
         case .rsa: .rs256
         case .p256: .es256
         case .ed25519: .edDSA
+        case .hsm(let key): key.algorithm
         }
     }
 
-    /// The private half as stored (sealed): PKCS #1 / SEC 1 DER, or the 32-byte Ed25519 seed.
+    /// The private half as stored (sealed): PKCS #1 / SEC 1 DER, or the 32-byte Ed25519 seed;
+    /// for a key in a token, its PKCS #11 URI.
     var privateKeyBytes: [UInt8] {
         switch self {
         case .rsa(let signer, _): [UInt8](signer.key.derRepresentation)
         case .p256(let key, _): [UInt8](key.derRepresentation)
         case .ed25519(let key, _): [UInt8](key.rawRepresentation)
+        case .hsm(let key): Array(key.uri.description.utf8)
         }
     }
 
@@ -67,25 +98,28 @@ enum TokenKeyMaterial: Sendable {
         case .rsa(_, let key): [UInt8](key.derRepresentation)
         case .p256(_, let key): [UInt8](key.derRepresentation)
         case .ed25519(_, let key): [UInt8](key.rawRepresentation)
+        case .hsm(let key): key.publicKeyBytes
         }
     }
 
     /// The JWS signature over `signingInput`; RS256 through ``RS256Signer``, which may be the
-    /// system libcrypto's.
+    /// system libcrypto's; a key in a token through the token.
     func signature(for signingInput: Data) throws -> Data {
         switch self {
         case .rsa(let signer, _): try signer.signature(for: signingInput)
-        default: try signingKey.signature(for: signingInput)
+        case .p256(let key, _): try JWSSigningKey.es256(key).signature(for: signingInput)
+        case .ed25519(let key, _): try JWSSigningKey.edDSA(key).signature(for: signingInput)
+        case .hsm(let key): try key.keys.signature(for: signingInput, key: key.uri, algorithm: key.algorithm)
         }
     }
 
-    /// The private half as a JWS signing key, which checks the signatures (and signs, through
-    /// swift-crypto alone).
-    var signingKey: JWSSigningKey {
+    /// Whether `signature` is this key's JWS signature over `signingInput`.
+    func isValidSignature(_ signature: Data, for signingInput: Data) -> Bool {
         switch self {
-        case .rsa(let signer, _): .rs256(signer.key)
-        case .p256(let key, _): .es256(key)
-        case .ed25519(let key, _): .edDSA(key)
+        case .rsa(let signer, _): JWSSigningKey.rs256(signer.key).isValidSignature(signature, for: signingInput)
+        case .p256(let key, _): JWSSigningKey.es256(key).isValidSignature(signature, for: signingInput)
+        case .ed25519(let key, _): JWSSigningKey.edDSA(key).isValidSignature(signature, for: signingInput)
+        case .hsm(let key): key.verifier.isValidSignature(signature, for: signingInput)
         }
     }
 

@@ -19,6 +19,8 @@ import UMFAJOSE
 package actor TokenService {
     private let store: any SigningKeyStore
     private let masterKey: MasterKey
+    /// The PKCS #11 tokens keys may live in (`UMFA_PKCS11_MODULE`); `nil` without a module.
+    private nonisolated let hsm: PKCS11Keys?
     /// The `iss` of every token, `UMFA::Authenticator` by default.
     package nonisolated let issuer: String
     /// The loaded keys, read without entering the actor: signing and validating run on any
@@ -38,8 +40,9 @@ package actor TokenService {
     package init(
         store: any SigningKeyStore, masterKey: MasterKey, issuer: String = "UMFA::Authenticator",
         refreshInterval: Duration = .seconds(10), now: @escaping @Sendable () -> Date = { Date() },
-        signatureObserver: (@Sendable (TokenSigningAlgorithm, Duration) -> Void)? = nil
+        signatureObserver: (@Sendable (TokenSigningAlgorithm, Duration) -> Void)? = nil, hsm: PKCS11Keys? = nil
     ) {
+        self.hsm = hsm
         self.now = now
         self.signatureObserver = signatureObserver
         self.store = store
@@ -80,6 +83,31 @@ package actor TokenService {
             }
         }
         try await reload()
+        // A current key in a token must be usable now: a wrong PIN or a key gone from its token
+        // stops the start with the reason, rather than failing every sign-in later.
+        for kid in keySet.current.currentKIDs.values {
+            if case .hsm(let key) = keySet.current.keys[kid]?.material { try key.keys.checkPrivateKey(key.uri) }
+        }
+    }
+
+    /// Adds the key pair `uri` names in a PKCS #11 token as the new signing key of `algorithm`
+    /// (ES256 or RS256); the token keeps the private key, the store its URI (sealed) and public
+    /// key. Older keys keep validating until their tokens have expired.
+    /// - Returns: the new key's id.
+    package func rotate(pkcs11 uri: PKCS11URI, algorithm: TokenSigningAlgorithm) async throws -> String {
+        guard let hsm else {
+            throw PKCS11Failure("no PKCS #11 module: set UMFA_PKCS11_MODULE and UMFA_PKCS11_PIN_FILE")
+        }
+        guard algorithm != .edDSA else {
+            throw PKCS11Failure("EdDSA keys are not taken from PKCS #11 tokens: use ES256 or RS256")
+        }
+        let publicKey = try hsm.publicKey(uri, algorithm: algorithm)
+        try hsm.checkPrivateKey(uri)
+        let material = try TokenKeyMaterial(hsm: uri, algorithm: algorithm, keys: hsm, publicKeyBytes: publicKey)
+        let record = try Self.record(material, sealedWith: masterKey, at: now())
+        try await store.insertSigningKey(record, retiringOthersAt: now())
+        try await reload()
+        return record.kid
     }
 
     /// Adds a new signing key of every algorithm, each signing from now on; older keys keep
@@ -105,7 +133,14 @@ package actor TokenService {
     private static func newKey(_ algorithm: TokenSigningAlgorithm, sealedWith masterKey: MasterKey, at date: Date)
         throws -> SigningKeyRecord
     {
-        let material = try TokenKeyMaterial(generating: algorithm)
+        try record(TokenKeyMaterial(generating: algorithm), sealedWith: masterKey, at: date)
+    }
+
+    /// The stored form of `material`, its private half (or its token's URI) sealed.
+    private static func record(_ material: TokenKeyMaterial, sealedWith masterKey: MasterKey, at date: Date)
+        throws -> SigningKeyRecord
+    {
+        let algorithm = material.algorithm
         let jwk = try TokenKeyMaterial.publicJWK(algorithm: algorithm, publicKeyBytes: material.publicKeyBytes)
         let kid = JWKThumbprint.compute(jwk)
         return SigningKeyRecord(
@@ -116,7 +151,7 @@ package actor TokenService {
 
     private func reload() async throws {
         let records = try await store.signingKeys()
-        let loaded = try SigningKeySet(records: records, masterKey: masterKey, issuer: issuer)
+        let loaded = try SigningKeySet(records: records, masterKey: masterKey, issuer: issuer, hsm: hsm)
         published = records
         keySet.update { _ in loaded }
         // A kid stands for one key only as long as the loaded set says so.

@@ -273,11 +273,31 @@ extension AdminCommand {
     struct RotateSigningKey: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rotate-signing-key",
-            abstract: "Start signing login tokens with a new key; older keys keep validating their tokens.")
+            abstract: "Start signing login tokens with a new key; older keys keep validating their tokens.",
+            discussion: """
+                Without options, a new key of every algorithm, sealed with the master key. With --pkcs11-uri and \
+                --alg, the key pair the URI names in the server's PKCS #11 token (UMFA_PKCS11_MODULE) signs for \
+                that algorithm from now on.
+                """)
         @OptionGroup var connection: AdminConnection
 
+        @Option(
+            name: .customLong("pkcs11-uri"),
+            help: "A key pair in a PKCS #11 token (RFC 7512), such as pkcs11:token=umfa;object=es256.")
+        var pkcs11URI: String?
+
+        @Option(help: "The algorithm of the --pkcs11-uri key: ES256 or RS256.")
+        var alg: String?
+
+        func validate() throws {
+            guard (pkcs11URI == nil) == (alg == nil) else {
+                throw ValidationError("--pkcs11-uri and --alg go together")
+            }
+        }
+
         func run() async throws {
-            try HTTPClient.finish(try await connection.send(.rotateSigningKey))
+            let body = pkcs11URI.map { SigningKeyRotationRequest(pkcs11URI: $0, alg: alg ?? "") }
+            try HTTPClient.finish(try await connection.send(.rotateSigningKey, body: body))
         }
     }
 }

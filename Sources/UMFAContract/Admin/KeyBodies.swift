@@ -93,7 +93,48 @@ public struct SigningKeyRotatedResponse: ContractBody, TraceCarrying, Equatable 
         traceID: Examples.traceID, kid: "k1", kids: ["RS256": "k1", "ES256": "k2", "EdDSA": "k3"])
 }
 
+/// `POST /api/admin/signing-keys` with a body: a key pair kept in a PKCS #11 token becomes the
+/// signing key of one algorithm (docs/operators/hsm.md). Without a body, a new key of every
+/// algorithm is made and stored sealed.
+public struct SigningKeyRotationRequest: ContractBody, Equatable {
+    /// The key's RFC 7512 URI, such as `pkcs11:token=umfa;object=es256`.
+    public var pkcs11URI: String
+    /// `ES256` or `RS256`.
+    public var alg: String
+    /// The request's trace id, or `nil`.
+    public var traceID: String?
+
+    /// Creates a request.
+    public init(pkcs11URI: String, alg: String, traceID: String? = nil) {
+        self.pkcs11URI = pkcs11URI
+        self.alg = alg
+        self.traceID = traceID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pkcs11URI = "pkcs11_uri"
+        case alg
+        case traceID = "trace_id"
+    }
+
+    /// An example with every member.
+    public static let example = SigningKeyRotationRequest(
+        pkcs11URI: "pkcs11:token=umfa;object=es256", alg: "ES256", traceID: Examples.traceID)
+}
+
 // MARK: - openapi.yaml
+
+extension SigningKeyRotationRequest: DocumentedFields {
+    static func describe(_ field: CodingKeys) -> FieldDoc {
+        switch field {
+        case .pkcs11URI:
+            FieldDoc(
+                "The key pair's PKCS #11 URI (RFC 7512): token (or serial, slot-id) and object (or id); never a PIN")
+        case .alg: FieldDoc("The algorithm it signs for", .enumeration(["ES256", "RS256"]))
+        case .traceID: .ref(.traceID)
+        }
+    }
+}
 
 extension APIKeyCreatedResponse: DocumentedFields {
     static func describe(_ field: CodingKeys) -> FieldDoc {

@@ -125,7 +125,9 @@ extension APIOperation {
         case .deleteAPIKey:
             .delete("/api/admin/applications/{id}/api-keys/{key_id}", access: .adminToken, answer: RemovedResponse.self)
         case .rotateSigningKey:
-            .post("/api/admin/signing-keys", access: .adminToken, status: 201, answer: SigningKeyRotatedResponse.self)
+            .post(
+                "/api/admin/signing-keys", access: .adminToken, status: 201, body: SigningKeyRotationRequest.self,
+                answer: SigningKeyRotatedResponse.self)
         case .jwks: .get("/.well-known/jwks.json")
         case .health: .get("/health", answer: HealthResponse.self)
         case .healthReady: .get("/health/ready", answer: HealthResponse.self)

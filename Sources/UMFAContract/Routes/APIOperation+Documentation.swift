@@ -110,9 +110,12 @@ extension APIOperation {
         case .rotateSigningKey:
             OperationDoc(
                 summary: "Rotate the token signing key (old keys keep validating their tokens)",
+                description:
+                    "Without a body, a new key of every algorithm, stored sealed with the master key. With {pkcs11_uri, alg}, the key pair the URI names in a PKCS #11 token (UMFA_PKCS11_MODULE, UMFA_PKCS11_PIN_FILE) becomes the signing key of alg; the token keeps the private key and signs (docs/operators/hsm.md). 400 when the URI or alg is not usable or the token has no such key pair.",
                 parameters: [.shared(.traceID)],
+                requestBody: ["required": false],
                 success: "The new key id",
-                statuses: [401, 429, 503])
+                statuses: [400, 401, 429, 503])
         case .jwks:
             OperationDoc(
                 summary: "Token signing keys, current and retired",

@@ -2,6 +2,7 @@ import Foundation
 import UMFAContract
 import UMFAEncoding
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 
 extension AdminService {
@@ -41,15 +42,35 @@ extension AdminService {
     }
 
     /// A new signing key of each algorithm; the previous ones are retired and still validate.
-    func rotateSigningKey(caller: Caller) async throws -> SigningKeyRotatedResponse {
-        let kids = try await tokens.rotate()
+    /// With a request, the key pair it names in a PKCS #11 token becomes the signing key of its
+    /// algorithm (docs/operators/hsm.md).
+    func rotateSigningKey(_ request: SigningKeyRotationRequest?, caller: Caller) async throws
+        -> SigningKeyRotatedResponse
+    {
+        let kids: [TokenSigningAlgorithm: String]
+        if let request {
+            guard let algorithm = TokenSigningAlgorithm(rawValue: request.alg), algorithm != .edDSA else {
+                throw ServiceError.invalid("alg must be ES256 or RS256 for a key in a PKCS #11 token", field: "alg")
+            }
+            do {
+                let uri = try PKCS11URI(request.pkcs11URI)
+                kids = [algorithm: try await tokens.rotate(pkcs11: uri, algorithm: algorithm)]
+            } catch let failure as PKCS11URI.Failure {
+                throw ServiceError.invalid("pkcs11_uri: \(failure.description)", field: "pkcs11_uri")
+            } catch let failure as PKCS11Failure {
+                throw ServiceError.invalid(
+                    "the PKCS #11 key cannot be used: \(failure.description)", field: "pkcs11_uri")
+            }
+        } else {
+            kids = try await tokens.rotate()
+        }
         await audit.record(
             .signingKeyRotated, application: nil, actor: .admin, caller: caller,
             details: [
                 "kids": .object(Dictionary(uniqueKeysWithValues: kids.map { ($0.key.rawValue, .string($0.value)) }))
             ])
         return SigningKeyRotatedResponse(
-            traceID: caller.traceID, kid: kids[.rs256] ?? "",
+            traceID: caller.traceID, kid: kids[.rs256] ?? kids.values.first ?? "",
             kids: Dictionary(uniqueKeysWithValues: kids.map { ($0.key.rawValue, $0.value) }))
     }
 }

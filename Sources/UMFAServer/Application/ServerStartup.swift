@@ -16,8 +16,15 @@ extension ServerComposition {
         let tokens = TokenService(
             store: store, masterKey: masterKey, issuer: configuration.issuer,
             refreshInterval: configuration.signingKeyRefreshInterval,
-            now: configuration.now, signatureObserver: { metrics.signature($0, duration: $1) })
-        try await tokens.loadKeys()
+            now: configuration.now, signatureObserver: { metrics.signature($0, duration: $1) },
+            hsm: try configuration.pkcs11Keys())
+        do {
+            try await tokens.loadKeys()
+        } catch let failure as PKCS11Failure {
+            throw ConfigurationError("a signing key in a PKCS #11 token cannot be used: \(failure.description)")
+        } catch let failure as PKCS11URI.Failure {
+            throw ConfigurationError("a stored PKCS #11 URI cannot be used: \(failure.description)")
+        }
         logger.info("RS256 signatures by \(RS256Signer.buildLibrary)")
         var (report, adminTokenHash, serverSecret) = try await Bootstrap(store: store, configuration: configuration)
             .run()
@@ -77,6 +84,29 @@ enum StoreFactory {
             return ServedStore(store: try await SQLiteStore.open(path: path, logger: logger))
         case .postgres(let url):
             return try PostgresStore.served(url: url, logger: logger)
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// The PKCS #11 module and PIN of `UMFA_PKCS11_MODULE` and `UMFA_PKCS11_PIN_FILE`, loaded and
+    /// initialised; `nil` without a module. The PIN never reaches a message.
+    func pkcs11Keys() throws -> PKCS11Keys? {
+        guard let path = pkcs11Module else { return nil }
+        guard let pinFile = pkcs11PinFile else {
+            throw ConfigurationError(
+                "UMFA_PKCS11_MODULE needs UMFA_PKCS11_PIN_FILE, the file with the token's user PIN")
+        }
+        guard let data = FileManager.default.contents(atPath: pinFile) else {
+            throw ConfigurationError("UMFA_PKCS11_PIN_FILE: cannot read \(pinFile)")
+        }
+        var pin = String(decoding: data, as: UTF8.self)
+        while pin.last == "\n" || pin.last == "\r" { pin.removeLast() }
+        guard !pin.isEmpty else { throw ConfigurationError("UMFA_PKCS11_PIN_FILE: \(pinFile) is empty") }
+        do {
+            return PKCS11Keys(module: try PKCS11Module(path: path), pin: pin)
+        } catch {
+            throw ConfigurationError("UMFA_PKCS11_MODULE: \(error.description)")
         }
     }
 }

@@ -82,6 +82,10 @@ package struct ServerConfiguration: Sendable {
     package var approvalDispatchers: [any ApprovalDispatcher] = []
     /// How long one webhook delivery may take (`UMFA_WEBHOOK_TIMEOUT_SECONDS`, default 10).
     package var webhookTimeout: Duration = .seconds(10)
+    /// The PKCS #11 module signing keys may live in (`UMFA_PKCS11_MODULE`), and the file with
+    /// its token's user PIN (`UMFA_PKCS11_PIN_FILE`); docs/operators/hsm.md.
+    package var pkcs11Module: String?
+    package var pkcs11PinFile: String?
     /// How long the server keeps serving after SIGTERM while `/health/ready` answers 503
     /// (`UMFA_DRAIN_SECONDS`, default 0: it stops at once, finishing the requests under way).
     package var drainPeriod: Duration = .zero
@@ -155,6 +159,8 @@ package struct ServerConfiguration: Sendable {
         if let seconds = try settings.integer(.webhookTimeoutSeconds, in: 1...60) {
             webhookTimeout = .seconds(seconds)
         }
+        pkcs11Module = settings.string(.pkcs11Module) ?? pkcs11Module
+        pkcs11PinFile = settings.string(.pkcs11PinFile) ?? pkcs11PinFile
         if let seconds = try settings.integer(.drainSeconds, in: 0...300) {
             drainPeriod = .seconds(seconds)
         }

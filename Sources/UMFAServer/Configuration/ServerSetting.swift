@@ -49,6 +49,10 @@ package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case auditRetentionDays = "UMFA_AUDIT_RETENTION_DAYS"
     /// How long one webhook delivery may take, in seconds.
     case webhookTimeoutSeconds = "UMFA_WEBHOOK_TIMEOUT_SECONDS"
+    /// The PKCS #11 module (a shared library) token signing keys may live in.
+    case pkcs11Module = "UMFA_PKCS11_MODULE"
+    /// The file holding the PKCS #11 token's user PIN.
+    case pkcs11PinFile = "UMFA_PKCS11_PIN_FILE"
     /// How long the server keeps serving after SIGTERM with `/health/ready` answering 503, so a
     /// load balancer stops sending it requests first, in seconds.
     case drainSeconds = "UMFA_DRAIN_SECONDS"

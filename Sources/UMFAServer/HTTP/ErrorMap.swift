@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import UMFAContract
 import UMFAStorage
+import UMFATokens
 
 /// The one place where failures become HTTP answers in the documented shape
 /// `{"status", "trace_id", "message"}` (docs/contract.md §2): a ``DomainError`` by its kind (storage
@@ -32,6 +33,13 @@ enum ErrorMap {
                 if let nonce = challenge.dpopNonce { fields[.dpopNonce] = nonce }
             }
             return (status(of: failure.kind), failure.callerMessage, fields)
+        case let failure as PKCS11Failure:
+            // A key in an HSM that cannot sign now (taken out, PIN changed): the reason goes to the log.
+            log(failure, traceID: traceID, logger: logger)
+            return (
+                .serviceUnavailable, "Token signing is unavailable: the signing key's HSM cannot be used",
+                headers(of: .unavailable)
+            )
         case let error as HTTPError:
             // The framework's own refusals (no route, 405, 413) before any feature ran.
             let message =

@@ -55,6 +55,9 @@ enum JSONExchange {
             self.parsed = parsed
         }
 
+        /// Whether the request had no body at all (or only white space).
+        var isEmpty: Bool { body.data.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) } }
+
         /// The value; malformed JSON or a wrong or missing field gives 400 naming the field.
         func decode() throws -> T {
             guard let parsed else { return try body.decode(T.self) }

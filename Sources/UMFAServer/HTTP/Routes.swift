@@ -73,7 +73,14 @@ struct Routes {
                 try await features.admin.deleteAPIKey(id: $0.path("id"), keyID: $0.path("key_id"), caller: $1)
             }
         case .rotateSigningKey:
-            return route.plain { try await features.admin.rotateSigningKey(caller: $1) }
+            // The body is optional: none rotates every algorithm's sealed key.
+            return { [admin = features.admin] request, context in
+                let input = try await JSONExchange.read(SigningKeyRotationRequest.self, request, context: context)
+                let caller = context.caller(request, traceID: input.traceID)
+                let body = input.isEmpty ? nil : try input.decode()
+                return try JSONExchange.response(
+                    try await admin.rotateSigningKey(body, caller: caller), status: .created)
+            }
         case .jwks: return built.publicRoutes.jwks
         case .appleAppSiteAssociation: return built.appSiteAssociation.apple
         case .assetLinks: return built.appSiteAssociation.android
