@@ -230,6 +230,7 @@ let package = Package(
                 "UMFAAuthenticator",
                 "UMFAServer",
                 "UMFAStorage",
+                "UMFATokens",
                 "UMFAEncoding",
                 "UMFA",
                 "UMFAQR",
