@@ -88,11 +88,9 @@ struct SigningKeySet: Sendable {
         guard TokenKeyMaterial.isHSMReference(bytes, algorithm: algorithm) else {
             return try TokenKeyMaterial(algorithm: algorithm, privateKeyBytes: bytes)
         }
+        // Without a module the key still checks signatures; signing with it fails then, and a
+        // start whose current key it is stops (TokenService.loadKeys).
         let uri = try PKCS11URI(String(decoding: bytes, as: UTF8.self))
-        guard let hsm else {
-            throw PKCS11Failure(
-                "a signing key is in a PKCS #11 token (\(uri)): set UMFA_PKCS11_MODULE and UMFA_PKCS11_PIN_FILE")
-        }
         return try TokenKeyMaterial(hsm: uri, algorithm: algorithm, keys: hsm, publicKeyBytes: publicKey)
     }
 

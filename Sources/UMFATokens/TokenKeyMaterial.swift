@@ -22,9 +22,25 @@ enum TokenKeyMaterial: Sendable {
     struct HSMKey: Sendable {
         let uri: PKCS11URI
         let algorithm: TokenSigningAlgorithm
-        let keys: PKCS11Keys
+        /// The tokens it signs through; `nil` on an instance without a module, which can then
+        /// check the key's signatures but not make any.
+        let keys: PKCS11Keys?
         let publicKeyBytes: [UInt8]
         let verifier: PublicJWK
+
+        /// Signs a fixed input with the token and checks it with the stored public key: the
+        /// private key the URI finds is the pair of the public key UMFA publishes.
+        func checkPair() throws {
+            let input = Data("UMFA signing key check".utf8)
+            guard let keys else {
+                throw PKCS11Failure(
+                    "a signing key is in a PKCS #11 token (\(uri)): set UMFA_PKCS11_MODULE and UMFA_PKCS11_PIN_FILE")
+            }
+            let signature = try keys.signature(for: input, key: uri, algorithm: algorithm)
+            guard verifier.isValidSignature(signature, for: input) else {
+                throw PKCS11Failure("the private key \(uri) finds is not the pair of the public key stored for it")
+            }
+        }
     }
 
     /// What a stored (sealed) private half holds for a key in a token: its URI, which no DER
@@ -34,7 +50,7 @@ enum TokenKeyMaterial: Sendable {
     }
 
     /// The key of `algorithm` in a token, named by `uri`, whose public half is `publicKeyBytes`.
-    init(hsm uri: PKCS11URI, algorithm: TokenSigningAlgorithm, keys: PKCS11Keys, publicKeyBytes: [UInt8]) throws {
+    init(hsm uri: PKCS11URI, algorithm: TokenSigningAlgorithm, keys: PKCS11Keys?, publicKeyBytes: [UInt8]) throws {
         let jwk = try Self.publicJWK(algorithm: algorithm, publicKeyBytes: publicKeyBytes)
         self = .hsm(
             HSMKey(
@@ -106,10 +122,16 @@ enum TokenKeyMaterial: Sendable {
     /// system libcrypto's; a key in a token through the token.
     func signature(for signingInput: Data) throws -> Data {
         switch self {
-        case .rsa(let signer, _): try signer.signature(for: signingInput)
-        case .p256(let key, _): try JWSSigningKey.es256(key).signature(for: signingInput)
-        case .ed25519(let key, _): try JWSSigningKey.edDSA(key).signature(for: signingInput)
-        case .hsm(let key): try key.keys.signature(for: signingInput, key: key.uri, algorithm: key.algorithm)
+        case .rsa(let signer, _): return try signer.signature(for: signingInput)
+        case .p256(let key, _): return try JWSSigningKey.es256(key).signature(for: signingInput)
+        case .ed25519(let key, _): return try JWSSigningKey.edDSA(key).signature(for: signingInput)
+        case .hsm(let key):
+            guard let keys = key.keys else {
+                throw PKCS11Failure(
+                    "the signing key \(key.uri) is in a PKCS #11 token and this instance has no module (UMFA_PKCS11_MODULE)"
+                )
+            }
+            return try keys.signature(for: signingInput, key: key.uri, algorithm: key.algorithm)
         }
     }
 

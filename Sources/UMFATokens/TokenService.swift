@@ -86,7 +86,7 @@ package actor TokenService {
         // A current key in a token must be usable now: a wrong PIN or a key gone from its token
         // stops the start with the reason, rather than failing every sign-in later.
         for kid in keySet.current.currentKIDs.values {
-            if case .hsm(let key) = keySet.current.keys[kid]?.material { try key.keys.checkPrivateKey(key.uri) }
+            if case .hsm(let key) = keySet.current.keys[kid]?.material { try key.checkPair() }
         }
     }
 
@@ -102,9 +102,18 @@ package actor TokenService {
             throw PKCS11Failure("EdDSA keys are not taken from PKCS #11 tokens: use ES256 or RS256")
         }
         let publicKey = try hsm.publicKey(uri, algorithm: algorithm)
-        try hsm.checkPrivateKey(uri)
         let material = try TokenKeyMaterial(hsm: uri, algorithm: algorithm, keys: hsm, publicKeyBytes: publicKey)
+        if case .hsm(let key) = material { try key.checkPair() }
         let record = try Self.record(material, sealedWith: masterKey, at: now())
+        // The same pair again: a no-op when it is the current key (a retried request); a key
+        // once retired is not made current again.
+        if let stored = try await store.signingKeys().first(where: { $0.kid == record.kid }) {
+            guard stored.retiredAt == nil else {
+                throw PKCS11Failure(
+                    "this key pair was a signing key before (kid \(record.kid)) and is retired: make a new pair")
+            }
+            return record.kid
+        }
         try await store.insertSigningKey(record, retiringOthersAt: now())
         try await reload()
         return record.kid

@@ -10,10 +10,13 @@ import os
 import subprocess
 from pathlib import Path
 
+import sqlite3
+
 import jwt
 import pytest
 import requests
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from support import ADMIN_TOKEN, Device, assert_error
 
@@ -104,8 +107,21 @@ def test_tokens_signed_in_the_hsm_verify_against_jwks_with_pyjwt(serve, umfa, au
                   {"application_id": server.app_id, "user_id": f"user-{alg.lower()}", "token": token},
                   bearer=server.api_key)
 
-    # The database holds no private key of these two: only their URIs, sealed.
-    assert "BEGIN" not in server.stderr and PIN not in server.stderr + server.stdout
+    # The same pair again is the same key (a retried request), not a second one.
+    again = server.ok("POST", "/api/admin/signing-keys",
+                      {"pkcs11_uri": "pkcs11:token=umfa;object=es256", "alg": "ES256"}, bearer=ADMIN_TOKEN, status=201)
+    assert again["kids"] == {"ES256": es_kid}
+
+    # The database holds no private key of these two: their sealed "private half" opens (with
+    # the master key, by Python's AES-GCM) to the URI alone.
+    master = (server.data_dir / "master.key").read_bytes()
+    with sqlite3.connect(server.data_dir / "umfa.sqlite") as db:
+        stored = dict(db.execute("SELECT kid, sealed_private_key FROM signing_keys"))
+    for kid, uri in ((es_kid, "pkcs11:token=umfa;object=es256"), (rs_kid, "pkcs11:token=umfa;id=%02")):
+        sealed = base64.urlsafe_b64decode(stored[kid] + "=" * (-len(stored[kid]) % 4))
+        opened = AESGCM(master).decrypt(sealed[:12], sealed[12:], f"signing-key:{kid}".encode())
+        assert opened == uri.encode()
+    assert PIN not in server.stderr + server.stdout
 
     # A key taken off the token: signing with it is a clear 503, the server lives on, and the
     # tokens it signed before still validate (the public key is known).
@@ -145,6 +161,7 @@ def test_a_wrong_pin_or_a_missing_module_stops_the_start_clearly(serve, hsm, tmp
 
     wrong_pin = tmp_path / "wrong-pin"
     wrong_pin.write_text("111111\n")
+    os.chmod(wrong_pin, 0o600)
     refused = serve(data_dir=server.data_dir, env=hsm.server_env(UMFA_PKCS11_PIN_FILE=str(wrong_pin)), start=False)
     assert refused.wait_exit(timeout=60) != 0
     assert "is not the token's user PIN" in refused.logs() and "111111" not in refused.logs()
@@ -160,5 +177,15 @@ def test_a_wrong_pin_or_a_missing_module_stops_the_start_clearly(serve, hsm, tmp
     assert without.wait_exit(timeout=60) != 0
     assert "set UMFA_PKCS11_MODULE" in without.logs()
 
+    loose = tmp_path / "loose-pin"
+    loose.write_text(PIN + "\n")
+    os.chmod(loose, 0o644)
+    readable = serve(data_dir=server.data_dir, env=hsm.server_env(UMFA_PKCS11_PIN_FILE=str(loose)), start=False)
+    assert readable.wait_exit(timeout=60) != 0 and "chmod 600" in readable.logs()
+
     restarted = serve(data_dir=server.data_dir, env=hsm.server_env())
     assert restarted.get("/health").status_code == 200
+    # An empty body and {} still rotate every algorithm's sealed key, as before.
+    for body in (None, {}):
+        rotated = restarted.ok("POST", "/api/admin/signing-keys", body, bearer=ADMIN_TOKEN, status=201)
+        assert set(rotated["kids"]) == {"RS256", "ES256", "EdDSA"}

@@ -156,7 +156,8 @@ struct IsolationTests {
         "POST /api/umfa/registration/options", "POST /api/umfa/registration/verify",
         "POST /api/umfa/authentication/options", "POST /api/umfa/authentication/verify", "POST /api/umfa/unenroll",
         "GET /.well-known/jwks.json", "GET /.well-known/apple-app-site-association",
-        "GET /.well-known/assetlinks.json", "GET /.well-known/webauthn", "GET /health", "GET /metrics",
+        "GET /.well-known/assetlinks.json", "GET /.well-known/webauthn", "GET /health", "GET /health/ready",
+        "GET /metrics",
         "GET /openapi.yaml", "GET /",
         // The issuers' public documents.
         "GET /oidc/{application_id}/.well-known/openid-configuration",

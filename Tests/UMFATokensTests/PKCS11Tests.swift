@@ -12,6 +12,8 @@ struct PKCS11URITests {
         #expect(uri.token == "My HSM" && uri.object == "es256" && uri.id == [1, 2])
         #expect(try PKCS11URI("pkcs11:serial=0123;id=%ff").serial == "0123")
         #expect(try PKCS11URI("pkcs11:slot-id=7;object=k").slotID == 7)
+        let described = try PKCS11URI("PKCS11:manufacturer=SoftHSM%20project;model=SoftHSM%20v2;token=t;object=k")
+        #expect(described.manufacturer == "SoftHSM project" && described.model == "SoftHSM v2")
     }
 
     @Test(
@@ -24,9 +26,12 @@ struct PKCS11URITests {
             ("pkcs11:object=b", "must name the token"),
             ("pkcs11:token=a", "must name the key"),
             ("pkcs11:token=a;object=b;type=public", "type must be private"),
-            ("pkcs11:token=a;object=b;manufacturer=x", "not supported"),
+            ("pkcs11:token=a;object=b;library-version=1", "not supported"),
             ("pkcs11:token=a;object=%zz", "no valid value"),
             ("pkcs11:token=a;slot-id=x;object=b", "slot-id must be a number"),
+            ("pkcs11:token=a;object=b;object=c", "twice"),
+            ("pkcs11:token=;object=b", "no valid value"),
+            ("pkcs11:token=a;id=%+1", "no valid value"),
         ])
     func refuses(text: String, words: String) {
         let error = #expect(throws: PKCS11URI.Failure.self) { try PKCS11URI(text) }

@@ -296,7 +296,7 @@ extension AdminCommand {
         }
 
         func run() async throws {
-            let body = pkcs11URI.map { SigningKeyRotationRequest(pkcs11URI: $0, alg: alg ?? "") }
+            let body = pkcs11URI.map { SigningKeyRotationRequest(pkcs11URI: $0, alg: alg) }
             try HTTPClient.finish(try await connection.send(.rotateSigningKey, body: body))
         }
     }

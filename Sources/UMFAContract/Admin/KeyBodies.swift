@@ -97,15 +97,16 @@ public struct SigningKeyRotatedResponse: ContractBody, TraceCarrying, Equatable 
 /// signing key of one algorithm (docs/operators/hsm.md). Without a body, a new key of every
 /// algorithm is made and stored sealed.
 public struct SigningKeyRotationRequest: ContractBody, Equatable {
-    /// The key's RFC 7512 URI, such as `pkcs11:token=umfa;object=es256`.
-    public var pkcs11URI: String
-    /// `ES256` or `RS256`.
-    public var alg: String
+    /// The key's RFC 7512 URI, such as `pkcs11:token=umfa;object=es256`; without it (and `alg`),
+    /// the request rotates every algorithm's sealed key, as an empty body does.
+    public var pkcs11URI: String?
+    /// `ES256` or `RS256`, with ``pkcs11URI``.
+    public var alg: String?
     /// The request's trace id, or `nil`.
     public var traceID: String?
 
     /// Creates a request.
-    public init(pkcs11URI: String, alg: String, traceID: String? = nil) {
+    public init(pkcs11URI: String? = nil, alg: String? = nil, traceID: String? = nil) {
         self.pkcs11URI = pkcs11URI
         self.alg = alg
         self.traceID = traceID

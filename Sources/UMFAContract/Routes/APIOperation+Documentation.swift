@@ -115,7 +115,7 @@ extension APIOperation {
                 parameters: [.shared(.traceID)],
                 requestBody: ["required": false],
                 success: "The new key id",
-                statuses: [400, 401, 429, 503])
+                statuses: [400, 401, 408, 413, 429, 503])
         case .jwks:
             OperationDoc(
                 summary: "Token signing keys, current and retired",
@@ -840,7 +840,7 @@ extension APIOperation {
                     .shared(.traceID),
                 ],
                 success: "A page of events, oldest first",
-                statuses: [400, 401, 429, 503])
+                statuses: [400, 401, 408, 413, 429, 503])
         case .listApplicationAuditEvents:
             OperationDoc(
                 summary: "The audit log of the API key's own application",
@@ -850,7 +850,7 @@ extension APIOperation {
                     .shared(.traceID),
                 ],
                 success: "A page of events, oldest first",
-                statuses: [400, 401, 429, 503])
+                statuses: [400, 401, 408, 413, 429, 503])
         case .listApplicationUsers:
             OperationDoc(
                 summary: "Find an application's user by user id or e-mail, or list the newest",
@@ -1040,7 +1040,7 @@ extension APIOperation {
                 ],
                 success: "The event stream",
                 successAnswer: ["content": ["text/event-stream": ["schema": ["type": "string"]]]],
-                statuses: [400, 401, 429, 503])
+                statuses: [400, 401, 408, 413, 429, 503])
         case .rotateWebhookSecret:
             OperationDoc(
                 summary: "A new webhook signing secret for the application, shown once",

@@ -48,16 +48,20 @@ extension AdminService {
         -> SigningKeyRotatedResponse
     {
         let kids: [TokenSigningAlgorithm: String]
-        if let request {
-            guard let algorithm = TokenSigningAlgorithm(rawValue: request.alg), algorithm != .edDSA else {
+        if request?.pkcs11URI != nil || request?.alg != nil {
+            guard let text = request?.pkcs11URI else {
+                throw ServiceError.invalid("alg goes with pkcs11_uri", field: "pkcs11_uri")
+            }
+            guard let algorithm = request?.alg.flatMap(TokenSigningAlgorithm.init(rawValue:)), algorithm != .edDSA
+            else {
                 throw ServiceError.invalid("alg must be ES256 or RS256 for a key in a PKCS #11 token", field: "alg")
             }
             do {
-                let uri = try PKCS11URI(request.pkcs11URI)
+                let uri = try PKCS11URI(text)
                 kids = [algorithm: try await tokens.rotate(pkcs11: uri, algorithm: algorithm)]
             } catch let failure as PKCS11URI.Failure {
                 throw ServiceError.invalid("pkcs11_uri: \(failure.description)", field: "pkcs11_uri")
-            } catch let failure as PKCS11Failure {
+            } catch let failure as PKCS11Failure where failure.isRequestProblem {
                 throw ServiceError.invalid(
                     "the PKCS #11 key cannot be used: \(failure.description)", field: "pkcs11_uri")
             }

@@ -97,8 +97,13 @@ extension ServerConfiguration {
             throw ConfigurationError(
                 "UMFA_PKCS11_MODULE needs UMFA_PKCS11_PIN_FILE, the file with the token's user PIN")
         }
-        guard let data = FileManager.default.contents(atPath: pinFile) else {
+        var status = stat()
+        guard stat(pinFile, &status) == 0, let data = FileManager.default.contents(atPath: pinFile) else {
             throw ConfigurationError("UMFA_PKCS11_PIN_FILE: cannot read \(pinFile)")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw ConfigurationError(
+                "UMFA_PKCS11_PIN_FILE: \(pinFile) may be read or changed by others: run `chmod 600 \(pinFile)`")
         }
         var pin = String(decoding: data, as: UTF8.self)
         while pin.last == "\n" || pin.last == "\r" { pin.removeLast() }

@@ -16,6 +16,9 @@ package final class PKCS11Keys: Sendable {
     private let pin: [UInt8]
     /// The open session of each slot.
     private let sessions = Mutex<[UInt: UInt]>([:])
+    /// Set once the token refused the PIN: no login is tried again until the server restarts
+    /// (tokens lock the user PIN after a few wrong tries; each retry would spend one).
+    private let pinRefused = Atomic<Bool>(false)
 
     /// Keys through `module`, logging in with `pin`.
     package init(module: PKCS11Module, pin: String) {
@@ -94,8 +97,13 @@ package final class PKCS11Keys: Sendable {
             var chosen = UMFACKMechanism(mechanism: mechanism, parameter: nil, length: 0)
             try module.check(module.functions.pointee.signInit(session, &chosen, key), "C_SignInit")
             var data = input
-            var signature = [UInt8](repeating: 0, count: 1024)
-            var length = UInt(signature.count)
+            // First the length (a NULL buffer leaves the operation active), then the signature.
+            var length: UInt = 0
+            try module.check(module.functions.pointee.sign(session, &data, UInt(data.count), nil, &length), "C_Sign")
+            guard length > 0, length <= 2048 else {
+                throw PKCS11Failure("the token announced a signature of \(length) bytes", code: PKCS11.deviceError)
+            }
+            var signature = [UInt8](repeating: 0, count: Int(length))
             try module.check(
                 module.functions.pointee.sign(session, &data, UInt(data.count), &signature, &length), "C_Sign")
             return Data(signature.prefix(Int(length)))
@@ -104,6 +112,8 @@ package final class PKCS11Keys: Sendable {
 
     /// Runs `body` on the logged-in session of `uri`'s token, opening one when there is none,
     /// and once more on a new session when the module says the session is gone.
+    /// A failure of the module ends the session (an operation left active would refuse every
+    /// later one).
     private func withSession<Value>(for uri: PKCS11URI, _ body: (UInt) throws -> Value) throws -> Value {
         try sessions.withLock { sessions in
             let slot = try module.slot(for: uri)
@@ -112,9 +122,10 @@ package final class PKCS11Keys: Sendable {
                 sessions[slot] = session
                 do {
                     return try body(session)
-                } catch let failure as PKCS11Failure where failure.sessionLost && attempt == 0 {
+                } catch let failure as PKCS11Failure where failure.code != nil {
                     _ = module.functions.pointee.closeSession(session)
                     sessions[slot] = nil
+                    guard failure.sessionLost, attempt == 0 else { throw failure }
                 }
             }
             throw PKCS11Failure("the session with the token of \(uri) could not be opened again")
@@ -123,6 +134,11 @@ package final class PKCS11Keys: Sendable {
 
     /// A new session on `slot`, logged in as the user.
     private func open(_ slot: UInt) throws -> UInt {
+        guard !pinRefused.load(ordering: .relaxed) else {
+            throw PKCS11Failure(
+                "the token refused the PIN in UMFA_PKCS11_PIN_FILE; no login is tried again until the server restarts",
+                code: PKCS11.pinIncorrect)
+        }
         var session: UInt = 0
         try module.check(
             module.functions.pointee.openSession(slot, PKCS11.serialSession, nil, nil, &session), "C_OpenSession")
@@ -130,6 +146,9 @@ package final class PKCS11Keys: Sendable {
         let loggedIn = module.functions.pointee.login(session, PKCS11.user, &pin, UInt(pin.count))
         guard loggedIn == PKCS11.ok || loggedIn == PKCS11.userAlreadyLoggedIn else {
             _ = module.functions.pointee.closeSession(session)
+            if loggedIn == PKCS11.pinIncorrect || loggedIn == PKCS11.pinLocked {
+                pinRefused.store(true, ordering: .relaxed)
+            }
             if loggedIn == PKCS11.pinIncorrect {
                 throw PKCS11Failure("the PIN in UMFA_PKCS11_PIN_FILE is not the token's user PIN", code: loggedIn)
             }

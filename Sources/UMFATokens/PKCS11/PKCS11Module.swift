@@ -14,6 +14,10 @@ package struct PKCS11Failure: Error, Sendable, CustomStringConvertible {
         self.code = code
     }
 
+    /// Whether the request named something unusable (no such key, the wrong type, several
+    /// matches), not a failure of the token itself.
+    package var isRequestProblem: Bool { code == nil }
+
     /// A module's answer that means the session is gone and a new one may succeed.
     var sessionLost: Bool {
         guard let code else { return false }
@@ -123,19 +127,24 @@ package final class PKCS11Module: Sendable {
         try check(functions.pointee.getSlotList(1, nil, &count), "C_GetSlotList")
         var slots = [UInt](repeating: 0, count: Int(count))
         try check(functions.pointee.getSlotList(1, &slots, &count), "C_GetSlotList")
+        var matches: [UInt] = []
         for slot in slots.prefix(Int(count)) {
             if let wanted = uri.slotID, wanted != slot { continue }
-            // CK_TOKEN_INFO begins with label[32] and manufacturerID[32], model[16],
+            // CK_TOKEN_INFO begins with label[32], manufacturerID[32], model[16] and
             // serialNumber[16], each padded with spaces; the rest is not read.
             var information = [UInt8](repeating: 0, count: 512)
             guard functions.pointee.getTokenInfo(slot, &information) == PKCS11.ok else { continue }
-            let label = Self.padded(information[0..<32])
-            let serial = Self.padded(information[80..<96])
-            if let token = uri.token, token != label { continue }
-            if let wanted = uri.serial, wanted != serial { continue }
-            return slot
+            if let token = uri.token, token != Self.padded(information[0..<32]) { continue }
+            if let wanted = uri.manufacturer, wanted != Self.padded(information[32..<64]) { continue }
+            if let wanted = uri.model, wanted != Self.padded(information[64..<80]) { continue }
+            if let wanted = uri.serial, wanted != Self.padded(information[80..<96]) { continue }
+            matches.append(slot)
         }
-        throw PKCS11Failure("no token matches \(uri) in \(path)")
+        guard matches.count <= 1 else {
+            throw PKCS11Failure("several tokens match \(uri): name one (serial= or slot-id=)")
+        }
+        guard let slot = matches.first else { throw PKCS11Failure("no token matches \(uri) in \(path)") }
+        return slot
     }
 
     private static func padded(_ bytes: ArraySlice<UInt8>) -> String {

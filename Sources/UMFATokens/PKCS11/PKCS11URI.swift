@@ -2,9 +2,9 @@ import Foundation
 
 /// A PKCS #11 URI (RFC 7512) naming one key on one token: `pkcs11:token=umfa;object=es256`.
 ///
-/// Taken: the path attributes `token`, `serial`, `slot-id` (which token), `object`, `id`
-/// (which key) and `type` (`private`, the default; the public key is found by the same label
-/// and id). Refused: a PIN in the URI (`pin-value`, `pin-source`): it would be stored with the
+/// Taken: the path attributes `token`, `manufacturer`, `model`, `serial`, `slot-id` (which
+/// token), `object`, `id` (which key) and `type` (`private`, the default; the public key is
+/// found by the same label and id), each once and not empty. Refused: a PIN in the URI (`pin-value`, `pin-source`): it would be stored with the
 /// key; UMFA reads the PIN from `UMFA_PKCS11_PIN_FILE`. Any other attribute is refused rather
 /// than ignored, so a URI never matches a key it did not mean.
 package struct PKCS11URI: Sendable, Hashable, CustomStringConvertible {
@@ -12,6 +12,10 @@ package struct PKCS11URI: Sendable, Hashable, CustomStringConvertible {
     package var token: String?
     /// The token's serial number.
     package var serial: String?
+    /// The token's manufacturer.
+    package var manufacturer: String?
+    /// The token's model.
+    package var model: String?
     /// The slot's id.
     package var slotID: UInt?
     /// The key's label (`CKA_LABEL`).
@@ -29,7 +33,9 @@ package struct PKCS11URI: Sendable, Hashable, CustomStringConvertible {
     /// Parses `text`.
     package init(_ text: String) throws(Failure) {
         description = text
-        guard text.hasPrefix("pkcs11:") else { throw Failure(description: "a PKCS #11 URI starts with pkcs11:") }
+        guard text.lowercased().hasPrefix("pkcs11:") else {
+            throw Failure(description: "a PKCS #11 URI starts with pkcs11:")
+        }
         let rest = text.dropFirst("pkcs11:".count)
         let path = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         if path.count > 1 {
@@ -40,13 +46,20 @@ package struct PKCS11URI: Sendable, Hashable, CustomStringConvertible {
             throw Failure(
                 description: "a PKCS #11 URI here takes no query attributes (\(names.joined(separator: ", ")))")
         }
+        var seen: Set<Substring> = []
         for attribute in path[0].split(separator: ";", omittingEmptySubsequences: true) {
             let pair = attribute.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pair.count == 2, let value = Self.percentDecoded(pair[1]) else {
+            guard pair.count == 2, let value = Self.percentDecoded(pair[1]), !value.isEmpty else {
                 throw Failure(description: "the PKCS #11 URI attribute \"\(pair[0])\" has no valid value")
+            }
+            // RFC 7512 §2.3: an attribute appears once.
+            guard seen.insert(pair[0]).inserted else {
+                throw Failure(description: "the PKCS #11 URI names \"\(pair[0])\" twice")
             }
             switch pair[0] {
             case "token": token = String(decoding: value, as: UTF8.self)
+            case "manufacturer": manufacturer = String(decoding: value, as: UTF8.self)
+            case "model": model = String(decoding: value, as: UTF8.self)
             case "serial": serial = String(decoding: value, as: UTF8.self)
             case "slot-id":
                 guard let number = UInt(String(decoding: value, as: UTF8.self)) else {
@@ -81,11 +94,17 @@ package struct PKCS11URI: Sendable, Hashable, CustomStringConvertible {
                 bytes.append(byte)
                 continue
             }
-            guard let high = utf8.next(), let low = utf8.next(),
+            guard let high = utf8.next(), let low = utf8.next(), high.isHexDigit, low.isHexDigit,
                 let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
             else { return nil }
             bytes.append(value)
         }
         return bytes
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
     }
 }
