@@ -42,6 +42,8 @@ struct PKCS11URITests {
 
 /// A SoftHSM2 token made for this suite (Debian's `softhsm2` and OpenSC's `pkcs11-tool`, which
 /// scripts/test.sh installs): its configuration is the process's, read when the module starts.
+/// scripts/swift-test.sh names the file before the tests start (`UMFA_TEST_SOFTHSM2_CONF`, also
+/// as `SOFTHSM2_CONF`); run otherwise, the suite sets `SOFTHSM2_CONF` itself.
 @Suite("PKCS #11: signing with SoftHSM2", .serialized)
 struct PKCS11SigningTests {
     static let module = "/usr/lib/softhsm/libsofthsm2.so"
@@ -52,10 +54,14 @@ struct PKCS11SigningTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-hsm-\(UUID())")
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("tokens"), withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("softhsm2.conf")
+        let environment = ProcessInfo.processInfo.environment
+        let given = environment["UMFA_TEST_SOFTHSM2_CONF"].flatMap { $0 == environment["SOFTHSM2_CONF"] ? $0 : nil }
+        let config = given.map(URL.init(fileURLWithPath:)) ?? directory.appendingPathComponent("softhsm2.conf")
         try "directories.tokendir = \(directory.path)/tokens\nobjectstore.backend = file\n".write(
             to: config, atomically: true, encoding: .utf8)
-        setenv("SOFTHSM2_CONF", config.path, 1)
+        // Changing the environment while other suites read it could crash the process: only when
+        // no runner named the file.
+        if given == nil { setenv("SOFTHSM2_CONF", config.path, 1) }
         try run("softhsm2-util", "--init-token", "--free", "--label", "swift", "--pin", pin, "--so-pin", "24680")
         for (type, label) in [("EC:prime256v1", "es"), ("rsa:2048", "rs")] {
             try run(
