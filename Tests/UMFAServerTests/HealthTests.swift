@@ -9,14 +9,20 @@ import UMFATestSupport
 
 @Suite("Server smoke")
 struct HealthTests {
-    @Test("a fresh data directory: health ok, admin token generated once, an open development application")
-    func freshStart() async throws {
+    /// A configuration on a new data directory (the caller removes it), and a quiet logger.
+    static func freshServer() -> (URL, ServerConfiguration, Logger) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-test-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         var logger = Logger(label: "umfa-test")
-        logger.logLevel = .error
+        logger.logLevel = .critical
         var configuration = ServerConfiguration(port: 0, dataDirectory: directory)
         configuration.bodyReadTimeout = ServerTransport.patientTimeout
+        return (directory, configuration, logger)
+    }
+
+    @Test("a fresh data directory: health ok, admin token generated once, an open development application")
+    func freshStart() async throws {
+        let (directory, configuration, logger) = Self.freshServer()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
         let adminToken = try #require(report.generatedAdminToken)
         #expect(adminToken.hasPrefix("umfa_admin_"))
@@ -55,12 +61,8 @@ struct HealthTests {
         "readiness: 200 while the SQLite file takes writes, 503 once it is moved away, 200 when it is back; 503 draining"
     )
     func readiness() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-test-\(UUID().uuidString)")
+        let (directory, configuration, logger) = Self.freshServer()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var logger = Logger(label: "umfa-test")
-        logger.logLevel = .critical
-        var configuration = ServerConfiguration(port: 0, dataDirectory: directory)
-        configuration.bodyReadTimeout = ServerTransport.patientTimeout
         let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
         let drain = try #require(report.drain)
         let file = directory.appendingPathComponent("umfa.sqlite")

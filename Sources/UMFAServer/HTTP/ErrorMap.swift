@@ -33,16 +33,10 @@ enum ErrorMap {
                 if let nonce = challenge.dpopNonce { fields[.dpopNonce] = nonce }
             }
             return (status(of: failure.kind), failure.callerMessage, fields)
-        case let failure as PKCS11URI.Failure:
-            // A stored URI this server cannot read (written by another version).
-            log(failure, traceID: traceID, logger: logger)
-            return (
-                .serviceUnavailable, "Token signing is unavailable: the signing key's HSM cannot be used",
-                headers(of: .unavailable)
-            )
-        case let failure as PKCS11Failure:
-            // A key in an HSM that cannot sign now (taken out, PIN changed): the reason goes to the log.
-            log(failure, traceID: traceID, logger: logger)
+        case is PKCS11Failure, is PKCS11URI.Failure:
+            // A key in an HSM that cannot sign now (taken out, PIN changed), or a stored URI this
+            // server cannot read: the reason goes to the log.
+            log(error, traceID: traceID, logger: logger)
             return (
                 .serviceUnavailable, "Token signing is unavailable: the signing key's HSM cannot be used",
                 headers(of: .unavailable)

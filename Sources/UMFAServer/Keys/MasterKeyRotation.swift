@@ -115,17 +115,10 @@ package struct MasterKeyRotation: Sendable {
         var outcome = Outcome()
         var budget = limit ?? .max
         for column in SealedColumn.allCases {
-            var after: String?
-            while true {
-                let values = try await store.sealedValues(in: column, after: after, limit: Self.page)
-                for value in values {
-                    guard try await reseal(value, in: column, budget: &budget, outcome: &outcome) else {
-                        return outcome
-                    }
-                    after = value.key
-                }
-                if values.count < Self.page { break }
+            let done = try await forEachValue(in: column) { value in
+                try await reseal(value, in: column, budget: &budget, outcome: &outcome)
             }
+            guard done else { return outcome }
             progress("\(column.rawValue): done")
         }
         // Step 3: prove that everything opens with the new key, and make it durable before the
@@ -179,22 +172,33 @@ package struct MasterKeyRotation: Sendable {
     private func verify() async throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for column in SealedColumn.allCases {
-            var after: String?
-            while true {
-                let values = try await store.sealedValues(in: column, after: after, limit: Self.page)
-                for value in values {
-                    after = value.key
-                    guard (try? new.open(value.sealed, context: Self.context(of: column, key: value.key))) != nil else {
-                        throw Failure(
-                            "\(column.rawValue) of \(column.keyColumn) \(value.key) is still sealed with another key: "
-                                + "was a server running? Stop every server and run the rotation again")
-                    }
-                    counts[column.rawValue, default: 0] += 1
+            _ = try await forEachValue(in: column) { value in
+                guard (try? new.open(value.sealed, context: Self.context(of: column, key: value.key))) != nil else {
+                    throw Failure(
+                        "\(column.rawValue) of \(column.keyColumn) \(value.key) is still sealed with another key: "
+                            + "was a server running? Stop every server and run the rotation again")
                 }
-                if values.count < Self.page { break }
+                counts[column.rawValue, default: 0] += 1
+                return true
             }
         }
         return counts
+    }
+
+    /// Hands `body` every value of `column`, in key order, a page at a time, until it answers
+    /// `false`; whether it saw them all.
+    private func forEachValue(
+        in column: SealedColumn, _ body: (SealedValue) async throws -> Bool
+    ) async throws -> Bool {
+        var after: String?
+        while true {
+            let values = try await store.sealedValues(in: column, after: after, limit: Self.page)
+            for value in values {
+                guard try await body(value) else { return false }
+                after = value.key
+            }
+            if values.count < Self.page { return true }
+        }
     }
 
     /// Ends the rotation once the new key is where servers read it: records `master_key.rotated`
