@@ -120,7 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.createDefaultApplication = !noDefaultApp
         configuration.demoRoutes = !noDefaultApp
         if let file = settings.string(.metadataFile) {
-            configuration.attestationAnchors = .wellKnown(metadata: try await MetadataFile.load(file))
+            configuration.attestationAnchors = .wellKnown(
+                metadata: try await MetadataFile.load(file, root: configuration.metadata.root))
         }
         let displayHost =
             configuration.host == "0.0.0.0" || configuration.host == "127.0.0.1" ? "localhost" : configuration.host
@@ -143,11 +144,15 @@ struct ServeCommand: AsyncParsableCommand {
         if let index = configuration.attestationAnchors.metadata {
             MetadataFile.logLoaded(index, logger: logger)
         }
+        // UMFA_METADATA_URL: the first download before serving; without it the server starts
+        // with no metadata and retries (docs/operators/metadata.md).
+        await configuration.metadataRefresh?.loadAtStart(logger: logger)
+        let metadataServices: [any Service] = configuration.metadataRefresh.map { [$0.service(logger: logger)] } ?? []
         // The drain service last: the group stops services in reverse order, so it hears of
         // SIGTERM first and keeps the application serving, not ready, for UMFA_DRAIN_SECONDS.
         let group = ServiceGroup(
             configuration: .init(
-                services: [app] + (report.drain.map { [$0] } ?? []),
+                services: metadataServices + [app] + (report.drain.map { [$0] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -10,6 +10,7 @@ extension ServerComposition {
         validationCache: ValidationCache, logger: Logger
     ) async throws -> (ServerComposition, StartupReport) {
         try await MasterKeyRotation.refuseUnfinished(store)
+        configuration.metadataRefresh?.report(to: metrics)
         let masterKey =
             try configuration.masterKey.map { try MasterKey(base64: $0) }
             ?? MasterKey.loadOrCreate(in: configuration.dataDirectory)

@@ -96,6 +96,12 @@ package struct ServerConfiguration: Sendable {
     /// The attestation roots registrations are judged against: UMFA's shipped public roots,
     /// plus FIDO metadata when `umfa serve --metadata` (or `UMFA_METADATA_FILE`) loaded a BLOB.
     package var attestationAnchors = AttestationTrustAnchors.wellKnown()
+    /// Where FIDO metadata is downloaded from and how it is checked (`UMFA_METADATA_URL`,
+    /// `UMFA_METADATA_ROOT`, `UMFA_METADATA_CA`); docs/operators/metadata.md.
+    package var metadata = MetadataSettings()
+    /// The download of `UMFA_METADATA_URL` on its schedule, whose index ``attestationAnchors``
+    /// reads; `nil` without the URL.
+    package var metadataRefresh: MetadataRefresh?
     /// Extra CAs for the https documents of pairwise clients' `sector_identifier_uri`
     /// (`UMFA_SECTOR_IDENTIFIER_CA_FILE`); the system's CAs are trusted either way.
     package var sectorIdentifierTrustRoots: [NIOSSLCertificate] = []
@@ -147,6 +153,8 @@ package struct ServerConfiguration: Sendable {
             }
             sectorIdentifierTrustRoots = roots
         }
+        metadata = try MetadataSettings.from(settings)
+        metadataRefresh = try Self.metadataRefresh(metadata, anchors: &attestationAnchors, now: now)
         mail = try MailSettings.from(settings) ?? mail
         if let mail { _ = try MailTemplates(directory: mail.templatesDirectory) }
         metricsToken = settings.string(.metricsToken) ?? metricsToken

@@ -19,6 +19,17 @@ package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case masterKey = "UMFA_MASTER_KEY"
     /// A FIDO MDS3 metadata BLOB file.
     case metadataFile = "UMFA_METADATA_FILE"
+    /// The https URL of the FIDO MDS3 metadata BLOB, downloaded at start and again at its
+    /// `nextUpdate` (docs/operators/metadata.md); not together with ``metadataFile``.
+    case metadataURL = "UMFA_METADATA_URL"
+    /// A PEM file with the root the metadata BLOB's signing chain must end at, instead of the
+    /// FIDO Alliance's (GlobalSign Root CA - R3).
+    case metadataRoot = "UMFA_METADATA_ROOT"
+    /// A PEM file of the CAs trusted for the metadata download's TLS, instead of the system's.
+    case metadataCA = "UMFA_METADATA_CA"
+    /// The first wait after a failed or unchanged metadata download, in seconds; it doubles on
+    /// each further one, up to 16 times this, never over a day.
+    case metadataRetrySeconds = "UMFA_METADATA_RETRY_SECONDS"
     /// The log level (`trace` … `critical`).
     case logLevel = "UMFA_LOG_LEVEL"
     /// How soon a signing key rotated on another instance is used here, in seconds.

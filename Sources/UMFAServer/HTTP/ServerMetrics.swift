@@ -104,6 +104,34 @@ struct ServerMetrics: StoreQueryObserver {
             .set(Int64(count))
     }
 
+    /// The FIDO metadata BLOB held (docs/operators/metadata.md): its serial number `no`, the
+    /// seconds since it was downloaded and verified, and its `nextUpdate` (midnight UTC).
+    func metadataHeld(serial: Int, age: TimeInterval, nextUpdate: Date?) {
+        registry.makeGauge(
+            descriptor: Self.name("metadata_blob", "serial", "Serial number (no) of the FIDO metadata BLOB held")
+        ).set(Int64(serial))
+        registry.makeGauge(
+            descriptor: Self.name(
+                "metadata_blob_age", "seconds", "Seconds since the FIDO metadata BLOB held was downloaded and verified")
+        ).set(age.rounded())
+        if let nextUpdate {
+            registry.makeGauge(
+                descriptor: Self.name(
+                    "metadata_blob_next_update", "timestamp_seconds", "nextUpdate of the FIDO metadata BLOB held")
+            ).set(Int64(nextUpdate.timeIntervalSince1970))
+        }
+    }
+
+    /// Downloads of the FIDO metadata BLOB that were refused, by reason (`download`,
+    /// `verification`, `not_newer`); `count` 0 only makes the series known.
+    func metadataRefreshFailed(_ reason: String, count: Int) {
+        registry.makeCounter(
+            descriptor: Self.name(
+                "metadata_refresh_failures", "total", "FIDO metadata downloads refused, the last good BLOB kept"),
+            labels: [("reason", reason)]
+        ).increment(by: Int64(count))
+    }
+
     func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool) {
         statements.metric(statement.label) {
             registry.makeDurationHistogram(

@@ -14,6 +14,9 @@ public struct AttestationTrustAnchors: Sendable {
     /// FIDO metadata: its entries' attestation roots vouch for their AAGUID, and their status
     /// reports can revoke a model.
     public var metadata: MetadataIndex?
+    /// FIDO metadata that a running server replaces when it downloads a newer BLOB: when set,
+    /// its current index is used instead of ``metadata`` (see ``currentMetadata``).
+    public var liveMetadata: LiveMetadata?
 
     /// Creates a set of anchors; none by default, so no attestation is ever called trusted
     /// unless the operator configured a root for it.
@@ -27,6 +30,20 @@ public struct AttestationTrustAnchors: Sendable {
         self.metadata = metadata
     }
 
+    /// The FIDO metadata in force now: ``liveMetadata``'s index when it is set, else ``metadata``.
+    public var currentMetadata: MetadataIndex? {
+        liveMetadata.map(\.current) ?? metadata
+    }
+
+    /// These anchors with the metadata in force now fixed in ``metadata``, so one verification
+    /// reads one BLOB from start to end even when a newer one arrives meanwhile.
+    public func pinned() -> AttestationTrustAnchors {
+        var pinned = self
+        pinned.metadata = currentMetadata
+        pinned.liveMetadata = nil
+        return pinned
+    }
+
     /// Every root that may end a chain for `format`: the roots for any format and for `format`,
     /// plus, when `aaguid` is given, the roots named for that model (``modelRoots(for:)``).
     public func roots(for format: String, aaguid: [UInt8]? = nil) -> [Certificate] {
@@ -37,7 +54,7 @@ public struct AttestationTrustAnchors: Sendable {
     /// `attestationRootCertificates`. A chain must end at one of them for the AAGUID to count
     /// as proven whenever there are any.
     public func modelRoots(for aaguid: [UInt8]) -> [Certificate] {
-        (rootsByAAGUID[AAGUID.string(aaguid)] ?? []) + (metadata?.entry(for: aaguid)?.attestationRoots ?? [])
+        (rootsByAAGUID[AAGUID.string(aaguid)] ?? []) + (currentMetadata?.entry(for: aaguid)?.attestationRoots ?? [])
     }
 
     /// Steps 23–24: decides whether a verified statement's chain ends at a configured root,

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOSSL
@@ -38,61 +37,32 @@ struct SectorIdentifierDocuments: Sendable {
         if selfRegistered, await !OutboundAddress.resolvesToPublicOnly(host) {
             throw Self.refusal("its host is not a public address")
         }
-        // Step 2: one GET, no redirect, bounded in size, and the whole of it (connection, head
-        // and body) in ``timeout``: the client's own timeouts count only idle time once the head
-        // has come, so a server that trickles its body would hold the request for hours.
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if !trustRoots.isEmpty { tls.additionalTrustRoots = [.certificates(trustRoots)] }
-        let configuration = HTTPClient.Configuration(
-            tlsConfiguration: tls, redirectConfiguration: .disallow,
-            timeout: .init(connect: timeout, read: timeout), decompression: .disabled)
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let fetched: Result<ByteBuffer, ServiceError>? = await withTaskGroup(
-            of: Result<ByteBuffer, ServiceError>?.self
-        ) { group in
-            group.addTask { await fetch(uri, with: http) }
-            group.addTask {
-                try? await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
-                return nil
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? nil
-        }
-        try? await http.shutdown()
+        // Step 2: one GET, no redirect, bounded in size and in time (``BoundedFetch``).
+        let fetch = BoundedFetch(
+            trustRoots: trustRoots, timeout: timeout, largest: Self.largest, accept: "application/json",
+            userAgent: "UMFA-Sector/1")
         // What went wrong is told to the admin API; a client that registers itself learns only
         // that the fetch failed, so the endpoint is no probe of other hosts' ports and TLS.
-        let failed = Self.refusal("it could not be fetched: an https server must answer 200 with the document")
         let body: ByteBuffer
-        switch fetched {
-        case .success(let bytes)?: body = bytes
-        case .failure(let refusal)?: throw selfRegistered ? failed : refusal
-        case nil:
-            throw selfRegistered
-                ? failed : Self.refusal("the document did not come within \(timeout.nanoseconds / 1_000_000_000) s")
+        switch await fetch.get(uri) {
+        case .success(let bytes): body = bytes
+        case .failure(let failure):
+            guard !selfRegistered else {
+                throw Self.refusal("it could not be fetched: an https server must answer 200 with the document")
+            }
+            switch failure {
+            case .status(let code): throw Self.refusal("its server answered HTTP \(code)")
+            case .tooLarge: throw Self.refusal("the document is larger than \(Self.largest) bytes")
+            case .timedOut:
+                throw Self.refusal("the document did not come within \(timeout.nanoseconds / 1_000_000_000) s")
+            case .transport: throw Self.refusal("it could not be fetched over https")
+            }
         }
         // Step 3: a JSON array of URIs (Registration §5).
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: body)),
             case .array(let items) = value
         else { throw Self.refusal("the document is not a JSON array") }
         return items.compactMap(\.stringValue)
-    }
-
-    /// The document's bytes, or why not.
-    private func fetch(_ uri: String, with http: HTTPClient) async -> Result<ByteBuffer, ServiceError> {
-        do {
-            var request = HTTPClientRequest(url: uri)
-            request.headers.add(name: "Accept", value: "application/json")
-            request.headers.add(name: "User-Agent", value: "UMFA-Sector/1")
-            let response = try await http.execute(request, timeout: timeout)
-            guard response.status == .ok else {
-                return .failure(Self.refusal("its server answered HTTP \(response.status.code)"))
-            }
-            return .success(try await response.body.collect(upTo: Self.largest))
-        } catch is NIOTooManyBytesError {
-            return .failure(Self.refusal("the document is larger than \(Self.largest) bytes"))
-        } catch {
-            return .failure(Self.refusal("it could not be fetched over https (\(type(of: error)))"))
-        }
     }
 
     private static func refusal(_ why: String) -> ServiceError {

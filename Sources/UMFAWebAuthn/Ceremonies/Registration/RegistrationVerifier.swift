@@ -101,9 +101,11 @@ public struct RegistrationVerifier: Sendable {
         // Step 23: the trust anchors for this format and model, the AAGUID that counts and
         // whether the attestation proves it, and what metadata says of the model: a revoked
         // model is refused whether the attestation proves its AAGUID or only claims it.
-        let assessment = await policy.trustAnchors.evaluate(
+        // One BLOB for the whole decision, even when a newer one is downloaded meanwhile.
+        let anchors = policy.trustAnchors.pinned()
+        let assessment = await anchors.evaluate(
             statement, format: attestation.format, aaguid: credential.aaguid, at: time)
-        if let (aaguid, report) = policy.trustAnchors.metadata?.refusingReport(
+        if let (aaguid, report) = anchors.metadata?.refusingReport(
             for: [assessment.aaguid, credential.aaguid], at: time)
         {
             throw WebAuthnError(
@@ -142,7 +144,7 @@ public struct RegistrationVerifier: Sendable {
             attestation: AttestationResult(
                 format: attestation.format, type: statement.type, trust: assessment.trust,
                 trustPath: statement.trustPath,
-                authenticatorName: policy.trustAnchors.metadata?.entry(for: assessment.aaguid)?.description
+                authenticatorName: anchors.metadata?.entry(for: assessment.aaguid)?.description
                     ?? PasskeyProviders.name(for: assessment.aaguid),
                 aaguid: assessment.aaguid, aaguidProof: assessment.aaguidProof),
             authenticatorData: authData, clientData: clientData,

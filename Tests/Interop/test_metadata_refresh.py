@@ -1,0 +1,254 @@
+"""FIDO metadata downloaded from a metadata server on a schedule (docs/operators/metadata.md),
+from outside: a local HTTPS server (its certificate from a test CA, trusted through
+UMFA_METADATA_CA) serves MDS3 BLOBs that this test signs itself under a test root
+(UMFA_METADATA_ROOT). A good BLOB is loaded; a later one with a bad signature, and one signed
+by an expired certificate, are refused and the last good one kept; a newer good one replaces it
+without a restart (a model it reports REVOKED is refused at registration) and is not asked for
+again before its nextUpdate. /metrics shows the serial number, age and refusals."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+import re
+import ssl
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from cryptography.x509.oid import NameOID
+
+from support import Device, free_port
+from tls_support import make_pki
+
+# The AAGUID of `umfa authenticator`, the device the registrations here use.
+SOFTWARE_AAGUID = "554d4641-0000-4000-8000-736f66747761"
+OTHER_AAGUID = "0bb43545-fd2c-4185-87dd-feb0b2916ace"
+UTC = datetime.timezone.utc
+
+
+def b64u(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _name(common_name: str) -> x509.Name:
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name),
+                      x509.NameAttribute(NameOID.ORGANIZATION_NAME, "UMFA Test")])
+
+
+class MetadataSigner:
+    """A test stand-in for the FIDO Alliance: a root, a signing certificate valid now and one
+    that expired yesterday, each EC P-256; BLOBs are ES256 JWS with the signer in `x5c`."""
+
+    def __init__(self, directory: Path):
+        directory.mkdir(parents=True, exist_ok=True)
+        now = datetime.datetime.now(UTC)
+        self.root_key = ec.generate_private_key(ec.SECP256R1())
+        self.root = (x509.CertificateBuilder().subject_name(_name("UMFA Test Metadata Root"))
+                     .issuer_name(_name("UMFA Test Metadata Root")).public_key(self.root_key.public_key())
+                     .serial_number(x509.random_serial_number())
+                     .not_valid_before(now - datetime.timedelta(days=365))
+                     .not_valid_after(now + datetime.timedelta(days=365))
+                     .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+                     .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False),
+                                    critical=True)
+                     .sign(self.root_key, hashes.SHA256()))
+        self.root_path = directory / "metadata-root.pem"
+        self.root_path.write_bytes(self.root.public_bytes(serialization.Encoding.PEM))
+        self.current = self._signer("UMFA Test Metadata Signer", now - datetime.timedelta(days=1),
+                                    now + datetime.timedelta(days=60))
+        self.expired = self._signer("UMFA Test Metadata Signer (expired)", now - datetime.timedelta(days=60),
+                                    now - datetime.timedelta(days=1))
+
+    def _signer(self, common_name: str, not_before, not_after):
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = (x509.CertificateBuilder().subject_name(_name(common_name)).issuer_name(self.root.subject)
+                .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                .not_valid_before(not_before).not_valid_after(not_after)
+                .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+                .sign(self.root_key, hashes.SHA256()))
+        return key, cert
+
+    def blob(self, no: int, next_update: datetime.date, entries: list[dict], *, expired: bool = False,
+             bad_signature: bool = False) -> bytes:
+        """An MDS3 metadata BLOB (FIDO MDS 3.0 §3.1.6, §3.1.7) as a compact JWS."""
+        key, cert = self.expired if expired else self.current
+        header = {"alg": "ES256", "typ": "JWT",
+                  "x5c": [base64.b64encode(cert.public_bytes(serialization.Encoding.DER)).decode()]}
+        payload = {"legalHeader": "UMFA interop test metadata; not the FIDO Alliance's.", "no": no,
+                   "nextUpdate": next_update.isoformat(), "entries": entries}
+        signing_input = f"{b64u(json.dumps(header).encode())}.{b64u(json.dumps(payload).encode())}"
+        r, s = decode_dss_signature(key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+        signature = r.to_bytes(32, "big") + s.to_bytes(32, "big")
+        if bad_signature:
+            signature = bytes([signature[0] ^ 0x01]) + signature[1:]
+        return f"{signing_input}.{b64u(signature)}".encode()
+
+
+def entry(aaguid: str, description: str, *statuses: str) -> dict:
+    return {"aaguid": aaguid,
+            "metadataStatement": {"description": description, "aaguid": aaguid, "attestationRootCertificates": []},
+            "statusReports": [{"status": status, "effectiveDate": "2024-01-01"} for status in statuses],
+            "timeOfLastStatusChange": "2024-01-01"}
+
+
+class MetadataServer:
+    """An HTTPS server on a free loopback port answering GET /blob.jwt with `blob`, counting
+    the requests."""
+
+    def __init__(self, cert: Path, key: Path):
+        self.blob = b""
+        self.requests = 0
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                server.requests += 1
+                body = server.blob
+                self.send_response(200 if self.path == "/blob.jwt" else 404)
+                self.send_header("Content-Type", "application/jwt")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.port = free_port()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(str(cert), str(key))
+        self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"https://localhost:{self.port}/blob.jwt"
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def pki(tmp_path):
+    return make_pki(tmp_path)
+
+
+@pytest.fixture
+def signer(tmp_path):
+    return MetadataSigner(tmp_path)
+
+
+@pytest.fixture
+def metadata_server(pki):
+    server = MetadataServer(pki.server_cert, pki.server_key)
+    yield server
+    server.close()
+
+
+def metric(server, name: str, labels: str = "") -> float | None:
+    """One sample of GET /metrics (the test is on loopback, so no token is needed), or None."""
+    text = server.get("/metrics").text
+    found = re.search(r"^%s%s (\S+)$" % (re.escape(name), re.escape(labels)), text, re.M)
+    return float(found.group(1)) if found else None
+
+
+def wait_until(condition, what: str, server, within: float = 60):
+    """Polls `condition` until it holds (a state reached, whatever the machine's speed)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not happen within {within} s\n{server.logs()}")
+
+
+def metadata_env(metadata_server, signer, pki) -> dict[str, str]:
+    return {"UMFA_METADATA_URL": metadata_server.url, "UMFA_METADATA_ROOT": str(signer.root_path),
+            "UMFA_METADATA_CA": str(pki.ca), "UMFA_METADATA_RETRY_SECONDS": "1"}
+
+
+def test_blobs_are_refreshed_and_a_refused_one_keeps_the_last_good(serve, authenticator, metadata_server, signer,
+                                                                    pki):
+    today = datetime.datetime.now(UTC).date()
+    # Serial 1 is past its nextUpdate, so the server keeps asking for a newer one.
+    metadata_server.blob = signer.blob(1, today - datetime.timedelta(days=1),
+                                       [entry(OTHER_AAGUID, "Other Key", "FIDO_CERTIFIED")])
+    server = serve(env=metadata_env(metadata_server, signer, pki))
+    assert metric(server, "umfa_metadata_blob_serial") == 1, server.logs()
+    assert metric(server, "umfa_metadata_blob_age_seconds") >= 0
+    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') == 0
+    device = Device(server, authenticator, server.app_id)
+    device.register("before-revocation")
+
+    # A newer BLOB whose signature does not verify: refused, serial 1 kept.
+    metadata_server.blob = signer.blob(2, today + datetime.timedelta(days=30), [], bad_signature=True)
+    wait_until(lambda: "the JWS signature does not verify" in server.stderr, "refusing a bad signature", server)
+    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') >= 1
+    assert metric(server, "umfa_metadata_blob_serial") == 1
+
+    # A newer BLOB signed by a certificate that expired yesterday: refused, serial 1 kept.
+    metadata_server.blob = signer.blob(3, today + datetime.timedelta(days=30), [], expired=True)
+    wait_until(lambda: "does not chain to the FIDO metadata root" in server.stderr, "refusing an expired signer",
+               server)
+    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') >= 2
+    assert metric(server, "umfa_metadata_blob_serial") == 1
+    assert "keeping the BLOB with serial 1" in server.stderr
+    assert metadata_server.blob.decode()[:40] not in server.stderr, "a BLOB reached the log"
+
+    # A newer good BLOB reporting the device's model REVOKED: taken without a restart.
+    next_update = today + datetime.timedelta(days=30)
+    metadata_server.blob = signer.blob(4, next_update, [entry(SOFTWARE_AAGUID, "UMFA Software", "REVOKED")])
+    wait_until(lambda: metric(server, "umfa_metadata_blob_serial") == 4, "taking serial 4", server)
+    midnight = datetime.datetime.combine(next_update, datetime.time(), UTC).timestamp()
+    assert metric(server, "umfa_metadata_blob_next_update_timestamp_seconds") == midnight
+    options = device.registration_options("after-revocation")
+    response = authenticator.register(options, origin=server.origin)
+    refused = server.post("/api/umfa/registration/verify", {"application_id": server.app_id,
+                                                           "user_id": "after-revocation",
+                                                           "credential": response.data})
+    assert refused.status_code == 403, refused.text
+    assert "REVOKED" in refused.json()["message"], refused.text
+
+    # Its nextUpdate is a month away: no download before it, though retries were every second.
+    asked = metadata_server.requests
+    time.sleep(4)
+    assert metadata_server.requests == asked, "the metadata server was asked again before nextUpdate"
+
+
+def test_a_download_the_server_cannot_trust_starts_it_without_metadata(serve, metadata_server, signer, pki):
+    metadata_server.blob = signer.blob(1, datetime.date.today() + datetime.timedelta(days=30), [])
+    env = metadata_env(metadata_server, signer, pki)
+    del env["UMFA_METADATA_CA"]  # the system's CAs do not know the test CA
+    server = serve(env=env)
+    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="download"}') >= 1, server.logs()
+    assert metric(server, "umfa_metadata_blob_serial") is None
+    assert "FIDO metadata refused: the download failed" in server.stderr
+    assert "no metadata is in use" in server.stderr
+    assert server.get("/health/ready").status_code == 200
+
+
+def test_a_blob_signed_under_another_root_is_refused(serve, metadata_server, signer, pki, tmp_path):
+    metadata_server.blob = signer.blob(1, datetime.date.today() + datetime.timedelta(days=30), [])
+    other = MetadataSigner(tmp_path / "other")
+    env = dict(metadata_env(metadata_server, signer, pki), UMFA_METADATA_ROOT=str(other.root_path))
+    server = serve(env=env)
+    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') >= 1, server.logs()
+    assert metric(server, "umfa_metadata_blob_serial") is None
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"UMFA_METADATA_URL": "http://localhost:9/blob.jwt"}, "UMFA_METADATA_URL must be an absolute https URL"),
+    ({"UMFA_METADATA_URL": "https://localhost:9/blob.jwt", "UMFA_METADATA_FILE": "/nonexistent.jwt"},
+     "UMFA_METADATA_URL and UMFA_METADATA_FILE are both set"),
+])
+def test_a_plain_http_url_or_two_sources_stop_the_start(serve, env, message):
+    server = serve(env=env, start=False)
+    assert server.wait_exit(30) != 0
+    assert message in server.stderr, server.logs()
