@@ -14,7 +14,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check webauthn==3.0.1 fido2==2.2.1 pytest "PyJWT[crypto]" requests \
     authlib==1.9.9 requests-oauth2client==1.8.0 oic==1.7.0 zxing-cpp==3.1.1 segno==1.6.6 pillow==13.0.0 qrcode==8.2 \
-    pyyaml aiosmtpd==1.4.6
+    pyyaml aiosmtpd==1.4.6 opentelemetry-proto==1.39.1
 # Test the binary built from the current sources, never a stale one.
 if ! build_log=$(swift build --product umfa 2>&1); then
     printf '%s\n' "$build_log" >&2

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Tracing
 
 /// Told how long each store statement took and what kind it was (``StoreStatement``: the verb
 /// and the first table, never a value), for metrics and caches.
@@ -8,12 +9,29 @@ package protocol StoreQueryObserver: Sendable {
     func statementFinished(_ statement: StoreStatement, duration: Duration, failed: Bool)
 }
 
-/// An executor that times every statement of another and reports it to an observer.
+/// An executor that times every statement of another and reports it to an observer, and, when
+/// the server traces (docs/operators/tracing.md), makes a client span of each statement and
+/// transaction with the database semantic conventions: the statement's text (its values are
+/// placeholders, never recorded), verb and table.
 struct ObservedExecutor: SQLExecutor {
     let inner: any SQLExecutor
     let observer: any StoreQueryObserver
+    /// `db.system.name`: `sqlite` or `postgresql`; `nil` makes no spans.
+    var tracedSystem: String? = nil
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
+        guard let tracedSystem else { return try await observedRows(query) }
+        let statement = StoreStatement.of(query.sql)
+        return try await withSpan(statement.label, ofKind: .client) { span in
+            span.attributes["db.system.name"] = tracedSystem
+            span.attributes["db.operation.name"] = statement.verb == .other ? statement.label : statement.verb.rawValue
+            span.attributes["db.collection.name"] = statement.table
+            span.attributes["db.query.text"] = query.sql
+            return try await observedRows(query)
+        }
+    }
+
+    private func observedRows(_ query: StoreQuery) async throws -> [any StoredRow] {
         let start = ContinuousClock.now
         do {
             let rows = try await inner.rows(query)
@@ -30,6 +48,17 @@ struct ObservedExecutor: SQLExecutor {
     /// Each statement of the transaction is reported once it has ended (committed, rolled back
     /// or failed), with an equal share of the transaction's time.
     func atomically(_ steps: [TransactionStep]) async throws -> [[any StoredRow]]? {
+        guard let tracedSystem else { return try await observedTransaction(steps) }
+        return try await withSpan("TRANSACTION", ofKind: .client) { span in
+            span.attributes["db.system.name"] = tracedSystem
+            span.attributes["db.operation.name"] = "TRANSACTION"
+            span.attributes["db.operation.batch.size"] = steps.count
+            span.attributes["umfa.db.statements"] = steps.map { StoreStatement.of($0.query.sql).label }
+            return try await observedTransaction(steps)
+        }
+    }
+
+    private func observedTransaction(_ steps: [TransactionStep]) async throws -> [[any StoredRow]]? {
         let start = ContinuousClock.now
         let report = { (failed: Bool) in
             let share = (ContinuousClock.now - start) / max(1, steps.count)
@@ -122,11 +151,12 @@ package struct StoreStatement: Sendable, Hashable {
 }
 
 extension ServedStore {
-    /// The same store, with every statement timed and reported to `observer`.
-    package func observed(by observer: any StoreQueryObserver) -> ServedStore {
+    /// The same store, with every statement timed and reported to `observer`, and traced when
+    /// `tracing` (a span per statement and per transaction).
+    package func observed(by observer: any StoreQueryObserver, tracing: Bool = false) -> ServedStore {
         guard let sql = store as? SQLStore else { return self }
-        return ServedStore(
-            store: SQLStore(executor: ObservedExecutor(inner: sql.executor, observer: observer)), pool: pool,
-            startup: startup)
+        let system = sql.executor is PostgresExecutor ? "postgresql" : "sqlite"
+        let executor = ObservedExecutor(inner: sql.executor, observer: observer, tracedSystem: tracing ? system : nil)
+        return ServedStore(store: SQLStore(executor: executor), pool: pool, startup: startup)
     }
 }

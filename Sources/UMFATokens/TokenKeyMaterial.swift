@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Tracing
 import UMFAJOSE
 import _CryptoExtras
 
@@ -119,8 +120,17 @@ enum TokenKeyMaterial: Sendable {
     }
 
     /// The JWS signature over `signingInput`; RS256 through ``RS256Signer``, which may be the
-    /// system libcrypto's; a key in a token through the token.
+    /// system libcrypto's; a key in a token through the token. A span of its own when the server
+    /// traces (docs/operators/tracing.md), with the algorithm and whether an HSM signed.
     func signature(for signingInput: Data) throws -> Data {
+        try withSpan("JWS sign") { span in
+            span.attributes["umfa.jws.alg"] = algorithm.rawValue
+            if case .hsm = self { span.attributes["umfa.jws.key_store"] = "pkcs11" }
+            return try unspannedSignature(for: signingInput)
+        }
+    }
+
+    private func unspannedSignature(for signingInput: Data) throws -> Data {
         switch self {
         case .rsa(let signer, _): return try signer.signature(for: signingInput)
         case .p256(let key, _): return try JWSSigningKey.es256(key).signature(for: signingInput)

@@ -74,8 +74,12 @@ private struct EscapedError: Error, CustomStringConvertible, Sendable {
 
 extension Logger {
     /// The server's logger: standard error, as swift-log writes it by default, with metadata
-    /// formatted only into the messages written (``MetadataDeferringLogHandler``).
-    package static func server(label: String) -> Logger {
-        Logger(label: label) { label in MetadataDeferringLogHandler(StreamLogHandler.standardError(label: label)) }
+    /// formatted only into the messages written (``MetadataDeferringLogHandler``), and what
+    /// `metadataProvider` adds to each (the current span's ids when the server traces).
+    package static func server(label: String, metadataProvider: MetadataProvider? = nil) -> Logger {
+        Logger(label: label) { label in
+            MetadataDeferringLogHandler(
+                StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider))
+        }
     }
 }

@@ -3,10 +3,11 @@ import Hummingbird
 import Synchronization
 import UMFAEncoding
 
-/// Trace ids: echoed from the request, or a new random UUID.
+/// Trace ids: echoed from the request, else the id of the trace the request is part of when
+/// the server traces (docs/operators/tracing.md), else a new random UUID.
 package enum TraceID {
-    /// A new random trace id.
-    package static func make() -> String { SecureRandom.uuidString() }
+    /// The current span's trace id when the server traces, else a new random one.
+    package static func make() -> String { ServerTracing.currentTraceID() ?? SecureRandom.uuidString() }
 
     /// The trace id of a request without a JSON body: its `trace_id` query parameter when
     /// valid, else a new one; settled on the context for error answers.

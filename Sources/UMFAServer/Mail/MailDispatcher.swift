@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Tracing
 import UMFAStorage
 
 /// Sends the mail outbox (docs/operators/mail.md): every ``interval`` it claims due messages one
@@ -49,6 +50,12 @@ struct MailDispatcher: Service {
     }
 
     private func send(_ delivery: MailDeliveryRecord, client: SMTPClient) async {
+        await ServerTracing.outbound("SMTP send", continuing: delivery.traceParent) { _ in
+            await sendTraced(delivery, client: client)
+        }
+    }
+
+    private func sendTraced(_ delivery: MailDeliveryRecord, client: SMTPClient) async {
         let failure: SMTPFailure
         do {
             let message = try sealed.open(delivery.sealedMessage, for: .mailMessage)

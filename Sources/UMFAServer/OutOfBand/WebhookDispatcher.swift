@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Tracing
 import UMFAStorage
 
 #if canImport(FoundationNetworking)
@@ -72,6 +73,13 @@ struct WebhookDispatcher: Service {
     static let batch = 20
 
     private func deliver(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
+        await ServerTracing.outbound("webhook POST", continuing: delivery.traceParent) { span in
+            span.attributes["http.request.method"] = "POST"
+            await deliverTraced(delivery, session: session)
+        }
+    }
+
+    private func deliverTraced(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
         do {
             if let sealedTarget = delivery.sealedTarget {
                 return try await deliverPing(delivery, CIBAPing.open(sealedTarget, with: sealed), session: session)
@@ -106,6 +114,9 @@ struct WebhookDispatcher: Service {
 
     /// POSTs `request` for `delivery`: removed on a 2xx answer, else tried again later.
     private func send(_ request: URLRequest, _ delivery: WebhookDeliveryRecord, session: URLSession) async throws {
+        var request = request
+        // W3C Trace Context §3: the receiver's work joins the trace of the request that caused it.
+        request.setValue(ServerTracing.currentTraceparent(), forHTTPHeaderField: "traceparent")
         let failure: String
         do {
             let (_, response) = try await session.data(for: request)

@@ -21,12 +21,17 @@ package struct MailDeliveryRecord: Sendable, Equatable {
     package var createdAt: Date
     /// Why the last attempt failed.
     package var lastError: String?
+    /// The `traceparent` of the request that queued it, so its delivery continues that trace
+    /// (docs/operators/tracing.md); `nil` when the server did not trace.
+    package var traceParent: String?
 
-    /// Creates a record.
+    /// Creates a record; `traceParent` is the current span's unless given.
     package init(
         id: String, applicationID: UUID, userID: String?, recipient: String, sealedMessage: [UInt8],
-        attempts: Int = 0, nextAttemptAt: Date, createdAt: Date, lastError: String? = nil
+        attempts: Int = 0, nextAttemptAt: Date, createdAt: Date, lastError: String? = nil,
+        traceParent: String? = TraceParent.current()
     ) {
+        self.traceParent = traceParent
         self.id = id
         self.applicationID = applicationID
         self.userID = userID
@@ -60,13 +65,13 @@ extension StoreQueries {
         StoreQuery(
             """
             INSERT INTO mail_outbox (id, application_id, user_id, recipient, sealed_message, attempts, next_attempt_at,
-                created_at, last_error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                created_at, last_error, trace_parent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(d.id), .uuid(d.applicationID), d.userID.map { .text($0) } ?? .null, .text(d.recipient),
                 .bytes(d.sealedMessage), .integer(Int64(d.attempts)), .date(d.nextAttemptAt), .date(d.createdAt),
-                d.lastError.map { .text($0) } ?? .null,
+                d.lastError.map { .text($0) } ?? .null, d.traceParent.map { .text($0) } ?? .null,
             ])
     }
 }
@@ -77,7 +82,8 @@ extension MailDeliveryRecord {
             id: try row.text("id"), applicationID: try row.uuid("application_id"), userID: row.optionalText("user_id"),
             recipient: try row.text("recipient"), sealedMessage: try row.bytes("sealed_message"),
             attempts: Int(try row.integer("attempts")), nextAttemptAt: try row.date("next_attempt_at"),
-            createdAt: try row.date("created_at"), lastError: row.optionalText("last_error"))
+            createdAt: try row.date("created_at"), lastError: row.optionalText("last_error"),
+            traceParent: row.optionalText("trace_parent"))
     }
 }
 

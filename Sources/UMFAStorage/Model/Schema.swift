@@ -19,7 +19,7 @@ enum Schema {
         }
     }
 
-    /// The migrations written by hand, versions 1 to 18.
+    /// The migrations written by hand, versions 1 to 20.
     private static let written: [[String]] = [
         [
             """
@@ -354,6 +354,14 @@ enum Schema {
             "ALTER TABLE oob_transactions ADD COLUMN evidence TEXT",
             "ALTER TABLE oob_transactions ADD COLUMN sealed_ping TEXT",
             "ALTER TABLE webhook_outbox ADD COLUMN sealed_target TEXT",
+        ],
+        [
+            // 20: traces (docs/operators/tracing.md): the `traceparent` of the request that queued
+            // an outbox row, so its delivery continues that trace; NULL when the server did not
+            // trace.
+            "ALTER TABLE webhook_outbox ADD COLUMN trace_parent TEXT",
+            "ALTER TABLE logout_outbox ADD COLUMN trace_parent TEXT",
+            "ALTER TABLE mail_outbox ADD COLUMN trace_parent TEXT",
         ],
     ]
 }

@@ -18,12 +18,16 @@ package struct LogoutDeliveryRecord: Sendable, Equatable {
     package var nextAttemptAt: Date
     package var createdAt: Date
     package var lastError: String?
+    /// The `traceparent` of the request that queued it, so its delivery continues that trace
+    /// (docs/operators/tracing.md); `nil` when the server did not trace.
+    package var traceParent: String?
 
-    /// Creates a record.
+    /// Creates a record; `traceParent` is the current span's unless given.
     package init(
         id: String, applicationID: UUID, clientID: String, uri: String, body: String, attempts: Int = 0,
-        nextAttemptAt: Date, createdAt: Date, lastError: String? = nil
+        nextAttemptAt: Date, createdAt: Date, lastError: String? = nil, traceParent: String? = TraceParent.current()
     ) {
+        self.traceParent = traceParent
         self.id = id
         self.applicationID = applicationID
         self.clientID = clientID
@@ -81,13 +85,13 @@ extension StoreQueries {
         StoreQuery(
             """
             INSERT INTO logout_outbox (id, application_id, client_id, uri, body, attempts, next_attempt_at, created_at,
-                last_error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                last_error, trace_parent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(d.id), .uuid(d.applicationID), .text(d.clientID), .text(d.uri), .text(d.body),
                 .integer(Int64(d.attempts)), .date(d.nextAttemptAt), .date(d.createdAt),
-                d.lastError.map { .text($0) } ?? .null,
+                d.lastError.map { .text($0) } ?? .null, d.traceParent.map { .text($0) } ?? .null,
             ])
     }
 }
@@ -98,7 +102,7 @@ extension LogoutDeliveryRecord {
             id: try row.text("id"), applicationID: try row.uuid("application_id"), clientID: try row.text("client_id"),
             uri: try row.text("uri"), body: try row.text("body"), attempts: Int(try row.integer("attempts")),
             nextAttemptAt: try row.date("next_attempt_at"), createdAt: try row.date("created_at"),
-            lastError: row.optionalText("last_error"))
+            lastError: row.optionalText("last_error"), traceParent: row.optionalText("trace_parent"))
     }
 }
 

@@ -22,12 +22,16 @@ package struct WebhookDeliveryRecord: Sendable, Equatable {
     /// Where it goes instead of the application's webhook (a CIBA ping: its endpoint and bearer
     /// token), sealed with the master key; `nil` for the webhook.
     package var sealedTarget: [UInt8]?
+    /// The `traceparent` of the request that queued it, so its delivery continues that trace
+    /// (docs/operators/tracing.md); `nil` when the server did not trace.
+    package var traceParent: String?
 
-    /// Creates a record.
+    /// Creates a record; `traceParent` is the current span's unless given.
     package init(
         id: String, applicationID: UUID, body: String, attempts: Int = 0, nextAttemptAt: Date, createdAt: Date,
-        lastError: String? = nil, sealedTarget: [UInt8]? = nil
+        lastError: String? = nil, sealedTarget: [UInt8]? = nil, traceParent: String? = TraceParent.current()
     ) {
+        self.traceParent = traceParent
         self.id = id
         self.applicationID = applicationID
         self.body = body
@@ -61,13 +65,13 @@ extension StoreQueries {
         StoreQuery(
             """
             INSERT INTO webhook_outbox (id, application_id, body, attempts, next_attempt_at, created_at, last_error,
-                sealed_target)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                sealed_target, trace_parent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(d.id), .uuid(d.applicationID), .text(d.body), .integer(Int64(d.attempts)),
                 .date(d.nextAttemptAt), .date(d.createdAt), d.lastError.map { .text($0) } ?? .null,
-                d.sealedTarget.map { .bytes($0) } ?? .null,
+                d.sealedTarget.map { .bytes($0) } ?? .null, d.traceParent.map { .text($0) } ?? .null,
             ])
     }
 }
@@ -78,7 +82,8 @@ extension WebhookDeliveryRecord {
             id: try row.text("id"), applicationID: try row.uuid("application_id"), body: try row.text("body"),
             attempts: Int(try row.integer("attempts")), nextAttemptAt: try row.date("next_attempt_at"),
             createdAt: try row.date("created_at"), lastError: row.optionalText("last_error"),
-            sealedTarget: try row.optionalText("sealed_target").map { try StoredValue.bytes($0) })
+            sealedTarget: try row.optionalText("sealed_target").map { try StoredValue.bytes($0) },
+            traceParent: row.optionalText("trace_parent"))
     }
 }
 

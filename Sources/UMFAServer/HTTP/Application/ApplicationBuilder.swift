@@ -36,7 +36,7 @@ package func buildApplication(configuration: ServerConfiguration, logger: Logger
     let validationCache = ValidationCache(
         lifetime: configuration.validationCacheLifetime.timeInterval, now: configuration.now)
     let served = try await StoreFactory.open(configuration.resolvedDatabase, logger: logger)
-        .observed(by: StoreObservers(observers: [metrics, validationCache]))
+        .observed(by: StoreObservers(observers: [metrics, validationCache]), tracing: ServerTracing.isOn)
     let store = served.store
     do {
         let (features, report) = try await served.starting {
@@ -45,6 +45,8 @@ package func buildApplication(configuration: ServerConfiguration, logger: Logger
                 logger: logger)
         }
         let router = Router(context: UMFARequestContext.self)
+        // First, so the span holds every other middleware and every answer, errors included.
+        if ServerTracing.isOn { router.add(middleware: RequestTracingMiddleware()) }
         if let tls = configuration.tls {
             router.add(middleware: StrictTransportSecurityMiddleware(policy: tls.strictTransportSecurity))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Tracing
 import UMFAStorage
 import UMFATokens
 
@@ -65,6 +66,13 @@ struct BackchannelLogoutDispatcher: Service {
     }
 
     private func deliver(_ delivery: LogoutDeliveryRecord, session: URLSession) async {
+        await ServerTracing.outbound("logout token POST", continuing: delivery.traceParent) { span in
+            span.attributes["http.request.method"] = "POST"
+            await deliverTraced(delivery, session: session)
+        }
+    }
+
+    private func deliverTraced(_ delivery: LogoutDeliveryRecord, session: URLSession) async {
         do {
             guard let application = try await store.application(id: delivery.applicationID),
                 let url = URL(string: delivery.uri), let host = url.host
@@ -90,6 +98,7 @@ struct BackchannelLogoutDispatcher: Service {
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
             request.setValue("UMFA-Logout/1", forHTTPHeaderField: "User-Agent")
+            request.setValue(ServerTracing.currentTraceparent(), forHTTPHeaderField: "traceparent")
             request.httpBody = Data(("logout_token=" + AuthorizationFlow.encode(token)).utf8)
             let failure: String
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import UMFAEncoding
 import UMFAStorage
 import UMFAWebAuthn
@@ -72,6 +73,17 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         _ response: AuthenticationResponseJSON, challenge: Challenge,
         admit: (Credentials.Stored) async throws -> [UInt8]? = { _ in nil }
     ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
+        try await withSpan("WebAuthn assertion") { span in
+            let (stored, verified) = try await unspannedVerifyAssertion(response, challenge: challenge, admit: admit)
+            span.attributes["umfa.webauthn.user_verified"] = verified.userVerified
+            return (stored, verified)
+        }
+    }
+
+    private func unspannedVerifyAssertion(
+        _ response: AuthenticationResponseJSON, challenge: Challenge,
+        admit: (Credentials.Stored) async throws -> [UInt8]?
+    ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
         guard let stored = try await credentials.credential(id: response.rawId.bytes) else {
             // Only for a discoverable sign-in (no allowCredentials) is the id the browser's own
             // choice; a listed id may be a pseudo one, whose refusal must look like any other.
@@ -104,9 +116,13 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
     func verifyRegistration(_ response: RegistrationResponseJSON, challenge: Challenge, userHandle: [UInt8])
         async throws -> VerifiedRegistration
     {
-        try await RegistrationVerifier(policy: relyingParty.registrationPolicy).verify(
-            response, expectedChallenge: challenge.bytes, userHandle: userHandle,
-            userVerification: UserVerificationRequirement(rawValue: challenge.record.userVerification.rawValue),
-            at: now(), isRegistered: { try await credentials.isRegistered(id: $0) })
+        try await withSpan("WebAuthn registration") { span in
+            let verified = try await RegistrationVerifier(policy: relyingParty.registrationPolicy).verify(
+                response, expectedChallenge: challenge.bytes, userHandle: userHandle,
+                userVerification: UserVerificationRequirement(rawValue: challenge.record.userVerification.rawValue),
+                at: now(), isRegistered: { try await credentials.isRegistered(id: $0) })
+            span.attributes["umfa.webauthn.attestation_format"] = verified.format
+            return verified
+        }
     }
 }
