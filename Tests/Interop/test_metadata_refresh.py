@@ -1,10 +1,11 @@
 """FIDO metadata downloaded from a metadata server on a schedule (docs/operators/metadata.md),
 from outside: a local HTTPS server (its certificate from a test CA, trusted through
 UMFA_METADATA_CA) serves MDS3 BLOBs that this test signs itself under a test root
-(UMFA_METADATA_ROOT). A good BLOB is loaded; a later one with a bad signature, and one signed
-by an expired certificate, are refused and the last good one kept; a newer good one replaces it
-without a restart (a model it reports REVOKED is refused at registration) and is not asked for
-again before its nextUpdate. /metrics shows the serial number, age and refusals."""
+(UMFA_METADATA_ROOT). A good BLOB is loaded; later ones with a bad signature, signed by an
+expired certificate, or with a smaller serial number are refused and the last good one kept; a
+newer good one replaces it without a restart (a model it reports REVOKED is refused at
+registration) and is not asked for again before its nextUpdate. /metrics shows the serial
+number, age and refusals; a download the server cannot trust, or a plain http URL, is refused."""
 
 from __future__ import annotations
 
@@ -201,6 +202,14 @@ def test_blobs_are_refreshed_and_a_refused_one_keeps_the_last_good(serve, authen
     assert metric(server, "umfa_metadata_blob_serial") == 1
     assert "keeping the BLOB with serial 1" in server.stderr
     assert metadata_server.blob.decode()[:40] not in server.stderr, "a BLOB reached the log"
+
+    # A good BLOB with a smaller serial number (a server rolled back, or a replay): refused.
+    metadata_server.blob = signer.blob(0, today + datetime.timedelta(days=30),
+                                       [entry(SOFTWARE_AAGUID, "UMFA Software", "REVOKED")])
+    wait_until(lambda: metric(server, "umfa_metadata_refresh_failures_total", '{reason="not_newer"}') == 1,
+               "refusing serial 0", server)
+    assert metric(server, "umfa_metadata_blob_serial") == 1
+    assert "its serial number 0 is below 1, the one held" in server.stderr
 
     # A newer good BLOB reporting the device's model REVOKED: taken without a restart.
     next_update = today + datetime.timedelta(days=30)

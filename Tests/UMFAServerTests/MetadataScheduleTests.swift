@@ -80,6 +80,15 @@ struct MetadataSettingsTests {
         #expect(try configured([:]).metadataRefresh == nil)
     }
 
+    @Test("the log names the URL without user information or query, which may hold a secret")
+    func loggedURL() throws {
+        let configuration = try configured([
+            "UMFA_METADATA_URL": "https://reader:s3cret@mds.example.org/blob.jwt?token=t0ken#x"
+        ])
+        let refresh = try #require(configuration.metadataRefresh)
+        #expect(refresh.loggedURL == "https://mds.example.org/blob.jwt")
+    }
+
     @Test(
         "a plain http URL, or one with no host, stops the start",
         arguments: ["http://mds.example.org/", "mds3", "https:///x"])

@@ -15,6 +15,8 @@ package final class MetadataRefresh: Sendable {
     /// The index ceremonies read (``AttestationTrustAnchors/liveMetadata``).
     package let live = LiveMetadata()
     let url: String
+    /// ``url`` as logged: without user information, query or fragment, which may hold a secret.
+    let loggedURL: String
     let root: Certificate
     let fetch: BoundedFetch
     let schedule: MetadataSchedule
@@ -47,6 +49,8 @@ package final class MetadataRefresh: Sendable {
         case updated(serial: Int)
         case unchanged(serial: Int)
         case refused(Refusal)
+        /// The server shut down during the download: nothing to count or log.
+        case cancelled
     }
 
     /// The largest BLOB read: the FIDO Metadata Service's is a few megabytes.
@@ -55,6 +59,12 @@ package final class MetadataRefresh: Sendable {
     /// A refresh for `settings`, whose ``MetadataSettings/url`` must be set.
     init(settings: MetadataSettings, url: String, now: @escaping @Sendable () -> Date) throws {
         self.url = url
+        var shown = URLComponents(string: url)
+        shown?.user = nil
+        shown?.password = nil
+        shown?.query = nil
+        shown?.fragment = nil
+        loggedURL = shown?.string ?? "the metadata URL"
         root = try settings.resolvedRoot()
         fetch = BoundedFetch(
             trustRoots: settings.downloadTrustRoots ?? [], onlyTrustRoots: settings.downloadTrustRoots != nil,
@@ -94,6 +104,7 @@ package final class MetadataRefresh: Sendable {
     /// Downloads, verifies and, when newer, takes the BLOB; then schedules the next download.
     func refresh(logger: Logger) async -> Outcome {
         let outcome = await download(logger: logger)
+        if outcome == .cancelled { return outcome }
         let time = now()
         let held = live.current
         let metrics = state.withLock { state in
@@ -101,7 +112,7 @@ package final class MetadataRefresh: Sendable {
             case .updated:
                 state.fetchedAt = time
                 state.misses = 0
-            case .unchanged, .refused:
+            case .unchanged, .refused, .cancelled:
                 state.misses += 1
             }
             state.nextCheck = schedule.nextCheck(
@@ -121,12 +132,14 @@ package final class MetadataRefresh: Sendable {
         func refuse(_ refusal: Refusal, _ why: String) -> Outcome {
             logger.warning(
                 "FIDO metadata refused: \(why); \(held.map { "keeping the BLOB with serial \($0.serialNumber)" } ?? "no metadata is in use")",
-                metadata: ["metadata.url": "\(url)", "metadata.refusal": "\(refusal.rawValue)"])
+                metadata: ["metadata.url": "\(loggedURL)", "metadata.refusal": "\(refusal.rawValue)"])
             return .refused(refusal)
         }
         // Step 1: the BLOB, over https only, bounded in size and time.
         let body: ByteBuffer
-        switch await fetch.get(url) {
+        let fetched = await fetch.get(url)
+        if Task.isCancelled { return .cancelled }
+        switch fetched {
         case .success(let bytes): body = bytes
         case .failure(.status(let code)): return refuse(.download, "the download answered HTTP \(code)")
         case .failure(.tooLarge): return refuse(.download, "the BLOB is larger than \(Self.largest) bytes")

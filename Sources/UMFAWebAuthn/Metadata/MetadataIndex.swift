@@ -1,8 +1,9 @@
 import Foundation
 @_spi(FixedExpiryValidationTime) import X509
 
-/// FIDO Metadata Service (MDS3) entries indexed by AAGUID, loaded from a metadata BLOB the
-/// operator downloaded (UMFA never fetches it itself).
+/// FIDO Metadata Service (MDS3) entries indexed by AAGUID, loaded from a metadata BLOB (the
+/// library never fetches one; `umfa serve` downloads it with `UMFA_METADATA_URL` and puts each
+/// newer index in a ``LiveMetadata``).
 ///
 /// ```swift
 /// let blob = try String(contentsOfFile: "blob.jwt", encoding: .utf8)
