@@ -183,7 +183,8 @@ def test_blobs_are_refreshed_and_a_refused_one_keeps_the_last_good(serve, authen
                                        [entry(OTHER_AAGUID, "Other Key", "FIDO_CERTIFIED")])
     server = serve(env=metadata_env(metadata_server, signer, pki))
     assert metric(server, "umfa_metadata_blob_serial") == 1, server.logs()
-    assert metric(server, "umfa_metadata_blob_age_seconds") >= 0
+    age = metric(server, "umfa_metadata_blob_age_seconds")
+    assert age is not None and age >= 0, server.get("/metrics").text
     assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') == 0
     device = Device(server, authenticator, server.app_id)
     device.register("before-revocation")

@@ -126,7 +126,7 @@ package final class MetadataRefresh: Sendable {
         return outcome
     }
 
-    /// Step 1 to 3 of one refresh; every refusal is logged with its reason, never the BLOB.
+    /// Steps 1 to 3 of one refresh; every refusal is logged with its reason, never the BLOB.
     private func download(logger: Logger) async -> Outcome {
         let held = live.current
         func refuse(_ refusal: Refusal, _ why: String) -> Outcome {
