@@ -112,13 +112,19 @@ struct MetadataSettingsTests {
         #expect(message.contains("UMFA_METADATA_CA: \(empty.path) holds no readable PEM certificate"))
     }
 
-    @Test("a root file must hold exactly one certificate")
+    @Test("a root file must hold exactly one certificate, and a URL or file must use it")
     func rootFile() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("umfa-root-\(UUID()).pem")
         try Data("nothing\n".utf8).write(to: empty)
         defer { try? FileManager.default.removeItem(at: empty) }
-        #expect(refusal(["UMFA_METADATA_ROOT": empty.path]).contains("must hold exactly one PEM certificate"))
-        #expect(refusal(["UMFA_METADATA_ROOT": "/nonexistent/root.pem"]).contains("cannot read /nonexistent/root.pem"))
+        let url = "https://mds3.example.org/"
+        #expect(
+            refusal(["UMFA_METADATA_URL": url, "UMFA_METADATA_ROOT": empty.path]).contains(
+                "must hold exactly one PEM certificate"))
+        #expect(
+            refusal(["UMFA_METADATA_FILE": "/tmp/blob.jwt", "UMFA_METADATA_ROOT": "/nonexistent/root.pem"]).contains(
+                "cannot read /nonexistent/root.pem"))
+        #expect(refusal(["UMFA_METADATA_ROOT": empty.path]).contains("without UMFA_METADATA_URL or UMFA_METADATA_FILE"))
     }
 
     @Test("a retry interval below a second or above a day stops the start", arguments: ["0.5", "86401", "soon"])

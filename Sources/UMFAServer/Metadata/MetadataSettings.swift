@@ -38,6 +38,10 @@ package struct MetadataSettings: Sendable {
             }
         }
         if let path = settings.string(.metadataRoot) {
+            guard metadata.url != nil || settings.string(.metadataFile) != nil else {
+                throw ConfigurationError(
+                    "UMFA_METADATA_ROOT is set without UMFA_METADATA_URL or UMFA_METADATA_FILE, the metadata it checks")
+            }
             let certificates = try pemCertificates(path, setting: "UMFA_METADATA_ROOT")
             guard certificates.count == 1, let root = try? Certificate(pemEncoded: certificates[0]) else {
                 throw ConfigurationError("UMFA_METADATA_ROOT: \(path) must hold exactly one PEM certificate, the root")
