@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tracing
+import UMFATokens
 
 /// Told how long each store statement took and what kind it was (``StoreStatement``: the verb
 /// and the first table, never a value), for metrics and caches.
@@ -20,9 +21,11 @@ struct ObservedExecutor: SQLExecutor {
     var tracedSystem: String? = nil
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
-        guard let tracedSystem else { return try await observedRows(query) }
+        // A statement is traced as part of a traced request or delivery only: the background
+        // loops' polls would otherwise each start a trace of their own, several a second.
+        guard let tracedSystem, ServiceContext.current != nil else { return try await observedRows(query) }
         let statement = StoreStatement.of(query.sql)
-        return try await withSpan(statement.label, ofKind: .client) { span in
+        return try await QuietSpan.run(statement.label, ofKind: .client) { span in
             span.attributes["db.system.name"] = tracedSystem
             span.attributes["db.operation.name"] = statement.verb == .other ? statement.label : statement.verb.rawValue
             span.attributes["db.collection.name"] = statement.table
@@ -48,8 +51,8 @@ struct ObservedExecutor: SQLExecutor {
     /// Each statement of the transaction is reported once it has ended (committed, rolled back
     /// or failed), with an equal share of the transaction's time.
     func atomically(_ steps: [TransactionStep]) async throws -> [[any StoredRow]]? {
-        guard let tracedSystem else { return try await observedTransaction(steps) }
-        return try await withSpan("TRANSACTION", ofKind: .client) { span in
+        guard let tracedSystem, ServiceContext.current != nil else { return try await observedTransaction(steps) }
+        return try await QuietSpan.run("TRANSACTION", ofKind: .client) { span in
             span.attributes["db.system.name"] = tracedSystem
             span.attributes["db.operation.name"] = "TRANSACTION"
             span.attributes["db.operation.batch.size"] = steps.count

@@ -123,7 +123,7 @@ enum TokenKeyMaterial: Sendable {
     /// system libcrypto's; a key in a token through the token. A span of its own when the server
     /// traces (docs/operators/tracing.md), with the algorithm and whether an HSM signed.
     func signature(for signingInput: Data) throws -> Data {
-        try withSpan("JWS sign") { span in
+        try QuietSpan.run("JWS sign") { span in
             span.attributes["umfa.jws.alg"] = algorithm.rawValue
             if case .hsm = self { span.attributes["umfa.jws.key_store"] = "pkcs11" }
             return try unspannedSignature(for: signingInput)

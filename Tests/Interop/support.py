@@ -385,7 +385,7 @@ class Server:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.origin = f"http://localhost:{self.port}"  # the development application's origin
-        self.env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV}
+        self.env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV and not k.startswith("OTEL_")}
         self.env.update(env or {})
         self.args = [str(binary), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                      "--data-dir", str(data_dir), *args]

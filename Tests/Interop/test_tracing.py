@@ -6,6 +6,7 @@ body's and the log's `trace_id` is the trace's id, and a webhook the request cau
 trace on. Without the variables nothing is exported and trace ids stay UUIDs."""
 
 import secrets
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -45,15 +46,15 @@ class OTLPReceiver:
                                 "span_id": span.span_id.hex(), "parent_span_id": span.parent_span_id.hex(),
                                 "attributes": {a.key: value(a.value) for a in span.attributes},
                                 "status": span.status.code, "resource": resource})
+                with receiver.lock:  # before the answer: a later batch never lands first
+                    receiver.requests += 1
+                    receiver.spans.extend(decoded)
                 answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/x-protobuf")
                 self.send_header("Content-Length", str(len(answer)))
                 self.end_headers()
                 self.wfile.write(answer)
-                with receiver.lock:
-                    receiver.requests += 1
-                    receiver.spans.extend(decoded)
 
             def log_message(self, *args):
                 pass
@@ -145,9 +146,12 @@ def test_a_sign_in_is_one_trace_continuing_the_callers_traceparent(receiver, ser
     assert credentials, [s["name"] for s in statements]
     # The statement's text, with placeholders: never a value of the request.
     assert all("ada" not in str(s["attributes"]) for s in statements)
+    by_id = {s["span_id"]: s for s in spans}
     for span in spans:
-        if span is not request:
-            assert span["parent_span_id"], f"{span['name']} hangs under the request"
+        chain = span
+        while chain is not request:
+            assert chain["parent_span_id"] in by_id, f"{span['name']} does not hang under the request"
+            chain = by_id[chain["parent_span_id"]]
 
     # A log line written during a request carries its trace id (a refused token is logged).
     traceparent, trace_id, _ = new_traceparent()
@@ -237,22 +241,49 @@ class TraceparentReceiver:
         self.http.shutdown()
 
 
-def test_without_the_variables_nothing_is_exported_and_trace_ids_stay_uuids(receiver, serve):
-    server = serve(env={"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_TRACES_EXPORTER": "none"})
-    traceparent, trace_id, _ = new_traceparent()
-    error = assert_error(server.get("/api/admin/applications/x", headers={"traceparent": traceparent}), 401)
+def test_without_the_variables_nothing_is_exported_and_trace_ids_stay_uuids(receiver, serve, tmp_path):
+    traceparent, _, _ = new_traceparent()
+    plain = serve(data_dir=tmp_path / "plain")
+    error = assert_error(plain.get("/api/admin/applications/x", headers={"traceparent": traceparent}), 401)
     assert UUID.match(error["trace_id"]), error
-    server.stop()
+    turned_off = serve(env={"OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint, "OTEL_TRACES_EXPORTER": "none"})
+    error = assert_error(turned_off.get("/api/admin/applications/x", headers={"traceparent": traceparent}), 401)
+    assert UUID.match(error["trace_id"]), error
+    turned_off.stop()
     assert receiver.requests == 0
 
 
-def test_a_collector_that_is_gone_delays_the_stop_by_the_export_timeout_only(receiver, serve):
-    server = serve(env=traced(receiver, OTEL_EXPORTER_OTLP_TIMEOUT="1000", OTEL_BSP_SCHEDULE_DELAY="60000"))
-    assert_error(server.get("/api/admin/applications"), 401)  # a span waits in the batch
-    receiver.close()
-    receiver.http.server_close()  # nothing listens any more: the export is refused
-    server.stop(timeout=6)  # exits 0 well before the default 10 s export timeout would let it
-    assert "Failed to export batch" in server.stderr
+def test_a_malformed_traceparent_starts_a_new_trace_and_logs_no_header(receiver, serve):
+    server = serve(env=traced(receiver))
+    for traceparent, tracestate in [("garbage", "x"), ("00-" + "0" * 32 + "-00f067aa0ba902b7-01", "k=v"),
+                                    (new_traceparent()[0] + ", " + new_traceparent()[0], "")]:
+        error = assert_error(server.get("/api/admin/applications/x", headers={
+            "traceparent": traceparent, "tracestate": tracestate, "Authorization": "Bearer umfa_admin_not-the-token",
+            "Cookie": "umfa_console=session-secret"}), 401)
+        receiver.trace(error["trace_id"], lambda s: any(x["kind"] == SERVER and not x["parent_span_id"] for x in s))
+    # A valid traceparent with a tracestate that is not: the trace is continued, the state dropped.
+    traceparent, trace_id, parent_id = new_traceparent()
+    assert_error(server.get("/api/admin/applications/x", headers={"traceparent": traceparent, "tracestate": "B@D"}),
+                 401)
+    [request] = receiver.trace(trace_id, lambda s: any(x["kind"] == SERVER for x in s))
+    assert request["parent_span_id"] == parent_id
+    server.stop()
+    assert "not-the-token" not in server.stderr and "session-secret" not in server.stderr, server.stderr
+    assert "Failed to extract" not in server.stderr
+
+
+def test_a_collector_that_never_answers_delays_the_stop_by_umfas_export_timeout_only(serve):
+    silent = socket.socket()  # accepts connections (the backlog) and never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    try:
+        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        server = serve(env={"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_BSP_SCHEDULE_DELAY": "60000"})
+        assert_error(server.get("/api/admin/applications"), 401)  # a span waits in the batch
+        # The last export is cut at UMFA's 5 s, not swift-otel's 30 s: the stop takes about 5 s.
+        server.stop(timeout=8)  # swift-otel alone: 10 s (the request timeout) or more
+    finally:
+        silent.close()
 
 
 @pytest.mark.parametrize("env, message", [

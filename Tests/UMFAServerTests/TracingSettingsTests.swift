@@ -61,4 +61,79 @@ struct TracingSettingsTests {
             ServerTracing.routeTemplate("/oidc/:application_id/token") == "/oidc/{application_id}/token")
         #expect(ServerTracing.routeTemplate("/health") == "/health")
     }
+
+    @Test("propagators, samplers, ratios and endpoints the exporter would crash on or ignore stop the start")
+    func judgedBeforeTheExporter() throws {
+        let on = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"]
+        func settings(_ extra: [String: String]) throws -> TracingSettings {
+            try TracingSettings(environment: on.merging(extra) { $1 })
+        }
+        // The specification's default list: baggage is dropped, tracecontext kept.
+        #expect(
+            try settings(["OTEL_PROPAGATORS": "tracecontext,baggage"]).exporterEnvironment["OTEL_PROPAGATORS"]
+                == "tracecontext")
+        #expect(try settings([:]).exporterEnvironment["OTEL_PROPAGATORS"] == "tracecontext")
+        for refused in [
+            ["OTEL_PROPAGATORS": "b3"], ["OTEL_PROPAGATORS": "none"], ["OTEL_PROPAGATORS": "baggage"],
+            ["OTEL_TRACES_SAMPLER": "jaeger_remote"], ["OTEL_TRACES_SAMPLER": "xray"],
+            ["OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "1.5"],
+            ["OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "half"],
+            ["OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4318"],
+            ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "ftp://c/v1/traces"],
+        ] {
+            #expect(throws: ConfigurationError.self, "\(refused)") { try settings(refused) }
+        }
+        #expect(try settings(["OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.25"]).enabled)
+    }
+
+    @Test(
+        "the collector's headers are parsed and percent-decoded here and never passed as a variable, nor named in an error"
+    )
+    func headers() throws {
+        let on = ["OTEL_EXPORTER_OTLP_ENDPOINT": "https://collector", "OTEL_SDK_DISABLED": "false"]
+        let settings = try TracingSettings(
+            environment: on.merging(["OTEL_EXPORTER_OTLP_HEADERS": "api-key=s3cr%3Dt, Authorization=Basic%20YWI="]) {
+                $1
+            })
+        #expect(settings.headers.map(\.0) == ["api-key", "Authorization"])
+        #expect(settings.headers.map(\.1) == ["s3cr=t", "Basic YWI="])
+        #expect(settings.exporterEnvironment["OTEL_EXPORTER_OTLP_HEADERS"] == nil)
+        #expect(settings.exporterEnvironment["OTEL_SDK_DISABLED"] == nil, "no variable may turn logs or metrics on")
+        #expect(settings.exporterEnvironment["OTEL_EXPORTER_OTLP_ENDPOINT"] == "https://collector")
+        let error = #expect(throws: ConfigurationError.self) {
+            try TracingSettings(
+                environment: on.merging(["OTEL_EXPORTER_OTLP_TRACES_HEADERS": "api-key: hunter2"]) { $1 })
+        }
+        #expect(error?.description.contains("OTEL_EXPORTER_OTLP_TRACES_HEADERS") == true)
+        #expect(error?.description.contains("hunter2") == false)
+    }
+
+    @Test("UMFA names the service only when neither OTEL_SERVICE_NAME nor a service.name attribute does")
+    func serviceName() throws {
+        let on = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"]
+        #expect(try TracingSettings(environment: on).needsServiceName)
+        #expect(try !TracingSettings(environment: on.merging(["OTEL_SERVICE_NAME": "idp"]) { $1 }).needsServiceName)
+        let attributes = ["OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=prod, service.name=idp"]
+        #expect(try !TracingSettings(environment: on.merging(attributes) { $1 }).needsServiceName)
+    }
+
+    @Test("only one well-formed traceparent reaches the instrument, with a tracestate only when that is well formed")
+    func carriers() {
+        let parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        #expect(ServerTracing.carrier(traceparent: [parent], tracestate: [])?.traceparent == parent)
+        #expect(ServerTracing.carrier(traceparent: [parent, parent], tracestate: []) == nil)
+        #expect(ServerTracing.carrier(traceparent: ["x"], tracestate: []) == nil)
+        #expect(
+            ServerTracing.carrier(
+                traceparent: ["01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"], tracestate: []) == nil)
+        #expect(
+            ServerTracing.carrier(
+                traceparent: ["00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01"], tracestate: []) == nil)
+        let state = ServerTracing.carrier(traceparent: [parent], tracestate: ["vendor=abc,t61@dd=x-1"])
+        #expect(state?.tracestate == "vendor=abc,t61@dd=x-1")
+        for bad in ["no-equals", "Upper=1", "k=v=w", String(repeating: "k=v,", count: 40) + "k=v"] {
+            let kept = ServerTracing.carrier(traceparent: [parent], tracestate: [bad])
+            #expect(kept?.traceparent == parent && kept?.tracestate == nil, "\(bad)")
+        }
+    }
 }

@@ -20,7 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
             (a FIDO MDS3 metadata BLOB, as --metadata), UMFA_METRICS_TOKEN (as --metrics-token), and the \
             rest in docs/operators/configuration.md. The same settings may come from --config FILE; flags win over the \
             environment, which wins over the file. A value that does not parse stops the start with a \
-            message naming it.
+            message naming it. Traces go to an OpenTelemetry collector when the standard OTEL_* \
+            variables ask for them (docs/operators/tracing.md).
             """
     )
 
@@ -129,7 +130,9 @@ struct ServeCommand: AsyncParsableCommand {
         let scheme = configuration.tls == nil ? "http" : "https"
         configuration.publicOrigin = "\(scheme)://\(displayHost):\(configuration.port)"
 
-        var logger = Logger.server(label: "umfa")
+        let tracing = try TracingSettings(environment: ProcessInfo.processInfo.environment)
+        var logger = Logger.server(
+            label: "umfa", metadataProvider: tracing.enabled ? TracingBootstrap.logMetadata : nil)
         logger.logLevel =
             try settings.string(.logLevel).map { text in
                 guard let level = Logger.Level(rawValue: text) else {
@@ -139,6 +142,8 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 return level
             } ?? .info
+        // Before the application is built: it adds its spans only when a tracer is installed.
+        let exporter = try TracingBootstrap.start(tracing, logger: logger)
         let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
         StartupPrinter.print(report, configuration: configuration, logger: logger)
         if let index = configuration.attestationAnchors.metadata {
@@ -149,10 +154,11 @@ struct ServeCommand: AsyncParsableCommand {
         await configuration.metadataRefresh?.loadAtStart(logger: logger)
         let metadataServices: [any Service] = configuration.metadataRefresh.map { [$0.service(logger: logger)] } ?? []
         // The drain service last: the group stops services in reverse order, so it hears of
-        // SIGTERM first and keeps the application serving, not ready, for UMFA_DRAIN_SECONDS.
+        // SIGTERM first and keeps the application serving, not ready, for UMFA_DRAIN_SECONDS;
+        // the trace exporter first, so it sends the last spans after the application stopped.
         let group = ServiceGroup(
             configuration: .init(
-                services: metadataServices + [app] + (report.drain.map { [$0] } ?? []),
+                services: metadataServices + (exporter.map { [$0] } ?? []) + [app] + (report.drain.map { [$0] } ?? []),
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -32,7 +32,7 @@ struct AuditLog: Sendable {
             logger.error(
                 "the audit log did not take an event",
                 metadata: [
-                    "audit.action": .string(action.rawValue), "trace_id": .string(caller.traceID),
+                    "audit.action": .string(action.rawValue), "trace.id": .string(caller.traceID),
                     "error.message": .string("\(error)"),
                 ])
         }

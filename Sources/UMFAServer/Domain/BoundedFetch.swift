@@ -46,6 +46,8 @@ struct BoundedFetch: Sendable {
         // One attempt: a refused connection or certificate fails now, with its reason, rather
         // than being tried again until ``timeout`` ends with none.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // No spans of the client's own: it would record the whole URL (docs/operators/tracing.md).
+        configuration.tracing.tracer = nil
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let fetched: Result<ByteBuffer, Failure> = await withTaskGroup(of: Result<ByteBuffer, Failure>?.self) {
             group in

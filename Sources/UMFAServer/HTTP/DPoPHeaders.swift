@@ -7,7 +7,7 @@ extension HTTPField.Name {
     static var dpopNonce: HTTPField.Name { named("DPoP-Nonce") }
 
     /// A header name known to be a valid token; a typo would fall back to a name no client sends.
-    private static func named(_ name: String) -> HTTPField.Name {
+    static func named(_ name: String) -> HTTPField.Name {
         HTTPField.Name(name) ?? HTTPField.Name("X-Invalid-Header-Name") ?? .contentType
     }
 }

@@ -1,6 +1,8 @@
 import HTTPTypes
 import Hummingbird
 import Tracing
+import UMFAStorage
+import UMFATokens
 
 /// A server span per request (docs/operators/tracing.md), continuing the caller's W3C
 /// `traceparent`, with the HTTP semantic conventions: `http.request.method`, `http.route` as the
@@ -13,13 +15,20 @@ struct RequestTracingMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        // Only the two Trace Context headers reach the instrument, and only when well formed:
+        // it logs what it cannot parse, and the request's other headers hold its credentials.
         var parent = ServiceContext.current ?? .topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsReader())
+        if let carrier = ServerTracing.carrier(
+            traceparent: request.headers[values: .traceparent], tracestate: request.headers[values: .tracestate])
+        {
+            InstrumentationSystem.instrument.extract(carrier, into: &parent, using: HeaderCarrier.Reader())
+        }
         let method = request.method.rawValue
-        return try await withSpan(method, context: parent, ofKind: .server) { span in
+        return try await QuietSpan.run(method, context: parent, ofKind: .server) { span in
             span.attributes["http.request.method"] = method
             func finish(status: Int) {
-                if let route = context.endpointPath.map(ServerTracing.routeTemplate) {
+                // Hummingbird names an unmatched request's route "NotFound": no route, then.
+                if let route = context.endpointPath.map(ServerTracing.routeTemplate), route != "NotFound" {
                     span.operationName = "\(method) \(route)"
                     span.attributes["http.route"] = route
                 }
@@ -38,9 +47,9 @@ struct RequestTracingMiddleware: RouterMiddleware {
     }
 }
 
-/// Reads the Trace Context headers of a request.
-struct HTTPFieldsReader: Extractor {
-    func extract(key: String, from fields: HTTPFields) -> String? {
-        HTTPField.Name(key).flatMap { fields[$0] }
-    }
+extension HTTPField.Name {
+    /// W3C Trace Context §3.2.
+    static var traceparent: HTTPField.Name { named("traceparent") }
+    /// W3C Trace Context §3.3.
+    static var tracestate: HTTPField.Name { named("tracestate") }
 }

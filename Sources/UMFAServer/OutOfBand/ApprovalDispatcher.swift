@@ -42,7 +42,7 @@ extension OutOfBandService {
         } catch {
             logger.error(
                 "the devices of an approval could not be read",
-                metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
+                metadata: ["trace.id": .string(caller.traceID), "error.message": .string("\(error)")])
             return
         }
         guard !tokens.isEmpty else { return }
@@ -56,7 +56,7 @@ extension OutOfBandService {
                 logger.error(
                     "an approval dispatcher failed",
                     metadata: [
-                        "trace_id": .string(caller.traceID), "dispatcher": .string("\(type(of: dispatcher))"),
+                        "trace.id": .string(caller.traceID), "dispatcher": .string("\(type(of: dispatcher))"),
                         "error.message": .string("\(error)"),
                     ])
             }

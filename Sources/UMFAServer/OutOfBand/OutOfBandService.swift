@@ -455,7 +455,7 @@ struct OutOfBandService: Sendable {
         } catch {
             logger.error(
                 "an out-of-band transaction could not be ended",
-                metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
+                metadata: ["trace.id": .string(caller.traceID), "error.message": .string("\(error)")])
             return .pending
         }
         await webhooks.record(transaction, status: status, userID: userID)

@@ -75,14 +75,15 @@ struct WebhookDispatcher: Service {
     private func deliver(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
         await ServerTracing.outbound("webhook POST", continuing: delivery.traceParent) { span in
             span.attributes["http.request.method"] = "POST"
-            await deliverTraced(delivery, session: session)
+            await deliverTraced(delivery, session: session, span: span)
         }
     }
 
-    private func deliverTraced(_ delivery: WebhookDeliveryRecord, session: URLSession) async {
+    private func deliverTraced(_ delivery: WebhookDeliveryRecord, session: URLSession, span: any Span) async {
         do {
             if let sealedTarget = delivery.sealedTarget {
-                return try await deliverPing(delivery, CIBAPing.open(sealedTarget, with: sealed), session: session)
+                return try await deliverPing(
+                    delivery, CIBAPing.open(sealedTarget, with: sealed), session: session, span: span)
             }
             guard let application = try await store.application(id: delivery.applicationID),
                 let target = application.webhookURL, let url = URL(string: target),
@@ -102,7 +103,7 @@ struct WebhookDispatcher: Service {
             request.setValue(
                 Webhooks.signature(body: delivery.body, secret: secret, at: now()),
                 forHTTPHeaderField: "UMFA-Signature")
-            try await send(request, delivery, session: session)
+            try await send(request, delivery, session: session, span: span)
         } catch {
             // The store or the sealed secret failed: an attempt like any other, so retries end.
             logger.error(
@@ -113,14 +114,17 @@ struct WebhookDispatcher: Service {
     }
 
     /// POSTs `request` for `delivery`: removed on a 2xx answer, else tried again later.
-    private func send(_ request: URLRequest, _ delivery: WebhookDeliveryRecord, session: URLSession) async throws {
+    private func send(_ request: URLRequest, _ delivery: WebhookDeliveryRecord, session: URLSession, span: any Span)
+        async throws
+    {
         var request = request
         // W3C Trace Context §3: the receiver's work joins the trace of the request that caused it.
-        request.setValue(ServerTracing.currentTraceparent(), forHTTPHeaderField: "traceparent")
+        request.setValue(TraceParent.current(), forHTTPHeaderField: "traceparent")
         let failure: String
         do {
             let (_, response) = try await session.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            ServerTracing.answered(span, status: status, host: request.url?.host)
             if (200..<300).contains(status) {
                 try await store.deleteWebhook(id: delivery.id)
                 metrics.webhook("delivered")
@@ -128,6 +132,7 @@ struct WebhookDispatcher: Service {
             }
             failure = "the receiver answered HTTP \(status)"
         } catch {
+            ServerTracing.answered(span, status: nil, host: request.url?.host)
             failure = "the receiver could not be reached: \((error as NSError).localizedDescription)"
         }
         try await retry(delivery, failure: failure)
@@ -136,7 +141,9 @@ struct WebhookDispatcher: Service {
     /// A CIBA ping (OpenID CIBA Core 1.0 §10.2): `{"auth_req_id": …}` to the client's
     /// notification endpoint with its `client_notification_token` as a bearer token; a
     /// self-registered client's endpoint must resolve to public addresses only.
-    private func deliverPing(_ delivery: WebhookDeliveryRecord, _ ping: CIBAPing, session: URLSession) async throws {
+    private func deliverPing(
+        _ delivery: WebhookDeliveryRecord, _ ping: CIBAPing, session: URLSession, span: any Span
+    ) async throws {
         guard let url = URL(string: ping.endpoint), let host = url.host else {
             try await store.deleteWebhook(id: delivery.id)
             return
@@ -155,7 +162,7 @@ struct WebhookDispatcher: Service {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("UMFA-CIBA/1", forHTTPHeaderField: "User-Agent")
         request.setValue("Bearer " + ping.token, forHTTPHeaderField: "Authorization")
-        try await send(request, delivery, session: session)
+        try await send(request, delivery, session: session, span: span)
     }
 
     private func retry(_ delivery: WebhookDeliveryRecord, failure: String) async throws {

@@ -2,7 +2,7 @@ import Hummingbird
 
 /// HTTP Strict Transport Security (RFC 6797): every answer that leaves over one of UMFA's TLS
 /// listeners carries `Strict-Transport-Security`, error answers included; an answer over plain
-/// HTTP never does (RFC 6797 §7.2). The outermost middleware, so nothing answers around it.
+/// HTTP never does (RFC 6797 §7.2). The outermost middleware but the request span (docs/operators/tracing.md), so nothing answers around it.
 struct StrictTransportSecurityMiddleware: RouterMiddleware {
     typealias Context = UMFARequestContext
 

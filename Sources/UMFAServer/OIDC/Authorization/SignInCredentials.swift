@@ -88,7 +88,7 @@ struct SignInCredentials: Sendable {
         } catch {
             logger.error(
                 "the sign-ins of a deleted passkey were not revoked; each use still refuses them",
-                metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
+                metadata: ["trace.id": .string(caller.traceID), "error.message": .string("\(error)")])
         }
     }
 }

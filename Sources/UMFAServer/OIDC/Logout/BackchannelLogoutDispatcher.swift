@@ -68,11 +68,11 @@ struct BackchannelLogoutDispatcher: Service {
     private func deliver(_ delivery: LogoutDeliveryRecord, session: URLSession) async {
         await ServerTracing.outbound("logout token POST", continuing: delivery.traceParent) { span in
             span.attributes["http.request.method"] = "POST"
-            await deliverTraced(delivery, session: session)
+            await deliverTraced(delivery, session: session, span: span)
         }
     }
 
-    private func deliverTraced(_ delivery: LogoutDeliveryRecord, session: URLSession) async {
+    private func deliverTraced(_ delivery: LogoutDeliveryRecord, session: URLSession, span: any Span) async {
         do {
             guard let application = try await store.application(id: delivery.applicationID),
                 let url = URL(string: delivery.uri), let host = url.host
@@ -98,11 +98,12 @@ struct BackchannelLogoutDispatcher: Service {
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
             request.setValue("UMFA-Logout/1", forHTTPHeaderField: "User-Agent")
-            request.setValue(ServerTracing.currentTraceparent(), forHTTPHeaderField: "traceparent")
+            request.setValue(TraceParent.current(), forHTTPHeaderField: "traceparent")
             request.httpBody = Data(("logout_token=" + AuthorizationFlow.encode(token)).utf8)
             let failure: String
             do {
                 let status = try await post(request, session: session)
+                ServerTracing.answered(span, status: status, host: url.host)
                 if (200..<300).contains(status) {
                     try await store.deleteLogoutToken(id: delivery.id)
                     metrics.logoutToken("delivered")
@@ -110,6 +111,7 @@ struct BackchannelLogoutDispatcher: Service {
                 }
                 failure = "the client answered HTTP \(status)"
             } catch {
+                ServerTracing.answered(span, status: nil, host: url.host)
                 failure = "the client could not be reached: \((error as NSError).localizedDescription)"
             }
             try await retry(delivery, failure: failure)

@@ -68,7 +68,7 @@ struct EmailRecovery: Sendable {
         } catch {
             logger.error(
                 "a recovery link was not mailed",
-                metadata: ["trace_id": .string(caller.traceID), "error.message": .string("\(error)")])
+                metadata: ["trace.id": .string(caller.traceID), "error.message": .string("\(error)")])
         }
     }
 

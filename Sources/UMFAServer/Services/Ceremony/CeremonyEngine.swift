@@ -2,6 +2,7 @@ import Foundation
 import Tracing
 import UMFAEncoding
 import UMFAStorage
+import UMFATokens
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
@@ -73,7 +74,7 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         _ response: AuthenticationResponseJSON, challenge: Challenge,
         admit: (Credentials.Stored) async throws -> [UInt8]? = { _ in nil }
     ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
-        try await withSpan("WebAuthn assertion") { span in
+        try await QuietSpan.run("WebAuthn assertion") { span in
             let (stored, verified) = try await unspannedVerifyAssertion(response, challenge: challenge, admit: admit)
             span.attributes["umfa.webauthn.user_verified"] = verified.userVerified
             return (stored, verified)
@@ -116,7 +117,7 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
     func verifyRegistration(_ response: RegistrationResponseJSON, challenge: Challenge, userHandle: [UInt8])
         async throws -> VerifiedRegistration
     {
-        try await withSpan("WebAuthn registration") { span in
+        try await QuietSpan.run("WebAuthn registration") { span in
             let verified = try await RegistrationVerifier(policy: relyingParty.registrationPolicy).verify(
                 response, expectedChallenge: challenge.bytes, userHandle: userHandle,
                 userVerification: UserVerificationRequirement(rawValue: challenge.record.userVerification.rawValue),
