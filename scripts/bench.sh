@@ -9,6 +9,7 @@
 #                               floor (openssl speed, swift-crypto), about 12 minutes after the build;
 #                               UMFA_BENCH_BEFORE=<another release umfa> runs it beside this one,
 #                               interleaved, for before/after figures. Writes results/cpu.json.
+#                               Then PostgreSQL round trips per operation: results/roundtrips.json.
 # UMFA_BENCH_RESULTS=<directory> writes the results files there instead (and renders nothing).
 # Installs wrk (Debian) and a venv with py_webauthn 3.0.1, psycopg and PyJWT (for the API-flow
 # client of Tests/Interop/api_flow_client.py, which signs the refresh_token users in) itself.
@@ -69,6 +70,19 @@ if [ $cpu = 1 ]; then
             $BENCH_TARGETS'
     "$venv/bin/python" scripts/bench/cpu_results.py "$out" "scripts/bench.sh --cpu" --results "$results"
     [ -n "${UMFA_BENCH_RESULTS:-}" ] || "$venv/bin/python" scripts/bench/render.py
+
+    # -- PostgreSQL round trips per operation (performance round four), after the CPU figures are
+    # written. scripts/bench/roundtrips.py counts them on the wire with scripts/bench/pg_proxy.py,
+    # beside GET /health, and measures sign-in and refresh p50s straight to PostgreSQL, through the
+    # proxy, and with 0.5 ms each way added by it (about two minutes). It prints its table and the
+    # statements of each round trip, and writes results/roundtrips.json (no table is rendered from
+    # it; docs/performance/README.md's round-four section quotes it). Tests/Interop/support.py,
+    # whose ceremonies it uses, imports pytest.
+    echo "== PostgreSQL round trips per operation, and a 1 ms round trip's cost"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check pytest
+    UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-25499} scripts/with-postgres.sh \
+        "$venv/bin/python" scripts/bench/roundtrips.py --umfa "$umfa" --build release \
+        --out "$out/roundtrips.json" --results "$results" --command "scripts/bench.sh --cpu"
     exit 0
 fi
 
