@@ -37,7 +37,7 @@ public struct AttestationTrustAnchors: Sendable {
 
     /// These anchors with the metadata in force now fixed in ``metadata``, so one verification
     /// reads one BLOB from start to end even when a newer one arrives meanwhile.
-    public func pinned() -> AttestationTrustAnchors {
+    func pinned() -> AttestationTrustAnchors {
         var pinned = self
         pinned.metadata = currentMetadata
         pinned.liveMetadata = nil
@@ -169,11 +169,24 @@ public struct AttestationTrustAnchors: Sendable {
         return await Self.validate(leaf, Array(chain.dropFirst()), to: anchors, at: time).trust
     }
 
+    /// The most certificates a chain may have (the leaf included). Real attestation chains have
+    /// two to five; chain building tries every order of the intermediates that share a name, so a
+    /// chain of many copies would cost the server factorial time on a client's say-so.
+    package static let chainLimit = 6
+
     /// Validates the chain from `leaf` to one of `anchors` at `time`: the trust, and the root
-    /// the chain found ends at.
+    /// the chain found ends at. A chain longer than ``chainLimit`` is not followed.
     private static func validate(
         _ leaf: Certificate, _ intermediates: [Certificate], to anchors: [Certificate], at time: Date
     ) async -> (trust: AttestationTrust, root: Certificate?) {
+        guard intermediates.count < chainLimit else {
+            return (
+                .untrusted(
+                    reason:
+                        "the certificate chain has \(intermediates.count + 1) certificates; at most \(chainLimit) are followed"
+                ), nil
+            )
+        }
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             AttestationExtensionsPolicy()

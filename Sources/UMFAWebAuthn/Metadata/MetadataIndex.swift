@@ -31,15 +31,31 @@ public struct MetadataIndex: Sendable {
     /// other JWS RSA/ECDSA algorithms), and that chain must end at `root`, valid at `time`.
     /// Entries without an AAGUID (UAF and U2F models) are skipped.
     /// - Throws: `WebAuthnError` with code `invalidMetadata`.
+    /// The longest base64url JWS header read, in bytes: an `x5c` of ``AttestationTrustAnchors/chainLimit``
+    /// certificates fits many times over.
+    static let headerLimit = 64 * 1024
+
     public init(blob: String, root: Certificate, at time: Date) async throws(WebAuthnError) {
         func refuse(_ reason: String) -> WebAuthnError { WebAuthnError(.invalidMetadata, "metadata BLOB: \(reason)") }
         let jws: CompactJWS
         let chain: [Certificate]
+        // The header is read before the signature can be checked: a bounded one, with a chain no
+        // longer than an attestation's (``AttestationTrustAnchors/chainLimit``).
+        guard
+            (blob.utf8.firstIndex(of: UInt8(ascii: ".")).map { blob.utf8.distance(from: blob.utf8.startIndex, to: $0) }
+                ?? 0)
+                <= Self.headerLimit
+        else { throw refuse("the JWS header is longer than \(Self.headerLimit) bytes") }
         do {
             jws = try CompactJWS(blob)
             chain = try jws.certificates()
         } catch {
             throw refuse(error.reason)
+        }
+        guard chain.count <= AttestationTrustAnchors.chainLimit else {
+            throw refuse(
+                "the x5c chain has \(chain.count) certificates; at most \(AttestationTrustAnchors.chainLimit) are followed"
+            )
         }
         guard jws.isSigned(by: chain[0]) else { throw refuse("the JWS signature does not verify") }
         var verifier = Verifier(rootCertificates: CertificateStore([root])) {
