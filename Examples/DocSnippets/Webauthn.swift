@@ -3,7 +3,7 @@
 import UMFAWebAuthn
 import UMFAWebAuthnTypes  // the JSON of navigator.credentials (RegistrationResponseJSON, …)
 
-/// docs/webauthn.md, line 147.
+/// docs/webauthn.md, line 149.
 @Sendable func snippetWebauthn1() async throws {
     let policy = RelyingPartyPolicy(
         rpID: "example.org",

@@ -2,10 +2,12 @@
 from outside: a local HTTPS server (its certificate from a test CA, trusted through
 UMFA_METADATA_CA) serves MDS3 BLOBs that this test signs itself under a test root
 (UMFA_METADATA_ROOT). A good BLOB is loaded; later ones with a bad signature, signed by an
-expired certificate, or with a smaller serial number are refused and the last good one kept; a
-newer good one replaces it without a restart (a model it reports REVOKED is refused at
-registration) and is not asked for again before its nextUpdate. /metrics shows the serial
-number, age and refusals; a download the server cannot trust, or a plain http URL, is refused."""
+expired certificate, without a nextUpdate date, or with a smaller serial number are refused and
+the last good one kept, as it is when the download fails; a newer good one replaces it without a
+restart (a model it reports REVOKED is refused at registration) and is not asked for again at
+once. The BLOB taken is stored in the data directory: after a restart it is in force though the
+download fails, and an older BLOB is still refused. /metrics shows the serial number, age and
+refusals; a download the server cannot trust, or a plain http URL, is refused. Dates are UTC."""
 
 from __future__ import annotations
 
@@ -77,14 +79,15 @@ class MetadataSigner:
                 .sign(self.root_key, hashes.SHA256()))
         return key, cert
 
-    def blob(self, no: int, next_update: datetime.date, entries: list[dict], *, expired: bool = False,
+    def blob(self, no: int, next_update: datetime.date | str, entries: list[dict], *, expired: bool = False,
              bad_signature: bool = False) -> bytes:
         """An MDS3 metadata BLOB (FIDO MDS 3.0 §3.1.6, §3.1.7) as a compact JWS."""
         key, cert = self.expired if expired else self.current
         header = {"alg": "ES256", "typ": "JWT",
                   "x5c": [base64.b64encode(cert.public_bytes(serialization.Encoding.DER)).decode()]}
         payload = {"legalHeader": "UMFA interop test metadata; not the FIDO Alliance's.", "no": no,
-                   "nextUpdate": next_update.isoformat(), "entries": entries}
+                   "nextUpdate": next_update if isinstance(next_update, str) else next_update.isoformat(),
+                   "entries": entries}
         signing_input = f"{b64u(json.dumps(header).encode())}.{b64u(json.dumps(payload).encode())}"
         r, s = decode_dss_signature(key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
         signature = r.to_bytes(32, "big") + s.to_bytes(32, "big")
@@ -101,19 +104,20 @@ def entry(aaguid: str, description: str, *statuses: str) -> dict:
 
 
 class MetadataServer:
-    """An HTTPS server on a free loopback port answering GET /blob.jwt with `blob`, counting
-    the requests."""
+    """An HTTPS server on a free loopback port answering GET /blob.jwt with `blob` (or, when
+    `status` is not 200, that status and no body), counting the requests."""
 
     def __init__(self, cert: Path, key: Path):
         self.blob = b""
+        self.status = 200
         self.requests = 0
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
                 server.requests += 1
-                body = server.blob
-                self.send_response(200 if self.path == "/blob.jwt" else 404)
+                body = server.blob if server.status == 200 else b""
+                self.send_response(server.status if self.path == "/blob.jwt" else 404)
                 self.send_header("Content-Type", "application/jwt")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -170,6 +174,14 @@ def wait_until(condition, what: str, server, within: float = 60):
     raise AssertionError(f"{what} did not happen within {within} s\n{server.logs()}")
 
 
+def today_utc() -> datetime.date:
+    return datetime.datetime.now(UTC).date()
+
+
+def failures(server, reason: str) -> float | None:
+    return metric(server, "umfa_metadata_refresh_failures_total", '{reason="%s"}' % reason)
+
+
 def metadata_env(metadata_server, signer, pki) -> dict[str, str]:
     return {"UMFA_METADATA_URL": metadata_server.url, "UMFA_METADATA_ROOT": str(signer.root_path),
             "UMFA_METADATA_CA": str(pki.ca), "UMFA_METADATA_RETRY_SECONDS": "1"}
@@ -177,45 +189,68 @@ def metadata_env(metadata_server, signer, pki) -> dict[str, str]:
 
 def test_blobs_are_refreshed_and_a_refused_one_keeps_the_last_good(serve, authenticator, metadata_server, signer,
                                                                     pki):
-    today = datetime.datetime.now(UTC).date()
-    # Serial 1 is past its nextUpdate, so the server keeps asking for a newer one.
+    today = today_utc()
+    # Serial 1 is past its nextUpdate, so the server keeps asking for a newer one, and says once
+    # that it is overdue.
     metadata_server.blob = signer.blob(1, today - datetime.timedelta(days=1),
                                        [entry(OTHER_AAGUID, "Other Key", "FIDO_CERTIFIED")])
     server = serve(env=metadata_env(metadata_server, signer, pki))
     assert metric(server, "umfa_metadata_blob_serial") == 1, server.logs()
-    age = metric(server, "umfa_metadata_blob_age_seconds")
-    assert age is not None and age >= 0, server.get("/metrics").text
-    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') == 0
+    assert "the FIDO metadata BLOB is past its nextUpdate" in server.stderr, server.logs()
+    assert failures(server, "verification") == 0
+    # The age grows between two reads (the gauge is brought up to date every second here).
+    first_age = metric(server, "umfa_metadata_blob_age_seconds")
+    assert first_age is not None and first_age >= 0, server.get("/metrics").text
+    wait_until(lambda: metric(server, "umfa_metadata_blob_age_seconds") > first_age, "the age growing", server)
     device = Device(server, authenticator, server.app_id)
     device.register("before-revocation")
 
+    # The download fails (HTTP 500): counted as `download`, serial 1 kept.
+    metadata_server.status = 500
+    wait_until(lambda: (failures(server, "download") or 0) >= 1, "counting a failed download", server)
+    assert "the download answered HTTP 500" in server.stderr
+    assert metric(server, "umfa_metadata_blob_serial") == 1
+    metadata_server.status = 200
+
     # A newer BLOB whose signature does not verify: refused, serial 1 kept.
     metadata_server.blob = signer.blob(2, today + datetime.timedelta(days=30), [], bad_signature=True)
-    wait_until(lambda: "the JWS signature does not verify" in server.stderr, "refusing a bad signature", server)
-    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') >= 1
+    wait_until(lambda: failures(server, "verification") >= 1, "refusing a bad signature", server)
+    assert "the JWS signature does not verify" in server.stderr
     assert metric(server, "umfa_metadata_blob_serial") == 1
 
     # A newer BLOB signed by a certificate that expired yesterday: refused, serial 1 kept.
+    verification = failures(server, "verification")
     metadata_server.blob = signer.blob(3, today + datetime.timedelta(days=30), [], expired=True)
     wait_until(lambda: "does not chain to the FIDO metadata root" in server.stderr, "refusing an expired signer",
                server)
-    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') >= 2
+    wait_until(lambda: failures(server, "verification") > verification, "counting the expired signer", server)
     assert metric(server, "umfa_metadata_blob_serial") == 1
     assert "keeping the BLOB with serial 1" in server.stderr
     assert metadata_server.blob.decode()[:40] not in server.stderr, "a BLOB reached the log"
 
+    # A newer, validly signed BLOB whose nextUpdate is not a date (MDS3 §3.1.6): refused.
+    verification = failures(server, "verification")
+    metadata_server.blob = signer.blob(3, "soon", [])
+    wait_until(lambda: failures(server, "verification") > verification, "refusing a nextUpdate that is no date",
+               server)
+    assert 'nextUpdate "soon" is not a date' in server.stderr
+    assert metric(server, "umfa_metadata_blob_serial") == 1
+
     # A good BLOB with a smaller serial number (a server rolled back, or a replay): refused.
     metadata_server.blob = signer.blob(0, today + datetime.timedelta(days=30),
                                        [entry(SOFTWARE_AAGUID, "UMFA Software", "REVOKED")])
-    wait_until(lambda: metric(server, "umfa_metadata_refresh_failures_total", '{reason="not_newer"}') == 1,
-               "refusing serial 0", server)
+    wait_until(lambda: failures(server, "older") == 1, "refusing serial 0", server)
     assert metric(server, "umfa_metadata_blob_serial") == 1
     assert "its serial number 0 is below 1, the one held" in server.stderr
 
-    # A newer good BLOB reporting the device's model REVOKED: taken without a restart.
+    # A newer good BLOB reporting the device's model REVOKED: taken without a restart, the age
+    # starting again from its download.
+    held_age = metric(server, "umfa_metadata_blob_age_seconds")
     next_update = today + datetime.timedelta(days=30)
     metadata_server.blob = signer.blob(4, next_update, [entry(SOFTWARE_AAGUID, "UMFA Software", "REVOKED")])
     wait_until(lambda: metric(server, "umfa_metadata_blob_serial") == 4, "taking serial 4", server)
+    wait_until(lambda: metric(server, "umfa_metadata_blob_age_seconds") < held_age, "the age dropping", server)
+    assert server.stderr.count("the FIDO metadata BLOB is past its nextUpdate") == 1, server.logs()
     midnight = datetime.datetime.combine(next_update, datetime.time(), UTC).timestamp()
     assert metric(server, "umfa_metadata_blob_next_update_timestamp_seconds") == midnight
     options = device.registration_options("after-revocation")
@@ -226,18 +261,19 @@ def test_blobs_are_refreshed_and_a_refused_one_keeps_the_last_good(serve, authen
     assert refused.status_code == 403, refused.text
     assert "REVOKED" in refused.json()["message"], refused.text
 
-    # Its nextUpdate is a month away: no download before it, though retries were every second.
+    # Its nextUpdate is a month away: no download in the next seconds (the next is within a day),
+    # though retries were every second.
     asked = metadata_server.requests
     time.sleep(4)
     assert metadata_server.requests == asked, "the metadata server was asked again before nextUpdate"
 
 
 def test_a_download_the_server_cannot_trust_starts_it_without_metadata(serve, metadata_server, signer, pki):
-    metadata_server.blob = signer.blob(1, datetime.date.today() + datetime.timedelta(days=30), [])
+    metadata_server.blob = signer.blob(1, today_utc() + datetime.timedelta(days=30), [])
     env = metadata_env(metadata_server, signer, pki)
     del env["UMFA_METADATA_CA"]  # the system's CAs do not know the test CA
     server = serve(env=env)
-    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="download"}') >= 1, server.logs()
+    assert failures(server, "download") >= 1, server.logs()
     assert metric(server, "umfa_metadata_blob_serial") is None
     assert "FIDO metadata refused: the download failed" in server.stderr
     assert "no metadata is in use" in server.stderr
@@ -245,12 +281,50 @@ def test_a_download_the_server_cannot_trust_starts_it_without_metadata(serve, me
 
 
 def test_a_blob_signed_under_another_root_is_refused(serve, metadata_server, signer, pki, tmp_path):
-    metadata_server.blob = signer.blob(1, datetime.date.today() + datetime.timedelta(days=30), [])
+    metadata_server.blob = signer.blob(1, today_utc() + datetime.timedelta(days=30), [])
     other = MetadataSigner(tmp_path / "other")
     env = dict(metadata_env(metadata_server, signer, pki), UMFA_METADATA_ROOT=str(other.root_path))
     server = serve(env=env)
-    assert metric(server, "umfa_metadata_refresh_failures_total", '{reason="verification"}') >= 1, server.logs()
+    assert failures(server, "verification") >= 1, server.logs()
     assert metric(server, "umfa_metadata_blob_serial") is None
+
+
+def test_the_stored_blob_survives_a_restart_as_the_floor(serve, metadata_server, signer, pki, tmp_path):
+    data_dir = tmp_path / "data"
+    env = metadata_env(metadata_server, signer, pki)
+    next_update = today_utc() + datetime.timedelta(days=30)
+    metadata_server.blob = signer.blob(5, next_update, [])
+    server = serve(data_dir=data_dir, env=env)
+    assert metric(server, "umfa_metadata_blob_serial") == 5, server.logs()
+    stored = data_dir / "metadata-blob.jws"
+    assert stored.read_bytes() == metadata_server.blob
+    server.stop()
+
+    # The download fails at the next start: the stored BLOB is in force all the same.
+    metadata_server.status = 500
+    server = serve(data_dir=data_dir, env=env)
+    assert metric(server, "umfa_metadata_blob_serial") == 5, server.logs()
+    assert failures(server, "download") >= 1, server.logs()
+    assert "keeping the BLOB with serial 5" in server.stderr
+    assert "no metadata is in use" not in server.stderr
+    server.stop()
+
+    # An older BLOB, validly signed, after a restart: refused, serial 5 stays.
+    metadata_server.status = 200
+    metadata_server.blob = signer.blob(3, next_update, [])
+    server = serve(data_dir=data_dir, env=env)
+    wait_until(lambda: failures(server, "older") == 1, "refusing serial 3 after a restart", server)
+    assert metric(server, "umfa_metadata_blob_serial") == 5
+    assert "its serial number 3 is below 5, the one held" in server.stderr
+    server.stop()
+
+    # A stored BLOB that no longer verifies (its signer expired) is left aside with a warning.
+    stored.write_bytes(signer.blob(7, next_update, [], expired=True))
+    metadata_server.status = 500
+    server = serve(data_dir=data_dir, env=env)
+    assert "the stored FIDO metadata BLOB no longer verifies; starting without it" in server.stderr, server.logs()
+    assert metric(server, "umfa_metadata_blob_serial") is None
+    assert "no metadata is in use" in server.stderr
 
 
 @pytest.mark.parametrize("env, message", [

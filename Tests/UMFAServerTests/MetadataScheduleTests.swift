@@ -4,33 +4,58 @@ import Testing
 @testable import UMFAServer
 
 /// When the FIDO metadata BLOB is downloaded again and which one is kept
-/// (docs/operators/metadata.md): `nextUpdate` honoured, retries backing off, serial numbers
-/// only going up.
+/// (docs/operators/metadata.md): `nextUpdate` the latest date, at least a daily check, retries
+/// backing off, a random jitter, serial numbers only going up.
 @Suite("FIDO metadata refresh: schedule and serial numbers")
 struct MetadataScheduleTests {
     let schedule = MetadataSchedule(retryInterval: .seconds(600))
     let now = Date(timeIntervalSince1970: 1_780_000_000)
 
-    @Test("no download before a nextUpdate still ahead, whatever went wrong meanwhile")
-    func honoursNextUpdate() {
-        let next = now.addingTimeInterval(5 * 86_400)
-        #expect(schedule.nextCheck(heldNextUpdate: next, misses: 0, now: now) == next)
-        #expect(schedule.nextCheck(heldNextUpdate: next, misses: 3, now: now) == next)
+    @Test("while nextUpdate is ahead: a download at it, or a day from now when it is further")
+    func nextUpdateIsTheLatest() {
+        let soon = now.addingTimeInterval(5 * 3_600)
+        #expect(schedule.nextCheck(heldNextUpdate: soon, misses: 0, now: now, jitter: 0) == soon)
+        let far = now.addingTimeInterval(30 * 86_400)
+        #expect(
+            schedule.nextCheck(heldNextUpdate: far, misses: 0, now: now, jitter: 0) == now.addingTimeInterval(86_400))
+        let years = now.addingTimeInterval(3 * 365 * 86_400)
+        #expect(
+            schedule.nextCheck(heldNextUpdate: years, misses: 0, now: now, jitter: 0) == now.addingTimeInterval(86_400))
     }
 
-    @Test("a nextUpdate years ahead is asked about again after 31 days")
-    func longestWait() {
-        let far = now.addingTimeInterval(3 * 365 * 86_400)
-        #expect(schedule.nextCheck(heldNextUpdate: far, misses: 0, now: now) == now.addingTimeInterval(31 * 86_400))
+    @Test("before nextUpdate, the same serial number or a failure is no miss: the backoff does not grow")
+    func noMissBeforeNextUpdate() {
+        #expect(!MetadataSchedule.isMiss(heldNextUpdate: now.addingTimeInterval(60), now: now))
+        #expect(MetadataSchedule.isMiss(heldNextUpdate: now, now: now))
+        #expect(MetadataSchedule.isMiss(heldNextUpdate: now.addingTimeInterval(-60), now: now))
+        #expect(MetadataSchedule.isMiss(heldNextUpdate: nil, now: now))
     }
 
-    @Test("without a BLOB, or past its nextUpdate, retries wait 1, 1, 2, 4, 8, 16, 16 times the interval")
+    @Test("without a BLOB, or past its nextUpdate, the n-th miss in a row waits 1, 2, 4, 8, 16, 16 times the interval")
     func backoff() {
-        let waits = (0...6).map { schedule.retryDelay(misses: $0) / 600 }
-        #expect(waits == [1, 1, 2, 4, 8, 16, 16])
+        let waits = (1...6).map { schedule.retryDelay(misses: $0) / 600 }
+        #expect(waits == [1, 2, 4, 8, 16, 16])
+        #expect(schedule.retryDelay(misses: 0) == 600)
         let past = now.addingTimeInterval(-86_400)
-        #expect(schedule.nextCheck(heldNextUpdate: past, misses: 3, now: now) == now.addingTimeInterval(2_400))
-        #expect(schedule.nextCheck(heldNextUpdate: nil, misses: 1, now: now) == now.addingTimeInterval(600))
+        #expect(
+            schedule.nextCheck(heldNextUpdate: past, misses: 3, now: now, jitter: 0) == now.addingTimeInterval(2_400))
+        #expect(schedule.nextCheck(heldNextUpdate: nil, misses: 1, now: now, jitter: 0) == now.addingTimeInterval(600))
+    }
+
+    @Test("the jitter takes up to a tenth off a wait, at most an hour, never pushing past nextUpdate")
+    func jitter() {
+        #expect(schedule.nextCheck(heldNextUpdate: nil, misses: 1, now: now, jitter: 1) == now.addingTimeInterval(540))
+        #expect(
+            schedule.nextCheck(heldNextUpdate: nil, misses: 1, now: now, jitter: 0.5) == now.addingTimeInterval(570))
+        let far = now.addingTimeInterval(30 * 86_400)
+        #expect(
+            schedule.nextCheck(heldNextUpdate: far, misses: 0, now: now, jitter: 1)
+                == now.addingTimeInterval(86_400 - 3_600))
+        let soon = now.addingTimeInterval(1_000)
+        for jitter in [0.0, 0.3, 1.0, 7.0] {
+            let next = schedule.nextCheck(heldNextUpdate: soon, misses: 0, now: now, jitter: jitter)
+            #expect(next <= soon && next >= now.addingTimeInterval(900))
+        }
     }
 
     @Test("a retry never waits more than a day")
@@ -77,6 +102,7 @@ struct MetadataSettingsTests {
         let refresh = try #require(configuration.metadataRefresh)
         #expect(configuration.attestationAnchors.liveMetadata === refresh.live)
         #expect(refresh.schedule.retryInterval == .seconds(2))
+        #expect(refresh.store.path.lastPathComponent == "metadata-blob.jws")
         #expect(try configured([:]).metadataRefresh == nil)
     }
 

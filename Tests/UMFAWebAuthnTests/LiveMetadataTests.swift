@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import UMFAWebAuthn
+
+@testable import UMFAWebAuthn
 
 /// ``LiveMetadata``: a BLOB replaced while relying parties hold copies of their trust anchors
 /// takes effect at their next verification, and one verification reads one BLOB.
@@ -40,5 +41,20 @@ struct LiveMetadataTests {
         live.replace(with: Self.revoked)
         #expect(pinned.currentMetadata?.serialNumber == 1 && pinned.liveMetadata == nil)
         #expect(anchors.currentMetadata?.serialNumber == 2)
+    }
+
+    @Test("replace(ifNewer:) takes only a greater serial number, and of many racing the greatest stays")
+    func replaceIfNewer() async {
+        let live = LiveMetadata()
+        #expect(live.replace(ifNewer: MetadataIndex(entries: [], serialNumber: 5)) == nil)
+        #expect(live.replace(ifNewer: MetadataIndex(entries: [], serialNumber: 4))?.serialNumber == 5)
+        #expect(live.replace(ifNewer: MetadataIndex(entries: [], serialNumber: 5))?.serialNumber == 5)
+        #expect(live.current?.serialNumber == 5)
+        await withTaskGroup(of: Void.self) { group in
+            for serial in (1...200).shuffled() {
+                group.addTask { _ = live.replace(ifNewer: MetadataIndex(entries: [], serialNumber: serial)) }
+            }
+        }
+        #expect(live.current?.serialNumber == 200)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Logging
+import UMFAServer
 import UMFAWebAuthn
 import X509
 
@@ -9,26 +9,11 @@ import X509
 enum MetadataFile {
     static func load(_ path: String, root: Certificate? = nil, at time: Date = Date()) async throws -> MetadataIndex {
         let blob = String(decoding: try CommandIO.readFile(path), as: UTF8.self)
-        let anchor = try root ?? WellKnownRoot.fidoMetadataRoot.certificate
+        let anchor = try MetadataSettings.root(named: root)
         do {
             return try await MetadataIndex(blob: blob, root: anchor, at: time)
         } catch {
             throw ValidationError("\(path): \(error.message)")
-        }
-    }
-
-    /// Says which BLOB was loaded, and warns when its `nextUpdate` has passed.
-    static func logLoaded(_ index: MetadataIndex, logger: Logger, now: Date = Date()) {
-        logger.info(
-            "FIDO metadata loaded",
-            metadata: [
-                "metadata.serial": "\(index.serialNumber)", "metadata.entries": "\(index.entries.count)",
-                "metadata.next_update": "\(index.nextUpdate)",
-            ])
-        if let next = index.nextUpdateDate, next < now {
-            logger.warning(
-                "the FIDO metadata BLOB is past its nextUpdate: download a fresh one",
-                metadata: ["metadata.next_update": "\(index.nextUpdate)"])
         }
     }
 }

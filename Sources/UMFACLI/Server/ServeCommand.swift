@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             Environment: UMFA_HOST, UMFA_PORT, UMFA_DATABASE_URL, UMFA_DATA_DIR, UMFA_ADMIN_TOKEN \
             (used as given; generated and printed once when unset), UMFA_MASTER_KEY (32 random bytes \
             in base64; a generated key file of mode 0600 in the data dir when unset), UMFA_METADATA_FILE \
-            (a FIDO MDS3 metadata BLOB, as --metadata), UMFA_METRICS_TOKEN (as --metrics-token), and the \
+            (a FIDO MDS3 metadata BLOB, as --metadata), UMFA_METADATA_URL (the same BLOB downloaded \
+            and refreshed, docs/operators/metadata.md), UMFA_METRICS_TOKEN (as --metrics-token), and the \
             rest in docs/operators/configuration.md. The same settings may come from --config FILE; flags win over the \
             environment, which wins over the file. A value that does not parse stops the start with a \
             message naming it. Traces go to an OpenTelemetry collector when the standard OTEL_* \
@@ -39,7 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "A FIDO Metadata Service (MDS3) BLOB file, verified to GlobalSign Root CA - R3 at start (env UMFA_METADATA_FILE)."
+            "A FIDO Metadata Service (MDS3) BLOB file, verified at start to GlobalSign Root CA - R3 unless UMFA_METADATA_ROOT names another (env UMFA_METADATA_FILE)."
     )
     var metadata: String?
 
@@ -147,10 +148,11 @@ struct ServeCommand: AsyncParsableCommand {
         let (app, report) = try await buildApplication(configuration: configuration, logger: logger)
         StartupPrinter.print(report, configuration: configuration, logger: logger)
         if let index = configuration.attestationAnchors.metadata {
-            MetadataFile.logLoaded(index, logger: logger)
+            MetadataLog.loaded(index, source: "file", logger: logger, now: Date())
         }
-        // UMFA_METADATA_URL: the first download before serving; without it the server starts
-        // with no metadata and retries (docs/operators/metadata.md).
+        // UMFA_METADATA_URL: the stored BLOB, then the first download (10 s at most) before
+        // serving; without either the server starts with no metadata and retries
+        // (docs/operators/metadata.md).
         await configuration.metadataRefresh?.loadAtStart(logger: logger)
         let metadataServices: [any Service] = configuration.metadataRefresh.map { [$0.service(logger: logger)] } ?? []
         // The drain service last: the group stops services in reverse order, so it hears of

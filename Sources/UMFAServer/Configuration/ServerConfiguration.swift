@@ -154,7 +154,8 @@ package struct ServerConfiguration: Sendable {
             sectorIdentifierTrustRoots = roots
         }
         metadata = try MetadataSettings.from(settings)
-        metadataRefresh = try Self.metadataRefresh(metadata, anchors: &attestationAnchors, now: now)
+        metadataRefresh = try Self.metadataRefresh(
+            metadata, dataDirectory: dataDirectory, anchors: &attestationAnchors, now: now)
         mail = try MailSettings.from(settings) ?? mail
         if let mail { _ = try MailTemplates(directory: mail.templatesDirectory) }
         metricsToken = settings.string(.metricsToken) ?? metricsToken

@@ -19,7 +19,7 @@ package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case masterKey = "UMFA_MASTER_KEY"
     /// A FIDO MDS3 metadata BLOB file.
     case metadataFile = "UMFA_METADATA_FILE"
-    /// The https URL of the FIDO MDS3 metadata BLOB, downloaded at start and again at its
+    /// The https URL of the FIDO MDS3 metadata BLOB, downloaded at start and again daily or by its
     /// `nextUpdate` (docs/operators/metadata.md); not together with ``metadataFile``.
     case metadataURL = "UMFA_METADATA_URL"
     /// A PEM file with the root the metadata BLOB's signing chain must end at, instead of the
@@ -27,8 +27,9 @@ package enum ServerSetting: String, CaseIterable, Sendable, Hashable {
     case metadataRoot = "UMFA_METADATA_ROOT"
     /// A PEM file of the CAs trusted for the metadata download's TLS, instead of the system's.
     case metadataCA = "UMFA_METADATA_CA"
-    /// The first wait after a failed or unchanged metadata download, in seconds; it doubles on
-    /// each further one, up to 16 times this, never over a day.
+    /// The first wait after a failed or unchanged metadata download once the BLOB held is past its
+    /// `nextUpdate`, or while none is held, in seconds; it doubles on each further one, up to 16
+    /// times this, never over a day.
     case metadataRetrySeconds = "UMFA_METADATA_RETRY_SECONDS"
     /// The log level (`trace` … `critical`).
     case logLevel = "UMFA_LOG_LEVEL"

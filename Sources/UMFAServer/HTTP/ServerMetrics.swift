@@ -123,7 +123,7 @@ struct ServerMetrics: StoreQueryObserver {
     }
 
     /// Downloads of the FIDO metadata BLOB that were refused, by reason (`download`,
-    /// `verification`, `not_newer`); `count` 0 only makes the series known.
+    /// `verification`, `older`); `count` 0 only makes the series known.
     func metadataRefreshFailed(_ reason: String, count: Int) {
         registry.makeCounter(
             descriptor: Self.name(

@@ -22,7 +22,13 @@ package struct MetadataSettings: Sendable {
 
     /// The root in force: ``root`` or the FIDO Alliance's.
     package func resolvedRoot() throws -> Certificate {
-        try root ?? WellKnownRoot.fidoMetadataRoot.certificate
+        try Self.root(named: root)
+    }
+
+    /// The metadata root: `named`, or the FIDO Alliance's, GlobalSign Root CA - R3
+    /// (``WellKnownRoot/fidoMetadataRoot``), when none is named.
+    package static func root(named: Certificate?) throws -> Certificate {
+        try named ?? WellKnownRoot.fidoMetadataRoot.certificate
     }
 
     /// Reads the metadata settings; a plain-http URL, a URL beside `UMFA_METADATA_FILE`, or a PEM

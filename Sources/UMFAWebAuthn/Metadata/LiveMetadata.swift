@@ -29,4 +29,19 @@ public final class LiveMetadata: Sendable {
     public func replace(with index: MetadataIndex?) {
         held.withLock { $0 = index }
     }
+
+    /// Puts `index` in place of the one held only when none is held or its serial number `no`
+    /// is greater (FIDO Metadata Service 3.0 §3.1.8), comparing and replacing under one lock: of
+    /// two replacements racing, the greater serial number is the one left held, never an older
+    /// one.
+    ///
+    /// - Returns: the index held before the call, unchanged when `index` was not newer.
+    @discardableResult
+    public func replace(ifNewer index: MetadataIndex) -> MetadataIndex? {
+        held.withLock { held in
+            let before = held
+            if before.map({ index.serialNumber > $0.serialNumber }) ?? true { held = index }
+            return before
+        }
+    }
 }
