@@ -1,7 +1,6 @@
 import Logging
 import OTel
 import ServiceLifecycle
-import Tracing
 import UMFAServer
 
 /// Installs the OpenTelemetry tracer of `umfa serve` when the standard variables ask for it
