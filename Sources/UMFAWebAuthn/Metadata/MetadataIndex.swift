@@ -25,16 +25,18 @@ public struct MetadataIndex: Sendable {
         self.nextUpdate = nextUpdate
     }
 
+    /// The longest base64url JWS header read, in bytes: an `x5c` of ``AttestationTrustAnchors/chainLimit``
+    /// certificates fits many times over.
+    static let headerLimit = 64 * 1024
+
     /// Verifies a metadata BLOB (a JWS in compact form) and indexes its entries.
     ///
     /// The JWS signature must verify with the leaf of its `x5c` chain (RS256/ES256 and the
     /// other JWS RSA/ECDSA algorithms), and that chain must end at `root`, valid at `time`.
     /// Entries without an AAGUID (UAF and U2F models) are skipped.
+    /// At most a header of 64 KiB and a chain of six certificates are read: both come before the
+    /// signature can be checked.
     /// - Throws: `WebAuthnError` with code `invalidMetadata`.
-    /// The longest base64url JWS header read, in bytes: an `x5c` of ``AttestationTrustAnchors/chainLimit``
-    /// certificates fits many times over.
-    static let headerLimit = 64 * 1024
-
     public init(blob: String, root: Certificate, at time: Date) async throws(WebAuthnError) {
         func refuse(_ reason: String) -> WebAuthnError { WebAuthnError(.invalidMetadata, "metadata BLOB: \(reason)") }
         let jws: CompactJWS
