@@ -21,29 +21,27 @@ struct ObservedExecutor: SQLExecutor {
     var tracedSystem: String? = nil
 
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
+        let statement = StoreStatement.of(query.sql)
         // A statement is traced as part of a traced request or delivery only: the background
         // loops' polls would otherwise each start a trace of their own, several a second.
-        guard let tracedSystem, ServiceContext.current != nil else { return try await observedRows(query) }
-        let statement = StoreStatement.of(query.sql)
+        guard let tracedSystem, ServiceContext.current != nil else { return try await observed(query, statement) }
         return try await QuietSpan.run(statement.label, ofKind: .client) { span in
             span.attributes["db.system.name"] = tracedSystem
             span.attributes["db.operation.name"] = statement.verb == .other ? statement.label : statement.verb.rawValue
             span.attributes["db.collection.name"] = statement.table
             span.attributes["db.query.text"] = query.sql
-            return try await observedRows(query)
+            return try await observed(query, statement)
         }
     }
 
-    private func observedRows(_ query: StoreQuery) async throws -> [any StoredRow] {
+    private func observed(_ query: StoreQuery, _ statement: StoreStatement) async throws -> [any StoredRow] {
         let start = ContinuousClock.now
         do {
             let rows = try await inner.rows(query)
-            observer.statementFinished(
-                StoreStatement.of(query.sql), duration: ContinuousClock.now - start, failed: false)
+            observer.statementFinished(statement, duration: ContinuousClock.now - start, failed: false)
             return rows
         } catch {
-            observer.statementFinished(
-                StoreStatement.of(query.sql), duration: ContinuousClock.now - start, failed: true)
+            observer.statementFinished(statement, duration: ContinuousClock.now - start, failed: true)
             throw error
         }
     }
