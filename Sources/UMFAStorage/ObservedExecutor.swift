@@ -20,6 +20,8 @@ struct ObservedExecutor: SQLExecutor {
     /// `db.system.name`: `sqlite` or `postgresql`; `nil` makes no spans.
     var tracedSystem: String? = nil
 
+    var dialect: SQLDialect { inner.dialect }
+
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
         let statement = StoreStatement.of(query.sql)
         // A statement is traced as part of a traced request or delivery only: the background

@@ -3,6 +3,9 @@ import UMFATokens
 
 /// Runs ``StoreQuery`` statements on one SQL engine.
 protocol SQLExecutor: Sendable {
+    /// The engine's SQL: a store may send an engine its own statement where the shared one
+    /// would cost more round trips (docs/performance/README.md, "PostgreSQL round trips").
+    var dialect: SQLDialect { get }
     /// Runs a statement and returns its rows.
     func rows(_ query: StoreQuery) async throws -> [any StoredRow]
     /// Runs `steps` in one transaction, in order: all of them take effect, or none. Each step's
@@ -22,6 +25,12 @@ protocol SQLExecutor: Sendable {
     func makeCommitsDurable() async throws
     /// Closes the connections.
     func close() async throws
+}
+
+/// The SQL engines a store runs on.
+enum SQLDialect: Sendable {
+    case sqlite
+    case postgresql
 }
 
 /// ``UMFAStore`` over any SQL engine: the statements are shared, the engine runs them.

@@ -28,6 +28,7 @@ final class PostgresExecutor: SQLExecutor {
     let pool = PoolSlot()
     /// The task running the pool for ``startStandalone()``; `nil` under a service group.
     let standaloneRunner = Mutex<Task<Void, Never>?>(nil)
+    let dialect = SQLDialect.postgresql
 
     init(configuration: PostgresClient.Configuration, leaseTimeout: Duration, logger: Logger) {
         self.configuration = configuration

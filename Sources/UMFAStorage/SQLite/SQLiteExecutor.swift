@@ -34,6 +34,7 @@ final class SQLiteExecutor: SQLExecutor {
     private let checkpointQueued = Atomic<Bool>(false)
     /// The database file as opened, for the readiness probe (`SQLiteExecutor+Probe.swift`).
     let file: SQLiteFile
+    let dialect = SQLDialect.sqlite
 
     /// Statements in a row on callers' threads before one goes to the connection's thread.
     static let inlineStreakLimit = 8
