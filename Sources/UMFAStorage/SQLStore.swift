@@ -107,9 +107,16 @@ struct SQLStore: UMFAStore {
     }
 
     func credentials(applicationID: UUID, userID: String) async throws -> [StoredCredential] {
-        try await executor.rows(StoreQueries.credentials(applicationID: applicationID, userID: userID)).map {
-            try StoredCredential(row: $0)
-        }.sorted {
+        Self.oldestFirst(
+            try await executor.rows(StoreQueries.credentials(applicationID: applicationID, userID: userID)).map {
+                try StoredCredential(row: $0)
+            })
+    }
+
+    /// Credentials oldest first, ties by credential id bytes: the order is Swift's, whatever the
+    /// engine's collation.
+    static func oldestFirst(_ credentials: [StoredCredential]) -> [StoredCredential] {
+        credentials.sorted {
             $0.createdAt != $1.createdAt
                 ? $0.createdAt < $1.createdAt : $0.credentialID.lexicographicallyPrecedes($1.credentialID)
         }

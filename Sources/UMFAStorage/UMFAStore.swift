@@ -10,7 +10,8 @@ import UMFATokens
 package protocol UMFAStore: ApplicationStore, CredentialStore, CeremonyStore, SettingStore, SigningKeyStore,
     AbuseCounterStore, OAuthClientStore, OAuthGrantStore, UserProfileStore, InitialAccessTokenStore,
     SelfServiceStore, AuditLogStore, ConsoleStore, OutOfBandStore, DeviceKeyStore, WebhookOutboxStore,
-    AccountDeletionStore, MailOutboxStore, EmailVerificationStore, LogoutOutboxStore, SealedValueStore
+    AccountDeletionStore, MailOutboxStore, EmailVerificationStore, LogoutOutboxStore, SealedValueStore,
+    SignInStore
 {
     /// Creates or upgrades the schema; safe to call on every start.
     func migrate() async throws

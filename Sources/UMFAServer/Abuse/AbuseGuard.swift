@@ -42,12 +42,21 @@ struct AbuseGuard: Sendable {
     /// Runs one ceremony verification under the limits: refused with 429 while the user (from
     /// this address) or the address is blocked; a 401 it throws counts as a failure, a
     /// success forgets the user's failures from this address.
+    ///
+    /// - Parameter read: the stored counters of ``ceremonyCountersToRead(application:userID:caller:)``,
+    ///   read with the ceremony's own rows; `nil` reads them here.
     func ceremony<T>(
-        application: UUID, userID: String?, caller: Caller, _ body: () async throws -> T
+        application: UUID, userID: String?, caller: Caller, read: [AbuseCounterRecord]? = nil,
+        _ body: () async throws -> T
     ) async throws -> T {
-        let address = Self.key(.address, caller.clientAddress)
-        let user = Self.key(.user, application.uuidString, userID ?? "", caller.clientAddress)
-        let check = try await refuseIfBlocked([user, address])
+        let (user, address) = Self.ceremonyKeys(application: application, userID: userID, caller: caller)
+        let check: FailureCheck
+        if let read {
+            check = failures.check([user, address], now: now(), read: read)
+            if let wait = check.retryAfter { throw Self.tooMany(wait) }
+        } else {
+            check = try await refuseIfBlocked([user, address])
+        }
         do {
             let value = try await body()
             if check.counted.contains(user) { try await failures.reset(user) }
@@ -57,6 +66,23 @@ struct AbuseGuard: Sendable {
             await record(address, limit: limits.addressFailures)
             throw error
         }
+    }
+
+    /// The counters a ceremony verification of `userID` from `caller` is limited by that live in
+    /// the store, for the ceremony to read with its own rows (``ceremony(application:userID:caller:read:_:)``);
+    /// empty when failures are counted in memory.
+    func ceremonyCountersToRead(application: UUID, userID: String?, caller: Caller) -> [AbuseCounterKey] {
+        let (user, address) = Self.ceremonyKeys(application: application, userID: userID, caller: caller)
+        return failures.keysToRead([user, address])
+    }
+
+    private static func ceremonyKeys(application: UUID, userID: String?, caller: Caller) -> (
+        user: AbuseCounterKey, address: AbuseCounterKey
+    ) {
+        (
+            key(.user, application.uuidString, userID ?? "", caller.clientAddress),
+            key(.address, caller.clientAddress)
+        )
     }
 
     /// Answers a wrong or missing admin token or API key: counts it against the caller's

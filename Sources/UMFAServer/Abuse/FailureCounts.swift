@@ -37,6 +37,12 @@ struct FailureCheck: Sendable {
 protocol FailureCounts: Sendable {
     /// Whether any of `keys` is blocked at `now`.
     func check(_ keys: [AbuseCounterKey], now: Date) async throws -> FailureCheck
+    /// Whether any of `keys` is blocked at `now`, judged from `records`, the stored counters
+    /// among `keys` read with other rows (``keysToRead(_:)``).
+    func check(_ keys: [AbuseCounterKey], now: Date, read records: [AbuseCounterRecord]) -> FailureCheck
+    /// The keys among `keys` whose counters are in the store, for a caller that reads them with
+    /// its own rows; empty when failures are counted in memory.
+    func keysToRead(_ keys: [AbuseCounterKey]) -> [AbuseCounterKey]
     /// Counts a failure; the block in seconds when this failure reached the limit.
     func recordFailure(_ key: AbuseCounterKey, limit: Int, now: Date) async throws -> TimeInterval?
     /// Forgets a key after a success.
@@ -64,6 +70,13 @@ struct LocalFailureCounts: FailureCounts {
             counted: Set(keys))
     }
 
+    /// Counted in memory: `records` is empty and the counters are read here.
+    func check(_ keys: [AbuseCounterKey], now: Date, read records: [AbuseCounterRecord]) -> FailureCheck {
+        check(keys, now: now)
+    }
+
+    func keysToRead(_ keys: [AbuseCounterKey]) -> [AbuseCounterKey] { [] }
+
     func recordFailure(_ key: AbuseCounterKey, limit: Int, now: Date) -> TimeInterval? {
         counters[key.counter]?.recordFailure(key.key, now: now)
     }
@@ -88,13 +101,18 @@ struct SharedFailureCounts: FailureCounts {
     let limits: AbuseLimits
 
     func check(_ keys: [AbuseCounterKey], now: Date) async throws -> FailureCheck {
-        let records = try await store.abuseCounters(keys)
-        return FailureCheck(
+        check(keys, now: now, read: try await store.abuseCounters(keys))
+    }
+
+    func check(_ keys: [AbuseCounterKey], now: Date, read records: [AbuseCounterRecord]) -> FailureCheck {
+        FailureCheck(
             retryAfter: records.compactMap { record in
                 record.blockedUntil.flatMap { $0 > now ? $0.timeIntervalSince(now) : nil }
             }.max(),
             counted: Set(records.map(\.key)))
     }
+
+    func keysToRead(_ keys: [AbuseCounterKey]) -> [AbuseCounterKey] { keys }
 
     func recordFailure(_ key: AbuseCounterKey, limit: Int, now: Date) async throws -> TimeInterval? {
         guard limit > 0 else { return nil }

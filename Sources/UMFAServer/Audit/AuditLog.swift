@@ -39,6 +39,12 @@ struct AuditLog: Sendable {
         await notices?.after(event)
     }
 
+    /// What follows an event a store wrote with the change it records (see ``event(_:application:actor:userID:credentialID:caller:details:at:)``):
+    /// the notices it calls for.
+    func written(_ event: AuditEventRecord) async {
+        await notices?.after(event)
+    }
+
     /// The event that records `action` at `date`, for a store to write with the change it
     /// records, in one transaction.
     func event(

@@ -36,10 +36,15 @@ extension ApplicationStore {
     func application(_ text: String) async throws -> ApplicationRecord {
         guard let id = UUID(uuidString: text) else { throw ServiceError.invalid("application_id must be a UUID") }
         guard let application = try await application(id: id) else {
-            throw ServiceError.invalid("Unknown application_id")
+            throw ServiceError.unknownApplication
         }
         return application
     }
+}
+
+extension ServiceError {
+    /// A device-facing route's answer to an application id no application has.
+    static var unknownApplication: ServiceError { .invalid("Unknown application_id") }
 }
 
 extension ApplicationStore {

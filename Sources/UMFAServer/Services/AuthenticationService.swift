@@ -9,7 +9,7 @@ import UMFAWebAuthnTypes
 /// token service and the clock; nothing of HTTP.
 struct AuthenticationService: Sendable {
     /// The stores sign-in and unenroll use.
-    typealias Store = ApplicationStore & CredentialStore & CeremonyStore
+    typealias Store = ApplicationStore & CredentialStore & CeremonyStore & SignInStore
 
     let ceremonies: Ceremonies
     let store: any Store
@@ -24,38 +24,64 @@ struct AuthenticationService: Sendable {
 
     /// Request options. For a named user they list the user's credentials; for an unknown user
     /// (or one without credentials) a stable pseudo-random id derived with the server secret, so
-    /// the answer never tells whether the user exists.
+    /// the answer never tells whether the user exists. A named user's challenge is stored with
+    /// the reads of the application and the credentials, in one statement on PostgreSQL.
     func options(_ request: AuthenticationOptionsRequest, caller: Caller) async throws
         -> AuthenticationOptionsResponse
     {
         let requested = try CeremonyExtensions(hints: request.hints, prf: request.prf, registration: false)
-        return try await options(
-            application: try await store.application(request.applicationID), userID: request.userID, caller: caller,
-            requested: requested)
+        guard let userID = request.userID else {
+            return try await options(
+                application: try await store.application(request.applicationID), userID: nil, caller: caller,
+                requested: requested)
+        }
+        guard let applicationID = UUID(uuidString: request.applicationID) else {
+            throw ServiceError.invalid("application_id must be a UUID")
+        }
+        try ceremonies.abuse.countOptionsRequest(caller)
+        try FieldRules.checkUserID(userID)
+        let challenge = Secrets.randomBytes(32)
+        let issue = try await store.issueSignInChallenge(
+            SignInChallengeRequest(
+                applicationID: applicationID, userID: userID, challenge: challenge, ceremony: .authentication,
+                expiresAt: ceremonies.now().addingTimeInterval(ceremonies.challengeLifetime)))
+        guard let application = issue.application else { throw ServiceError.unknownApplication }
+        guard issue.stored else {
+            return try await options(
+                application: application, userID: userID, caller: caller, requested: requested, counted: true,
+                credentials: issue.credentials)
+        }
+        return response(
+            application: application, challenge: challenge, allow: issue.credentials.map(Self.descriptor),
+            requested: requested, caller: caller)
     }
 
     /// Request options for `userID` (or a discoverable credential) of `application`, with the
     /// request's own hints and PRF inputs (`requested`) beside the application's settings.
+    /// - Parameters:
+    ///   - counted: whether the request was counted against the options limit already.
+    ///   - read: the user's credentials, when read already.
     func options(
         application: ApplicationRecord, userID: String?, caller: Caller, challenge given: [UInt8]? = nil,
         expiresAt: Date? = nil, ceremony: CeremonyKind = .authentication,
-        requested: CeremonyExtensions = CeremonyExtensions()
+        requested: CeremonyExtensions = CeremonyExtensions(), counted: Bool = false,
+        credentials read: [StoredCredential]? = nil
     ) async throws -> AuthenticationOptionsResponse {
         // Unauthenticated and writes a challenge row: limited per client address.
-        try ceremonies.abuse.countOptionsRequest(caller)
+        if !counted { try ceremonies.abuse.countOptionsRequest(caller) }
         var allow: [CredentialDescriptor]?
         if let userID {
             try FieldRules.checkUserID(userID)
-            let credentials = try await store.credentials(applicationID: application.id, userID: userID)
-            allow = credentials.map {
-                CredentialDescriptor(
-                    id: Base64URLBytes($0.credentialID),
-                    transports: $0.transports.map(AuthenticatorTransport.init(rawValue:)))
+            let credentials: [StoredCredential]
+            if let read {
+                credentials = read
+            } else {
+                credentials = try await store.credentials(applicationID: application.id, userID: userID)
             }
+            allow = credentials.map(Self.descriptor)
             if credentials.isEmpty {
                 allow = try await PseudoCredentials(store: store, serverSecret: serverSecret, application: application)
-                    .descriptors(
-                        for: userID)
+                    .descriptors(for: userID)
             }
         }
         let challenge = given ?? Secrets.randomBytes(32)
@@ -65,20 +91,42 @@ struct AuthenticationService: Sendable {
                 ceremony: ceremony, userVerification: application.userVerification,
                 expiresAt: expiresAt ?? ceremonies.now().addingTimeInterval(ceremonies.challengeLifetime),
                 allowCredentials: (allow ?? []).map(\.id.bytes)))
-        let extras = requested.authentication(application, allowCredentials: (allow ?? []).map(\.id.bytes))
+        return response(
+            application: application, challenge: challenge, allow: allow ?? [], requested: requested, caller: caller)
+    }
+
+    private static func descriptor(_ credential: StoredCredential) -> CredentialDescriptor {
+        CredentialDescriptor(
+            id: Base64URLBytes(credential.credentialID),
+            transports: credential.transports.map(AuthenticatorTransport.init(rawValue:)))
+    }
+
+    /// The options for a stored `challenge` listing `allow`.
+    private func response(
+        application: ApplicationRecord, challenge: [UInt8], allow: [CredentialDescriptor],
+        requested: CeremonyExtensions, caller: Caller
+    ) -> AuthenticationOptionsResponse {
+        let extras = requested.authentication(application, allowCredentials: allow.map(\.id.bytes))
         let options = RequestOptionsJSON(
             challenge: Base64URLBytes(challenge), timeout: UInt32(ceremonies.challengeLifetime * 1000),
-            rpId: application.rpID, allowCredentials: allow ?? [],
+            rpId: application.rpID, allowCredentials: allow,
             userVerification: UserVerificationRequirement(rawValue: application.userVerification.rawValue),
             hints: extras.hints, extensions: extras.extensions)
         return AuthenticationOptionsResponse(traceID: caller.traceID, publicKey: options)
     }
 
     /// §7.2 against a challenge this server issued, then a login token.
+    /// The application is read with the assertion's challenge, credential and abuse counters, in
+    /// one statement on PostgreSQL.
     func verify(_ request: AuthenticationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
-        let application = try await store.application(request.applicationID)
-        let outcome = try await signIn(
-            application: application, userID: request.userID, credential: request.credential, caller: caller)
+        if let userID = request.userID { try FieldRules.checkUserID(userID) }
+        let (application, reading) = try await AssertionCheck.readAhead(
+            request.credential, applicationID: request.applicationID, userID: request.userID, caller: caller,
+            ceremonies: ceremonies)
+        var check = AssertionCheck(
+            ceremonies: ceremonies, application: application, caller: caller, failureMessage: Self.failureMessage)
+        check.reading = reading
+        let outcome = try await check.verify(request.credential, expectedUserID: request.userID)
         let token = try await loginTokens.issue(
             application: application, credential: outcome.credential,
             authenticatorData: outcome.verified.authenticatorData, userpwTime: nil)

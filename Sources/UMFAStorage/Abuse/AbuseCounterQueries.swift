@@ -2,7 +2,7 @@ import Foundation
 
 /// The statements behind ``AbuseCounterStore``, for both engines.
 extension StoreQueries {
-    private static let abuseCounterColumns =
+    static let abuseCounterColumns =
         "counter, counter_key, failures, window_start, blocked_until, strikes, last_seen"
 
     static func abuseCounters(_ keys: [AbuseCounterKey]) -> StoreQuery {

@@ -101,18 +101,23 @@ package protocol AuditLogStore: Sendable {
 }
 
 extension StoreQueries {
+    static let auditEventColumns =
+        "id, occurred_at, application_id, action, actor, user_id, credential_id, client_address, trace_id, details"
+
     static func insertAuditEvent(_ event: AuditEventRecord) -> StoreQuery {
         StoreQuery(
-            """
-            INSERT INTO audit_events (id, occurred_at, application_id, action, actor, user_id, credential_id,
-                client_address, trace_id, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(event.id), .date(event.occurredAt), event.applicationID.map { .uuid($0) } ?? .null,
-                .text(event.action), .text(event.actor), event.userID.map { .text($0) } ?? .null,
-                event.credentialID.map { .text($0) } ?? .null, .text(event.clientAddress), .text(event.traceID),
-                .text(StoredValue.json(encoding: event.details)),
-            ])
+            "INSERT INTO audit_events (\(auditEventColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            auditEventValues(event))
+    }
+
+    /// The values of ``auditEventColumns`` for `event`, in order.
+    static func auditEventValues(_ event: AuditEventRecord) -> [StoreQuery.Value] {
+        [
+            .text(event.id), .date(event.occurredAt), event.applicationID.map { .uuid($0) } ?? .null,
+            .text(event.action), .text(event.actor), event.userID.map { .text($0) } ?? .null,
+            event.credentialID.map { .text($0) } ?? .null, .text(event.clientAddress), .text(event.traceID),
+            .text(StoredValue.json(encoding: event.details)),
+        ]
     }
 
     static func auditEvents(_ filter: AuditEventFilter, after cursor: AuditCursor?, limit: Int) -> StoreQuery {

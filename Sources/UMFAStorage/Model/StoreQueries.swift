@@ -133,7 +133,7 @@ enum StoreQueries {
             [.uuid(applicationID), .bytes(credentialID)])
     }
 
-    private static let credentialColumns = """
+    static let credentialColumns = """
         application_id, credential_id, user_id, public_key, sign_count, aaguid, transports, backup_eligible,
             backup_state, uv_initialized, attestation_format, device_name, created_at, last_used_at, authenticator_name,
             discoverable, prf_enabled, attestation_trusted
@@ -213,6 +213,12 @@ enum StoreQueries {
                 challenge.grant.map { .text($0.rawValue) } ?? .null,
                 challenge.enrollmentTokenHash.map { .bytes($0) } ?? .null,
             ])
+    }
+
+    static func challenge(_ challenge: [UInt8], applicationID: UUID, ceremony: CeremonyKind) -> StoreQuery {
+        StoreQuery(
+            "SELECT * FROM challenges WHERE challenge = ? AND application_id = ? AND ceremony = ?",
+            [.bytes(challenge), .uuid(applicationID), .text(ceremony.rawValue)])
     }
 
     static func consumeChallenge(_ challenge: [UInt8], applicationID: UUID, ceremony: CeremonyKind) -> StoreQuery {

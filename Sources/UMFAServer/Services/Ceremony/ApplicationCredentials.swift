@@ -30,13 +30,20 @@ struct ApplicationCredentials: CredentialRepository {
         try await store.credential(applicationID: applicationID, credentialID: id) != nil
     }
 
-    /// The sign count, backup state, UV history and last use.
-    func recordUse(_ stored: Owned, verified: CredentialRecord, at now: Date) async throws -> Owned? {
-        var updated = stored.credential
+    /// `credential` after the verified use `verified` at `now`: the sign count, backup state, UV
+    /// history and last use.
+    static func used(_ credential: StoredCredential, verified: CredentialRecord, at now: Date) -> StoredCredential {
+        var updated = credential
         updated.signCount = verified.signCount
         updated.backupState = verified.backupState
         updated.uvInitialized = verified.uvInitialized
         updated.lastUsedAt = now
+        return updated
+    }
+
+    /// The sign count, backup state, UV history and last use.
+    func recordUse(_ stored: Owned, verified: CredentialRecord, at now: Date) async throws -> Owned? {
+        let updated = Self.used(stored.credential, verified: verified, at: now)
         guard try await store.updateCredentialUse(updated, expectedSignCount: stored.credential.signCount) else {
             return nil
         }

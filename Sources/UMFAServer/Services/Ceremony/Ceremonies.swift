@@ -8,7 +8,7 @@ import UMFAWebAuthn
 /// ceremony metrics, the audit log and the clock.
 struct Ceremonies: Sendable {
     /// The stores a ceremony uses.
-    typealias Store = CredentialStore & CeremonyStore
+    typealias Store = ApplicationStore & CredentialStore & CeremonyStore & SignInStore
 
     let store: any Store
     /// The attestation roots and FIDO metadata registrations are judged against.

@@ -38,7 +38,7 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         do {
             clientData = try CollectedClientData(bytes: clientDataJSON.bytes)
         } catch {
-            throw ServiceError.invalid("credential.response.clientDataJSON is not valid client data")
+            throw ServiceError.invalid(Self.unreadableClientData)
         }
         guard let bytes = Base64URL.decode(clientData.challenge),
             let challenge = try await challenges.consumeChallenge(
@@ -48,6 +48,17 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
             throw ServiceError.unauthenticated("The challenge is unknown, expired or already used")
         }
         return Challenge(bytes: bytes, record: challenge)
+    }
+
+    static var unreadableClientData: String { "credential.response.clientDataJSON is not valid client data" }
+
+    /// The challenge an assertion's client data names; `nil` when the client data cannot be read
+    /// or its challenge is not base64url.
+    static func challenge(of response: AuthenticationResponseJSON) -> [UInt8]? {
+        guard let clientData = try? CollectedClientData(bytes: response.response.clientDataJSON.bytes) else {
+            return nil
+        }
+        return Base64URL.decode(clientData.challenge)
     }
 
     /// The stored challenge `stored`, consumed now, for a response that must have signed `signed`
@@ -81,11 +92,40 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         }
     }
 
+    /// §7.2 for an assertion answering `challenge` by the credential `found` (read by the
+    /// caller with its other rows; `nil` when the repository holds none with the response's id):
+    /// `admit` run on it and the assertion verified, every refusal 401. Records nothing: the
+    /// caller records the use, with the sign count compared in its write.
+    func verifyAssertion(
+        _ response: AuthenticationResponseJSON, challenge: Challenge, found: Credentials.Stored?,
+        admit: (Credentials.Stored) async throws -> [UInt8]?
+    ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
+        try await QuietSpan.run("WebAuthn assertion") { span in
+            let (stored, verified) = try await verifyFound(response, challenge: challenge, found: found, admit: admit)
+            span.attributes["umfa.webauthn.user_verified"] = verified.userVerified
+            return (stored, verified)
+        }
+    }
+
     private func unspannedVerifyAssertion(
         _ response: AuthenticationResponseJSON, challenge: Challenge,
         admit: (Credentials.Stored) async throws -> [UInt8]?
     ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
-        guard let stored = try await credentials.credential(id: response.rawId.bytes) else {
+        let found = try await credentials.credential(id: response.rawId.bytes)
+        let (stored, verified) = try await verifyFound(response, challenge: challenge, found: found, admit: admit)
+        // The compare is in the statement: of two assertions checked against this counter value,
+        // only the first is recorded; the other is refused as a replay or a clone.
+        guard let updated = try await credentials.recordUse(stored, verified: verified.record, at: now()) else {
+            throw ServiceError.unauthenticated("The sign count changed while this assertion was checked")
+        }
+        return (updated, verified)
+    }
+
+    private func verifyFound(
+        _ response: AuthenticationResponseJSON, challenge: Challenge, found: Credentials.Stored?,
+        admit: (Credentials.Stored) async throws -> [UInt8]?
+    ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
+        guard let stored = found else {
             // Only for a discoverable sign-in (no allowCredentials) is the id the browser's own
             // choice; a listed id may be a pseudo one, whose refusal must look like any other.
             throw ServiceError.unauthenticated(
@@ -103,12 +143,7 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         } catch {
             throw ServiceError.unauthenticated("Authentication failed: \(error)")
         }
-        // The compare is in the statement: of two assertions checked against this counter value,
-        // only the first is recorded; the other is refused as a replay or a clone.
-        guard let updated = try await credentials.recordUse(stored, verified: verified.record, at: now()) else {
-            throw ServiceError.unauthenticated("The sign count changed while this assertion was checked")
-        }
-        return (updated, verified)
+        return (stored, verified)
     }
 
     /// §7.1 for a registration answering `challenge`, for the user with `userHandle`, under the
