@@ -122,6 +122,97 @@ struct OAuthEngineFeatureTests {
         }
     }
 
+    /// The stored grant of a refresh token.
+    static func stored(_ token: String?, _ ports: FeaturePorts) async throws -> OAuthGrantRecord? {
+        try await ports.store.oauthGrant(
+            kind: .refreshToken, handleHash: Secrets.hash(try #require(token)), applicationID: ports.application.id)
+    }
+
+    @Test("a refresh after the client's refresh TTL changed: the new token ends with the new TTL, or none is issued")
+    func refreshTTLChanged() async throws {
+        try await FeaturePorts.with(signing: true) { ports in
+            let engine = ports.composition().provider.engine(for: ports.issuer)
+            var client = try await Self.confidentialClient(ports, refreshTTL: 3600)
+            let first = try await Self.signedIn(client.record, engine, ports)
+            // The family's end, in whole seconds: its start plus the TTL.
+            func end(_ token: String?) async throws -> Int {
+                Int(try #require(try await Self.stored(token, ports)).expiresAt.timeIntervalSince1970.rounded())
+            }
+            let started = try await end(first.refreshToken) - 3600
+
+            // Unchanged: the successor the rotation stored, with the family's end.
+            let second = try await Self.refresh(first.refreshToken, client: client, engine, ports)
+            #expect(try await end(second.refreshToken) == started + 3600)
+
+            client.record.refreshTokenTTLSeconds = 7200
+            #expect(try await ports.store.updateOAuthClient(client.record))
+            let third = try await Self.refresh(second.refreshToken, client: client, engine, ports)
+            #expect(try await end(third.refreshToken) == started + 7200)
+            let lengthened = try #require(try await Self.stored(third.refreshToken, ports))
+            #expect(lengthened.consumedAt == nil)
+
+            // Shortened below the family's age: no refresh token, and no live grant left in the family.
+            ports.clock.advance(by: 120)
+            client.record.refreshTokenTTLSeconds = 60
+            #expect(try await ports.store.updateOAuthClient(client.record))
+            let last = try await Self.refresh(third.refreshToken, client: client, engine, ports)
+            #expect(last.refreshToken == nil)
+            let family = try #require(lengthened.family)
+            #expect(
+                try await ports.store.revokeOAuthGrantFamily(
+                    applicationID: ports.application.id, family: family, at: ports.clock.now) == 0)
+        }
+    }
+
+    @Test("a refresh of a sign-in whose passkey is gone is refused, its family revoked, and no successor kept")
+    func passkeyGone() async throws {
+        try await FeaturePorts.with(signing: true) { ports in
+            let engine = ports.composition().provider.engine(for: ports.issuer)
+            let client = try await Self.confidentialClient(ports)
+            let first = try await Self.signedIn(client.record, engine, ports)
+            let grant = try #require(try await Self.stored(first.refreshToken, ports))
+            // Deleted in the store alone, without the revocation a deletion makes: the check at
+            // use refuses it all the same.
+            #expect(
+                try await ports.store.deleteCredential(
+                    applicationID: ports.application.id, userID: "alice",
+                    credentialID: try #require(grant.credentialID)))
+            let refused = await #expect(throws: OAuthError.self) {
+                try await Self.refresh(first.refreshToken, client: client, engine, ports)
+            }
+            #expect(refused?.code == .invalidGrant)
+            #expect(try await engine.grants.isFamilyRevoked(try #require(grant.family)))
+            #expect(
+                try await ports.store.revokeOAuthGrantFamily(
+                    applicationID: ports.application.id, family: try #require(grant.family), at: ports.clock.now)
+                    == 0)
+        }
+    }
+
+    @Test("a refreshed ID token has the profile claims of its scopes, read with the rotation")
+    func refreshedProfile() async throws {
+        try await FeaturePorts.with(signing: true) { ports in
+            let engine = ports.composition().provider.engine(for: ports.issuer)
+            let client = try await Self.confidentialClient(ports)
+            let passkey = try await ports.addPasskey(for: "alice")
+            try await ports.store.saveUserProfile(
+                UserProfileRecord(
+                    applicationID: ports.application.id, userID: "alice", email: "alice@example.com",
+                    emailVerified: true, givenName: "Alice", familyName: nil, phoneNumber: nil,
+                    phoneNumberVerified: false, updatedAt: ports.clock.now))
+            let first = try await engine.userTokens.issue(
+                to: client.record, signIn: ports.signIn("alice", passkey: passkey), scopes: ["openid", "email"],
+                family: "f" + Base64URL.encode(Secrets.randomBytes(16)), nonce: nil)
+            let second = try await Self.refresh(first.refreshToken, client: client, engine, ports)
+            let parts = try #require(second.idToken).split(separator: ".")
+            let claims = try JSONSerialization.jsonObject(with: Data(try #require(Base64URL.decode(String(parts[1])))))
+            let object = try #require(claims as? [String: Any])
+            #expect(object["email"] as? String == "alice@example.com")
+            #expect(object["email_verified"] as? Bool == true)
+            #expect(object["given_name"] == nil, "profile was not granted")
+        }
+    }
+
     @Test("client_credentials: a confidential client gets a token for itself; a wrong secret or scope is refused")
     func clientCredentials() async throws {
         try await FeaturePorts.with(signing: true) { ports in

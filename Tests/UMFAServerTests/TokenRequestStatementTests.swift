@@ -75,11 +75,15 @@ struct TokenRequestStatementTests {
                 #expect(ran["SELECT applications"] == 1, "\(request): \(ran)")
                 #expect(ran["SELECT oauth_clients"] == nil, "\(request): \(ran)")
             }
-            // The refresh: the joined read, the rotation's consume, the profile and the new token,
-            // once each. (Background work such as the webhook outbox may run statements of its own
-            // meanwhile, on other tables.)
-            for label in ["SELECT applications", "UPDATE oauth_grants", "SELECT user_profiles", "INSERT oauth_grants"] {
+            // The refresh on SQLite: the joined read, then the rotation's transaction (the consume,
+            // the successor, and the passkey and profile read beside the grant), once each; no
+            // read of the passkey or the profile of its own. (Background work such as the webhook
+            // outbox may run statements of its own meanwhile, on other tables.)
+            for label in ["SELECT applications", "UPDATE oauth_grants", "INSERT oauth_grants", "SELECT oauth_grants"] {
                 #expect(refreshed.ran[label] == 1, "\(label): \(refreshed.ran)")
+            }
+            for label in ["SELECT credentials", "SELECT user_profiles"] {
+                #expect(refreshed.ran[label] == nil, "\(label): \(refreshed.ran)")
             }
         }
     }

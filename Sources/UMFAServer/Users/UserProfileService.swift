@@ -80,10 +80,21 @@ struct UserProfileService: Sendable {
 
     /// The claims of `scopes` for the user (OpenID Connect Core §5.4).
     func claims(applicationID: UUID, userID: String, scopes: [String]) async throws -> UserinfoResponse {
+        guard Self.readsProfile(scopes) else { return UserinfoResponse(sub: userID) }
+        return Self.claims(
+            of: try await store.userProfile(applicationID: applicationID, userID: userID), userID: userID,
+            scopes: scopes)
+    }
+
+    /// Whether the claims of `scopes` come from the profile.
+    static func readsProfile(_ scopes: [String]) -> Bool {
+        scopes.contains(where: { ["profile", "email", "phone"].contains($0) })
+    }
+
+    /// The claims of `scopes` from `profile`, the user's profile read already (`nil`: none).
+    static func claims(of profile: UserProfileRecord?, userID: String, scopes: [String]) -> UserinfoResponse {
         var claims = UserinfoResponse(sub: userID)
-        guard scopes.contains(where: { ["profile", "email", "phone"].contains($0) }),
-            let profile = try await store.userProfile(applicationID: applicationID, userID: userID)
-        else { return claims }
+        guard readsProfile(scopes), let profile else { return claims }
         if scopes.contains("email"), let email = profile.email {
             claims.email = email
             claims.emailVerified = profile.emailVerified

@@ -102,6 +102,18 @@ package protocol OAuthGrantStore: Sendable {
     /// concurrent callers, on any instance, exactly one gets it.
     func consumeOAuthGrant(kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, at now: Date)
         async throws -> (record: OAuthGrantRecord, familyRevoked: Bool)?
+    /// Rotates a live grant (a refresh token, RFC 6749 §6, OAuth 2.0 Security BCP §4.14.2):
+    /// consumes it as ``consumeOAuthGrant(kind:handleHash:applicationID:at:)`` does and, all or
+    /// nothing with that, stores its successor under `successorHash` unless its family was
+    /// revoked: a copy of it (kind, family, subject, payload, expiry and passkey) created at
+    /// `now`. Reads beside it what issuing the successor's tokens checks: the owner of the
+    /// grant's passkey and the profile of its subject (``OAuthGrantRotation``).
+    ///
+    /// `nil` when the grant is absent, consumed or expired; then nothing is stored. Of
+    /// concurrent callers, on any instance, exactly one gets it. On PostgreSQL one statement.
+    func rotateOAuthGrant(
+        kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, successorHash: [UInt8], at now: Date
+    ) async throws -> OAuthGrantRotation?
     /// Replaces payload, subject and expiry of a live grant; `false` when it is not live.
     func updateOAuthGrant(
         kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, payload: [UInt8], subject: String?,

@@ -89,6 +89,51 @@ struct OAuthGrants: Sendable {
         return (nil, spent?.consumedAt == nil ? nil : spent)
     }
 
+    /// A grant consumed by ``rotate(_:_:successorPrefix:as:)`` and what was read with it.
+    struct Rotated<Payload: Codable & Sendable>: Sendable {
+        /// The consumed grant, with whether its family had been revoked.
+        var found: Found<Payload>
+        /// The successor's handle, stored as a copy of the consumed grant (its payload and
+        /// expiry); `nil` when it was not stored (the family was revoked).
+        var successor: String?
+        /// The user the grant's passkey is registered to now; `nil` when the grant names none
+        /// or the passkey is gone.
+        var credentialOwner: String?
+        /// The profile of the grant's subject; `nil` when it has none.
+        var subjectProfile: UserProfileRecord?
+    }
+
+    /// Consumes the grant of `handle` as ``consume(_:_:as:)`` does and, with it, stores its
+    /// successor under a new handle (`prefix` and 256 random bits): a copy of the grant, unless
+    /// its family was revoked. On PostgreSQL one statement does both and reads what issuing
+    /// checks (``Rotated``). When the grant was already consumed, `replayed` is its record.
+    func rotate<Payload: Codable & Sendable>(
+        _ kind: OAuthGrantKind, _ handle: String, successorPrefix prefix: String, as type: Payload.Type
+    ) async throws -> (rotated: Rotated<Payload>?, replayed: OAuthGrantRecord?) {
+        let (hash, id) = (Secrets.hash(handle), issuer.application.id)
+        let successor = prefix + Base64URL.encode(Secrets.randomBytes(32))
+        if let rotation = try await store.rotateOAuthGrant(
+            kind: kind, handleHash: hash, applicationID: id, successorHash: Secrets.hash(successor), at: now())
+        {
+            var found = try decode(rotation.record, as: type)
+            found.familyRevoked = rotation.familyRevoked
+            return (
+                Rotated(
+                    found: found, successor: rotation.successorStored ? successor : nil,
+                    credentialOwner: rotation.credentialOwner, subjectProfile: rotation.subjectProfile), nil
+            )
+        }
+        let spent = try await store.oauthGrant(kind: kind, handleHash: hash, applicationID: id)
+        return (nil, spent?.consumedAt == nil ? nil : spent)
+    }
+
+    /// Removes the grant of `handle` (a successor never handed out); `false` when there was none.
+    @discardableResult
+    func discard(_ kind: OAuthGrantKind, _ handle: String) async throws -> Bool {
+        try await store.deleteOAuthGrant(
+            kind: kind, handleHash: Secrets.hash(handle), applicationID: issuer.application.id)
+    }
+
     /// Replaces the payload of a live grant; `false` when it is no longer live.
     func update<Payload: Codable & Sendable>(
         _ kind: OAuthGrantKind, _ handle: String, _ payload: Payload, subject: String?, expiresAt: Date

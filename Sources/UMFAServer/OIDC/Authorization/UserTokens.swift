@@ -75,18 +75,53 @@ struct UserTokens: Sendable {
         }
     }
 
+    /// What a refresh's rotation (``OAuthGrants/rotate(_:_:successorPrefix:as:)``) stored and
+    /// read already, so that issuing its tokens asks the store nothing more.
+    struct Rotation: Sendable {
+        /// The successor refresh token, stored as a copy of the one it replaces; `nil` when none
+        /// was stored.
+        var successor: String?
+        /// The replaced grant as it was stored: the successor has its expiry and passkey.
+        var replaced: OAuthGrantRecord
+        /// Whether the passkey of the sign-in is still registered to its user; `nil` when the
+        /// rotation's read cannot tell (a grant stored without its passkey).
+        var registered: Bool?
+        /// The user's profile as read with the rotation (`.some(nil)`: none); `nil` when what was
+        /// read is another user's.
+        var profile: UserProfileRecord??
+
+        /// What `rotated` read, for the grant's `signIn`.
+        init<Payload>(_ rotated: OAuthGrants.Rotated<Payload>, signIn: SignIn) {
+            successor = rotated.successor
+            replaced = rotated.found.record
+            // The read's passkey is the sign-in's only when the grant was stored with it
+            // (``SignInCredentials/isRegistered(credentialID:userID:in:)`` decides otherwise).
+            if let credentialID = signIn.credentialID, let bytes = Base64URL.decodeCanonical(credentialID),
+                replaced.credentialID == bytes
+            {
+                registered = rotated.credentialOwner?.isSameBytes(as: signIn.userID) ?? false
+            }
+            if replaced.subject.isSameBytes(as: signIn.userID) { profile = .some(rotated.subjectProfile) }
+        }
+    }
+
     /// The token response for `signIn`, in `family`; `nonce` only from an authorization request.
     /// A new refresh token keeps `refreshScopes` (RFC 6749 §6: the scopes of the one it replaces)
-    /// when a refresh narrowed `scopes`.
+    /// when a refresh narrowed `scopes`. A refresh passes its `rotation`: its successor is the
+    /// new refresh token when it is the one this would store.
     func issue(
         to client: OAuthClientRecord, signIn: SignIn, scopes: [String], family: String, nonce: String?,
         familyStarted: Int? = nil, refreshScopes: [String]? = nil, jkt: String? = nil, refreshJKT: String? = nil,
-        x5t: String? = nil, refreshX5T: String? = nil
+        x5t: String? = nil, refreshX5T: String? = nil, rotation: Rotation? = nil
     ) async throws -> OAuthTokenResponse {
         // A code or refresh token of a passkey deleted since ends here, with its family.
-        guard
-            try await signIns.isRegistered(signIn, in: issuer.application.id)
-        else {
+        let registered: Bool
+        if let known = rotation?.registered {
+            registered = known
+        } else {
+            registered = try await signIns.isRegistered(signIn, in: issuer.application.id)
+        }
+        guard registered else {
             try await grants.revokeFamily(family)
             throw OAuthError(code: .invalidGrant, "The passkey that signed in was removed; sign in again")
         }
@@ -101,9 +136,14 @@ struct UserTokens: Sendable {
         var idToken: String?
         let algorithm = issuer.application.tokenSigningAlgorithm
         if scopes.contains("openid") {
-            var profile =
-                try await userProfiles
-                .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
+            var profile: UserinfoResponse
+            if let read = rotation?.profile {
+                profile = UserProfileService.claims(of: read, userID: signIn.userID, scopes: scopes)
+            } else {
+                profile =
+                    try await userProfiles
+                    .claims(applicationID: issuer.application.id, userID: signIn.userID, scopes: scopes)
+            }
             profile.sub = subjects.subject(of: signIn.userID, for: client)
             idToken = try await tokens.sign(
                 IDTokenClaims(
@@ -119,7 +159,19 @@ struct UserTokens: Sendable {
             let started = familyStarted ?? claims.iat
             let end = started + client.refreshTokenTTLSeconds
             let lifetime = TimeInterval(end) - now().timeIntervalSince1970
-            if lifetime > 0 {
+            if let rotation, let successor = rotation.successor {
+                // The successor copies the grant it replaces, whose payload is the one stored
+                // below; it is that token when its expiry and passkey are too, i.e. unless the
+                // client's refresh lifetime changed since (or the grant predates its passkey).
+                if lifetime > 0, abs(rotation.replaced.expiresAt.timeIntervalSince1970 - TimeInterval(end)) < 1,
+                    rotation.replaced.credentialID == signIn.credentialBytes
+                {
+                    refreshToken = successor
+                } else {
+                    try await grants.discard(.refreshToken, successor)
+                }
+            }
+            if refreshToken == nil, lifetime > 0 {
                 refreshToken = try await grants.create(
                     .refreshToken,
                     RefreshGrant(

@@ -24,7 +24,11 @@ struct RefreshTokenGrant: GrantHandler {
         {
             try checkBinding(jkt: live.payload.jkt, x5t: live.payload.x5t, input)
         }
-        let (found, replayed) = try await grants.consume(.refreshToken, token, as: UserTokens.RefreshGrant.self)
+        // The token is consumed and its successor stored with it, all or nothing (one statement
+        // on PostgreSQL, which also reads the passkey and profile issuing checks): of concurrent
+        // uses, on any instance, exactly one gets it (RFC 9700 §4.14.2, refresh token rotation).
+        let (rotated, replayed) = try await grants.rotate(
+            .refreshToken, token, successorPrefix: "umfa_rt_", as: UserTokens.RefreshGrant.self)
         if let family = replayed?.family {
             try await grants.revokeFamily(family)
             await audit.record(
@@ -34,11 +38,27 @@ struct RefreshTokenGrant: GrantHandler {
                 code: .invalidGrant, "The refresh token was used before; all tokens of its family are revoked")
         }
         // A family revoked while this token was being issued (a spent token presented at the
-        // same time on another instance) ends the token too; the consuming statement says so.
-        guard let found, !found.familyRevoked else {
+        // same time on another instance) ends the token too; the rotating statement says so,
+        // and stored no successor.
+        guard let rotated, !rotated.found.familyRevoked else {
             throw OAuthError(code: .invalidGrant, "The refresh token is invalid, expired or revoked")
         }
-        let grant = found.payload
+        do {
+            // The token's checks (RFC 6749 §6), then its tokens, the successor among them.
+            return try await issue(rotated, input)
+        } catch {
+            // Refused after all: the successor is never handed out, so it is not kept either. A
+            // failure to remove it leaves a grant nobody holds, which expires.
+            if let successor = rotated.successor { _ = try? await grants.discard(.refreshToken, successor) }
+            throw error
+        }
+    }
+
+    /// The tokens of a rotated refresh token, its successor as the new refresh token.
+    private func issue(_ rotated: OAuthGrants.Rotated<UserTokens.RefreshGrant>, _ input: GrantInput) async throws
+        -> OAuthTokenResponse
+    {
+        let (client, grant) = (input.client, rotated.found.payload)
         guard grant.clientID.utf8.elementsEqual(client.clientID.utf8) else {
             try await grants.revokeFamily(grant.family)
             throw OAuthError(code: .invalidGrant, "The refresh token was issued to another client")
@@ -51,7 +71,8 @@ struct RefreshTokenGrant: GrantHandler {
         return try await userTokens.issue(
             to: client, signIn: grant.signIn, scopes: scopes, family: grant.family, nonce: nil,
             familyStarted: grant.familyStarted, refreshScopes: grant.scopes, jkt: input.binding.jkt,
-            refreshJKT: grant.jkt, x5t: input.binding.x5t, refreshX5T: grant.x5t)
+            refreshJKT: grant.jkt, x5t: input.binding.x5t, refreshX5T: grant.x5t,
+            rotation: UserTokens.Rotation(rotated, signIn: grant.signIn))
     }
 
     /// A public client's refresh token works only with a proof of its DPoP key (RFC 9449 §5)
