@@ -112,9 +112,13 @@ package struct StoreStatement: Sendable, Hashable {
     /// The table it reads or writes first, lowercased; `nil` when that is not a plain name or
     /// the verb is ``Verb/other``.
     package let table: String?
-    /// The metrics label: `SELECT credentials`, `DELETE ?` for an unreadable table, or the
-    /// lowercased first word for other verbs (`with`).
+    /// The metrics label: `SELECT credentials`, `DELETE ?` for an unreadable table, the writes
+    /// of a `WITH` statement (`WITH DELETE challenges + UPDATE credentials`), or the lowercased
+    /// first word for other verbs (`begin`, `with` when it writes nothing).
     package let label: String
+    /// For a `WITH` statement, each data-modifying statement in it, in order (their verb and
+    /// table); empty for any other.
+    package let writes: [StoreStatement]
 
     private static let cache = Mutex<[String: StoreStatement]>([:])
 
@@ -135,9 +139,13 @@ package struct StoreStatement: Sendable, Hashable {
         guard let first, let verb = Verb(rawValue: first), verb != .other else {
             self.verb = .other
             self.table = nil
-            self.label = first?.lowercased() ?? "other"
+            let writes = first == "WITH" ? Self.writes(words) : []
+            self.writes = writes
+            self.label =
+                writes.isEmpty ? first?.lowercased() ?? "other" : "WITH " + writes.map(\.label).joined(separator: " + ")
             return
         }
+        self.writes = []
         let marker: String?
         switch verb {
         case .select, .delete: marker = "FROM"
@@ -150,6 +158,39 @@ package struct StoreStatement: Sendable, Hashable {
         self.verb = verb
         self.table = table
         self.label = "\(verb.rawValue) \(table ?? "?")"
+    }
+}
+
+extension StoreStatement {
+    private init(verb: Verb, table: String?) {
+        self.verb = verb
+        self.table = table
+        self.writes = []
+        self.label = "\(verb.rawValue) \(table ?? "?")"
+    }
+
+    /// The data-modifying statements of a `WITH` statement's words: `DELETE FROM t`, `UPDATE t`,
+    /// `INSERT INTO t`, wherever they stand.
+    private static func writes(_ words: [String]) -> [StoreStatement] {
+        func table(_ index: Int) -> String? {
+            guard words.indices.contains(index) else { return nil }
+            let word = words[index]
+            guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
+            return word.lowercased()
+        }
+        var writes: [StoreStatement] = []
+        for (index, word) in words.enumerated() {
+            switch word.uppercased() {
+            case "DELETE" where words.indices.contains(index + 1) && words[index + 1].uppercased() == "FROM":
+                writes.append(StoreStatement(verb: .delete, table: table(index + 2)))
+            case "INSERT" where words.indices.contains(index + 1) && words[index + 1].uppercased() == "INTO":
+                writes.append(StoreStatement(verb: .insert, table: table(index + 2)))
+            case "UPDATE" where table(index + 1).map { !["set", "skip", "nowait", "of"].contains($0) } ?? true:
+                writes.append(StoreStatement(verb: .update, table: table(index + 1)))
+            default: break
+            }
+        }
+        return writes
     }
 }
 

@@ -115,6 +115,28 @@ struct DeviceCeremoniesFeatureTests {
         }
     }
 
+    @Test("a refused assertion spends its challenge: the genuine assertion for it is refused afterwards")
+    func refusalSpendsChallenge() async throws {
+        try await FeaturePorts.with(signing: true) { ports in
+            let device = Device.make()
+            _ = try await Self.register("alice", device: device, ports)
+            let genuine = try await Self.assertion("alice", device: device, ports)
+            var forged = genuine
+            var signature = forged.response.signature.bytes
+            signature[signature.count / 2] ^= 0x01
+            forged.response.signature = Base64URLBytes(signature)
+            let refused = await #expect(throws: ServiceError.self) {
+                _ = try await Self.verify(forged, user: "alice", ports)
+            }
+            #expect(refused?.code == .unauthenticated)
+            let late = await #expect(throws: ServiceError.self) {
+                _ = try await Self.verify(genuine, user: "alice", ports)
+            }
+            #expect(late?.detail == "The challenge is unknown, expired or already used")
+            #expect(try await ports.events(.authenticationSucceeded).isEmpty)
+        }
+    }
+
     @Test("an assertion signed for another application's RP ID is refused, though its origin and key are accepted")
     func otherRPIDRefused() async throws {
         try await FeaturePorts.with(signing: true) { ports in

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Testing
 import UMFAContract
+import UMFAEncoding
 import UMFAWebAuthn
 import UMFAWebAuthnTypes
 
@@ -99,6 +100,63 @@ struct MultiInstanceTests {
                 #expect(statuses.filter { $0 == .ok }.count == 1, "round \(round): \(statuses)")
                 #expect(statuses.filter { $0 == .unauthorized }.count == 19, "round \(round): \(statuses)")
             }
+        }
+    }
+
+    @Test("an assertion refused on one instance spends its challenge: the genuine one is then refused on the other")
+    func refusalSpendsChallenge() async throws {
+        try await InstancePair.with { a, b in
+            let app = try await a.createApplication(policy: "open")
+            let device = Device.make()
+            _ = try await a.register(app, user: "alice", device: device)
+            let genuine = try await a.assertion(app, user: "alice", device: device)
+            var forged = genuine
+            var signature = forged.response.signature.bytes
+            signature[signature.count / 2] ^= 0x01
+            forged.response.signature = Base64URLBytes(signature)
+            let refused = try await a.verifyAssertion(app, user: "alice", credential: forged)
+            #expect(refused.status == .unauthorized, "\(refused.text)")
+            let late = try await b.verifyAssertion(app, user: "alice", credential: genuine)
+            #expect(late.status == .unauthorized, "the challenge was spent by the refusal: \(late.text)")
+            // A fresh challenge signs in.
+            #expect(try await b.authenticate(app, user: "alice", device: device).userID == "alice")
+        }
+    }
+
+    @Test(
+        "a sign-in on PostgreSQL: options one statement, for a user with passkeys and one without alike; verification two"
+    )
+    func signInStatements() async throws {
+        try await InstancePair.with(live: true) { a, _ in
+            let app = try await a.createApplication(policy: "open")
+            let device = Device.make()
+            _ = try await a.register(app, user: "alice", device: device)
+            var assertion: AuthenticationResponseJSON?
+            let known = try await TokenRequestStatementTests.statements(a) {
+                let reply = try await a.authenticationOptions(app, user: "alice")
+                assertion = try device.get(
+                    try #require(reply["publicKey"]).decoded(RequestOptionsJSON.self), userVerified: true)
+                return reply
+            }
+            let unknown = try await TokenRequestStatementTests.statements(a) {
+                try await a.authenticationOptions(app, user: "nobody")
+            }
+            #expect(known.reply.status == .ok && unknown.reply.status == .ok)
+            // The server's own loops (outboxes, expiry) run meanwhile; their statements are not the sign-in's.
+            let loops = [
+                "UPDATE webhook_outbox", "UPDATE logout_outbox", "UPDATE mail_outbox", "UPDATE oob_transactions",
+            ]
+            let ran = { (ran: [String: Double]) in ran.filter { !loops.contains($0.key) } }
+            #expect(ran(known.ran) == ["WITH INSERT challenges": 1], "\(known.ran)")
+            #expect(ran(unknown.ran) == ran(known.ran), "the statements do not tell the users apart: \(unknown.ran)")
+            let verified = try await TokenRequestStatementTests.statements(a) {
+                try await a.verifyAssertion(app, user: "alice", credential: try #require(assertion))
+            }
+            #expect(verified.reply.status == .ok, "\(verified.reply.text)")
+            #expect(
+                ran(verified.ran) == [
+                    "SELECT applications": 1, "WITH DELETE challenges + UPDATE credentials + INSERT audit_events": 1,
+                ], "\(verified.ran)")
         }
     }
 

@@ -61,7 +61,9 @@ struct ValidationCacheTests {
             "DELETE FROM api_keys WHERE id = ?",
             "DELETE FROM applications WHERE id = ?", "UPDATE applications SET name = ?", "UPDATE api_keys SET x = ?",
             "UPDATE users SET x = ?", "WITH x AS (SELECT 1) DELETE FROM credentials", "DELETE FROM \"credentials\"",
-            "UPDATE \"users\" SET x = ?",
+            "UPDATE \"users\" SET x = ?", "WITH gone AS (DELETE FROM users WHERE x = ? RETURNING x) SELECT 1",
+            "WITH a AS (SELECT 1) UPDATE applications SET x = ?",
+            "WITH x AS (INSERT INTO challenges (c) VALUES (?)) UPDATE \"api_keys\" SET y = ?",
         ] {
             let statement = StoreStatement(sql: sql)
             #expect(ValidationCache.clears(statement), "\(sql)")
@@ -77,9 +79,26 @@ struct ValidationCacheTests {
             "UPDATE credentials SET sign_count = ?",
             "DELETE FROM challenges WHERE x = ?", "UPDATE oob_transactions SET x = ?",
             "INSERT INTO audit_events (x) VALUES (?)",
+            """
+            WITH consumed AS (DELETE FROM challenges WHERE c = ? RETURNING c),
+            used AS (UPDATE credentials SET sign_count = ? WHERE EXISTS (SELECT 1 FROM consumed) RETURNING id),
+            written AS (INSERT INTO audit_events (x) SELECT ? WHERE EXISTS (SELECT 1 FROM used) RETURNING id)
+            SELECT (SELECT count(*) FROM consumed) AS consumed
+            """,
+            """
+            WITH consumed AS (UPDATE oauth_grants SET consumed_at = ? RETURNING kind),
+            successor AS (INSERT INTO oauth_grants (kind) SELECT kind FROM consumed RETURNING kind) SELECT 1
+            """,
         ] {
             #expect(!ValidationCache.clears(StoreStatement(sql: sql)), "\(sql): a login's own writes keep the cache")
         }
+        // A `WITH` statement is labelled by its writes; one that writes nothing is `with`.
+        #expect(
+            StoreStatement(
+                sql: "WITH c AS (DELETE FROM challenges RETURNING c) INSERT INTO audit_events (x) SELECT 1 FROM c"
+            ).label == "WITH DELETE challenges + INSERT audit_events")
+        #expect(StoreStatement(sql: "WITH a AS (SELECT 1) SELECT * FROM a").label == "with")
+        #expect(ValidationCache.clears(StoreStatement(sql: "WITH a AS (SELECT 1) SELECT * FROM a")))
     }
 
     @Test("a read that overlapped a deletion is not remembered")

@@ -29,6 +29,12 @@ struct StatementLabelTests {
         let unreadable = StoreStatement(sql: "DELETE FROM \"quoted\" WHERE 1")
         #expect(unreadable.verb == .delete && unreadable.table == nil && unreadable.label == "DELETE ?")
         let other = StoreStatement(sql: "WITH x AS (SELECT 1) DELETE FROM users")
-        #expect(other.verb == .other && other.table == nil && other.label == "with")
+        #expect(other.verb == .other && other.table == nil && other.label == "WITH DELETE users")
+        #expect(other.writes.map(\.label) == ["DELETE users"])
+        let reads = StoreStatement(sql: "WITH x AS (SELECT 1) SELECT * FROM x")
+        #expect(reads.label == "with" && reads.writes.isEmpty)
+        let upsert = StoreStatement(
+            sql: "WITH x AS (SELECT 1) INSERT INTO t (a) SELECT 1 ON CONFLICT (a) DO UPDATE SET a = 2")
+        #expect(upsert.label == "WITH INSERT t", "an upsert's DO UPDATE is not another write")
     }
 }

@@ -10,7 +10,9 @@ import UMFAWebAuthn
 /// key, code or PIN.
 ///
 /// An event is written after the change it records succeeded, in the same request. A store that
-/// fails to take the event is logged as an error and does not undo the change.
+/// fails to take the event is logged as an error and does not undo the change. A sign-in's
+/// success is written with its change instead (``event(_:application:actor:userID:credentialID:caller:details:at:)``,
+/// docs/operators/audit.md), and ``written(_:)`` follows it.
 struct AuditLog: Sendable {
     let store: any AuditLogStore
     let logger: Logger

@@ -28,9 +28,9 @@ struct AssertionCheck {
     /// signs a stored challenge itself.
     var derivedChallenge: (stored: [UInt8], signed: [UInt8])?
 
-    /// What ``readAhead(_:applicationID:userID:caller:ceremonies:)`` read with the application;
-    /// `nil` reads it in ``verify(_:expectedUserID:)``.
-    var reading: AssertionReading?
+    /// What ``readAhead(_:applicationID:userID:caller:ceremonies:)`` looked up and read with the
+    /// application; `nil` reads it in ``verify(_:expectedUserID:)``.
+    var prepared: (lookup: AssertionLookup, reading: AssertionReading)?
 
     struct Outcome {
         let credential: StoredCredential
@@ -47,7 +47,7 @@ struct AssertionCheck {
     static func readAhead(
         _ response: AuthenticationResponseJSON, applicationID text: String, userID: String?, caller: Caller,
         ceremonies: Ceremonies
-    ) async throws -> (ApplicationRecord, AssertionReading?) {
+    ) async throws -> (ApplicationRecord, (lookup: AssertionLookup, reading: AssertionReading)?) {
         guard let applicationID = UUID(uuidString: text) else {
             throw ServiceError.invalid("application_id must be a UUID")
         }
@@ -57,7 +57,7 @@ struct AssertionCheck {
         else { return (try await ceremonies.store.application(text), nil) }
         let reading = try await ceremonies.store.assertionReading(lookup)
         guard let application = reading.application else { throw ServiceError.unknownApplication }
-        return (application, reading)
+        return (application, (lookup, reading))
     }
 
     /// What verifying `response` looks up: the challenge its client data names (or the stored
@@ -81,11 +81,15 @@ struct AssertionCheck {
     /// client address, and a blocked caller gets 429 before the response is judged.
     /// - Parameter expectedUserID: the user the caller names, or `nil` for a discoverable sign-in.
     func verify(_ response: AuthenticationResponseJSON, expectedUserID: String?) async throws -> Outcome {
-        let lookup = Self.lookup(
-            response, applicationID: application.id, userID: expectedUserID, caller: caller, ceremonies: ceremonies,
-            ceremony: ceremony, storedChallenge: derivedChallenge?.stored, countsFailures: countsFailures)
-        var reading = self.reading
-        if reading == nil, let lookup { reading = try await ceremonies.store.assertionReading(lookup) }
+        var lookup = prepared?.lookup
+        var reading = prepared?.reading
+        if prepared == nil {
+            lookup = Self.lookup(
+                response, applicationID: application.id, userID: expectedUserID, caller: caller,
+                ceremonies: ceremonies, ceremony: ceremony, storedChallenge: derivedChallenge?.stored,
+                countsFailures: countsFailures)
+            if let lookup { reading = try await ceremonies.store.assertionReading(lookup) }
+        }
         let result: (outcome: Outcome, event: AuditEventRecord)
         do {
             if countsFailures {
@@ -115,8 +119,8 @@ struct AssertionCheck {
 
     /// WebAuthn L3 §7.2 against the reading: the challenge must be there and fresh, the
     /// credential known, the assertion valid; then the challenge is consumed, the use recorded
-    /// and the success event written in one store write. A refusal after the challenge was found
-    /// consumes it, so a response is judged against a challenge once.
+    /// and the success event written in one store write. Any refusal after the challenge was
+    /// found consumes it, so a challenge is judged once.
     private func check(
         _ response: AuthenticationResponseJSON, expectedUserID: String?, lookup: AssertionLookup?,
         reading: AssertionReading?
@@ -127,6 +131,7 @@ struct AssertionCheck {
         guard let record = reading.challenge, record.expiresAt > ceremonies.now() else {
             throw ServiceError.unauthenticated(Self.unknownChallenge)
         }
+        // Set once the write that consumes the challenge has been sent.
         var consumed = false
         do {
             // User ids are compared as bytes: a Unicode-equal spelling is another user (docs/contract.md §4).
@@ -173,8 +178,10 @@ struct AssertionCheck {
             case .signCountMoved:
                 throw ServiceError.unauthenticated("The sign count changed while this assertion was checked")
             }
-        } catch let error as ServiceError where error.code == .unauthenticated && !consumed {
-            _ = try await ceremonies.store.consumeChallenge(
+        } catch  where !consumed {
+            // Whatever refused it; a store that cannot consume it now leaves it to expire, and
+            // the refusal is answered as it was.
+            _ = try? await ceremonies.store.consumeChallenge(
                 lookup.challenge, applicationID: lookup.applicationID, ceremony: lookup.ceremony)
             throw error
         }

@@ -25,7 +25,9 @@ struct AuthenticationService: Sendable {
     /// Request options. For a named user they list the user's credentials; for an unknown user
     /// (or one without credentials) a stable pseudo-random id derived with the server secret, so
     /// the answer never tells whether the user exists. A named user's challenge is stored with
-    /// the reads of the application and the credentials, in one statement on PostgreSQL.
+    /// the reads of the application and the credentials (or the pseudo credentials' sample), in
+    /// one statement on PostgreSQL, whether the user has credentials or not: neither the answer
+    /// nor the statements sent tell them apart.
     func options(_ request: AuthenticationOptionsRequest, caller: Caller) async throws
         -> AuthenticationOptionsResponse
     {
@@ -38,50 +40,45 @@ struct AuthenticationService: Sendable {
         guard let applicationID = UUID(uuidString: request.applicationID) else {
             throw ServiceError.invalid("application_id must be a UUID")
         }
+        // Unauthenticated and writes a challenge row: limited per client address. Counted
+        // before the statement that finds the application, so requests naming no application
+        // count too.
         try ceremonies.abuse.countOptionsRequest(caller)
         try FieldRules.checkUserID(userID)
         let challenge = Secrets.randomBytes(32)
+        let pseudo = PseudoCredentials(store: store, serverSecret: serverSecret, applicationID: applicationID)
         let issue = try await store.issueSignInChallenge(
             SignInChallengeRequest(
                 applicationID: applicationID, userID: userID, challenge: challenge, ceremony: .authentication,
-                expiresAt: ceremonies.now().addingTimeInterval(ceremonies.challengeLifetime)))
+                expiresAt: ceremonies.now().addingTimeInterval(ceremonies.challengeLifetime),
+                sampleSeed: pseudo.seed(for: userID)))
         guard let application = issue.application else { throw ServiceError.unknownApplication }
-        guard issue.stored else {
-            return try await options(
-                application: application, userID: userID, caller: caller, requested: requested, counted: true,
-                credentials: issue.credentials)
-        }
+        let allow =
+            issue.credentials.isEmpty
+            ? pseudo.descriptors(for: userID, sample: issue.sample) : issue.credentials.map(Self.descriptor)
         return response(
-            application: application, challenge: challenge, allow: issue.credentials.map(Self.descriptor),
-            requested: requested, caller: caller)
+            application: application, challenge: challenge, allow: allow, requested: requested, caller: caller)
     }
 
     /// Request options for `userID` (or a discoverable credential) of `application`, with the
     /// request's own hints and PRF inputs (`requested`) beside the application's settings.
-    /// - Parameters:
-    ///   - counted: whether the request was counted against the options limit already.
-    ///   - read: the user's credentials, when read already.
     func options(
         application: ApplicationRecord, userID: String?, caller: Caller, challenge given: [UInt8]? = nil,
         expiresAt: Date? = nil, ceremony: CeremonyKind = .authentication,
-        requested: CeremonyExtensions = CeremonyExtensions(), counted: Bool = false,
-        credentials read: [StoredCredential]? = nil
+        requested: CeremonyExtensions = CeremonyExtensions()
     ) async throws -> AuthenticationOptionsResponse {
         // Unauthenticated and writes a challenge row: limited per client address.
-        if !counted { try ceremonies.abuse.countOptionsRequest(caller) }
+        try ceremonies.abuse.countOptionsRequest(caller)
         var allow: [CredentialDescriptor]?
         if let userID {
             try FieldRules.checkUserID(userID)
-            let credentials: [StoredCredential]
-            if let read {
-                credentials = read
-            } else {
-                credentials = try await store.credentials(applicationID: application.id, userID: userID)
-            }
+            let credentials = try await store.credentials(applicationID: application.id, userID: userID)
             allow = credentials.map(Self.descriptor)
             if credentials.isEmpty {
-                allow = try await PseudoCredentials(store: store, serverSecret: serverSecret, application: application)
-                    .descriptors(for: userID)
+                allow = try await PseudoCredentials(
+                    store: store, serverSecret: serverSecret, applicationID: application.id
+                )
+                .descriptors(for: userID)
             }
         }
         let challenge = given ?? Secrets.randomBytes(32)
@@ -120,12 +117,12 @@ struct AuthenticationService: Sendable {
     /// one statement on PostgreSQL.
     func verify(_ request: AuthenticationVerifyRequest, caller: Caller) async throws -> CeremonyResponse {
         if let userID = request.userID { try FieldRules.checkUserID(userID) }
-        let (application, reading) = try await AssertionCheck.readAhead(
+        let (application, prepared) = try await AssertionCheck.readAhead(
             request.credential, applicationID: request.applicationID, userID: request.userID, caller: caller,
             ceremonies: ceremonies)
         var check = AssertionCheck(
             ceremonies: ceremonies, application: application, caller: caller, failureMessage: Self.failureMessage)
-        check.reading = reading
+        check.prepared = prepared
         let outcome = try await check.verify(request.credential, expectedUserID: request.userID)
         let token = try await loginTokens.issue(
             application: application, credential: outcome.credential,

@@ -12,15 +12,32 @@ struct PseudoCredentials {
     let store: any CredentialStore
     /// The server secret the pseudo ids derive from.
     let serverSecret: [UInt8]
-    let application: ApplicationRecord
+    let applicationID: UUID
 
     /// When the application has no credential to copy, the shape of a single platform passkey.
     static let fallbackShape = [(length: 32, transports: ["hybrid", "internal"])]
 
     func descriptors(for userID: String) async throws -> [CredentialDescriptor] {
-        let label = "pseudo-credential:\(application.id.uuidString.lowercased()):\(userID)"
-        let seed = Secrets.derive(label, key: serverSecret)
-        let sample = try await store.sampleCredentials(applicationID: application.id, seed: seed)
+        descriptors(
+            for: userID,
+            sample: try await store.sampleCredentials(applicationID: applicationID, seed: seed(for: userID))
+        )
+    }
+
+    /// The seed that picks the real user `userID`'s pseudo credentials are shaped after
+    /// (``CredentialStore/sampleCredentials(applicationID:seed:)``).
+    func seed(for userID: String) -> [UInt8] {
+        Secrets.derive(label(userID), key: serverSecret)
+    }
+
+    private func label(_ userID: String) -> String {
+        "pseudo-credential:\(applicationID.uuidString.lowercased()):\(userID)"
+    }
+
+    /// The pseudo credentials of `userID`, shaped after `sample`, the credentials
+    /// ``seed(for:)`` picked.
+    func descriptors(for userID: String, sample: [StoredCredential]) -> [CredentialDescriptor] {
+        let label = label(userID)
         let shapes =
             sample.isEmpty
             ? Self.fallbackShape : sample.map { (length: $0.credentialID.count, transports: $0.transports) }

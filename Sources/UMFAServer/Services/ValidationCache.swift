@@ -66,14 +66,16 @@ final class ValidationCache: StoreQueryObserver, Sendable {
 
     /// Whether a finished statement may have removed or changed what the cache holds: one that
     /// deletes credentials, users, API keys or applications, or updates any of them but
-    /// credentials (a login's own write), or one whose verb or table is not known.
+    /// credentials (a login's own write), a `WITH` statement with such a write, or one whose verb
+    /// or table is not known.
     static func clears(_ statement: StoreStatement) -> Bool {
         switch statement.verb {
         case .select, .insert: return false
         case .delete:
             return statement.table.map { ["credentials", "users", "api_keys", "applications"].contains($0) } ?? true
         case .update: return statement.table.map { ["users", "api_keys", "applications"].contains($0) } ?? true
-        case .other: return true
+        // A `WITH` statement clears when one of its writes would; any other verb always.
+        case .other: return statement.writes.isEmpty || statement.writes.contains(where: clears)
         }
     }
 

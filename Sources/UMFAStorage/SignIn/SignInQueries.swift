@@ -26,13 +26,14 @@ extension StoreQueries {
     private static let credentialSelection = prefixed("k", names(credentialColumns), as: credentialPrefix)
 
     /// The one row of everything an assertion's verification reads: each table joined on its
-    /// key to a row of one, so every part is there or NULL.
+    /// key to a row of one, so every part is there or NULL (the application first, so the
+    /// statement's metrics label is `SELECT applications`).
     static func assertionReading(_ lookup: AssertionLookup) -> StoreQuery {
         var selection =
             applicationSelection + prefixed("c", challengeColumns, as: challengePrefix) + credentialSelection
             + ["u.user_handle AS \(credentialPrefix)owner_user_handle"]
         var joins = [
-            "LEFT JOIN applications a ON a.id = ?",
+            "RIGHT JOIN (SELECT 1 AS one) AS one ON a.id = ?",
             "LEFT JOIN challenges c ON c.challenge = ? AND c.application_id = ? AND c.ceremony = ?",
             "LEFT JOIN credentials k ON k.application_id = ? AND k.credential_id = ?",
             "LEFT JOIN users u ON u.application_id = k.application_id AND u.user_id = k.user_id",
@@ -47,7 +48,7 @@ extension StoreQueries {
             values += [.text(key.counter), .text(key.key)]
         }
         return StoreQuery(
-            "SELECT \(selection.joined(separator: ", ")) FROM (SELECT 1 AS one) AS one \(joins.joined(separator: " "))",
+            "SELECT \(selection.joined(separator: ", ")) FROM applications a \(joins.joined(separator: " "))",
             values)
     }
 
@@ -78,30 +79,45 @@ extension StoreQueries {
             consume.values + use.values + eventValues)
     }
 
-    /// Reads the application and the user's credentials and, when the user has credentials,
-    /// stores the challenge with the application's user verification and their ids as its
-    /// `allowCredentials`: a row per credential (one with NULL credential columns when there is
-    /// none), none when the application is not there.
+    /// Reads the application, the user's credentials and, for a user without any, the sample
+    /// ``CredentialStore/sampleCredentials(applicationID:seed:)`` picks (`sampled` 1), and
+    /// stores the challenge with the application's user verification and the user's credential
+    /// ids as its `allowCredentials`: a row per credential (one with NULL credential columns when
+    /// there is none), none when the application is not there.
     static func issueSignInChallenge(_ request: SignInChallengeRequest) -> StoreQuery {
-        let selection = applicationSelection + credentialSelection
+        let selection = applicationSelection + credentialSelection + ["k.sampled AS sampled"]
+        let application = StoreQuery.Value.uuid(request.applicationID)
         return StoreQuery(
             """
             WITH a AS (SELECT * FROM applications WHERE id = ?),
-            k AS (SELECT * FROM credentials WHERE application_id = ? AND user_id = ?),
+            own AS (SELECT * FROM credentials WHERE application_id = ? AND user_id = ?),
+            owner AS (
+                SELECT user_id FROM (
+                    (SELECT user_id, 0 AS pass FROM credentials WHERE application_id = ? AND credential_id >= ?
+                        ORDER BY credential_id LIMIT 1)
+                    UNION ALL
+                    (SELECT user_id, 1 AS pass FROM credentials WHERE application_id = ?
+                        ORDER BY credential_id LIMIT 1)
+                ) AS pick WHERE NOT EXISTS (SELECT 1 FROM own) ORDER BY pass LIMIT 1),
+            k AS (
+                SELECT *, 0 AS sampled FROM own
+                UNION ALL
+                SELECT *, 1 AS sampled FROM credentials
+                WHERE application_id = ? AND user_id = (SELECT user_id FROM owner)),
             stored AS (
                 INSERT INTO challenges (\(challengeColumns.joined(separator: ", ")))
                 SELECT ?, a.id, ?, ?, a.user_verification, NULL, ?,
                     (SELECT '[' || string_agg('"' || credential_id || '"', ',' ORDER BY created_at, credential_id)
-                        || ']' FROM k),
+                        || ']' FROM own),
                     NULL, NULL
-                FROM a WHERE EXISTS (SELECT 1 FROM k)
+                FROM a
                 RETURNING challenge)
             SELECT \(selection.joined(separator: ", ")), (SELECT count(*) FROM stored) AS stored
             FROM a LEFT JOIN k ON TRUE
             """,
             [
-                .uuid(request.applicationID), .uuid(request.applicationID), .text(request.userID),
-                .bytes(request.challenge), .text(request.userID), .text(request.ceremony.rawValue),
+                application, application, .text(request.userID), application, .bytes(request.sampleSeed), application,
+                application, .bytes(request.challenge), .text(request.userID), .text(request.ceremony.rawValue),
                 .date(request.expiresAt),
             ])
     }
@@ -111,31 +127,38 @@ extension SQLStore {
     func issueSignInChallenge(_ request: SignInChallengeRequest) async throws -> SignInChallengeIssue {
         guard executor.dialect == .postgresql else {
             guard let application = try await application(id: request.applicationID) else {
-                return SignInChallengeIssue(application: nil, credentials: [], stored: false)
+                return SignInChallengeIssue(application: nil, credentials: [], sample: [])
             }
             let credentials = try await credentials(applicationID: application.id, userID: request.userID)
-            guard !credentials.isEmpty else {
-                return SignInChallengeIssue(application: application, credentials: [], stored: false)
-            }
+            let sample =
+                credentials.isEmpty
+                ? try await sampleCredentials(applicationID: application.id, seed: request.sampleSeed) : []
             try await insertChallenge(
                 ChallengeRecord(
                     challenge: request.challenge, applicationID: application.id, userID: request.userID,
                     ceremony: request.ceremony, userVerification: application.userVerification,
                     expiresAt: request.expiresAt, allowCredentials: credentials.map(\.credentialID)))
-            return SignInChallengeIssue(application: application, credentials: credentials, stored: true)
+            return SignInChallengeIssue(application: application, credentials: credentials, sample: sample)
         }
         let rows = try await executor.rows(StoreQueries.issueSignInChallenge(request))
-        guard let first = rows.first else {
-            return SignInChallengeIssue(application: nil, credentials: [], stored: false)
+        guard let first = rows.first else { return SignInChallengeIssue(application: nil, credentials: [], sample: []) }
+        guard try first.integer("stored") == 1 else {
+            throw StoreError(.unavailable, "the sign-in's challenge was not stored")
         }
-        let credentials = try rows.compactMap { row -> StoredCredential? in
+        var credentials: [StoredCredential] = []
+        var sample: [StoredCredential] = []
+        for row in rows {
             let credential = PrefixedRow(base: row, prefix: StoreQueries.credentialPrefix)
-            guard credential.optionalText("credential_id") != nil else { return nil }
-            return try StoredCredential(row: credential)
+            guard credential.optionalText("credential_id") != nil else { continue }
+            if try row.integer("sampled") == 0 {
+                credentials.append(try StoredCredential(row: credential))
+            } else {
+                sample.append(try StoredCredential(row: credential))
+            }
         }
         return SignInChallengeIssue(
             application: try ApplicationRecord(row: PrefixedRow(base: first, prefix: StoreQueries.applicationPrefix)),
-            credentials: Self.oldestFirst(credentials), stored: try first.integer("stored") > 0)
+            credentials: Self.oldestFirst(credentials), sample: Self.oldestFirst(sample))
     }
 
     func assertionReading(_ lookup: AssertionLookup) async throws -> AssertionReading {

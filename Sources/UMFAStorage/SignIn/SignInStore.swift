@@ -73,15 +73,17 @@ package struct SignInChallengeIssue: Sendable {
     package var application: ApplicationRecord?
     /// The user's credentials, oldest first (ties by credential id bytes).
     package var credentials: [StoredCredential]
-    /// Whether the challenge was stored: only when the user has credentials, which it lists as
-    /// its `allowCredentials`; the caller stores its own for a user without any.
-    package var stored: Bool
+    /// For a user without credentials, the credentials of the real user the request's
+    /// ``SignInChallengeRequest/sampleSeed`` picks, as ``CredentialStore/sampleCredentials(applicationID:seed:)``
+    /// picks them, oldest first: the shape of the pseudo credentials the options list instead.
+    /// Empty when the user has credentials (or the application none).
+    package var sample: [StoredCredential]
 
     /// Creates an issue.
-    package init(application: ApplicationRecord?, credentials: [StoredCredential], stored: Bool) {
+    package init(application: ApplicationRecord?, credentials: [StoredCredential], sample: [StoredCredential]) {
         self.application = application
         self.credentials = credentials
-        self.stored = stored
+        self.sample = sample
     }
 }
 
@@ -98,14 +100,21 @@ package struct SignInChallengeRequest: Sendable {
     package var ceremony: CeremonyKind
     /// When it stops being accepted.
     package var expiresAt: Date
+    /// The seed that picks the sample for a user without credentials
+    /// (``SignInChallengeIssue/sample``).
+    package var sampleSeed: [UInt8]
 
     /// Creates a request.
-    package init(applicationID: UUID, userID: String, challenge: [UInt8], ceremony: CeremonyKind, expiresAt: Date) {
+    package init(
+        applicationID: UUID, userID: String, challenge: [UInt8], ceremony: CeremonyKind, expiresAt: Date,
+        sampleSeed: [UInt8]
+    ) {
         self.applicationID = applicationID
         self.userID = userID
         self.challenge = challenge
         self.ceremony = ceremony
         self.expiresAt = expiresAt
+        self.sampleSeed = sampleSeed
     }
 }
 
@@ -114,9 +123,11 @@ package struct SignInChallengeRequest: Sendable {
 /// commit proof; the verification one read, then one write and its proof. SQLite runs the shared
 /// statements one by one, in process.
 package protocol SignInStore: Sendable {
-    /// Reads the application, the user's credentials and, when the user has any, stores the
-    /// challenge with the application's user verification and those credentials as its
-    /// `allowCredentials`, all in one statement on PostgreSQL.
+    /// Reads the application and the user's credentials (or, for a user without any, the sample
+    /// their pseudo credentials are shaped after) and stores the challenge, bound to the user,
+    /// with the application's user verification and the user's credentials as its
+    /// `allowCredentials` (none for a user without credentials), all in one statement on
+    /// PostgreSQL: a user with credentials and one without cost the same statements.
     func issueSignInChallenge(_ request: SignInChallengeRequest) async throws -> SignInChallengeIssue
 
     /// Reads what verifying an assertion needs (``AssertionReading``), in one statement on

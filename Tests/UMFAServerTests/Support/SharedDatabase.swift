@@ -82,14 +82,18 @@ struct InstancePair: Sendable {
     /// with a client of each. With `startPatience`, a start that finds the database unavailable
     /// (a cluster just started on a machine busy with the suite) is tried again for that long:
     /// set-up, not the behaviour under test.
-    func run(startPatience: Duration = .zero, _ body: @Sendable (API, API) async throws -> Void) async throws {
+    /// - Parameter live: serve both over loopback TCP instead of the router alone (for routes
+    ///   that answer only callers on this machine, such as `/metrics`).
+    func run(
+        startPatience: Duration = .zero, live: Bool = false, _ body: @Sendable (API, API) async throws -> Void
+    ) async throws {
         var quiet = Logger(label: "umfa-test")
         quiet.logLevel = .critical
         let logger = quiet
         let (a, b) = try await start(logger: logger, until: ContinuousClock.now + startPatience)
         let (clock, directories) = (clock, directories)
-        try await a.exercise(.router) { clientA in
-            try await b.exercise(.router) { clientB in
+        try await a.exercise(live ? .live : .router) { clientA in
+            try await b.exercise(live ? .live : .router) { clientB in
                 try await body(
                     API(client: clientA, clock: clock, directory: directories[0]),
                     API(client: clientB, clock: clock, directory: directories[1]))
@@ -114,11 +118,13 @@ struct InstancePair: Sendable {
     }
 
     /// A fresh schema and pair for one test, removed afterwards.
-    static func with(limits: AbuseLimits? = nil, _ body: @Sendable (API, API) async throws -> Void) async throws {
+    static func with(
+        limits: AbuseLimits? = nil, live: Bool = false, _ body: @Sendable (API, API) async throws -> Void
+    ) async throws {
         let (url, schema) = try await SharedDatabase.makeSchema()
         let pair = InstancePair(url: url, limits: limits)
         do {
-            try await pair.run(body)
+            try await pair.run(live: live, body)
         } catch {
             await pair.remove(schema)
             throw error

@@ -52,13 +52,14 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
 
     static var unreadableClientData: String { "credential.response.clientDataJSON is not valid client data" }
 
-    /// The challenge an assertion's client data names; `nil` when the client data cannot be read
-    /// or its challenge is not base64url.
+    /// The challenge an assertion's client data names; `nil` when the client data cannot be read.
+    /// A challenge that is not base64url is empty bytes, which name no stored challenge: it is
+    /// refused as an unknown challenge, as it always was.
     static func challenge(of response: AuthenticationResponseJSON) -> [UInt8]? {
         guard let clientData = try? CollectedClientData(bytes: response.response.clientDataJSON.bytes) else {
             return nil
         }
-        return Base64URL.decode(clientData.challenge)
+        return Base64URL.decode(clientData.challenge) ?? []
     }
 
     /// The stored challenge `stored`, consumed now, for a response that must have signed `signed`
@@ -126,11 +127,13 @@ struct CeremonyEngine<Credentials: CredentialRepository>: Sendable {
         admit: (Credentials.Stored) async throws -> [UInt8]?
     ) async throws -> (stored: Credentials.Stored, verified: VerifiedAuthentication) {
         guard let stored = found else {
-            // Only for a discoverable sign-in (no allowCredentials) is the id the browser's own
-            // choice; a listed id may be a pseudo one, whose refusal must look like any other.
+            // Only for a discoverable sign-in (no user named, no allowCredentials) is the id the
+            // browser's own choice; for a named user the id may be a pseudo one (listed in the
+            // options, not with the challenge), whose refusal must look like any other.
             throw ServiceError.unauthenticated(
                 Credentials.unknownCredential,
-                reason: challenge.record.allowCredentials.isEmpty ? .unknownCredential : nil)
+                reason: challenge.record.userID == nil && challenge.record.allowCredentials.isEmpty
+                    ? .unknownCredential : nil)
         }
         let identifiedHandle = try await admit(stored)
         let record = try credentials.record(of: stored)
