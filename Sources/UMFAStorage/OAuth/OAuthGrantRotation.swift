@@ -31,7 +31,7 @@ package struct OAuthGrantRotation: Sendable, Equatable {
 }
 
 /// The statements behind ``OAuthGrantStore/rotateOAuthGrant(kind:handleHash:applicationID:successorHash:at:)``:
-/// one data-modifying statement on PostgreSQL, a transaction of the shared ones on SQLite.
+/// one data-modifying statement on PostgreSQL, the shared ones in turn on SQLite.
 extension StoreQueries {
     /// The prefix of the profile's columns in a rotation's row (read with ``PrefixedRow``).
     static let rotationProfilePrefix = "p_"
@@ -87,8 +87,8 @@ extension StoreQueries {
             consume.values + insert.values)
     }
 
-    /// SQLite's second step, after ``consumeOAuthGrant(kind:handleHash:applicationID:at:)`` in
-    /// the same transaction: the successor, unless the family was revoked.
+    /// SQLite's second step, after ``consumeOAuthGrant(kind:handleHash:applicationID:at:)``
+    /// returned the grant: the successor, unless the family was revoked.
     static func insertOAuthGrantSuccessor(
         kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, successorHash: [UInt8], at now: Date
     ) -> StoreQuery {
@@ -122,23 +122,22 @@ extension SQLStore {
         kind: OAuthGrantKind, handleHash: [UInt8], applicationID: UUID, successorHash: [UInt8], at now: Date
     ) async throws -> OAuthGrantRotation? {
         guard executor.dialect == .postgresql else {
-            let steps = [
-                TransactionStep(
-                    query: StoreQueries.consumeOAuthGrant(
-                        kind: kind, handleHash: handleHash, applicationID: applicationID, at: now),
-                    needsRow: true),
-                TransactionStep(
-                    query: StoreQueries.insertOAuthGrantSuccessor(
-                        kind: kind, handleHash: handleHash, applicationID: applicationID, successorHash: successorHash,
-                        at: now)),
-                TransactionStep(
-                    query: StoreQueries.oauthGrantRotationReads(
-                        kind: kind, handleHash: handleHash, applicationID: applicationID)),
-            ]
-            guard let results = try await executor.atomically(steps), let consumed = results[0].first,
-                let reads = results[2].first
-            else { return nil }
-            return try Self.rotation(consumed: consumed, successorStored: !results[1].isEmpty, reads: reads)
+            // SQLite: the three statements in turn, on the caller's thread. A transaction runs on
+            // the connection's own thread, and the hop cost a refresh about a third of its CPU
+            // (scripts/bench.sh --cpu). The consume is the single-use gate; a stop between the
+            // statements leaves a consumed grant without its successor, and its holder signs in
+            // again.
+            let consume = StoreQueries.consumeOAuthGrant(
+                kind: kind, handleHash: handleHash, applicationID: applicationID, at: now)
+            guard let consumed = try await executor.rows(consume).first else { return nil }
+            let successor = try await executor.rows(
+                StoreQueries.insertOAuthGrantSuccessor(
+                    kind: kind, handleHash: handleHash, applicationID: applicationID, successorHash: successorHash,
+                    at: now))
+            let reads = StoreQueries.oauthGrantRotationReads(
+                kind: kind, handleHash: handleHash, applicationID: applicationID)
+            guard let read = try await executor.rows(reads).first else { return nil }
+            return try Self.rotation(consumed: consumed, successorStored: !successor.isEmpty, reads: read)
         }
         let query = StoreQueries.rotateOAuthGrant(
             kind: kind, handleHash: handleHash, applicationID: applicationID, successorHash: successorHash, at: now)

@@ -24,8 +24,8 @@ struct RefreshTokenGrant: GrantHandler {
         {
             try checkBinding(jkt: live.payload.jkt, x5t: live.payload.x5t, input)
         }
-        // The token is consumed and its successor stored with it, all or nothing (one statement
-        // on PostgreSQL, which also reads the passkey and profile issuing checks): of concurrent
+        // The token is consumed and its successor stored with it (one statement on PostgreSQL,
+        // which also reads the passkey and profile issuing checks): of concurrent
         // uses, on any instance, exactly one gets it (RFC 9700 §4.14.2, refresh token rotation).
         let (rotated, replayed) = try await grants.rotate(
             .refreshToken, token, successorPrefix: "umfa_rt_", as: UserTokens.RefreshGrant.self)
