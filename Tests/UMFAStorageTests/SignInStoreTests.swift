@@ -27,6 +27,18 @@ struct SignInStoreTests {
         return used
     }
 
+    /// An application with alice's passkey at sign count 7 and a challenge issued for her sign-in.
+    static func signingIn(_ store: any UMFAStore) async throws -> (
+        app: ApplicationRecord, credential: StoredCredential, challenge: ChallengeRecord
+    ) {
+        let app = try await Records.seed(store)
+        let credential = Records.credential(app.id, "alice", signCount: 7)
+        try await store.insertCredential(credential)
+        let challenge = Records.challenge(app.id)
+        try await store.insertChallenge(challenge)
+        return (app, credential, challenge)
+    }
+
     @Test(
         "options store the challenge with the application's user verification and the user's credentials",
         arguments: Engine.allCases)
@@ -146,11 +158,7 @@ struct SignInStoreTests {
         arguments: Engine.allCases)
     func record(engine: Engine) async throws {
         try await StoreLocation.withStore(engine) { store in
-            let app = try await Records.seed(store)
-            let credential = Records.credential(app.id, "alice", signCount: 7)
-            try await store.insertCredential(credential)
-            let challenge = Records.challenge(app.id)
-            try await store.insertChallenge(challenge)
+            let (app, credential, challenge) = try await Self.signingIn(store)
             let lookup = Self.lookup(challenge, credentialID: credential.credentialID)
             let used = Self.used(credential, signCount: 8)
             let event = Self.event(app.id)
@@ -177,11 +185,7 @@ struct SignInStoreTests {
         arguments: Engine.allCases)
     func signCountMoved(engine: Engine) async throws {
         try await StoreLocation.withStore(engine) { store in
-            let app = try await Records.seed(store)
-            let credential = Records.credential(app.id, "alice", signCount: 7)
-            try await store.insertCredential(credential)
-            let challenge = Records.challenge(app.id)
-            try await store.insertChallenge(challenge)
+            let (app, credential, challenge) = try await Self.signingIn(store)
             // Another sign-in recorded counter 8 after this one read 7.
             #expect(try await store.updateCredentialUse(Self.used(credential, signCount: 8), expectedSignCount: 7))
             let lookup = Self.lookup(challenge, credentialID: credential.credentialID)

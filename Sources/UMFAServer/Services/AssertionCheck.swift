@@ -41,8 +41,8 @@ struct AssertionCheck {
 
     /// Reads, in one statement, what verifying a sign-in's `response` for the application
     /// `applicationID` names needs, the application included (docs/performance/README.md,
-    /// "PostgreSQL round trips per operation"): the application and the reading for
-    /// ``reading``; the application alone when the client data cannot be read, which
+    /// "PostgreSQL round trips per operation"): the application, and the lookup and reading for
+    /// ``prepared``; the application alone when the client data cannot be read, which
     /// ``verify(_:expectedUserID:)`` then refuses under the abuse limits.
     static func readAhead(
         _ response: AuthenticationResponseJSON, applicationID text: String, userID: String?, caller: Caller,
