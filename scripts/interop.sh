@@ -20,4 +20,4 @@ if ! build_log=$(swift build --product umfa 2>&1); then
     printf '%s\n' "$build_log" >&2
     exit 1
 fi
-UMFA_BIN="$(swift build --show-bin-path)/umfa" "$venv/bin/python" -m pytest -q -p no:cacheprovider Tests/Interop "$@"
+UMFA_BIN="$(swift build --show-bin-path)/umfa" "$venv/bin/python" -m pytest -q -p no:cacheprovider --durations=15 Tests/Interop "$@"
