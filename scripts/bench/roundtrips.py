@@ -450,8 +450,9 @@ def statement_list(result: dict) -> str:
 
 
 def write_results(result: dict, directory: Path, command: str) -> Path:
-    """The figures as a results file of scripts/bench/figures.py's format: `roundtrips.json`
-    (no block of docs/performance/README.md is rendered from it yet; its section quotes it)."""
+    """The figures as a results file of scripts/bench/figures.py's format: `roundtrips.json`,
+    from which scripts/bench/render.py renders the `roundtrips/…` blocks of
+    docs/performance/README.md (its round-four section)."""
     from figures import Results, cores, cpu_model, this_run
     run = this_run(command, f"{cpu_model()}, {cores()} cores shared by UMFA, PostgreSQL, the proxy and the client; "
                    f"{result['run']['build']} build of umfa")
@@ -463,6 +464,9 @@ def write_results(result: dict, directory: Path, command: str) -> Path:
         for stat in ("median", "min", "max"):
             figures.add(f"round_trips.{name}.{stat}", counted[stat], "count")
         figures.add(f"round_trips.{name}.windows", len(counted["samples"]), "count")
+        # Every round trip of the window on the wire, the server's timers' included.
+        figures.add(f"round_trips.{name}.with_timers.median", statistics.median(counted["all_round_trips"]), "count")
+        figures.add(f"round_trips.{name}.with_timers.max", max(counted["all_round_trips"]), "count")
         if name in ("signin_options", "signin_verify", "refresh"):
             figures.add(f"round_trips.{name}.statements",
                         " ; ".join(" ‖ ".join(s or "<empty query: commit proof>" for s in b["statements"])
@@ -485,6 +489,7 @@ def write_results(result: dict, directory: Path, command: str) -> Path:
     if wire:
         for key in ("direct_us_p50", "proxy_us_p50", "delayed_us_p50", "proxy_cost_us", "delay_cost_us"):
             figures.add(f"wire.{key}", wire[key], "µs")
+        figures.add("wire.queries", wire["queries"], "count")
     return figures.write(directory)
 
 
