@@ -75,14 +75,15 @@ if [ $cpu = 1 ]; then
     # written. scripts/bench/roundtrips.py counts them on the wire with scripts/bench/pg_proxy.py,
     # beside GET /health, and measures sign-in and refresh p50s straight to PostgreSQL, through the
     # proxy, and with 0.5 ms each way added by it (about two minutes). It prints its table and the
-    # statements of each round trip, and writes results/roundtrips.json (no table is rendered from
-    # it; docs/performance/README.md's round-four section quotes it). Tests/Interop/support.py,
-    # whose ceremonies it uses, imports pytest.
+    # statements of each round trip, and writes results/roundtrips.json, which render.py then puts
+    # into docs/performance/README.md's round-four section. Tests/Interop/support.py, whose
+    # ceremonies it uses, imports pytest.
     echo "== PostgreSQL round trips per operation, and a 1 ms round trip's cost"
     "$venv/bin/pip" install --quiet --disable-pip-version-check pytest
     UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-25499} scripts/with-postgres.sh \
         "$venv/bin/python" scripts/bench/roundtrips.py --umfa "$umfa" --build release \
         --out "$out/roundtrips.json" --results "$results" --command "scripts/bench.sh --cpu"
+    [ -n "${UMFA_BENCH_RESULTS:-}" ] || "$venv/bin/python" scripts/bench/render.py
     exit 0
 fi
 
