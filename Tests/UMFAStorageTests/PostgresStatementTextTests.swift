@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import UMFAStorage
@@ -20,6 +21,22 @@ struct PostgresStatementTextTests {
             StoreQuery("SELECT * FROM t WHERE a = ? AND b = ?", [.text("x"), .integer(2)]))
         #expect(query.sql == "SELECT * FROM t WHERE a = $1 AND b = $2")
         #expect(query.binds.count == 2)
+    }
+
+    @Test(
+        "the sign-in's reading has a placeholder for each value and a join for each counter, kept texts and built ones alike"
+    )
+    func assertionReadingTexts() {
+        for counters in 0...5 {
+            let lookup = AssertionLookup(
+                applicationID: UUID(), challenge: [1], ceremony: .authentication, credentialID: [2],
+                abuseKeys: (0..<counters).map { AbuseCounterKey(counter: "c\($0)", key: "k\($0)") })
+            let query = StoreQueries.assertionReading(lookup)
+            #expect(query.sql.utf8.filter { $0 == UInt8(ascii: "?") }.count == query.values.count, "\(counters)")
+            #expect(query.values.count == 6 + 2 * counters)
+            #expect(query.sql.contains("LEFT JOIN abuse_counters b\(counters - 1) ") == (counters > 0))
+            #expect(!query.sql.contains("abuse_counters b\(counters) "))
+        }
     }
 
     @Test("a statement only reads when it starts with SELECT, in any case, after any blank space")
