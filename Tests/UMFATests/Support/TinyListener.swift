@@ -27,6 +27,8 @@ final class TinyListener: Sendable {
     private let behaviour: Behaviour
     private let received = Mutex<[String]>([])
     private let lostAnswers = Mutex(0)
+    /// Signalled once the accept thread has closed the listening socket.
+    private let closed = DispatchSemaphore(value: 0)
 
     /// How many answers a ``Behaviour/relay(port:losingFirstAnswerTo:)`` lost.
     var lost: Int { lostAnswers.withLock { $0 } }
@@ -54,9 +56,14 @@ final class TinyListener: Sendable {
     }
 
     /// Stops listening; later connections are refused.
+    ///
+    /// Only shuts the socket down, which fails the accept thread's `accept`; that thread closes
+    /// the descriptor. Closed here, the descriptor's number could go to another test's socket
+    /// before the thread (started, not yet running) first calls `accept`, which would then take
+    /// that test's connections: ``closedPort()`` stops a listener at once, and a parallel test
+    /// once saw two of its three requests vanish that way.
     func stop() {
         shutdown(socketDescriptor, Int32(SHUT_RDWR))
-        close(socketDescriptor)
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port`.
@@ -75,17 +82,24 @@ final class TinyListener: Sendable {
         }
     }
 
-    /// A port nothing listens on: bound, then closed again.
+    /// A port nothing listens on: bound, then closed again (waited for, so the port is free
+    /// to bind when this returns).
     static func closedPort() throws -> Int {
         let listener = try TinyListener(.hangUp)
         listener.stop()
+        listener.closed.wait()
         return listener.port
     }
 
     private func acceptLoop() {
         while true {
             let connection = accept(socketDescriptor, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                close(socketDescriptor)
+                closed.signal()
+                return
+            }
             serve(connection)
             close(connection)
         }
