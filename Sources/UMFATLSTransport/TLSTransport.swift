@@ -92,9 +92,10 @@ public struct TLSTransport: HTTPTransport {
         do {
             return try await channel.executeThenClose { inbound, outbound in
                 do {
-                    for part in Self.parts(of: request, url: url, host: host, port: port) {
-                        try await outbound.write(part)
-                    }
+                    // One write of head, body and end: written part by part, a server that
+                    // answered the head and closed (`openssl s_server -www` does) failed the
+                    // write of the end, and the answer was lost with it.
+                    try await outbound.write(contentsOf: Self.parts(of: request, url: url, host: host, port: port))
                 } catch {
                     // The channel closed under the write: the inbound side carries why (the
                     // server's TLS alert, a reset), which says more than "closed channel".

@@ -39,6 +39,25 @@ struct PostgresStatementTextTests {
         }
     }
 
+    @Test("the sign-in's options and its record have a placeholder for each value they bind")
+    func signInStatementPlaceholders() {
+        func marks(_ query: StoreQuery) -> Int { query.sql.utf8.filter { $0 == UInt8(ascii: "?") }.count }
+        let application = UUID()
+        let options = StoreQueries.issueSignInChallenge(
+            SignInChallengeRequest(
+                applicationID: application, userID: "mia", challenge: [1], ceremony: .authentication,
+                expiresAt: Records.time(60), sampleSeed: [2]))
+        #expect(marks(options) == options.values.count)
+        let lookup = AssertionLookup(
+            applicationID: application, challenge: [1], ceremony: .authentication, credentialID: [2], abuseKeys: [])
+        let record = StoreQueries.recordAssertion(
+            lookup, credential: Records.credential(application, "mia", id: [2]), expectedSignCount: 1,
+            event: AuditEventRecord(
+                id: "e", occurredAt: Records.time(0), applicationID: application, action: "authentication.succeeded",
+                actor: "mia", clientAddress: "127.0.0.1", traceID: "t"))
+        #expect(marks(record) == record.values.count)
+    }
+
     @Test("a statement only reads when it starts with SELECT, in any case, after any blank space")
     func readOnly() {
         for sql in ["SELECT 1", "select * from t", "  \n\tSeLeCt x", "SELECT"] {

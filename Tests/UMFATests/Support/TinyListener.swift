@@ -27,8 +27,16 @@ final class TinyListener: Sendable {
     private let behaviour: Behaviour
     private let received = Mutex<[String]>([])
     private let lostAnswers = Mutex(0)
+    /// Whether the socket listens, is being stopped, or is closed; ``stop()`` and the accept
+    /// thread change it (and shut down or close the socket) under its lock only, so neither
+    /// touches the descriptor once its number may belong to another socket.
+    private let state = Mutex(ListenerState.listening)
     /// Signalled once the accept thread has closed the listening socket.
     private let closed = DispatchSemaphore(value: 0)
+
+    private enum ListenerState {
+        case listening, stopping, closed
+    }
 
     /// How many answers a ``Behaviour/relay(port:losingFirstAnswerTo:)`` lost.
     var lost: Int { lostAnswers.withLock { $0 } }
@@ -50,20 +58,34 @@ final class TinyListener: Sendable {
                     && getsockname(descriptor, generic, &length) == 0
             }
         }
-        guard descriptor >= 0, bound else { throw TestFailure("the tiny listener could not listen") }
+        guard descriptor >= 0, bound else {
+            if descriptor >= 0 { close(descriptor) }
+            throw TestFailure("the tiny listener could not listen")
+        }
         port = Int(UInt16(bigEndian: address.sin_port))
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
     /// Stops listening; later connections are refused.
     ///
-    /// Only shuts the socket down, which fails the accept thread's `accept`; that thread closes
-    /// the descriptor. Closed here, the descriptor's number could go to another test's socket
-    /// before the thread (started, not yet running) first calls `accept`, which would then take
-    /// that test's connections: ``closedPort()`` stops a listener at once, and a parallel test
-    /// once saw two of its three requests vanish that way.
+    /// The accept thread closes the descriptor, not this: closed here, its number could go to a
+    /// parallel test's socket before the thread (started, not yet running) first called `accept`,
+    /// which would then take that test's connections (``closedPort()`` stops a listener at
+    /// once; a test once saw two of its three requests vanish that way). Shutting a listening
+    /// socket down refuses connections and fails a waiting `accept` on Linux; Darwin's
+    /// `shutdown` does neither, so there a connection wakes the thread.
     func stop() {
-        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        let stopped = state.withLock { state in
+            guard state == .listening else { return false }
+            shutdown(socketDescriptor, Int32(SHUT_RDWR))
+            state = .stopping
+            return true
+        }
+        #if canImport(Darwin)
+            if stopped { _ = Self.isListening(port: port) }
+        #else
+            _ = stopped
+        #endif
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port`.
@@ -91,14 +113,26 @@ final class TinyListener: Sendable {
         return listener.port
     }
 
+    /// Serves connections until ``stop()``; then closes the socket. A failed `accept` while
+    /// listening (an interrupted call, a connection aborted, no descriptor free under load) is
+    /// tried again.
     private func acceptLoop() {
         while true {
             let connection = accept(socketDescriptor, nil, nil)
-            guard connection >= 0 else {
-                if errno == EINTR || errno == ECONNABORTED { continue }
+            let stopping = state.withLock { state in
+                guard state != .listening else { return false }
                 close(socketDescriptor)
+                state = .closed
+                return true
+            }
+            if stopping {
+                if connection >= 0 { close(connection) }
                 closed.signal()
                 return
+            }
+            guard connection >= 0 else {
+                usleep(1000)
+                continue
             }
             serve(connection)
             close(connection)
