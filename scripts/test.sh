@@ -21,6 +21,7 @@ fi
 
 # Each stage's start prints the seconds since the suite began, so a CI log shows where time went.
 stage() { echo "== $* (at $(( $(date +%s) - SUITE_EPOCH )) s)"; }
+export -f stage  # the stages inside `bash -c` below print the same way
 
 stage "swift format lint"
 swift format lint --strict -r Sources Tests
@@ -50,7 +51,6 @@ timeout --kill-after=30 900 scripts/fuzz-smoke.sh
 stage "swift test and interoperability (SQLite and a throwaway PostgreSQL)"
 timeout --kill-after=30 2400 scripts/with-postgres.sh bash -c '
     set -euo pipefail
-    stage() { echo "== $* (at $(( $(date +%s) - SUITE_EPOCH )) s)"; }
     scripts/swift-test.sh
     stage "interoperability (py_webauthn, PyJWT, live servers)"
     scripts/interop.sh
