@@ -81,7 +81,7 @@ if [ $cpu = 1 ]; then
     echo "== PostgreSQL round trips per operation, and a 1 ms round trip's cost"
     "$venv/bin/pip" install --quiet --disable-pip-version-check pytest
     UMFA_TEST_POSTGRES_PORT=${UMFA_BENCH_POSTGRES_PORT:-25499} scripts/with-postgres.sh \
-        "$venv/bin/python" scripts/bench/roundtrips.py --umfa "$umfa" --build release \
+        "$venv/bin/python" scripts/bench/roundtrips.py --umfa "$umfa" --bench "$bench" --build release \
         --out "$out/roundtrips.json" --results "$results" --command "scripts/bench.sh --cpu"
     [ -n "${UMFA_BENCH_RESULTS:-}" ] || "$venv/bin/python" scripts/bench/render.py
     exit 0

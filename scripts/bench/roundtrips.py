@@ -2,12 +2,14 @@
 PostgreSQL adds to the latency (performance round four). Run it under scripts/with-postgres.sh:
 
   UMFA_TEST_POSTGRES_PORT=25611 scripts/with-postgres.sh \\
-      .build/interop-venv/bin/python scripts/bench/roundtrips.py --umfa PATH/umfa --out rt.json
+      .build/interop-venv/bin/python scripts/bench/roundtrips.py --umfa PATH/umfa \\
+      --bench PATH/umfa-bench --out rt.json
 
-It starts scripts/bench/pg_proxy.py (in this process, on its own threads) in front of the
-throwaway PostgreSQL and two `umfa serve`: one whose UMFA_DATABASE_URL names the proxy, one
-straight to PostgreSQL (a database of its own) for the direct latencies. Start-up (migrations,
-the development application) happens before any count.
+It starts scripts/bench/pg_proxy.py (a process of its own) in front of the throwaway
+PostgreSQL and a `umfa serve` whose UMFA_DATABASE_URL names it, for the counts; then, for the
+latencies, `umfa-bench delay-proxy` (--bench; native, so its own cost stays in microseconds) and
+two more `umfa serve`, each on a database of its own: one through that proxy, one straight to
+PostgreSQL. Start-up (migrations, the development application) happens before any count.
 
 Round trips: the proxy counts every frontend batch that ends in Sync or Query (pg_proxy.py).
 Around each operation the proxy's counter is read before and, after a settle pause (so writes
@@ -20,9 +22,10 @@ user signed in through the API-driven flow). Idle windows (nothing sent) show an
 statements. Each operation is counted --count times; the statements of each round trip come
 from the proxy's log (Parse and Query messages carry the SQL).
 
-Latency: --rounds rounds, each running --samples sign-ins and --samples refreshes against each
-of three set-ups in turn (the order rotates per round): `direct` (the server without the proxy),
-`proxy` (through the proxy, no delay) and `delayed` (through the proxy, --delay-ms each way).
+Latency: --rounds rounds of --samples sign-ins and --samples refreshes on each of three set-ups,
+interleaved sample by sample (one operation on each set-up in turn, the order rotating):
+`direct` (the server without a proxy), `proxy` (the other server, through the delay-proxy with
+no delay) and `delayed` (the same, --delay-ms each way; the delay is switched between samples).
 A sign-in's latency is the options request's plus the verify request's (client-side, HTTP
 keep-alive; the authenticator between them is not counted), a refresh's is its one POST. The
 figures: p50 of all samples of a set-up, and the added latency `delayed − direct` (the
@@ -191,6 +194,28 @@ class ProxyProcess:
         self.process.wait(timeout=10)
 
 
+class DelayProxyProcess:
+    """`umfa-bench delay-proxy`: the delaying proxy of the latencies, native (NIO, one event
+    loop, timerfd timers), so the proxy's own cost per round trip stays in microseconds on a busy
+    machine, where pg_proxy.py's Python threads cost a few hundred (it still counts the round
+    trips). Its delay is set through its standard input."""
+
+    def __init__(self, bench: Path, upstream: tuple[str, int]):
+        self.process = subprocess.Popen([str(bench), "delay-proxy", "--upstream", f"{upstream[0]}:{upstream[1]}"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.port = int(json.loads(self.process.stdout.readline())["listen"].rsplit(":", 1)[1])
+
+    def set_delay(self, milliseconds: float) -> None:
+        self.process.stdin.write(f"delay {milliseconds}\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline().strip()
+        assert answer.startswith("ok "), f"delay-proxy: {answer!r}"
+
+    def stop(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
 def is_proof(batch: dict) -> bool:
     return batch["statements"] == [""]
 
@@ -314,7 +339,7 @@ def ping(host: str, port: int, user: str, database: str, count: int) -> list[flo
     return times
 
 
-def measure_wire(database_url: str, proxy: ProxyProcess, delay_ms: float, count: int) -> dict:
+def measure_wire(database_url: str, proxy: DelayProxyProcess, delay_ms: float, count: int) -> dict:
     """One empty query's round trip straight to PostgreSQL, through the proxy, and through the
     delaying proxy: the proxy's own cost per round trip, and the delay's."""
     url = urlsplit(database_url)
@@ -336,32 +361,44 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
 
 
-def measure_latency(targets: dict[str, Target], proxy: ProxyProcess, delay_ms: float, rounds: int,
+def measure_latency(targets: dict[str, Target], proxy: DelayProxyProcess, delay_ms: float, rounds: int,
                     samples: int) -> dict:
-    """Interleaved rounds over the three set-ups; latencies in ms."""
+    """Rounds of interleaved samples; latencies in ms. Within a round each sample is one
+    operation on each of the three set-ups in turn (the order rotates from sample to sample), so
+    a slow stretch of the machine (a slow disk flush at a commit, a neighbour's burst) falls on
+    the three set-ups alike rather than on one set-up's block of samples, which is what made two
+    runs of the same build read 1.5 ms apart when each set-up ran its samples in one block."""
     kept: dict = {setup: {"signin": [], "refresh": [], "signin_rounds": [], "refresh_rounds": []}
                   for setup in SETUPS}
-    lags = []
+    current = {"delay": None}
+
+    def on(setup: str) -> Target:
+        delay = delay_ms if setup == "delayed" else 0.0
+        if setup != "direct" and current["delay"] != delay:
+            proxy.set_delay(delay)
+            current["delay"] = delay
+        return targets["direct" if setup == "direct" else "proxied"]
+
     for index in range(rounds):
-        order = SETUPS[index % 3:] + SETUPS[:index % 3]
-        for setup in order:
-            proxy.set_delay(delay_ms if setup == "delayed" else 0.0)
-            target = targets["direct" if setup == "direct" else "proxied"]
-            target.signin()  # one of each first, unmeasured (a pooled connection may have closed)
-            target.refresh()
-            signins = [target.signin() * 1000 for _ in range(samples)]
-            refreshes = [target.refresh() * 1000 for _ in range(samples)]
-            kept[setup]["signin"] += signins
-            kept[setup]["refresh"] += refreshes
-            kept[setup]["signin_rounds"].append(statistics.median(signins))
-            kept[setup]["refresh_rounds"].append(statistics.median(refreshes))
-            if setup == "delayed":
-                lags.append(proxy.counters()["delivery_lag_ms_p50"])
-            print(f"  latency round {index + 1}/{rounds} {setup}: sign-in p50 {statistics.median(signins):.2f} ms, "
-                  f"refresh p50 {statistics.median(refreshes):.2f} ms", file=sys.stderr)
+        for setup in SETUPS:  # one of each first, unmeasured (a pooled connection may have closed)
+            on(setup).signin()
+            on(setup).refresh()
+        for op in ("signin", "refresh"):
+            figures: dict = {setup: [] for setup in SETUPS}
+            for sample in range(samples):
+                turn = (sample + index) % len(SETUPS)
+                for setup in SETUPS[turn:] + SETUPS[:turn]:
+                    target = on(setup)
+                    figures[setup].append((target.signin() if op == "signin" else target.refresh()) * 1000)
+            for setup in SETUPS:
+                kept[setup][op] += figures[setup]
+                kept[setup][f"{op}_rounds"].append(statistics.median(figures[setup]))
+        print(f"  latency round {index + 1}/{rounds}: sign-in p50 " + ", ".join(
+            f"{setup} {kept[setup]['signin_rounds'][-1]:.2f}" for setup in SETUPS) + " ms; refresh p50 " + ", ".join(
+            f"{setup} {kept[setup]['refresh_rounds'][-1]:.2f}" for setup in SETUPS) + " ms", file=sys.stderr)
     proxy.set_delay(0.0)
     result: dict = {"rounds": rounds, "samples_per_round": samples, "delay_ms_each_way": delay_ms,
-                    "delivery_lag_ms_p50_by_round": lags}
+                    "proxy": "umfa-bench delay-proxy"}
     for setup in SETUPS:
         figures = kept[setup]
         result[setup] = {f"{op}_{stat}": value for op in ("signin", "refresh") for stat, value in (
@@ -496,6 +533,7 @@ def write_results(result: dict, directory: Path, command: str) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--umfa", required=True, type=Path)
+    parser.add_argument("--bench", type=Path, help="a umfa-bench, for its delay-proxy (the latencies)")
     parser.add_argument("--build", default="unknown", help="debug or release: recorded with the figures")
     parser.add_argument("--database", default=os.environ.get("UMFA_TEST_POSTGRES_URL"),
                         help="PostgreSQL URL (default: with-postgres.sh's UMFA_TEST_POSTGRES_URL)")
@@ -527,6 +565,7 @@ def main() -> None:
         proxied_url += ("&" if "?" in proxied_url else "?") + "sslmode=disable"
     work = args.work or Path(tempfile.mkdtemp(prefix="umfa-roundtrips-"))
     targets: dict[str, Target] = {}
+    delayer: DelayProxyProcess | None = None
     result: dict = {"run": run_facts(args.umfa, args.build, command),
                     "counting": "pg_proxy.py on the wire: every frontend batch ending in Sync or Query",
                     "proxy_control": proxy.control}
@@ -542,18 +581,29 @@ def main() -> None:
         print(f"== round trips, {args.count} windows per operation", file=sys.stderr)
         result["round_trips"] = count_round_trips(targets["proxied"], counter, args.count)
         if args.rounds > 0:
-            assert args.psql, "no --psql for the direct server's database (UMFA_TEST_PSQL)"
-            create_database(args.psql, "umfa_roundtrips_direct")
-            print("== umfa serve straight to PostgreSQL", file=sys.stderr)
-            targets["direct"] = Target("direct", args.umfa, with_database(args.database, "umfa_roundtrips_direct"),
-                                       work / "direct")
-            result["wire"] = measure_wire(args.database, proxy, args.delay_ms, 500)
+            assert args.psql, "no --psql for the servers' databases (UMFA_TEST_PSQL)"
+            assert args.bench, "no --bench (umfa-bench) for the latencies' delay-proxy"
+            # The counting set-up ends here: its server's timers would pass pg_proxy.py meanwhile.
+            targets.pop("proxied").stop()
+            delayer = DelayProxyProcess(args.bench, (upstream.hostname, upstream.port or 5432))
+            delayed_url = with_database(upstream._replace(
+                netloc=f"{upstream.username}@127.0.0.1:{delayer.port}").geturl(), "umfa_roundtrips_delayed")
+            if "sslmode=" not in delayed_url:
+                delayed_url += ("&" if "?" in delayed_url else "?") + "sslmode=disable"
+            for name, url in (("direct", with_database(args.database, "umfa_roundtrips_direct")),
+                              ("proxied", delayed_url)):
+                create_database(args.psql, urlsplit(url).path.lstrip("/"))
+                print(f"== umfa serve for the latencies, {name}: {url}", file=sys.stderr)
+                targets[name] = Target(name, args.umfa, url, work / name)
+            result["wire"] = measure_wire(args.database, delayer, args.delay_ms, 500)
             print(f"== latency: {args.rounds} rounds × {args.samples} samples per set-up", file=sys.stderr)
-            result["latency"] = measure_latency(targets, proxy, args.delay_ms, args.rounds, args.samples)
+            result["latency"] = measure_latency(targets, delayer, args.delay_ms, args.rounds, args.samples)
     finally:
         for target in targets.values():
             target.stop()
         proxy.stop()
+        if delayer:
+            delayer.stop()
     print(table(result))
     print()
     print(statement_list(result))

@@ -6,6 +6,8 @@ import ArgumentParser
 struct UMFABench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "umfa-bench",
-        abstract: "UMFA benchmarks: library verification, crypto ceiling, HTTP load.",
-        subcommands: [LibraryCommand.self, CeilingCommand.self, FloorCommand.self, LoadCommand.self])
+        abstract: "UMFA benchmarks: library verification, crypto ceiling, HTTP load, a delaying proxy.",
+        subcommands: [
+            LibraryCommand.self, CeilingCommand.self, FloorCommand.self, LoadCommand.self, DelayProxyCommand.self,
+        ])
 }
