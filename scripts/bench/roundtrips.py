@@ -203,7 +203,11 @@ class DelayProxyProcess:
     def __init__(self, bench: Path, upstream: tuple[str, int]):
         self.process = subprocess.Popen([str(bench), "delay-proxy", "--upstream", f"{upstream[0]}:{upstream[1]}"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.port = int(json.loads(self.process.stdout.readline())["listen"].rsplit(":", 1)[1])
+        try:
+            self.port = int(json.loads(self.process.stdout.readline())["listen"].rsplit(":", 1)[1])
+        except Exception:
+            self.process.kill()
+            raise
 
     def set_delay(self, milliseconds: float) -> None:
         self.process.stdin.write(f"delay {milliseconds}\n")
@@ -398,7 +402,7 @@ def measure_latency(targets: dict[str, Target], proxy: DelayProxyProcess, delay_
             f"{setup} {kept[setup]['refresh_rounds'][-1]:.2f}" for setup in SETUPS) + " ms", file=sys.stderr)
     proxy.set_delay(0.0)
     result: dict = {"rounds": rounds, "samples_per_round": samples, "delay_ms_each_way": delay_ms,
-                    "proxy": "umfa-bench delay-proxy"}
+                    "delay_proxy": "umfa-bench delay-proxy"}
     for setup in SETUPS:
         figures = kept[setup]
         result[setup] = {f"{op}_{stat}": value for op in ("signin", "refresh") for stat, value in (
@@ -594,16 +598,19 @@ def main() -> None:
                               ("proxied", delayed_url)):
                 create_database(args.psql, urlsplit(url).path.lstrip("/"))
                 print(f"== umfa serve for the latencies, {name}: {url}", file=sys.stderr)
-                targets[name] = Target(name, args.umfa, url, work / name)
+                targets[name] = Target(name, args.umfa, url, work / ("delayed" if name == "proxied" else name))
             result["wire"] = measure_wire(args.database, delayer, args.delay_ms, 500)
             print(f"== latency: {args.rounds} rounds × {args.samples} samples per set-up", file=sys.stderr)
             result["latency"] = measure_latency(targets, delayer, args.delay_ms, args.rounds, args.samples)
     finally:
         for target in targets.values():
             target.stop()
-        proxy.stop()
-        if delayer:
-            delayer.stop()
+        for process in (proxy, delayer):
+            try:
+                if process:
+                    process.stop()
+            except Exception as error:  # the other one is still stopped
+                print(f"  !! stopping {type(process).__name__}: {error}", file=sys.stderr)
     print(table(result))
     print()
     print(statement_list(result))

@@ -22,6 +22,15 @@ struct DelayProxyCommand: ParsableCommand {
     @Option(help: "The delay of each direction, ms.") var delayMs: Double = 0
     @Option(help: "The port to listen on, on 127.0.0.1 (0: any free one).") var port: Int = 0
 
+    /// The longest delay taken, ms: a benchmark's network, not a timeout test.
+    static let longestDelay = 10_000.0
+
+    func validate() throws {
+        guard (0...Self.longestDelay).contains(delayMs) else {
+            throw ValidationError("--delay-ms must be from 0 to \(Self.longestDelay)")
+        }
+    }
+
     func run() throws {
         guard let colon = upstream.lastIndex(of: ":"), let upstreamPort = Int(upstream[upstream.index(after: colon)...])
         else { throw ValidationError("--upstream must be HOST:PORT") }
@@ -47,11 +56,13 @@ struct DelayProxyCommand: ParsableCommand {
         say(#"{"listen": "127.0.0.1:\#(server.localAddress?.port ?? 0)"}"#)
         while let line = readLine() {
             let words = line.split(separator: " ")
-            if words.count == 2, words[0] == "delay", let milliseconds = Double(words[1]), milliseconds >= 0 {
+            if words.count == 2, words[0] == "delay", let milliseconds = Double(words[1]),
+                (0...Self.longestDelay).contains(milliseconds)
+            {
                 delay.set(milliseconds: milliseconds)
                 say("ok \(milliseconds)")
             } else {
-                say("error: expected `delay MS`")
+                say("error: expected `delay MS`, MS from 0 to \(Self.longestDelay)")
             }
         }
         try server.close().wait()
@@ -82,7 +93,10 @@ final class ProxyDelay: Sendable {
 }
 
 /// One direction of one connection: what its channel reads goes to `peer`, each chunk `delay`
-/// after it was read and in the order read; with no delay and nothing waiting, at once.
+/// after it was read and in the order read; with no delay and nothing waiting, at once. When
+/// its channel closes, what is still waiting is sent first, then `peer` is closed once written
+/// (a client's Terminate, a server's last error). While `peer` cannot take more, its channel
+/// stops reading (`channelWritabilityChanged` on the relay of the other direction).
 final class DelayedRelay: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -90,6 +104,8 @@ final class DelayedRelay: ChannelInboundHandler {
     private let delay: ProxyDelay
     private var waiting = CircularBuffer<(due: NIODeadline, chunk: ByteBuffer)>()
     private var timer: Scheduled<Void>?
+    /// Set when this relay's channel has closed: `peer` closes once `waiting` is sent.
+    private var closing = false
 
     init(peer: Channel, delay: ProxyDelay) {
         self.peer = peer
@@ -123,13 +139,31 @@ final class DelayedRelay: ChannelInboundHandler {
             sent = true
         }
         if sent { peer.flush() }
-        arm(loop)
+        if closing, waiting.isEmpty {
+            closePeerAfterWrites()
+        } else {
+            arm(loop)
+        }
+    }
+
+    /// Closes `peer` once everything written to it so far has gone out: writes complete in
+    /// order, so an empty write's completion follows theirs.
+    private func closePeerAfterWrites() {
+        let peer = peer
+        peer.writeAndFlush(peer.allocator.buffer(capacity: 0)).whenComplete { _ in peer.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        timer?.cancel()
-        peer.close(promise: nil)
+        closing = true
+        if waiting.isEmpty { closePeerAfterWrites() }
         context.fireChannelInactive()
+    }
+
+    /// This relay's channel is the other direction's `peer`: while it cannot take more, that
+    /// direction's channel stops reading.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        try? peer.syncOptions?.setOption(.autoRead, value: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
