@@ -409,6 +409,7 @@ let package = Package(
             dependencies: [
                 "UMFAStorage", "UMFATokens", "UMFAEncoding", "UMFAContract", "UMFATestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 import UMFATestSupport
 
@@ -15,8 +16,7 @@ struct PostgresLeaseTests {
     ) {
         let location = try await StoreLocation.make(.postgres)
         var configuration = try PostgresStore.configuration(location.address)
-        configuration.options.maximumConnections = 1
-        configuration.options.minimumConnections = 0
+        configuration.maximumConnections = 1
         let executor = PostgresExecutor(
             configuration: configuration, leaseTimeout: leaseTimeout, logger: TestDatabase.logger)
         executor.startStandalone()
@@ -24,11 +24,14 @@ struct PostgresLeaseTests {
         // Straight from the pool, without the executor's deadline: only the statement under test
         // has one (a loaded machine may take longer than it to open the first connection).
         let holder = Task {
-            try await executor.pool.client().withConnection { _ in
-                held.raise()
-                await release.wait(atMost: .seconds(60))
-                return 1
-            }
+            let pool = try await executor.pool.pool(
+                until: .now() + .seconds(60), timeout: StoreError(.unavailable, "test: no pool"))
+            let connection = try await pool.lease(
+                until: .now() + .seconds(60), timeout: StoreError(.unavailable, "test: no connection"))
+            held.raise()
+            await release.wait(atMost: .seconds(60))
+            pool.release(connection)
+            return 1
         }
         guard await held.wait(atMost: .seconds(60)) else {
             throw StoreError(.unavailable, "test: no connection in 60 s")
@@ -68,6 +71,50 @@ struct PostgresLeaseTests {
         await #expect(throws: (any Error).self) { _ = try await waiting.value }
         release.raise()
         #expect(try await holder.value == 1)
+        try await executor.close()
+    }
+
+    @Test("a connection returned closed is forgotten, and the statement waiting for one opens a fresh one")
+    func closedConnectionFreesItsPlace() async throws {
+        let location = try await StoreLocation.make(.postgres)
+        var configuration = try PostgresStore.configuration(location.address)
+        configuration.maximumConnections = 1
+        // A lease timeout far beyond the test: only the freed place can end the wait in time.
+        let executor = PostgresExecutor(
+            configuration: configuration, leaseTimeout: .seconds(120), logger: TestDatabase.logger)
+        executor.startStandalone()
+        let pool = try await executor.pool.pool(
+            until: .now() + .seconds(60), timeout: StoreError(.unavailable, "test: no pool"))
+        let held = try await pool.lease(
+            until: .now() + .seconds(60), timeout: StoreError(.unavailable, "test: no connection"))
+        let heldBackend = try await TestDatabase.rows("SELECT pg_backend_pid()::BIGINT AS pid", on: held)
+            .first?["pid"].decode(Int64.self)
+        let waiting = Task {
+            try await executor.rows(StoreQuery("SELECT pg_backend_pid()::BIGINT AS pid")).first?.optionalInteger("pid")
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        try await held.close()
+        pool.release(held)
+        let backend = try await waiting.value
+        #expect(backend != nil && backend != heldBackend)
+        try await executor.close()
+    }
+
+    @Test("a database that refuses the connection fails the statement at once with the refusal, never waited for")
+    func refusalIsNotWaitedFor() async throws {
+        let location = try await StoreLocation.make(.postgres)
+        var address = try #require(URLComponents(string: location.address))
+        address.path = "/umfa_no_such_database"
+        let executor = PostgresExecutor(
+            configuration: try PostgresStore.configuration(try #require(address.string)), leaseTimeout: .seconds(120),
+            logger: TestDatabase.logger)
+        executor.startStandalone()
+        let error = await #expect(throws: StoreError.self) {
+            _ = try await executor.rows(StoreQuery("SELECT 1 AS one"))
+        }
+        // 3D000 invalid_catalog_name, from the server, not the lease's deadline.
+        #expect(error?.code == .unavailable)
+        #expect(error?.message.contains("3D000") == true, "\(String(describing: error))")
         try await executor.close()
     }
 }

@@ -35,9 +35,8 @@ struct PostgresPoolServiceTests {
         #expect(error?.code == .unavailable)
     }
 
-    /// PostgresNIO's pool stops the process when a statement finds fewer connections open than
-    /// its minimum, which a PostgreSQL restart leaves behind; so the server's pool keeps none
-    /// (the restart itself: Tests/Interop/test_postgres_instances.py).
+    /// UMFA's own pool (`LoopConnectionPool`) keeps no minimum: a quiet server holds no session
+    /// (a PostgreSQL restart under load: Tests/Interop/test_postgres_instances.py).
     @Test("the server's pool opens connections as statements need them, at most pool_size, and closes idle ones")
     func servedPoolOpensOnDemand() async throws {
         let location = try await StoreLocation.make(.postgres)

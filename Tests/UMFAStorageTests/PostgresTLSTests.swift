@@ -53,7 +53,7 @@ struct PostgresTLSTests {
     static func usesTLS(_ url: String) async throws -> Bool? {
         let settings = try PostgresConnectionSettings(url: url)
         let executor = PostgresExecutor(
-            configuration: settings.client, leaseTimeout: .seconds(30), logger: TestDatabase.logger)
+            configuration: settings.pool, leaseTimeout: .seconds(30), logger: TestDatabase.logger)
         executor.startStandalone()
         do {
             _ = try await executor.rows(StoreQuery("SELECT 1 AS one"))

@@ -10,22 +10,21 @@ struct PostgresURLTests {
 
     private func startup(_ url: String) throws -> [String: String] {
         Dictionary(
-            try PostgresStore.configuration(url).options.additionalStartupParameters, uniquingKeysWith: { $1 })
+            try PostgresStore.configuration(url).connection.options.additionalStartupParameters,
+            uniquingKeysWith: { $1 })
     }
 
-    @Test("every pool keeps no minimum (PostgresNIO traps below one), closes idle connections, runs no keep-alive")
-    func poolsKeepNoMinimum() throws {
+    @Test("pool_size is shared between the event loops' pools, one per loop at most one per connection")
+    func poolShares() throws {
         for url in [base, base + "?pool_size=5", base + "?pool_size=1"] {
-            let options = try PostgresStore.configuration(url).options
+            let configuration = try PostgresStore.configuration(url)
+            #expect(configuration.idleLifetime == PostgresConnectionSettings.idleConnectionLifetime)
             for loops in [1, 2, 4] {
-                let shares = LoopPools.shares(of: options, loops: loops)
-                #expect(shares.map(\.maximumConnections).reduce(0, +) == options.maximumConnections)
-                #expect(shares.count == min(loops, options.maximumConnections))
-                for share in shares {
-                    #expect(share.minimumConnections == 0)
-                    #expect(share.connectionIdleTimeout == PostgresConnectionSettings.idleConnectionLifetime)
-                    #expect(share.keepAliveBehavior == nil)
-                }
+                let shares = LoopPools.shares(of: configuration.maximumConnections, loops: loops)
+                #expect(shares.reduce(0, +) == configuration.maximumConnections)
+                #expect(shares.count == min(loops, configuration.maximumConnections))
+                #expect(shares.allSatisfy { $0 >= 1 })
+                #expect(shares.max()! - shares.min()! <= 1)
             }
         }
     }
@@ -33,8 +32,8 @@ struct PostgresURLTests {
     @Test("pool_size sets the connections per instance; twice the cores plus one without it")
     func poolSize() throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        #expect(try PostgresStore.configuration(base).options.maximumConnections == min(100, cores * 2 + 1))
-        #expect(try PostgresStore.configuration(base + "?pool_size=4").options.maximumConnections == 4)
+        #expect(try PostgresStore.configuration(base).maximumConnections == min(100, cores * 2 + 1))
+        #expect(try PostgresStore.configuration(base + "?pool_size=4").maximumConnections == 4)
     }
 
     @Test(
@@ -118,7 +117,7 @@ struct PostgresURLTests {
             #expect(parsed.needsTLSProbe, "\(remote)")
         }
         // The IPv6 host loses its brackets, so the driver can resolve it.
-        #expect(try PostgresStore.configuration("postgres://u@[::1]:6543/db").host == "::1")
+        #expect(try PostgresStore.configuration("postgres://u@[::1]:6543/db").connection.host == "::1")
     }
 
     @Test("a Unix socket: host= (or a host starting with /) names its directory, and no TLS is tried there")
@@ -126,7 +125,7 @@ struct PostgresURLTests {
         let query = try settings("postgres://umfa@/umfa?host=/var/run/postgresql&sslmode=require")
         #expect(query.endpoint == .unixSocket(path: "/var/run/postgresql/.s.PGSQL.5432"))
         #expect(query.tls == nil)
-        #expect(query.client.unixSocketPath == "/var/run/postgresql/.s.PGSQL.5432")
+        #expect(query.pool.connection.unixSocketPath == "/var/run/postgresql/.s.PGSQL.5432")
         let encoded = try settings("postgres://umfa@%2Frun%2Fpg:5433/umfa")
         #expect(encoded.endpoint == .unixSocket(path: "/run/pg/.s.PGSQL.5433"))
         #expect(encoded.startupNotice(negotiatedTLS: nil) == nil)

@@ -53,15 +53,8 @@ enum TestDatabase {
 
     /// A connection of its own to the test database, outside any store; the caller closes it.
     static func connect() async throws -> PostgresConnection {
-        let configuration = try PostgresStore.configuration(try baseURL())
-        guard let host = configuration.host, let port = configuration.port else {
-            throw FixtureFailure("the PostgreSQL URL has no host")
-        }
-        return try await PostgresConnection.connect(
-            configuration: .init(
-                host: host, port: port, username: configuration.username, password: configuration.password,
-                database: configuration.database, tls: .disable),
-            id: 1, logger: logger)
+        try await PostgresConnection.connect(
+            configuration: try PostgresStore.configuration(try baseURL()).connection, id: 1, logger: logger)
     }
 
     /// Runs `sql` on `connection` and returns the rows.

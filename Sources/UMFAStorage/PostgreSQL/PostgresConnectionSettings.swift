@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 
 /// A PostgreSQL URL taken apart and checked: where the server is, how the connection is
@@ -20,7 +21,7 @@ import PostgresNIO
 ///   a connection while the database is unreachable, may take before failing;
 /// - `pool_size`: connections per server instance, 1 to 100; by default
 ///   ``PostgresStore/defaultPoolSize``. Connections open as statements need them and close
-///   after ``idleConnectionLifetime`` idle (``openConnectionsOnDemand(_:)``);
+///   after ``idleConnectionLifetime`` idle (``LoopConnectionPool``);
 /// - `application_name`: the name UMFA's sessions show in `pg_stat_activity`, `umfa` by
 ///   default;
 /// - `synchronous_commit`: PostgreSQL's setting for UMFA's sessions (`on`, `off`, `local`,
@@ -46,7 +47,7 @@ struct PostgresConnectionSettings: Sendable {
     }
 
     /// The pool's configuration.
-    let client: PostgresClient.Configuration
+    let pool: PostgresPoolConfiguration
     /// Where the server is.
     let endpoint: Endpoint
     /// The TLS mode, given or defaulted.
@@ -157,33 +158,26 @@ struct PostgresConnectionSettings: Sendable {
         tls = host.hasPrefix("/") ? nil : Self.tls(sslMode, roots: roots)
 
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        var configuration: PostgresClient.Configuration
+        var connection: PostgresConnection.Configuration
         switch endpoint {
         case .unixSocket(let path):
-            configuration = PostgresClient.Configuration(
+            connection = PostgresConnection.Configuration(
                 unixSocketPath: path, username: user, password: components.password,
                 database: database.isEmpty ? nil : database)
         case .tcp(let host, let port):
-            let mode: PostgresClient.Configuration.TLS
-            switch (sslMode, tls) {
-            case (_, nil): mode = .disable
-            case (.prefer, let tls?): mode = .prefer(tls)
-            case (_, let tls?): mode = .require(tls)
-            }
-            configuration = PostgresClient.Configuration(
+            connection = PostgresConnection.Configuration(
                 host: host, port: port, username: user, password: components.password,
-                database: database.isEmpty ? nil : database, tls: mode)
+                database: database.isEmpty ? nil : database, tls: try Self.connectionTLS(sslMode, tls))
         }
-        configuration.options.maximumConnections = PostgresStore.defaultPoolSize
-        if let size = parameter("pool_size") {
-            guard let size = Int(size), (1...100).contains(size) else {
+        var size = PostgresStore.defaultPoolSize
+        if let given = parameter("pool_size") {
+            guard let given = Int(given), (1...100).contains(given) else {
                 throw StoreError(.unavailable, "pool_size in the PostgreSQL URL must be 1 to 100 connections")
             }
-            configuration.options.maximumConnections = size
+            size = given
         }
         connectTimeout = try Self.connectTimeout(parameter("connect_timeout"))
-        configuration.options.connectTimeout = connectTimeout
-        Self.openConnectionsOnDemand(&configuration.options)
+        connection.options.connectTimeout = TimeAmount(connectTimeout)
         var startup = [("application_name", try Self.applicationName(parameter("application_name")))]
         if let schema = parameter("search_path") { startup.append(("search_path", schema)) }
         if let commit = parameter("synchronous_commit") {
@@ -195,8 +189,23 @@ struct PostgresConnectionSettings: Sendable {
             }
             startup.append(("synchronous_commit", commit))
         }
-        configuration.options.additionalStartupParameters = startup
-        client = configuration
+        connection.options.additionalStartupParameters = startup
+        pool = PostgresPoolConfiguration(
+            connection: connection, maximumConnections: size, idleLifetime: Self.idleConnectionLifetime)
+    }
+
+    /// PostgresNIO's TLS for a connection: none, or `tls` tried (`prefer`) or required.
+    private static func connectionTLS(_ mode: SSLMode, _ tls: TLSConfiguration?) throws
+        -> PostgresConnection.Configuration.TLS
+    {
+        guard let tls else { return .disable }
+        let context: NIOSSLContext
+        do {
+            context = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw StoreError(.unavailable, "the PostgreSQL URL's TLS settings cannot be used: \(error)")
+        }
+        return mode == .prefer ? .prefer(context) : .require(context)
     }
 
     /// The name UMFA's sessions show in `pg_stat_activity` when the URL gives none.
@@ -213,34 +222,11 @@ struct PostgresConnectionSettings: Sendable {
         return text
     }
 
-    /// How long a connection may sit idle in its pool before the pool closes it: long enough to
-    /// carry a ceremony's two requests and steady traffic, short enough to bound the idle timers
-    /// ``openConnectionsOnDemand(_:)`` describes.
+    /// How long a connection may sit unused in its pool before the pool closes it: long enough
+    /// to carry a ceremony's two requests and steady traffic, short enough that a quiet server
+    /// holds few sessions, and well under the idle limits of NATs and firewalls (no keep-alive
+    /// query runs).
     static let idleConnectionLifetime: Duration = .seconds(10)
-
-    /// Every pool, the server's included: no minimum of open connections, idle ones closed
-    /// after ``idleConnectionLifetime``, and no keep-alive query.
-    ///
-    /// No minimum, because PostgresNIO's pool traps (a `precondition`, ending the process) when
-    /// a statement finds every open connection busy while fewer are open than its minimum. A
-    /// pool falls below its minimum whenever PostgreSQL restarts or refuses connections: while
-    /// reconnecting fails it retries one connection and drops the others, and connections the
-    /// database ends are closing, no longer counted. A pool that kept every connection open
-    /// (minimum = maximum) stopped `umfa serve` at the first burst of requests after an outage
-    /// (Tests/Interop/test_postgres_instances.py).
-    ///
-    /// The price: each time a connection comes back from a statement with no statement waiting,
-    /// the pool starts an idle timer (a task sleeping for the idle lifetime, cancelled at the
-    /// next lease), and Swift frees a cancelled sleep only at its deadline, about 450 bytes
-    /// each. The short lifetime bounds that memory to the statements of its last ten seconds
-    /// (docs/performance/README.md). No keep-alive query runs (it would start a timer of its
-    /// own per statement): a connection idles at most ten seconds, well under the idle limits
-    /// of NATs and firewalls.
-    static func openConnectionsOnDemand(_ options: inout PostgresClient.Configuration.Options) {
-        options.minimumConnections = 0
-        options.connectionIdleTimeout = idleConnectionLifetime
-        options.keepAliveBehavior = nil
-    }
 
     /// The TLS settings for `mode` (`nil` for `disable`); `roots` (when given) replace the
     /// system's trust store and make even `prefer` and `require` check the chain, as libpq does
@@ -294,4 +280,15 @@ struct PostgresConnectionSettings: Sendable {
         if bytes[..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
         return bytes[..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
     }
+}
+
+/// What a connection pool needs: how to open a connection, how many may be open at once, and
+/// how long one may sit unused.
+struct PostgresPoolConfiguration: Sendable {
+    /// How each connection is opened.
+    var connection: PostgresConnection.Configuration
+    /// Connections per server instance, shared between the event loops' pools (``LoopPools``).
+    var maximumConnections: Int
+    /// How long a connection may sit unused before its pool closes it.
+    var idleLifetime: Duration
 }

@@ -1,46 +1,39 @@
 import Logging
 import NIOCore
 import NIOPosix
-import PostgresNIO
 import ServiceLifecycle
 import Synchronization
 
-/// Who runs the connection pools. `PostgresClient.run()` runs once per client, for as long as
-/// its caller's task lasts; each of these runs pools of its own (``LoopPools``) and makes them
-/// the ones statements lease from meanwhile:
+/// Who runs the connection pools. Each run makes pools of its own (``LoopPools``) the ones
+/// statements lease from, and closes their connections when it ends:
 /// - the server's service group, through ``run()``, until graceful shutdown (put the executor
 ///   first in the group, so it stops after everything that still uses the store);
 /// - start-up work before the service group runs (migrations, bootstrap), inside
 ///   ``withPool(_:)``;
 /// - tools and tests without a service group, through ``startStandalone()`` until ``close()``.
 extension PostgresExecutor: Service {
-    /// Runs a pool until graceful shutdown or cancellation: the server's
-    /// (``PostgresConnectionSettings/openConnectionsOnDemand(_:)``).
+    /// Runs a pool until graceful shutdown or cancellation: the server's.
     func run() async throws {
         try await withPool {
             try? await gracefulShutdown()
         }
     }
 
-    /// Runs `body` with a pool of its own running, shut down when `body` ends: one client per
-    /// event loop (``LoopPools``), sharing the configured connection count.
+    /// Runs `body` with pools of its own (``LoopPools``), shut down when `body` ends.
     func withPool<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         let pools = LoopPools(configuration: configuration, logger: logger)
-        return try await withThrowingDiscardingTaskGroup { group in
-            for client in pools.clients {
-                group.addTask { await client.run() }
-            }
-            pool.install(pools)
-            defer { pool.remove(pools) }
-            do {
-                let result = try await body()
-                group.cancelAll()
-                return result
-            } catch {
-                group.cancelAll()
-                throw error
-            }
+        pool.install(pools)
+        let result: Result
+        do {
+            result = try await body()
+        } catch {
+            pool.remove(pools)
+            await pools.shutdown()
+            throw error
         }
+        pool.remove(pools)
+        await pools.shutdown()
+        return result
     }
 
     /// Runs the pool in a task of its own until ``close()``: for tools and tests that open a
@@ -69,9 +62,9 @@ extension PostgresExecutor: Service {
     }
 }
 
-/// One run's connection pools: a `PostgresClient` per event loop of the group PostgresNIO runs
-/// on (NIO's singleton, which `umfa serve` also makes Swift's global executor), with the
-/// configured connection count shared between them.
+/// One run's connection pools: a ``LoopConnectionPool`` per event loop of NIO's singleton
+/// group (which `umfa serve` also makes Swift's global executor), with the configured
+/// connection count shared between them.
 ///
 /// A statement leases from the pool of the event loop its task runs on, so its connection's
 /// reads, writes and the task's resumption stay on one thread: with one shared pool, half the
@@ -79,51 +72,42 @@ extension PostgresExecutor: Service {
 /// through a thread switch in each direction. A task on no event loop (tools, tests) takes the
 /// pools in turn.
 final class LoopPools: Sendable {
-    private let members: [(loop: ObjectIdentifier, client: PostgresClient)]
+    private let members: [(loop: ObjectIdentifier, pool: LoopConnectionPool)]
     private let turn = Atomic<Int>(0)
 
     /// At most one pool per connection: `maximumConnections` 1 on two loops is one pool.
-    init(
-        configuration: PostgresClient.Configuration, logger: Logger, group: MultiThreadedEventLoopGroup = .singleton
-    ) {
+    init(configuration: PostgresPoolConfiguration, logger: Logger, group: MultiThreadedEventLoopGroup = .singleton) {
         let loops = Array(group.makeIterator())
-        let shares = Self.shares(of: configuration.options, loops: loops.count)
-        members = zip(loops, shares).map { loop, options in
-            var share = configuration
-            share.options = options
-            return (
+        let shares = Self.shares(of: configuration.maximumConnections, loops: loops.count)
+        members = zip(loops, shares).map { loop, share in
+            (
                 ObjectIdentifier(loop),
-                PostgresClient(configuration: share, eventLoopGroup: loop, backgroundLogger: logger)
+                LoopConnectionPool(configuration: configuration, maximum: share, loop: loop, logger: logger)
             )
         }
     }
 
-    /// Each pool's options when `options.maximumConnections` is shared by `loops` pools (one
-    /// per loop, at most one per connection).
-    static func shares(of options: PostgresClient.Configuration.Options, loops: Int)
-        -> [PostgresClient.Configuration.Options]
-    {
-        let total = max(1, options.maximumConnections)
+    /// Each pool's most connections when `total` are shared by `loops` pools (one per loop, at
+    /// most one per connection).
+    static func shares(of total: Int, loops: Int) -> [Int] {
+        let total = max(1, total)
         let count = min(total, max(1, loops))
-        return (0..<count).map { index in
-            var share = options
-            share.maximumConnections = total / count + (index < total % count ? 1 : 0)
-            share.minimumConnections = min(share.minimumConnections, share.maximumConnections)
-            return share
-        }
+        return (0..<count).map { index in total / count + (index < total % count ? 1 : 0) }
     }
 
-    /// Every client, to run.
-    var clients: [PostgresClient] { members.map(\.client) }
-
     /// The pool of the current thread's event loop, or the next in turn off the loops.
-    func client() -> PostgresClient {
+    func pool() -> LoopConnectionPool {
         if let loop = MultiThreadedEventLoopGroup.currentEventLoop {
             let id = ObjectIdentifier(loop)
-            for member in members where member.loop == id { return member.client }
+            for member in members where member.loop == id { return member.pool }
         }
         let index = turn.wrappingAdd(1, ordering: .relaxed).oldValue
-        return members[(index & Int.max) % members.count].client
+        return members[(index & Int.max) % members.count].pool
+    }
+
+    /// Shuts every pool down (``LoopConnectionPool/shutdown()``).
+    func shutdown() async {
+        for member in members { await member.pool.shutdown() }
     }
 }
 
@@ -134,26 +118,24 @@ final class PoolSlot: Sendable {
     private struct State {
         var pools: LoopPools?
         var closed = false
-        var waiters: [UInt64: CheckedContinuation<LoopPools, any Error>] = [:]
+        var waiters: [UInt64: (continuation: CheckedContinuation<LoopPools, any Error>, timer: Scheduled<Void>)] = [:]
         var nextWaiter: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
-    /// A client of the running pools (``LoopPools/client()``), waited for while none runs;
-    /// cancellation ends the wait.
-    func client() async throws -> PostgresClient {
-        try await pools().client()
-    }
-
-    private func pools() async throws -> LoopPools {
+    /// The pool of the running pools for this task (``LoopPools/pool()``), waited for while
+    /// none runs, at most until `deadline` (then `timeout` is thrown); cancellation ends the wait.
+    func pool(until deadline: NIODeadline, timeout: @autoclosure () -> any Error) async throws -> LoopConnectionPool {
         let (ready, id): (Result<LoopPools, any Error>?, UInt64) = state.withLock { state in
             if state.closed { return (.failure(Self.closedError), 0) }
             if let pools = state.pools { return (.success(pools), 0) }
             state.nextWaiter += 1
             return (nil, state.nextWaiter)
         }
-        if let ready { return try ready.get() }
+        if let ready { return try ready.get().pool() }
+        let timeoutError = timeout()
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.any()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready: Result<LoopPools, any Error>? = state.withLock { state in
@@ -161,14 +143,24 @@ final class PoolSlot: Sendable {
                     if let pools = state.pools { return .success(pools) }
                     // Cancelled before the handler could find this waiter: do not wait.
                     if Task.isCancelled { return .failure(CancellationError()) }
-                    state.waiters[id] = continuation
+                    let timer = loop.scheduleTask(deadline: deadline) { [weak self] () -> Void in
+                        self?.fail(waiter: id, with: timeoutError)
+                    }
+                    state.waiters[id] = (continuation, timer)
                     return nil
                 }
                 if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
-        }
+            fail(waiter: id, with: CancellationError())
+        }.pool()
+    }
+
+    /// Ends the wait of `id` with `error`, when it still waits.
+    private func fail(waiter id: UInt64, with error: any Error) {
+        guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
+        waiter.timer.cancel()
+        waiter.continuation.resume(throwing: error)
     }
 
     /// Makes `pools` those statements use, and hands them to those waiting.
@@ -178,7 +170,10 @@ final class PoolSlot: Sendable {
             defer { state.waiters = [:] }
             return state.waiters.values
         }
-        for waiter in waiters { waiter.resume(returning: pools) }
+        for waiter in waiters {
+            waiter.timer.cancel()
+            waiter.continuation.resume(returning: pools)
+        }
     }
 
     /// Forgets `pools` when they are the current ones (their run is ending).
@@ -196,8 +191,11 @@ final class PoolSlot: Sendable {
             defer { state.waiters = [:] }
             return state.waiters.values
         }
-        for waiter in waiters { waiter.resume(throwing: Self.closedError) }
+        for waiter in waiters {
+            waiter.timer.cancel()
+            waiter.continuation.resume(throwing: Self.closedError)
+        }
     }
 
-    private static var closedError: StoreError { StoreError(.unavailable, "PostgreSQL: the store is closed") }
+    private static var closedError: StoreError { LoopConnectionPool.closedError }
 }

@@ -21,7 +21,7 @@ import Synchronization
 /// pool reconnects by itself once the database is back. A statement that got a connection
 /// already closed, and a read that lost its connection, are tried once more on another.
 final class PostgresExecutor: SQLExecutor {
-    let configuration: PostgresClient.Configuration
+    let configuration: PostgresPoolConfiguration
     let logger: Logger
     let leaseTimeout: Duration
     /// The running pool statements lease connections from.
@@ -30,7 +30,7 @@ final class PostgresExecutor: SQLExecutor {
     let standaloneRunner = Mutex<Task<Void, Never>?>(nil)
     let dialect = SQLDialect.postgresql
 
-    init(configuration: PostgresClient.Configuration, leaseTimeout: Duration, logger: Logger) {
+    init(configuration: PostgresPoolConfiguration, leaseTimeout: Duration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         self.leaseTimeout = leaseTimeout
@@ -39,7 +39,7 @@ final class PostgresExecutor: SQLExecutor {
     func rows(_ query: StoreQuery) async throws -> [any StoredRow] {
         let (postgresQuery, logger) = (Self.postgresQuery(query), logger)
         let write = !Self.isReadOnly(query)
-        let run: @Sendable (PostgresConnection) async throws -> [PostgresStoredRow] = { connection in
+        let run = { (connection: PostgresConnection) async throws -> [PostgresStoredRow] in
             do {
                 let rows =
                     write
@@ -156,87 +156,23 @@ final class PostgresExecutor: SQLExecutor {
     }
 
     /// Leases a connection for `body`, waiting at most ``leaseTimeout`` for one (and for a
-    /// running pool, between start-up and the service group).
-    ///
-    /// The lease runs in a task of its own, which the deadline cancels; the deadline is a timer
-    /// on an event loop. `Task.sleep` was the deadline before: each statement's sleep armed and
-    /// disarmed a timer of Dispatch's, whose manager and worker threads then took about a fifth
-    /// of the server's CPU on a PostgreSQL login (measured with scripts/bench.sh).
-    ///
-    /// The wait is counted as a sleeping task counted it: from when the lease's task starts,
-    /// and the timer's verdict is a task of its own, queued behind a connection that came
-    /// first. On an executor too busy to run them at once (Swift's two cooperative threads
-    /// under a whole test suite), a statement is not failed for time its task spent queued.
-    func withConnection<Result: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
-        let lease = LeaseRace()
-        let handle = LeaseHandle()
-        let (pool, timeout) = (pool, leaseTimeout)
-        let work = Task {
-            let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.any()
-            let deadline = loop.scheduleTask(in: .nanoseconds(Int64(timeout / .nanoseconds(1)))) {
-                Task { if lease.claim(.timedOut) { handle.cancel() } }
-            }
-            defer { deadline.cancel() }
-            return try await pool.client().withConnection { connection in
-                guard lease.claim(.leased) else { throw CancellationError() }
-                return try await body(connection)
-            }
-        }
-        handle.hold(work)
-        return try await withTaskCancellationHandler {
-            do {
-                return try await work.value
-            } catch  where lease.outcome == .timedOut {
-                throw StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)")
-            }
-        } onCancel: {
-            handle.cancel()
+    /// running pool, between start-up and the service group). The deadline is a timer on an
+    /// event loop, armed only while the lease waits; cancelling the task ends the wait.
+    func withConnection<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        let timeout = leaseTimeout
+        let deadline = NIODeadline.now() + TimeAmount(timeout)
+        let expired = { StoreError(.unavailable, "PostgreSQL: no connection within \(timeout)") }
+        let pool = try await pool.pool(until: deadline, timeout: expired())
+        let connection = try await pool.lease(until: deadline, timeout: expired())
+        do {
+            let result = try await body(connection)
+            pool.release(connection)
+            return result
+        } catch {
+            pool.release(connection)
+            throw error
         }
     }
-}
-
-/// The task of one lease, for its deadline and its caller to cancel; a cancellation asked for
-/// before the task is held cancels it as it arrives.
-private final class LeaseHandle: Sendable {
-    private let state = Mutex<(cancel: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
-
-    /// Holds `task`; cancels it at once when a cancellation came first.
-    func hold<Success: Sendable>(_ task: Task<Success, any Error>) {
-        let cancelledAlready = state.withLock { state in
-            state.cancel = { task.cancel() }
-            return state.cancelled
-        }
-        if cancelledAlready { task.cancel() }
-    }
-
-    /// Cancels the held task, or the one held next.
-    func cancel() {
-        let cancel = state.withLock { state in
-            state.cancelled = true
-            return state.cancel
-        }
-        cancel?()
-    }
-}
-
-/// Decides, once, whether a connection lease or its deadline came first.
-private final class LeaseRace: Sendable {
-    enum Outcome: Int {
-        case leased = 1
-        case timedOut = 2
-    }
-
-    private let state = Atomic<Int>(0)
-
-    /// `true` when `outcome` is the first to claim the race.
-    func claim(_ outcome: Outcome) -> Bool {
-        state.compareExchange(expected: 0, desired: outcome.rawValue, ordering: .acquiringAndReleasing).exchanged
-    }
-
-    /// The outcome that claimed the race; `nil` while neither has.
-    var outcome: Outcome? { Outcome(rawValue: state.load(ordering: .acquiring)) }
 }
 
 /// The leased connection was closed before the statement could be sent.

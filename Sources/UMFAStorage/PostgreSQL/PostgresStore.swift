@@ -38,7 +38,7 @@ package enum PostgresStore {
         let settings = try PostgresConnectionSettings(url: url)
         if let warning = settings.plaintextWarning { logger.warning("\(warning)", metadata: metadata(settings)) }
         let executor = PostgresExecutor(
-            configuration: settings.client, leaseTimeout: settings.connectTimeout, logger: logger)
+            configuration: settings.pool, leaseTimeout: settings.connectTimeout, logger: logger)
         return (settings, executor)
     }
 
@@ -68,12 +68,12 @@ package enum PostgresStore {
         return value == 1
     }
 
-    /// Parses a PostgreSQL URL into a client configuration; see ``PostgresConnectionSettings``
+    /// Parses a PostgreSQL URL into a pool configuration; see ``PostgresConnectionSettings``
     /// for the query parameters (`sslmode`, `sslrootcert`, `host`, `search_path`,
     /// `connect_timeout`, `pool_size`, `application_name`, `synchronous_commit`). A bad value throws a
     /// ``StoreError`` naming the parameter.
-    package static func configuration(_ text: String) throws -> PostgresClient.Configuration {
-        try PostgresConnectionSettings(url: text).client
+    static func configuration(_ text: String) throws -> PostgresPoolConfiguration {
+        try PostgresConnectionSettings(url: text).pool
     }
 
     static let synchronousCommitValues = ["on", "off", "local", "remote_write", "remote_apply"]
