@@ -1,11 +1,12 @@
 import Logging
 import NIOCore
+import NIOSSL
 import PostgresNIO
 import Synchronization
 
 /// UMFA's pool of PostgreSQL connections on one event loop: at most ``maximum`` connections,
 /// opened as statements need them and closed after ``PostgresPoolConfiguration/idleLifetime``
-/// unused.
+/// unused (within ``sweepPeriod(_:)`` of it).
 ///
 /// A lease that finds an idle connection takes it under one lock, with no task, timer or
 /// thread hop; PostgresNIO's own pool started a timer on every return of a connection (a
@@ -15,9 +16,10 @@ import Synchronization
 ///
 /// A lease waits, first come first served, when every connection is busy; it ends with a
 /// connection, or with the right to open one (a connection returned closed frees its place),
-/// at its deadline, or when its task is cancelled. A connection that cannot be opened (the
-/// database restarting) is tried again until the lease's deadline; a connection returned
-/// closed is forgotten, so a restart costs only the statements it interrupted.
+/// at its deadline, or when its task is cancelled. A connection that cannot be opened while the
+/// database is out of reach (restarting) is tried again until the lease's deadline, each
+/// attempt bounded by it; a refusal (a wrong password, a certificate not trusted) fails at
+/// once. A connection returned closed is forgotten, and its place handed on.
 final class LoopConnectionPool: Sendable {
     /// The loop the pool's connections and timers run on.
     let loop: any EventLoop
@@ -66,11 +68,21 @@ final class LoopConnectionPool: Sendable {
         self.logger = logger
         sweeper = Mutex(nil)
         let lifetime = TimeAmount(configuration.idleLifetime)
-        let period = TimeAmount.nanoseconds(lifetime.nanoseconds / 2)
+        let period = Self.sweepPeriod(lifetime)
         let task = loop.scheduleRepeatedTask(initialDelay: period, delay: period) { [weak self] _ in
             self?.closeIdle(olderThan: NIODeadline.now() - lifetime)
         }
         sweeper.withLock { $0 = task }
+    }
+
+    deinit {
+        sweeper.withLock { $0 }?.cancel()
+    }
+
+    /// How often idle connections are looked at: a tenth of their lifetime, 100 ms to a second,
+    /// so one closes within a second of its lifetime.
+    static func sweepPeriod(_ lifetime: TimeAmount) -> TimeAmount {
+        .nanoseconds(min(max(lifetime.nanoseconds / 10, 100_000_000), 1_000_000_000))
     }
 
     /// A connection for the caller, who returns it with ``release(_:)``; waits at most until
@@ -202,37 +214,81 @@ final class LoopConnectionPool: Sendable {
     }
 
     /// Opens a connection in a place this lease holds, trying again after a pause while the
-    /// database refuses, until `deadline`; the place is given up when no connection comes.
+    /// database is out of reach (``mayConnectLater(_:)``), each attempt bounded by `deadline`;
+    /// the place is given up when no connection comes. A refusal fails at once, with its cause.
     private func connect(until deadline: NIODeadline, timeout: @autoclosure () -> any Error) async throws
         -> PostgresConnection
     {
         var pause = TimeAmount.milliseconds(50)
+        var lastCause: (any Error)?
         while true {
-            do {
-                let connection = try await PostgresConnection.connect(
-                    on: loop, configuration: configuration.connection, id: Self.nextID(), logger: logger
-                ).get()
-                if Task.isCancelled {
-                    release(connection)
-                    throw CancellationError()
+            let remaining = deadline - .now()
+            if state.withLock({ $0.closed }) {
+                giveUpPlace()
+                throw Self.closedError
+            }
+            guard remaining > .zero else {
+                giveUpPlace()
+                if let lastCause {
+                    logger.warning("PostgreSQL: no connection could be opened: \(Self.describe(lastCause))")
                 }
-                return connection
-            } catch {
-                // Only a database out of reach is waited for; a refusal (a wrong password, an
-                // unknown database, a certificate not trusted) fails the lease at once, with its cause.
-                guard PostgresExecutor.isLostConnection(error), !Task.isCancelled else {
+                throw timeout()
+            }
+            var attempt = configuration.connection
+            attempt.options.connectTimeout = min(attempt.options.connectTimeout, remaining)
+            let connection: PostgresConnection
+            do {
+                connection = try await PostgresConnection.connect(
+                    on: loop, configuration: attempt, id: Self.nextID(), logger: logger)
+            } catch let error as PSQLError where Self.mayConnectLater(error) && !Task.isCancelled {
+                lastCause = error
+                do {
+                    try await Task.sleep(for: .nanoseconds(max(0, min(pause, deadline - .now()).nanoseconds)))
+                } catch {
                     giveUpPlace()
                     throw error
                 }
-                guard NIODeadline.now() + pause < deadline else {
-                    giveUpPlace()
-                    logger.warning("PostgreSQL: no connection could be opened: \(PostgresExecutor.storeError(error))")
-                    throw timeout()
-                }
-                try? await Task.sleep(for: .nanoseconds(pause.nanoseconds))
                 pause = .nanoseconds(min(pause.nanoseconds * 2, TimeAmount.seconds(1).nanoseconds))
+                continue
+            } catch {
+                giveUpPlace()
+                throw error
             }
+            // Shut down or cancelled meanwhile: the connection goes back (closed by a pool shut
+            // down), and its place with it.
+            if state.withLock({ $0.closed }) || Task.isCancelled {
+                release(connection)
+                throw Task.isCancelled ? CancellationError() : Self.closedError
+            }
+            return connection
         }
+    }
+
+    /// Whether a connection that could not be opened may be opened later: the database out of
+    /// reach (refused, reset, timed out, its socket missing), starting or stopping (57P), out of
+    /// connections (53300), or a connection exception (08). A TLS failure or the server's
+    /// refusal (a wrong password, an unknown database) is not waited for.
+    static func mayConnectLater(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .connectionError:
+            let underlying = error.underlying
+            return !(underlying is NIOSSLError || underlying is BoringSSLError || underlying is NIOSSLExtraError)
+        case .serverClosedConnection, .uncleanShutdown:
+            return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("57P") || state.hasPrefix("08") || state == "53300"
+        default:
+            return false
+        }
+    }
+
+    /// A failed connect for the log: the driver's code and what lies under it (an address
+    /// refused, a name not found); never the password, which no such error holds.
+    private static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return PostgresExecutor.storeError(error).message }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return PostgresExecutor.storeError(error).message
     }
 
     /// Frees a place no connection was opened in, for the longest-waiting lease to try.

@@ -45,7 +45,12 @@ extension PostgresExecutor {
                 let message = error.serverInfo?[.message] ?? ""
                 return StoreError(.unavailable, "PostgreSQL \(state): \(message)")
             }
-            return StoreError(.unavailable, "PostgreSQL: \(error.code)")
+            // What lies under a connection error (an address refused, a certificate not
+            // trusted) is the operator's clue; it holds no password.
+            guard let underlying = error.underlying else {
+                return StoreError(.unavailable, "PostgreSQL: \(error.code)")
+            }
+            return StoreError(.unavailable, "PostgreSQL: \(error.code): \(underlying)")
         default:
             return StoreError(.unavailable, "PostgreSQL: \(String(describing: type(of: error))): \(error)")
         }
